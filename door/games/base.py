@@ -1,0 +1,148 @@
+"""The contract every game engine keeps, and the pieces they share.
+
+Engines are pure: no terminal, socket, database, clock or asyncio.  A game is created from
+a game number and options; moves travel as short text notation (``docs/notation.md``);
+the whole state round-trips through JSON; a :class:`GameRecord` (game, number, options,
+actions) replays to the same state and score, which is how a stored score is trusted.
+
+An *action* in a record is a move's notation, or one of the words ``undo`` / ``redo``.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+UNDO = "undo"
+REDO = "redo"
+
+
+class IllegalMove(ValueError):
+    """A refused move or action.  ``str(exc)`` is a reason a caller can read."""
+
+
+class Status(enum.StrEnum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"      # the rules say the game cannot go on
+    STUCK = "stuck"    # information only: no useful move is left, the caller may still act
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay a game: which game, which deal, which options, what was done."""
+
+    game: str
+    number: int
+    options: dict[str, Any] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "number": self.number, "options": dict(self.options),
+                "actions": list(self.actions)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        try:
+            return cls(game=str(data["game"]), number=int(data["number"]),
+                       options=dict(data.get("options") or {}),
+                       actions=[str(a) for a in data.get("actions") or []])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a game record: {exc}") from None
+
+
+class Game(ABC):
+    """Base of the engines.  Subclasses implement the abstract methods; the record is kept here."""
+
+    name: ClassVar[str]
+    """Registry key: ``mariant``, ``montecarlo``, ``auntmary``, ``anciento``."""
+
+    number: int
+    options: dict[str, Any]
+
+    def __init__(self) -> None:
+        self.actions: list[str] = []
+
+    # -- creation -------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def new(cls, number: int, **options: Any) -> Self:
+        """Deal game ``number`` with ``options``; ValueError for a bad number or option."""
+
+    # -- moves ----------------------------------------------------------------------------
+    @abstractmethod
+    def legal_moves(self) -> list[str]:
+        """Every move playable now, in notation, in a stable documented order."""
+
+    @abstractmethod
+    def _apply(self, move: str) -> None:
+        """Play one move given in notation; raise IllegalMove (changing nothing) if refused."""
+
+    @abstractmethod
+    def _undo(self) -> None:
+        """Take back the last action by the game's own undo rules, or raise IllegalMove."""
+
+    def _redo(self) -> None:
+        raise IllegalMove(f"{self.name} has no redo")
+
+    def play(self, move: str) -> None:
+        """Play a move in notation.  An illegal move raises IllegalMove and changes nothing."""
+        self._apply(move)
+        self.actions.append(self.canonical(move))
+
+    def undo(self) -> None:
+        self._undo()
+        self.actions.append(UNDO)
+
+    def redo(self) -> None:
+        self._redo()
+        self.actions.append(REDO)
+
+    def canonical(self, move: str) -> str:
+        """The move's canonical notation, as stored in records (override to normalise)."""
+        return move.strip()
+
+    # -- state ----------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def score(self) -> int:
+        """The score as it stands (the final score once the game is over)."""
+
+    @property
+    @abstractmethod
+    def status(self) -> Status: ...
+
+    @abstractmethod
+    def hints(self) -> list[str]:
+        """Suggested moves, best first, in notation (may be empty)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The full state, enough to continue the game (includes number, options, actions)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        """Rebuild any position written by :meth:`to_json`; ValueError if it is inconsistent."""
+
+    # -- records --------------------------------------------------------------------------
+    def record(self) -> GameRecord:
+        return GameRecord(self.name, self.number, dict(self.options), list(self.actions))
+
+    @classmethod
+    def replay(cls, record: GameRecord) -> Self:
+        """Deal the record's game and apply its actions; IllegalMove names the first bad one."""
+        game = cls.new(record.number, **record.options)
+        for index, action in enumerate(record.actions, 1):
+            try:
+                if action == UNDO:
+                    game.undo()
+                elif action == REDO:
+                    game.redo()
+                else:
+                    game.play(action)
+            except IllegalMove as exc:
+                raise IllegalMove(f"action {index} ({action}): {exc}") from None
+        return game

@@ -1,0 +1,7 @@
+"""``python -m door`` runs the ``reussite`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

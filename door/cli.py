@@ -1,0 +1,161 @@
+"""``reussite``: the command line of the door.
+
+Subcommands: ``serve`` (direct callers over telnet), ``local`` (the sysop plays on this
+terminal), ``init DIR`` (make a door home).  Configuration problems end with one line on
+stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from . import __version__
+from .config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
+
+EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+
+log = logging.getLogger("door")
+
+
+class CliError(Exception):
+    """A problem to report in one line with exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common_options(argparse.SUPPRESS)
+    parser = argparse.ArgumentParser(
+        prog="reussite", parents=[_common_options(None)],
+        description="Réussite: a BBS door of classic solitaires (Mariant, Monte Carlo, "
+                    "Aunt Mary, Anciento).")
+    parser.add_argument("--version", action="version", version=f"reussite {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    serve = sub.add_parser("serve", parents=[common], help="answer direct callers over telnet",
+                           description="Listen for telnet callers on [server] bind and "
+                                       "telnet_port of sysop.ini.")
+    serve.add_argument("--bind", metavar="ADDR", help="override [server] bind")
+    serve.add_argument("--telnet-port", type=int, metavar="PORT",
+                       help="override [server] telnet_port (0 picks a free port)")
+    serve.set_defaults(func=cmd_serve)
+
+    local = sub.add_parser("local", parents=[common], help="play on this terminal, no network",
+                           description="The sysop plays on this terminal.")
+    local.add_argument("--charset", choices=["cp437", "utf8", "ascii"],
+                       help="character set of this terminal (default: from LANG)")
+    local.set_defaults(func=cmd_local)
+
+    init = sub.add_parser("init", parents=[common],
+                          help="make a door home: sysop.ini, ansi/, data/",
+                          description="Create DIR with a commented sysop.ini, the screens in "
+                                      "ansi/ and an empty data/, so an installed door runs "
+                                      "from anywhere.")
+    init.add_argument("dir", type=Path, metavar="DIR", help="the folder to create or fill")
+    init.add_argument("--force", action="store_true",
+                      help="overwrite an existing sysop.ini and screens")
+    init.set_defaults(func=cmd_init)
+    return parser
+
+
+def _common_options(default: object) -> argparse.ArgumentParser:
+    """--home and --log-level, accepted before or after the subcommand."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--home", type=Path, metavar="DIR", default=default,
+                         help=f"door home holding {CONFIG_NAME} (default: the folder holding "
+                              f"{CONFIG_NAME}, found from the current folder up, else "
+                              f"${HOME_ENV})")
+    options.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
+                         default=default if default is not None else "info",
+                         help="how much to log (default: info)")
+    return options
+
+
+def resolve_settings(args: argparse.Namespace) -> Settings:
+    home = args.home or find_home()
+    if home is None:
+        raise ConfigError(f"no {CONFIG_NAME} found in this folder or above, and ${HOME_ENV} "
+                          "is not set: run `reussite init DIR` or pass --home DIR")
+    home = Path(home).resolve()
+    if not home.is_dir():
+        raise ConfigError(f"{home}: no such folder (--home)")
+    return load_settings(home)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    settings = resolve_settings(args)
+    bind = args.bind or settings.server.bind
+    port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
+    from .server import serve
+
+    return asyncio.run(serve(settings, bind, port))
+
+
+def cmd_local(args: argparse.Namespace) -> int:
+    settings = resolve_settings(args)
+    from .net.stdio import open_stdio, raw_mode
+    from .session import Caller, Session, run_visit
+    from .term import Charset
+
+    async def play() -> None:
+        terminal = await open_stdio()
+        if args.charset:
+            terminal.charset = Charset(args.charset)
+        terminal.watch_window()
+        session = Session(terminal, settings, Caller(alias=settings.door.sysop, node=0))
+        await run_visit(session)
+        await terminal.close()
+
+    with raw_mode(sys.stdin.fileno()):
+        asyncio.run(play())
+    return EXIT_OK
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    target: Path = args.dir.resolve()
+    target.mkdir(parents=True, exist_ok=True)
+    defaults = resources.files("door") / "defaults"
+    made: list[str] = []
+    ini = target / CONFIG_NAME
+    if ini.exists() and not args.force:
+        print(f"{ini}: already there, kept (use --force to overwrite)")
+    else:
+        ini.write_bytes((defaults / CONFIG_NAME).read_bytes())
+        made.append(CONFIG_NAME)
+    (target / "ansi").mkdir(exist_ok=True)
+    for item in (defaults / "ansi").iterdir():
+        dest = target / "ansi" / item.name
+        if item.is_file() and (args.force or not dest.exists()):
+            dest.write_bytes(item.read_bytes())
+            made.append(f"ansi/{item.name}")
+    data = target / "data"
+    data.mkdir(exist_ok=True)
+    made.append("data/")
+    print(f"Door home ready in {target}: {', '.join(made)}")
+    print(f"Start it with: cd {target} && reussite serve")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except (ConfigError, CliError) as exc:
+        print(f"reussite: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        return EXIT_OK
+    except OSError as exc:
+        print(f"reussite: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,340 @@
+"""sysop.ini into typed settings, with one clear error line naming file, line, section and key.
+
+Every key is optional: what the file leaves out takes the embedded default, so an empty
+sysop.ini is a working door.  Unknown sections and keys are errors (a typo must not be
+silently ignored), and so is any bad value.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_NAME = "sysop.ini"
+HOME_ENV = "REUSSITE_HOME"
+
+GAME_ACTIONS = ("mariant", "montecarlo", "auntmary", "anciento")
+MENU_ACTIONS = (*GAME_ACTIONS, "messages", "halloffame", "instructions", "whosonline",
+                "settings", "quit")
+
+
+class ConfigError(Exception):
+    """A problem in sysop.ini; ``str()`` is the one line shown to the sysop."""
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    action: str
+    key: str
+    label: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class DoorSettings:
+    name: str = "Réussite"
+    sysop: str = "Sysop"
+    ansi_dir: Path = Path("ansi")
+    data_dir: Path = Path("data")
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    bind: str = "127.0.0.1"
+    telnet_port: int = 2323
+    ssh_port: int = 2222
+    max_nodes: int = 32
+
+
+@dataclass(frozen=True)
+class LimitsSettings:
+    idle_timeout: int = 300
+    minutes_per_call: int = 60
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    url: str = ""  # empty: SQLite file data/reussite.db
+
+
+@dataclass(frozen=True)
+class MariantSettings:
+    face_down: int = 2
+    face_up: int = 1
+
+
+@dataclass(frozen=True)
+class MonteCarloSettings:
+    consolidation: str = "strict"
+
+
+@dataclass(frozen=True)
+class AuntMarySettings:
+    passes: int = 3
+
+
+@dataclass(frozen=True)
+class AncientoSettings:
+    board: str = "8x12"
+    easy: bool = False
+
+
+DEFAULT_MENU = (
+    MenuEntry("mariant", "M", "Mariant (Marie Antoinette)"),
+    MenuEntry("montecarlo", "C", "Monte Carlo"),
+    MenuEntry("auntmary", "A", "Aunt Mary"),
+    MenuEntry("anciento", "N", "Anciento"),
+    MenuEntry("halloffame", "H", "Hall of Fame"),
+    MenuEntry("messages", "E", "Message Centre"),
+    MenuEntry("instructions", "I", "Instructions"),
+    MenuEntry("whosonline", "W", "Who's Online"),
+    MenuEntry("settings", "S", "Terminal Settings"),
+    MenuEntry("quit", "Q", "Quit to the BBS"),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything in sysop.ini, typed.  Paths are absolute (resolved against ``home``)."""
+
+    home: Path
+    source: Path | None = None
+    door: DoorSettings = field(default_factory=DoorSettings)
+    server: ServerSettings = field(default_factory=ServerSettings)
+    menu: tuple[MenuEntry, ...] = DEFAULT_MENU
+    limits: LimitsSettings = field(default_factory=LimitsSettings)
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    mariant: MariantSettings = field(default_factory=MariantSettings)
+    montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
+    auntmary: AuntMarySettings = field(default_factory=AuntMarySettings)
+    anciento: AncientoSettings = field(default_factory=AncientoSettings)
+
+    @property
+    def ansi_dir(self) -> Path:
+        return self.home / self.door.ansi_dir
+
+    @property
+    def data_dir(self) -> Path:
+        return self.home / self.door.data_dir
+
+    @property
+    def database_url(self) -> str:
+        return self.database.url or f"sqlite+aiosqlite:///{self.data_dir / 'reussite.db'}"
+
+    @property
+    def enabled_menu(self) -> tuple[MenuEntry, ...]:
+        return tuple(entry for entry in self.menu if entry.enabled)
+
+
+# -- value parsers: each returns the value or raises ValueError("expected …") -------------
+
+def _text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("expected some text")
+    if any(ord(c) < 32 for c in value):
+        raise ValueError("expected text without control characters")
+    return value.strip()
+
+
+def _int_between(low: int, high: int) -> Callable[[str], int]:
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise ValueError(f"expected a whole number {low}–{high}") from None
+        if not low <= number <= high:
+            raise ValueError(f"expected a whole number {low}–{high}")
+        return number
+    return parse
+
+
+def _choice(*choices: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        if value.lower() not in choices:
+            raise ValueError(f"expected one of: {', '.join(choices)}")
+        return value.lower()
+    return parse
+
+
+def _bool(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("on", "yes", "true", "1"):
+        return True
+    if lowered in ("off", "no", "false", "0"):
+        return False
+    raise ValueError("expected on or off")
+
+
+def _path(value: str) -> Path:
+    return Path(_text(value))
+
+
+def _address(value: str) -> str:
+    value = value.strip()
+    if not value or not re.fullmatch(r"[0-9A-Za-z.:\-]+", value):
+        raise ValueError("expected an IP address or host name such as 127.0.0.1")
+    return value
+
+
+def _db_url(value: str) -> str:
+    value = value.strip()
+    if value and not re.match(r"^(sqlite|postgresql)(\+\w+)?://", value):
+        raise ValueError("expected empty (SQLite in data/) or a sqlite:// or postgresql:// URL")
+    return value
+
+
+_PORT = _int_between(1, 65535)
+
+# section -> (dataclass, {key: parser})
+_SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
+    "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
+                            "data_dir": _path}),
+    "server": (ServerSettings, {"bind": _address, "telnet_port": _PORT, "ssh_port": _PORT,
+                                "max_nodes": _int_between(1, 10000)}),
+    "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
+                                "minutes_per_call": _int_between(1, 1440)}),
+    "database": (DatabaseSettings, {"url": _db_url}),
+    "mariant": (MariantSettings, {"face_down": _int_between(2, 6),
+                                  "face_up": _int_between(1, 5)}),
+    "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed")}),
+    "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3)}),
+    "anciento": (AncientoSettings, {"board": _choice("8x12", "8x8"), "easy": _bool}),
+}
+
+
+def find_home(start: Path | None = None) -> Path | None:
+    """The folder holding sysop.ini: the current folder or a parent, else $REUSSITE_HOME."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_NAME).is_file():
+            return folder
+    env = os.environ.get(HOME_ENV)
+    return Path(env).resolve() if env else None
+
+
+def load_settings(home: Path) -> Settings:
+    """Read ``home/sysop.ini`` into :class:`Settings`; raise ConfigError with one clear line."""
+    path = home / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{path}: file not found (run `reussite init {home}` to make one)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    return parse_settings(text, home, path)
+
+
+def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
+    where = str(path or CONFIG_NAME)
+    parser = configparser.ConfigParser(interpolation=None, strict=True,
+                                       inline_comment_prefixes=None)
+    parser.optionxform = str.lower  # type: ignore[assignment, method-assign]
+    try:
+        parser.read_string(text, source=where)
+    except configparser.MissingSectionHeaderError as exc:
+        raise ConfigError(f"{where}:{exc.lineno}: expected a [section] header before "
+                          f"{exc.line.strip()!r}") from None
+    except configparser.DuplicateSectionError as exc:
+        raise ConfigError(f"{where}:{exc.lineno}: [{exc.section}] appears twice") from None
+    except configparser.DuplicateOptionError as exc:
+        raise ConfigError(f"{where}:{exc.lineno}: [{exc.section}] {exc.option}: "
+                          "key appears twice") from None
+    except configparser.ParsingError as exc:
+        lineno = exc.errors[0][0] if exc.errors else 0
+        lines = text.splitlines()
+        line = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else ""
+        raise ConfigError(f"{where}:{lineno}: expected `key = value`, got {line!r}") from None
+
+    lines = _Locator(text)
+    values: dict[str, Any] = {}
+    for section in parser.sections():
+        if section == "menu":
+            values["menu"] = _parse_menu(parser["menu"], lines, where)
+            continue
+        if section not in _SECTIONS:
+            known = ", ".join(f"[{s}]" for s in (*_SECTIONS, "menu"))
+            raise ConfigError(f"{where}:{lines.section(section)}: [{section}]: unknown section "
+                              f"(expected one of {known})")
+        cls, parsers = _SECTIONS[section]
+        fields: dict[str, Any] = {}
+        for key, raw in parser[section].items():
+            if key not in parsers:
+                raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {key}: "
+                                  f"unknown key (expected one of {', '.join(parsers)})")
+            try:
+                fields[key] = parsers[key](raw)
+            except ValueError as exc:
+                raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {key}: "
+                                  f"{exc}, got {raw!r}") from None
+        values[section] = cls(**fields)
+    mariant = values.get("mariant")
+    if mariant and mariant.face_down + mariant.face_up > 7:
+        raise ConfigError(f"{where}:{lines.key('mariant', 'face_up')}: [mariant] face_up: "
+                          "expected face_down + face_up ≤ 7")
+    return Settings(home=home, source=path, **values)
+
+
+def _parse_menu(section: configparser.SectionProxy, lines: _Locator,
+                where: str) -> tuple[MenuEntry, ...]:
+    """``action = hot key | label | on/off``, one line per entry, in screen order."""
+    entries: list[MenuEntry] = []
+    keys_seen: dict[str, str] = {}
+    for action, raw in section.items():
+        line = lines.key("menu", action)
+        prefix = f"{where}:{line}: [menu] {action}"
+        if action not in MENU_ACTIONS:
+            raise ConfigError(f"{prefix}: unknown action (expected one of "
+                              f"{', '.join(MENU_ACTIONS)})")
+        parts = [p.strip() for p in raw.split("|")]
+        if len(parts) != 3:
+            raise ConfigError(f"{prefix}: expected `hot key | label | on or off`, got {raw!r}")
+        hot, label, switch = parts
+        if len(hot) != 1 or not hot.isalnum() or not hot.isascii():
+            raise ConfigError(f"{prefix}: expected a one-character letter or digit hot key, "
+                              f"got {hot!r}")
+        try:
+            label, enabled = _text(label), _bool(switch)
+        except ValueError as exc:
+            raise ConfigError(f"{prefix}: {exc}, got {raw!r}") from None
+        if len(label) > 40:
+            raise ConfigError(f"{prefix}: expected a label of at most 40 characters")
+        hot = hot.upper()
+        if enabled and hot in keys_seen:
+            raise ConfigError(f"{prefix}: hot key {hot} is already used by {keys_seen[hot]}")
+        if enabled:
+            keys_seen[hot] = action
+        entries.append(MenuEntry(action, hot, label, enabled))
+    if not any(e.action == "quit" and e.enabled for e in entries):
+        raise ConfigError(f"{where}:{lines.section('menu')}: [menu]: expected an enabled quit "
+                          "entry (callers must be able to leave)")
+    return tuple(entries)
+
+
+class _Locator:
+    """Line numbers of sections and keys, for error messages (configparser keeps none)."""
+
+    def __init__(self, text: str) -> None:
+        self._sections: dict[str, int] = {}
+        self._keys: dict[tuple[str, str], int] = {}
+        section = ""
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if stripped.startswith("[") and stripped.endswith("]"):
+                section = stripped[1:-1].strip()
+                self._sections.setdefault(section, number)
+            elif stripped and stripped[0] not in "#;" and not line[0].isspace():
+                key = re.split(r"[=:]", stripped, maxsplit=1)[0].strip().lower()
+                self._keys.setdefault((section, key), number)
+
+    def section(self, name: str) -> int:
+        return self._sections.get(name, 0)
+
+    def key(self, section: str, key: str) -> int:
+        return self._keys.get((section, key), self.section(section))

@@ -1,0 +1,80 @@
+"""Telnet callers through telnetlib3: binary both ways, CP437 by default, NAWS and TTYPE read.
+
+telnetlib3 runs in bytes mode (``encoding=False``): the session owns the character set, so
+CP437 glyphs, UTF-8 and 7-bit ASCII are all ours to choose.  The shell always closes the
+connection, whatever happens inside the session.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import telnetlib3
+
+from .terminal import Terminal
+
+log = logging.getLogger(__name__)
+
+SessionRunner = Callable[[Terminal], Awaitable[None]]
+
+
+class TelnetTerminal(Terminal):
+    def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        super().__init__(cols=writer.get_extra_info("cols") or 80,
+                         rows=writer.get_extra_info("rows") or 24,
+                         term_type=str(writer.get_extra_info("TERM") or ""),
+                         peer=f"{peer[0]}:{peer[1]}" if peer else "")
+        self._reader, self._writer = reader, writer
+
+    async def read(self) -> bytes:
+        try:
+            data = await self._reader.read(4096)
+        except (ConnectionError, OSError):
+            return b""
+        return data if isinstance(data, bytes) else data.encode("latin-1", "replace")
+
+    def write(self, data: bytes) -> None:
+        if not self._writer.is_closing():
+            self._writer.write(data)
+
+    async def drain(self) -> None:
+        await self._writer.drain()
+
+    async def close(self) -> None:
+        self._writer.close()
+
+
+class DoorTelnetServer(telnetlib3.TelnetServer):
+    """telnetlib3's server, telling our terminal about window-size changes (NAWS)."""
+
+    terminal: TelnetTerminal | None = None
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        if self.terminal is not None:
+            self.terminal.resized(cols, rows)
+
+
+def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
+    async def shell(reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
+        terminal = TelnetTerminal(reader, writer)
+        writer.protocol.terminal = terminal
+        try:
+            await run_session(terminal)
+        except ConnectionError:
+            pass
+        except Exception:
+            log.exception("session on %s ended by an error", terminal.peer)
+        finally:
+            writer.protocol.terminal = None
+            writer.close()
+    return shell
+
+
+async def start_telnet(host: str, port: int, run_session: SessionRunner) -> telnetlib3.Server:
+    """Listen for telnet callers; each gets ``run_session(terminal)``."""
+    return await telnetlib3.create_server(
+        host=host, port=port, protocol_factory=DoorTelnetServer, shell=make_shell(run_session),
+        encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)

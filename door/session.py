@@ -1,0 +1,164 @@
+"""One caller's visit: the screen they see, the keys they type, time and idle limits.
+
+The session owns the caller's :class:`Screen`, :class:`Renderer` and :class:`KeyDecoder`;
+UI code draws into ``session.screen``, calls :meth:`Session.show` and waits on
+:meth:`Session.key`.  Carrier loss, idle time-out and time-up arrive as exceptions so that
+every screen unwinds through the same path (save, goodbye, close).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from .config import Settings
+from .net.terminal import Terminal
+from .term import Key, KeyDecoder, Renderer, Screen
+
+log = logging.getLogger(__name__)
+
+ESC_DELAY = 0.05  # seconds to wait after a lone Esc before calling it the Esc key
+IDLE_WARNING = 30  # seconds of warning before an idle caller is disconnected
+
+
+class SessionEnded(Exception):
+    """The visit is over for a reason the caller did not choose at a menu."""
+
+
+class CarrierLost(SessionEnded):
+    pass
+
+
+class IdleTimeout(SessionEnded):
+    pass
+
+
+class TimeUp(SessionEnded):
+    pass
+
+
+@dataclass
+class Caller:
+    """Who is calling: a BBS user from a dropfile, or a direct caller."""
+
+    alias: str = "Guest"
+    node: int = 1
+    time_left_s: int | None = None
+
+
+class Session:
+    def __init__(self, terminal: Terminal, settings: Settings, caller: Caller | None = None,
+                 clock=time.monotonic) -> None:
+        self.terminal = terminal
+        self.settings = settings
+        self.caller = caller or Caller()
+        self.screen = Screen(terminal.cols, terminal.rows)
+        self.renderer = Renderer(terminal.charset, terminal.color)
+        self.decoder = KeyDecoder(terminal.charset.name)
+        self._keys: deque[Key] = deque()
+        self._clock = clock
+        limit = self.caller.time_left_s
+        if limit is None:
+            limit = settings.limits.minutes_per_call * 60
+        self.deadline = clock() + limit
+        terminal.on_resize = self._on_resize
+
+    # -- output ---------------------------------------------------------------------------
+    async def show(self) -> None:
+        """Send the caller what changed on ``self.screen`` since the last frame."""
+        data = self.renderer.frame(self.screen)
+        if data:
+            self.terminal.write(data)
+            try:
+                await self.terminal.drain()
+            except (ConnectionError, OSError) as exc:
+                raise CarrierLost(str(exc)) from None
+
+    def bell(self) -> None:
+        self.terminal.write(b"\x07")
+
+    @property
+    def time_left(self) -> int:
+        """Seconds left in this call."""
+        return max(0, int(self.deadline - self._clock()))
+
+    # -- input ----------------------------------------------------------------------------
+    def _on_resize(self, cols: int, rows: int) -> None:
+        self.screen.resize(cols, rows)
+        self.renderer.invalidate()
+        self._keys.append(Key("resize"))
+
+    async def key(self) -> Key:
+        """The caller's next key.  Ctrl-R repaints; silence past the idle limit ends the call."""
+        idle = self.settings.limits.idle_timeout
+        warned = False
+        while not self._keys:
+            left = self.deadline - self._clock()
+            if left <= 0:
+                raise TimeUp("time is up")
+            wait = min(left, idle - IDLE_WARNING if not warned else IDLE_WARNING)
+            if self.decoder.pending:
+                wait = ESC_DELAY
+            try:
+                data = await asyncio.wait_for(self.terminal.read(), timeout=wait)
+            except TimeoutError:
+                if self.decoder.pending:
+                    self._keys.extend(self.decoder.flush())
+                elif self.deadline - self._clock() <= 0:
+                    raise TimeUp("time is up") from None
+                elif not warned:
+                    warned = True
+                    await self._idle_warning()
+                else:
+                    raise IdleTimeout("idle") from None
+                continue
+            if not data:
+                raise CarrierLost("connection closed")
+            warned = False
+            for key in self.decoder.feed(data):
+                if key.name == "ctrl-r":
+                    self.renderer.invalidate()
+                    await self.show()
+                else:
+                    self._keys.append(key)
+        return self._keys.popleft()
+
+    async def _idle_warning(self) -> None:
+        row = self.screen.rows - 1
+        saved = list(self.screen.cells[row])
+        from .ui.theme import WARNING
+        self.screen.put(row, 0, " " * (self.screen.cols - 1), WARNING)
+        self.screen.put(row, 1, f"Still there? Press a key within {IDLE_WARNING} seconds.",
+                        WARNING)
+        await self.show()
+        self.screen.cells[row] = saved
+
+
+async def run_visit(session: Session) -> None:
+    """A whole visit: title, main menu, goodbye.  Ends quietly on carrier loss."""
+    from .ui.actions import ACTIONS
+    from .ui.menu import QuitDoor, main_menu
+    from .ui.title import goodbye, title
+
+    log.info("node %s: %s connected from %s", session.caller.node, session.caller.alias,
+             session.terminal.peer or "local")
+    try:
+        await title(session)
+        await main_menu(session, ACTIONS)
+    except QuitDoor:
+        await goodbye(session)
+    except (IdleTimeout, TimeUp) as exc:
+        from .ui.widgets import message
+        text = ("Your time is up." if isinstance(exc, TimeUp)
+                else "No key for too long: see you next time.")
+        message(session, text)
+        with contextlib.suppress(CarrierLost):
+            await goodbye(session)
+    except CarrierLost:
+        log.info("node %s: carrier lost", session.caller.node)
+    finally:
+        log.info("node %s: %s left", session.caller.node, session.caller.alias)

@@ -1,0 +1,92 @@
+"""Character sets: how a Unicode cell character becomes bytes for a caller's terminal.
+
+Screens draw in Unicode.  ``cp437`` sends IBM PC bytes (box drawing, shades, and — only for
+terminals that show them, such as SyncTERM — the glyphs at 0x01–0x1F like ♥ ♦ ♣ ♠);
+``utf8`` sends UTF-8; ``ascii`` sends 7-bit bytes only (boxes as ``+-|``, suits as
+letters, shades as ``#``).  Anything a set cannot show degrades to a readable ASCII
+stand-in, never to an error or a stray byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CHARSETS = ("cp437", "utf8", "ascii")
+
+# CP437's glyphs for the control range 0x00–0x1F (0x00 shown as a space).
+CP437_C0 = " ☺☻♥♦♣♠•◘○◙♂♀♪♫☼►◄↕‼¶§▬↨↑↓→←∟↔▲▼"
+_C0_GLYPH_BYTES = {ch: bytes([i]) for i, ch in enumerate(CP437_C0) if i}
+# Bytes a terminal treats as controls even with glyphs on: never send these as glyphs.
+_UNSAFE_C0 = {0x07, 0x08, 0x09, 0x0A, 0x0D, 0x1A, 0x1B}
+for _i in _UNSAFE_C0:
+    _C0_GLYPH_BYTES.pop(CP437_C0[_i], None)
+
+ASCII_FALLBACK = {
+    "─": "-", "━": "-", "═": "=", "│": "|", "┃": "|", "║": "|",
+    "┌": "+", "┐": "+", "└": "+", "┘": "+", "├": "+", "┤": "+", "┬": "+", "┴": "+", "┼": "+",
+    "╔": "+", "╗": "+", "╚": "+", "╝": "+", "╠": "+", "╣": "+", "╦": "+", "╩": "+", "╬": "+",
+    "╒": "+", "╓": "+", "╕": "+", "╖": "+", "╘": "+", "╙": "+", "╛": "+", "╜": "+",
+    "╞": "+", "╟": "+", "╡": "+", "╢": "+", "╤": "+", "╥": "+", "╧": "+", "╨": "+",
+    "╪": "+", "╫": "+",
+    "░": "#", "▒": "#", "▓": "#", "█": "#", "▀": "#", "▄": "#", "▌": "#", "▐": "#", "■": "#",
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+    "☺": "o", "☻": "o", "•": "*", "◘": "o", "○": "o", "◙": "o", "♂": "m", "♀": "f",
+    "♪": "d", "♫": "d", "☼": "*", "►": ">", "◄": "<", "↕": "|", "‼": "!", "¶": "P",
+    "§": "S", "▬": "-", "↨": "|", "↑": "^", "↓": "v", "→": ">", "←": "<", "∟": "L",
+    "↔": "-", "▲": "^", "▼": "v", "·": ".", "∙": ".", "√": "v",
+    "«": "<", "»": ">", "é": "e", "è": "e", "ê": "e", "à": "a", "ç": "c", "ü": "u",
+    "É": "E", "½": "1/2", "—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
+    "…": "...", "×": "x",
+}
+
+
+@dataclass
+class Charset:
+    """One caller's character set.  ``c0_glyphs``: the terminal shows CP437 0x01–0x1F."""
+
+    name: str = "cp437"
+    c0_glyphs: bool = False
+    _cache: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.name not in CHARSETS:
+            raise ValueError(f"charset must be one of {', '.join(CHARSETS)}, got {self.name!r}")
+
+    def encode_char(self, ch: str) -> bytes:
+        """Bytes for one cell character (cached: this is on the hot path of every frame)."""
+        cached = self._cache.get(ch)
+        if cached is None:
+            cached = self._cache[ch] = self._encode_char(ch)
+        return cached
+
+    def encode(self, text: str) -> bytes:
+        return b"".join(self.encode_char(ch) for ch in text)
+
+    def _encode_char(self, ch: str) -> bytes:
+        code = ord(ch)
+        if 32 <= code < 127:
+            return ch.encode("ascii")
+        if code < 32 or code == 127:
+            return b"?"  # a control character in a cell is drawn, never executed
+        if self.name == "utf8":
+            return ch.encode("utf-8")
+        if self.name == "cp437":
+            if ch in _C0_GLYPH_BYTES:
+                if self.c0_glyphs:
+                    return _C0_GLYPH_BYTES[ch]
+            else:
+                try:
+                    return ch.encode("cp437")
+                except UnicodeEncodeError:
+                    pass
+        fallback = ASCII_FALLBACK.get(ch)
+        if fallback is None:
+            fallback = _strip_accent(ch)
+        return fallback.encode("ascii", "replace")
+
+
+def _strip_accent(ch: str) -> str:
+    import unicodedata
+
+    base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+    return base[:1] or "?"

@@ -1,0 +1,89 @@
+"""The main menu, drawn from sysop.ini's [menu]: hot keys, arrows and Enter."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from ..config import MenuEntry
+from ..session import Session
+from . import theme
+from .widgets import header, message, status_line
+
+Action = Callable[[Session], Awaitable[None]]
+
+FEATURE_NAMES = {
+    "mariant": "Mariant", "montecarlo": "Monte Carlo", "auntmary": "Aunt Mary",
+    "anciento": "Anciento", "messages": "The message centre", "halloffame": "The hall of fame",
+    "instructions": "Instructions", "whosonline": "Who's online",
+    "settings": "Terminal settings",
+}
+
+
+class QuitDoor(Exception):
+    """The caller chose Quit."""
+
+
+def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -> None:
+    screen = session.screen
+    screen.clear()
+    header(session, "Main Menu")
+    width = max(len(e.label) for e in entries) + 12
+    left = (screen.cols - width) // 2
+    top = max(2, (screen.rows - len(entries) - 6) // 2)
+    screen.box(top, left, len(entries) + 4, width, theme.FRAME, style="╔╗╚╝═║")
+    screen.center(top, f" {session.settings.door.name} ", theme.TITLE)
+    for i, entry in enumerate(entries):
+        row = top + 2 + i
+        attr = theme.SELECTED if i == selected else theme.LABEL
+        screen.put(row, left + 2, " " * (width - 4), attr)
+        screen.put(row, left + 3, f"[{entry.key}]", theme.SELECTED if i == selected
+                   else theme.HOTKEY)
+        screen.put(row, left + 8, entry.label, attr)
+    prompt_row = top + len(entries) + 5
+    screen.put(prompt_row, left, "Your choice: ", theme.BRIGHT)
+    screen.cursor = (prompt_row, left + 13)
+    status_line(session, "Hot key or ↑↓ Enter · Ctrl-R redraws")
+
+
+async def main_menu(session: Session, actions: dict[str, Action]) -> None:
+    """Loop on the menu until the caller quits (raises :class:`QuitDoor`)."""
+    entries = session.settings.enabled_menu
+    by_key = {e.key: i for i, e in enumerate(entries)}
+    selected = 0
+    note = ""
+    while True:
+        draw_menu(session, entries, selected)
+        if note:
+            message(session, note)
+        await session.show()
+        key = await session.key()
+        note = ""
+        choice: int | None = None
+        if key.is_char and key.char.upper() in by_key:
+            choice = by_key[key.char.upper()]
+        elif key.name in ("up", "left"):
+            selected = (selected - 1) % len(entries)
+        elif key.name in ("down", "right", "tab"):
+            selected = (selected + 1) % len(entries)
+        elif key.name == "home":
+            selected = 0
+        elif key.name == "end":
+            selected = len(entries) - 1
+        elif key.name == "enter":
+            choice = selected
+        elif key.name != "resize":
+            session.bell()
+            note = "Press one of the highlighted keys."
+        if choice is None:
+            continue
+        selected = choice
+        entry = entries[choice]
+        if entry.action == "quit":
+            raise QuitDoor
+        action = actions.get(entry.action)
+        if action is None:
+            name = FEATURE_NAMES.get(entry.action, entry.label)
+            note = f"{name} is not built yet: it comes with a later version of this door."
+            continue
+        await action(session)
+        session.renderer.invalidate()

@@ -1,0 +1,51 @@
+"""Shared fixtures: a door home in a temporary folder, a telnet door on an ephemeral port."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from door.config import Settings, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def door_home(tmp_path: Path) -> Path:
+    """A fresh door home: the repository's sysop.ini, an empty ansi/ and data/."""
+    shutil.copy(REPO / "sysop.ini", tmp_path / "sysop.ini")
+    (tmp_path / "ansi").mkdir()
+    (tmp_path / "data").mkdir()
+    return tmp_path
+
+
+@pytest.fixture
+def settings(door_home: Path) -> Settings:
+    return load_settings(door_home)
+
+
+@pytest.fixture
+async def telnet_door(door_home: Path):
+    """Start a telnet door for ``door_home`` on 127.0.0.1, port chosen by the OS.
+
+    Yields a function ``start()`` → port that (re)reads sysop.ini, so a test can edit the
+    file and start another door on it.
+    """
+    from door.net.telnet import start_telnet
+    from door.server import NodeTable, session_runner
+
+    servers = []
+
+    async def start() -> int:
+        settings = load_settings(door_home)
+        server = await start_telnet("127.0.0.1", 0,
+                                    session_runner(settings, NodeTable(settings.server.max_nodes)))
+        servers.append(server)
+        return server.sockets[0].getsockname()[1]
+
+    yield start
+    for server in servers:
+        server.close()
+        await server.wait_closed()

@@ -1,0 +1,139 @@
+"""sysop.ini: defaults, every kind of mistake as one clear line, exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from door.config import DEFAULT_MENU, ConfigError, load_settings, parse_settings
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_repository_sysop_ini_is_the_defaults(tmp_path: Path) -> None:
+    settings = load_settings(REPO)
+    empty = parse_settings("", tmp_path)
+    assert settings.server == empty.server
+    assert settings.limits == empty.limits
+    assert settings.menu == DEFAULT_MENU == empty.menu
+    assert settings.server.bind == "127.0.0.1"
+    assert (settings.server.telnet_port, settings.server.ssh_port) == (2323, 2222)
+    assert empty.database_url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'reussite.db'}"
+
+
+def test_every_key_of_the_repository_file_is_commented() -> None:
+    lines = (REPO / "sysop.ini").read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        key = line.lstrip(";").split("=")[0].strip()
+        is_key = "=" in line and not line.startswith("; ") and key.replace("_", "").isalnum()
+        if is_key and not line.startswith(";") and key not in {e.action for e in DEFAULT_MENU}:
+            assert lines[number - 1].startswith(";"), f"line {number + 1} has no comment: {line}"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("[sever]\nbind = 127.0.0.1\n", ":1: [sever]: unknown section (expected one of"),
+    ("[server]\nbnd = 127.0.0.1\n", ":2: [server] bnd: unknown key (expected one of bind,"),
+    ("[server]\n\ntelnet_port = lots\n", ":3: [server] telnet_port: expected a whole number "
+                                       "1–65535, got 'lots'"),
+    ("[server]\ntelnet_port = 70000\n", ":2: [server] telnet_port: expected a whole number"),
+    ("[limits]\nidle_timeout = 5\n", ":2: [limits] idle_timeout: expected a whole number 60–"),
+    ("[database]\nurl = mysql://x\n", ":2: [database] url: expected empty (SQLite"),
+    ("[montecarlo]\nconsolidation = loose\n", ":2: [montecarlo] consolidation: expected one of:"
+                                              " strict, relaxed, got 'loose'"),
+    ("[anciento]\nboard = 9x9\n", ":2: [anciento] board: expected one of: 8x12, 8x8"),
+    ("[anciento]\neasy = maybe\n", ":2: [anciento] easy: expected on or off, got 'maybe'"),
+    ("[mariant]\nface_down = 5\nface_up = 4\n", ":3: [mariant] face_up: expected face_down + "
+                                                 "face_up ≤ 7"),
+    ("bind = 1\n", ":1: expected a [section] header before 'bind = 1'"),
+    ("[server]\nbind = a\nbind = b\n", ":3: [server] bind: key appears twice"),
+    ("[server]\njust words\n", ":2: expected `key = value`, got 'just words'"),
+    ("[menu]\nchess = C | Chess | on\nquit = Q | Quit | on\n",
+     ":2: [menu] chess: unknown action (expected one of mariant,"),
+    ("[menu]\nmariant = M | Mariant\nquit = Q | Quit | on\n",
+     ":2: [menu] mariant: expected `hot key | label | on or off`"),
+    ("[menu]\nmariant = MM | Mariant | on\nquit = Q | Quit | on\n",
+     ":2: [menu] mariant: expected a one-character letter or digit hot key, got 'MM'"),
+    ("[menu]\nmariant = Q | Mariant | on\nquit = q | Quit | on\n",
+     ":3: [menu] quit: hot key Q is already used by mariant"),
+    ("[menu]\nmariant = M | Mariant | sometimes\nquit = Q | Quit | on\n",
+     ":2: [menu] mariant: expected on or off"),
+    ("[menu]\nmariant = M | Mariant | on\nquit = Q | Quit | off\n",
+     ":1: [menu]: expected an enabled quit entry"),
+])
+def test_bad_config_names_file_line_section_key(tmp_path: Path, text: str,
+                                                expected: str) -> None:
+    (tmp_path / "sysop.ini").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_settings(tmp_path)
+    message = str(error.value)
+    assert message.startswith(str(tmp_path / "sysop.ini") + ":")
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"sysop\.ini: file not found \(run `reussite init"):
+        load_settings(tmp_path)
+
+
+def _run(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    import os
+    environment = {k: v for k, v in os.environ.items() if k != "REUSSITE_HOME"}
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", "door", *args], cwd=cwd, env=environment,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "sysop.ini").write_text("[server]\ntelnet_port = x\n", encoding="utf-8")
+    result = _run("serve", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "sysop.ini:2: [server] telnet_port: expected a whole number" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_cli_without_any_home_says_what_to_do(tmp_path: Path) -> None:
+    result = _run("serve", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "no sysop.ini found" in result.stderr and "reussite init" in result.stderr
+    result = _run("--home", str(tmp_path / "nowhere"), "serve", cwd=tmp_path)
+    assert result.returncode == 2 and "no such folder" in result.stderr
+
+
+def test_home_from_environment(tmp_path: Path) -> None:
+    home = tmp_path / "door"
+    assert _run("init", str(home), cwd=tmp_path).returncode == 0
+    (home / "sysop.ini").write_text("[server]\nmax_nodes = 0\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = _run("serve", cwd=elsewhere, env={"REUSSITE_HOME": str(home)})
+    assert result.returncode == 2 and str(home / "sysop.ini") in result.stderr
+
+
+def test_init_makes_a_working_home(tmp_path: Path) -> None:
+    home = tmp_path / "newdoor"
+    result = _run("init", str(home), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (home / "sysop.ini").read_bytes() == (REPO / "sysop.ini").read_bytes()
+    assert (home / "data").is_dir() and (home / "ansi").is_dir()
+    assert load_settings(home).menu == DEFAULT_MENU
+    again = _run("init", str(home), cwd=tmp_path)
+    assert again.returncode == 0 and "kept" in again.stdout
+
+
+@pytest.mark.parametrize("command", [[], ["serve"], ["local"], ["init"]])
+def test_help_of_every_command(command: list[str], tmp_path: Path) -> None:
+    result = _run(*command, "--help", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: reussite")
+    assert "--home" in result.stdout
+
+
+def test_version(tmp_path: Path) -> None:
+    from door import __version__
+    result = _run("--version", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == f"reussite {__version__}"

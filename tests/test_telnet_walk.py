@@ -1,0 +1,84 @@
+"""End to end over loopback: a real telnet client sees title → menu → goodbye → closed."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from pyteterm import TelnetCaller
+
+
+async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
+    port = await telnet_door()
+    caller = await TelnetCaller.connect(port)
+    await caller.wait_for("Press any key")
+    assert "R  É  U  S  S  I  T  E" in caller.term.text
+    assert "Sysop: Sysop" in caller.term.text
+    caller.send("x")
+    await caller.wait_for("Your choice")
+    labels = [line.strip() for line in caller.term.lines if re.search(r"\[[A-Z0-9]\]", line)]
+    labels = [re.sub(r"^.*?\[(\w)\]\s+(.*?)\s*║?$", r"\1 \2", line) for line in labels]
+    assert labels == ["M Mariant (Marie Antoinette)", "C Monte Carlo", "A Aunt Mary",
+                      "N Anciento", "H Hall of Fame", "E Message Centre", "I Instructions",
+                      "W Who's Online", "S Terminal Settings", "Q Quit to the BBS"]
+    caller.send("q")
+    await caller.wait_for("Thanks for playing")
+    assert "Farewell, Guest." in caller.term.text
+    await caller.wait_closed()
+
+
+async def test_menu_follows_sysop_ini(telnet_door, door_home: Path) -> None:
+    ini = door_home / "sysop.ini"
+    text = ini.read_text(encoding="utf-8")
+    text = text.replace("mariant = M | Mariant (Marie Antoinette) | on",
+                        "mariant = 7 | Marie's Patience | on")
+    text = text.replace("montecarlo = C | Monte Carlo | on", "montecarlo = C | Monte Carlo | off")
+    text = text.replace("[door]\n", "[door]\n").replace("name = Réussite", "name = Solitaire Hut")
+    # Move quit to the top: the menu must follow the file's order.
+    text = text.replace("quit = Q | Quit to the BBS | on\n", "")
+    text = text.replace("[menu]\n", "[menu]\nquit = X | Leave | on\n")
+    ini.write_text(text, encoding="utf-8")
+    port = await telnet_door()
+    caller = await TelnetCaller.connect(port)
+    await caller.wait_for("Press any key")
+    caller.send(" ")
+    await caller.wait_for("Your choice")
+    screen = caller.term.text
+    assert "Solitaire Hut" in screen
+    assert "Monte Carlo" not in screen
+    leave, patience = caller.term.find("[X]  Leave"), caller.term.find("[7]  Marie's Patience")
+    assert leave and patience and leave[0] < patience[0]
+    caller.send("c")  # switched off: not a hot key any more
+    await caller.settle()
+    assert "Press one of the highlighted keys" in caller.term.text
+    caller.send("7")  # Mariant: not built yet says so plainly
+    await caller.wait_for("not built yet")
+    caller.send("x")
+    await caller.wait_for("Thanks for playing Solitaire Hut")
+    await caller.wait_closed()
+
+
+async def test_title_art_from_ansi_folder(telnet_door, door_home: Path) -> None:
+    art = b"\x1b[2J\x1b[1;33mWELCOME \x03 TO THE HUT\x1b[0m\r\n\x1a" + b"SAUCE00" + b"\0" * 121
+    (door_home / "ansi" / "title.ans").write_bytes(art)
+    port = await telnet_door()
+    caller = await TelnetCaller.connect(port)
+    await caller.wait_for("Press any key")
+    assert caller.term.lines[0].startswith("WELCOME H TO THE HUT")  # ♥ degrades without glyphs
+    assert "SAUCE" not in caller.term.text
+    cell = caller.term.screen.buffer[0][0]
+    assert (cell.fg, cell.bold) == ("brown", True)
+    caller.close()
+
+
+async def test_caller_hanging_up_leaves_nothing_behind(telnet_door) -> None:
+    port = await telnet_door()
+    before = {t for t in asyncio.all_tasks() if not t.done()}
+    for _ in range(3):
+        caller = await TelnetCaller.connect(port)
+        await caller.wait_for("Press any key")
+        caller.close()
+    await asyncio.sleep(0.3)
+    left = {t for t in asyncio.all_tasks() if not t.done()} - before
+    assert not left, f"tasks left behind: {left}"

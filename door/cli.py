@@ -12,13 +12,18 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
-from importlib import resources
+from importlib import import_module, resources
 from pathlib import Path
 
 from . import __version__
 from .config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+
+COMMAND_MODULES: tuple[str, ...] = ()
+"""Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
+that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``
+returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2."""
 
 log = logging.getLogger("door")
 
@@ -59,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--force", action="store_true",
                       help="overwrite an existing sysop.ini and screens")
     init.set_defaults(func=cmd_init)
+    for module in COMMAND_MODULES:
+        import_module(module).register(sub, common)
     return parser
 
 

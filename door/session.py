@@ -13,6 +13,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .config import Settings
@@ -66,6 +67,19 @@ class Session:
             limit = settings.limits.minutes_per_call * 60
         self.deadline = clock() + limit
         terminal.on_resize = self._on_resize
+        self.autosave: Callable[[], Awaitable[None]] | None = None
+        """Set by a game screen while a game is in progress: saves it for resume.  Called
+        when the visit ends by carrier loss, idle time-out, time-up or a signal."""
+
+    async def save_game_in_progress(self) -> None:
+        """Run the autosave hook, if any; a failing save is logged, never raised."""
+        hook, self.autosave = self.autosave, None
+        if hook is None:
+            return
+        try:
+            await hook()
+        except Exception:
+            log.exception("node %s: could not save the game in progress", self.caller.node)
 
     # -- output ---------------------------------------------------------------------------
     async def show(self) -> None:
@@ -153,6 +167,7 @@ async def run_visit(session: Session) -> None:
         await goodbye(session)
     except (IdleTimeout, TimeUp) as exc:
         from .ui.widgets import message
+        await session.save_game_in_progress()
         text = ("Your time is up." if isinstance(exc, TimeUp)
                 else "No key for too long: see you next time.")
         message(session, text)
@@ -160,5 +175,9 @@ async def run_visit(session: Session) -> None:
             await goodbye(session)
     except CarrierLost:
         log.info("node %s: carrier lost", session.caller.node)
+        await session.save_game_in_progress()
+    except asyncio.CancelledError:
+        await asyncio.shield(session.save_game_in_progress())
+        raise
     finally:
         log.info("node %s: %s left", session.caller.node, session.caller.alias)

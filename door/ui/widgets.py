@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..session import Session
 from . import theme
 
@@ -39,3 +41,49 @@ async def press_any_key(session: Session, prompt: str = "Press any key to contin
     screen.center(screen.rows - 1, prompt, theme.BRIGHT)
     await session.show()
     await session.key()
+
+
+async def confirm(session: Session, question: str) -> bool:
+    """Ask a yes/no question on the message line; Y or Enter is yes, anything else no."""
+    message(session, f"{question} (Y/n)", theme.WARNING)
+    await session.show()
+    key = await session.key()
+    message(session, "")
+    return key.name == "enter" or (key.is_char and key.char.lower() in "yo")
+
+
+async def read_line(session: Session, row: int, col: int, prompt: str, width: int,
+                    allowed: Callable[[str], bool] = str.isprintable) -> str | None:
+    """A one-line input field: typed characters, Backspace, Enter accepts, Esc cancels (None)."""
+    screen = session.screen
+    text = ""
+    while True:
+        end = screen.put(row, col, prompt, theme.BRIGHT)
+        screen.put(row, end, text.ljust(width), theme.SELECTED)
+        screen.cursor = (row, end + len(text))
+        await session.show()
+        key = await session.key()
+        if key.name == "enter":
+            return text
+        if key.name == "esc":
+            return None
+        if key.name == "backspace":
+            text = text[:-1]
+        elif key.is_char and len(text) < width and allowed(key.char):
+            text += key.char
+        elif key.name != "resize":
+            session.bell()
+
+
+def box_text(session: Session, lines: list[str], title: str = "") -> None:
+    """A framed panel in the middle of the screen holding ``lines`` (help, notices)."""
+    screen = session.screen
+    width = min(screen.cols - 2, max([len(line) for line in lines] + [len(title) + 4]) + 4)
+    height = min(screen.rows - 2, len(lines) + 2)
+    top, left = (screen.rows - height) // 2, (screen.cols - width) // 2
+    screen.fill(top, left, height, width, " ", theme.NORMAL)
+    screen.box(top, left, height, width, theme.FRAME_BRIGHT, style="╔╗╚╝═║")
+    if title:
+        screen.put(top, left + 2, f" {title} ", theme.TITLE)
+    for i, line in enumerate(lines[: height - 2]):
+        screen.put(top + 1 + i, left + 2, line[: width - 4], theme.LABEL)

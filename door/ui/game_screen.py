@@ -1,0 +1,280 @@
+"""What every game screen shares: layout, keys, help, refusals, quitting, the end of a game.
+
+A game screen subclasses :class:`GameScreen`: it draws its board between the header (row 0)
+and the message line, and turns keys into engine moves with :meth:`GameScreen.play`.
+:func:`play_game` runs the whole round: choose a deal (or resume), play, store the result,
+and offer "again with the same number / new deal / menu".
+
+Layout on an 80 × N screen (N ≥ 24):
+
+* row 0 — header: door name, game title and game number (always visible);
+* rows 1 … N−4 — the board, drawn by the subclass;
+* row N−3 — the key line (short list of keys);
+* row N−2 — the message line (why a move was refused, what happened);
+* row N−1 — the status line (caller, time left).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from abc import ABC, abstractmethod
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from ..games import Game, IllegalMove, Status, engine
+from ..games.numbers import CARD_GAME_NUMBERS, random_number
+from ..session import Session
+from ..term import Key
+from . import theme
+from .widgets import box_text, confirm, header, message, read_line, status_line
+
+log = logging.getLogger(__name__)
+
+AGAIN, NEW_DEAL, MENU = "again", "new", "menu"
+
+
+class LeaveGame(Exception):
+    """The caller left the game screen (quit with confirmation)."""
+
+
+class GameScreen(ABC):
+    """One game in progress on one caller's screen."""
+
+    name: ClassVar[str]          # engine registry name, e.g. "montecarlo"
+    title: ClassVar[str]         # shown in the header, e.g. "Monte Carlo"
+    key_line: ClassVar[str]      # short list of keys for the key line
+    help_lines: ClassVar[list[str]]  # the one-screen help (? or F1)
+    numbers: ClassVar[range] = CARD_GAME_NUMBERS
+
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        self.note = ""
+        self.note_attr = theme.MESSAGE
+        self.started = datetime.now(UTC)
+
+    # -- to implement ---------------------------------------------------------------------
+    @abstractmethod
+    def draw_board(self) -> None:
+        """Draw the game into rows 1 … rows−4 of ``self.session.screen``."""
+
+    @abstractmethod
+    async def on_key(self, key: Key) -> bool:
+        """Act on a key; return False if the key means nothing here (the caller hears a bell)."""
+
+    # -- creating a game (override for setup screens such as Mariant's) ---------------------
+    @classmethod
+    def game_options(cls, session: Session) -> dict[str, Any]:
+        """Options from sysop.ini for a new game of this title."""
+        return {}
+
+    @classmethod
+    async def choose_game(cls, session: Session) -> Game | None:
+        """Ask for a game number (Enter: a random deal).  None if the caller backs out."""
+        screen = session.screen
+        screen.clear()
+        header(session, cls.title)
+        box_text(session, [
+            f"Game numbers run from {cls.numbers.start} to {cls.numbers.stop - 1}.",
+            "The same number is the same deal, for everybody, forever:",
+            "share a number and compare your scores.",
+            "",
+            "Type a number, or press Enter for a random deal.  Esc goes back.",
+        ], title=f"New {cls.title} game")
+        status_line(session, "Enter: random deal · Esc: back")
+        error = ""
+        while True:
+            if error:
+                message(session, error, theme.WARNING)
+            text = await read_line(session, screen.rows // 2 + 5, 22, "Game number: ", 10,
+                                   allowed=str.isdigit)
+            if text is None:
+                return None
+            number = int(text) if text else random_number(cls.numbers)
+            if number not in cls.numbers:
+                session.bell()
+                error = f"Pick a number from {cls.numbers.start} to {cls.numbers.stop - 1}."
+                continue
+            return engine(cls.name).new(number, **cls.game_options(session))
+
+    # -- helpers for subclasses -----------------------------------------------------------
+    def play(self, move: str) -> bool:
+        """Play a move; a refusal rings the bell and says why.  True if it was played."""
+        try:
+            self.game.play(move)
+        except IllegalMove as exc:
+            self.refuse(str(exc))
+            return False
+        self.note = ""
+        return True
+
+    def refuse(self, reason: str) -> None:
+        self.session.bell()
+        self.note, self.note_attr = reason, theme.WARNING
+
+    def say(self, text: str) -> None:
+        self.note, self.note_attr = text, theme.MESSAGE
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.status in (Status.WON, Status.LOST)
+
+    def header_title(self) -> str:
+        return f"{self.title} #{self.game.number}"
+
+    def draw(self) -> None:
+        screen = self.session.screen
+        screen.clear()
+        screen.cursor = None
+        header(self.session, self.header_title())
+        self.draw_board()
+        screen.put(screen.rows - 3, 0, " " * screen.cols)
+        screen.put(screen.rows - 3, 1, self.key_line[: screen.cols - 2], theme.DIM)
+        message(self.session, self.note, self.note_attr)
+        status_line(self.session, f"Score {self.game.score} · ? help · Q quit")
+
+    async def show_help(self) -> None:
+        box_text(self.session, [*self.help_lines, "", "Press any key to go back."],
+                 title=f"{self.title}: keys")
+        await self.session.show()
+        await self.session.key()
+
+    async def show_instructions(self) -> None:
+        from .instructions import show_instructions
+        await show_instructions(self.session, self.name)
+
+    async def common_key(self, key: Key) -> bool:
+        """Keys every game screen understands: help, instructions, quit, redraw."""
+        if key.name == "f1" or (key.is_char and key.char == "?"):
+            await self.show_help()
+        elif key.is_char and key.char in "iI" and self.instructions_key:
+            await self.show_instructions()
+        elif key.name == "esc" or (key.is_char and key.char in "qQ"):
+            if await confirm(self.session, "Leave this game? It is saved for your next visit."):
+                raise LeaveGame
+        elif key.name == "resize":
+            pass
+        else:
+            return False
+        return True
+
+    instructions_key: ClassVar[bool] = True
+    """Subclasses that use ``i`` for a move set this False and offer instructions in help."""
+
+    async def run(self) -> None:
+        """Play until the game is over (returns) or the caller leaves (raises LeaveGame)."""
+        self.session.autosave = self.autosave
+        try:
+            while not self.is_over:
+                self.draw()
+                await self.session.show()
+                key = await self.session.key()
+                if not await self.on_key(key) and not await self.common_key(key):
+                    self.refuse("That key does nothing here: press ? for the keys.")
+        finally:
+            self.session.autosave = None
+
+    async def autosave(self) -> None:
+        """Keep the unfinished game in the caller's resume slot."""
+        store, player = _store_and_player(self.session)
+        if store is None or player is None or self.is_over:
+            return
+        await store.save_resume(player.id, self.name, self.game.to_json())
+
+
+def _store_and_player(session: Session) -> tuple[Any, Any]:
+    return getattr(session, "store", None), getattr(session, "player", None)
+
+
+async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game | None:
+    store, player = _store_and_player(session)
+    if store is None or player is None:
+        return None
+    try:
+        state = await store.load_resume(player.id, screen_cls.name)
+    except Exception as exc:  # the store says why; play goes on without it
+        log.warning("resume unavailable: %s", exc)
+        return None
+    if not state:
+        return None
+    try:
+        game = engine(screen_cls.name).from_json(state)
+    except (ValueError, KeyError, TypeError):
+        log.warning("node %s: unreadable %s resume slot dropped", session.caller.node,
+                    screen_cls.name)
+        return None
+    session.screen.clear()
+    header(session, screen_cls.title)
+    box_text(session, [f"You have an unfinished {screen_cls.title} game #{game.number}.", ""],
+             title="Welcome back")
+    if await confirm(session, f"Resume your {screen_cls.title} game #{game.number}?"):
+        with contextlib.suppress(Exception):
+            await store.clear_resume(player.id, screen_cls.name)
+        return game
+    with contextlib.suppress(Exception):
+        await store.clear_resume(player.id, screen_cls.name)
+    return None
+
+
+async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
+    """Store the finished game; return (hall-of-fame rank or None, a note for the caller)."""
+    store, player = _store_and_player(screen.session)
+    if store is None or player is None:
+        return None, ""
+    game = screen.game
+    try:
+        rank = await store.finish_game(
+            player.id, game.record(), game.score, str(game.status),
+            bool(getattr(game, "cheater", False)), screen.started, datetime.now(UTC))
+    except Exception as exc:
+        log.warning("score not stored: %s", exc)
+        return None, "Scores are unavailable right now; your game was not recorded."
+    return rank, ""
+
+
+async def end_of_game(screen: GameScreen) -> str:
+    """The final score, the place in the hall of fame, and what next."""
+    rank, note = await _record_result(screen)
+    game, session = screen.game, screen.session
+    screen.draw()
+    verdict = {Status.WON: "You won!", Status.LOST: "No more moves."}.get(game.status,
+                                                                          "Game over.")
+    lines = [verdict, "", f"Final score: {game.score}"]
+    if rank:
+        lines.append(f"Your game takes place {rank} in the {screen.title} hall of fame!")
+    elif note:
+        lines.append(note)
+    lines += ["", f"[A] again with game #{game.number}", "[N] a new deal", "[M] main menu"]
+    box_text(session, lines, title=f"{screen.title} #{game.number}")
+    await session.show()
+    while True:
+        key = await session.key()
+        choice = key.char.lower() if key.is_char else key.name
+        if choice in ("a", "n", "m", "esc", "enter"):
+            return {"a": AGAIN, "n": NEW_DEAL}.get(choice, MENU)
+        session.bell()
+
+
+async def play_game(session: Session, screen_cls: type[GameScreen]) -> None:
+    """A round of one title from the main menu: resume or deal, play, record, again?"""
+    game = await _offer_resume(session, screen_cls)
+    while True:
+        if game is None:
+            game = await screen_cls.choose_game(session)
+            if game is None:
+                return
+        screen = screen_cls(session, game)
+        try:
+            await screen.run()
+        except LeaveGame:
+            try:
+                await screen.autosave()
+            except Exception as exc:  # the store says why; nothing else to do here
+                log.warning("node %s: game not saved on quit: %s", session.caller.node, exc)
+            return
+        choice = await end_of_game(screen)
+        if choice == MENU:
+            return
+        game = (engine(screen_cls.name).new(game.number, **game.options) if choice == AGAIN
+                else None)

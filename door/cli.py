@@ -20,7 +20,9 @@ from .config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, loa
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "door.commands.replay",
+)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``
 returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2."""

@@ -125,7 +125,7 @@ def test_init_makes_a_working_home(tmp_path: Path) -> None:
     assert again.returncode == 0 and "kept" in again.stdout
 
 
-@pytest.mark.parametrize("command", [[], ["serve"], ["local"], ["init"]])
+@pytest.mark.parametrize("command", [[], ["serve"], ["local"], ["init"], ["replay"]])
 def test_help_of_every_command(command: list[str], tmp_path: Path) -> None:
     result = _run(*command, "--help", cwd=tmp_path)
     assert result.returncode == 0

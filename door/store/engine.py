@@ -1,0 +1,70 @@
+"""The engine factory: SQLite (WAL, busy timeout, BEGIN IMMEDIATE) or PostgreSQL by URL.
+
+Why these SQLite settings (measured, research/stack.md §4): with pysqlite's default
+transactions concurrent read-modify-writes lost updates, and with a deferred ``BEGIN`` the
+upgrade to a write lock failed at once with "database is locked" whatever the busy timeout.
+``BEGIN IMMEDIATE`` takes the write lock up front, so writers queue on the busy timeout
+instead.  Read-only units (``readonly=True`` connections) keep a plain deferred ``BEGIN``:
+in WAL mode they never wait for a writer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+BUSY_TIMEOUT_S = 15.0
+READONLY = "reussite_readonly"
+"""Execution option marking a connection whose transactions only read."""
+
+
+def make_engine(url: str | URL, *, busy_timeout: float = BUSY_TIMEOUT_S,
+                pooled: bool = True, **kw: Any) -> AsyncEngine:
+    """An async engine for ``url``.  ``pooled=False`` (NullPool) suits short-lived door
+    processes launched per caller by a BBS, which must not hold server connections."""
+    url = make_url(url)
+    if not pooled:
+        kw.setdefault("poolclass", NullPool)
+    if url.get_backend_name() == "sqlite":
+        kw.setdefault("connect_args", {"timeout": busy_timeout})
+    else:
+        kw.setdefault("pool_pre_ping", True)
+    engine = create_async_engine(url, **kw)
+    if engine.dialect.name == "sqlite":
+        _sqlite_hooks(engine)
+    return engine
+
+
+def _sqlite_hooks(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # no implicit BEGIN from pysqlite: we send our own
+        cursor = dbapi_conn.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")  # persistent; readers beside one writer
+            cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL
+            cursor.execute("PRAGMA foreign_keys=ON")  # per connection
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        readonly = conn.get_execution_options().get(READONLY, False)
+        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+
+
+def sqlite_path(url: str | URL) -> str | None:
+    """The database file of a SQLite URL (None for PostgreSQL or an in-memory database)."""
+    url = make_url(url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return url.database
+
+
+def safe_url(url: str | URL) -> str:
+    """The URL with any password hidden, for logs and messages."""
+    return make_url(url).render_as_string(hide_password=True)

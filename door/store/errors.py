@@ -1,0 +1,40 @@
+"""What the store raises.  Every message is plain text a caller or a sysop can read as is.
+
+:class:`StoreUnavailable` means "the database cannot be used right now" (unwritable, full,
+corrupt, locked too long, server down): the UI says scores are unavailable and play goes on.
+The other errors are refusals of one request, with the reason in ``str(exc)``.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of everything the store raises on purpose."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be read or written now; nothing was half-written."""
+
+
+class RecordRejected(StoreError, ValueError):
+    """A finished game whose record does not replay to the score, status or game claimed."""
+
+
+class UnknownPlayer(StoreError, LookupError):
+    """No player by that name (``suggestions`` holds near names, best first)."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+
+class MessageRefused(StoreError, ValueError):
+    """A message over a limit (length, messages per hour) or with nothing in it."""
+
+
+class SaveRefused(StoreError, ValueError):
+    """A named save with a bad name, or one save too many."""
+
+
+__all__ = ["MessageRefused", "RecordRejected", "SaveRefused", "StoreError", "StoreUnavailable",
+           "UnknownPlayer"]

@@ -1,0 +1,184 @@
+"""The tables, as SQLAlchemy 2 declarative models.  The migrations in ``door/migrations``
+create exactly these; a test compares the two so they cannot drift apart.
+
+Times are stored in UTC and always come back timezone-aware, on SQLite as on PostgreSQL.
+``games.rank_key`` orders the hall of fame the same way for every game: lower is better
+(``-score`` where the highest score wins, ``score`` for Mariant's Hit Parade where the
+lowest wins), ties by earlier ``ended``, then by ``id``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    false,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# SQLite only auto-numbers an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit identity.
+BIG_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC; naive values are taken as UTC, results are always aware."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: UTCDateTime(), dict[str, Any]: JSON(), list[str]: JSON()}
+
+
+class PlayerRow(Base):
+    """A caller: from a BBS (``source`` = the BBS's name, ``user_id`` = its user record) or a
+    direct-dial account (``source`` = ``"direct"``).  ``alias_key`` is the lower-cased alias,
+    for finding a player by name whatever the case."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("source", "user_id"),)
+
+    id: Mapped[int] = mapped_column(BIG_ID, primary_key=True)
+    source: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[str] = mapped_column(String(64))
+    alias: Mapped[str] = mapped_column(String(40))
+    alias_key: Mapped[str] = mapped_column(String(40), index=True)
+    charset: Mapped[str | None] = mapped_column(String(8))
+    color: Mapped[bool | None] = mapped_column(Boolean)
+    rows: Mapped[int | None] = mapped_column(Integer)
+    expert: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    games_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created: Mapped[datetime]
+    last_seen: Mapped[datetime]
+
+
+class GameRow(Base):
+    """One finished game, with its full record (``options`` + ``moves`` replay it)."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_hof", "game", "hof", "rank_key", "ended", "id"),
+        Index("ix_games_number", "game", "number", "hof", "rank_key", "ended", "id"),
+        Index("ix_games_player", "player_id", "game", "hof", "rank_key", "ended", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(BIG_ID, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(16))
+    number: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]]
+    moves: Mapped[list[str]]
+    score: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    cheater: Mapped[bool] = mapped_column(Boolean)
+    hof: Mapped[bool] = mapped_column(Boolean)
+    rank_key: Mapped[int] = mapped_column(Integer)
+    started: Mapped[datetime]
+    ended: Mapped[datetime]
+    duration_s: Mapped[int] = mapped_column(Integer)
+
+
+class ResumeRow(Base):
+    """The automatic save of an unfinished game: one per player and game."""
+
+    __tablename__ = "resume_slots"
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    state: Mapped[dict[str, Any]]
+    saved: Mapped[datetime]
+
+
+class NamedSaveRow(Base):
+    """An Anciento game saved under a name the caller chose (many per player)."""
+
+    __tablename__ = "named_saves"
+    __table_args__ = (UniqueConstraint("player_id", "game", "name_key"),)
+
+    id: Mapped[int] = mapped_column(BIG_ID, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(30))
+    name_key: Mapped[str] = mapped_column(String(30))
+    state: Mapped[dict[str, Any]]
+    saved: Mapped[datetime]
+
+
+class MessageRow(Base):
+    """A message between players.  ``sender_name`` keeps the signature if the sender goes."""
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        Index("ix_messages_recipient", "recipient_id", "read_at"),
+        Index("ix_messages_sender", "sender_id", "sent"),
+        Index("ix_messages_sent", "sent"),
+    )
+
+    id: Mapped[int] = mapped_column(BIG_ID, primary_key=True)
+    sender_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="SET NULL"))
+    sender_name: Mapped[str] = mapped_column(String(40))
+    recipient_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    subject: Mapped[str] = mapped_column(String(60))
+    body: Mapped[str] = mapped_column(Text)
+    sent: Mapped[datetime]
+    read_at: Mapped[datetime | None]
+
+
+class NodeRow(Base):
+    """Who is online: one row per busy node of each door server (``host``)."""
+
+    __tablename__ = "nodes"
+
+    host: Mapped[str] = mapped_column(String(64), primary_key=True)
+    node: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    activity: Mapped[str] = mapped_column(String(40))
+    since: Mapped[datetime]
+    heartbeat: Mapped[datetime]
+
+
+__all__ = ["BIG_ID", "Base", "GameRow", "MessageRow", "NamedSaveRow", "NodeRow", "PlayerRow",
+           "ResumeRow", "UTCDateTime"]

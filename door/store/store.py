@@ -1,0 +1,709 @@
+"""The store the session and the screens call: players, finished games and their hall of fame,
+resume slots and named saves, messages, who is online, and the sysop's chores.
+
+Every public method is one short unit of work on its own connection: nothing is held open
+while a caller thinks, so one slow caller never blocks another writer.  Writes are atomic
+SQL (``games_played = games_played + 1``, upserts) or lock the row they read first
+(``FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` already serialises writers), so
+the same code is correct on both.  Any database failure comes out as
+:class:`StoreUnavailable` with a plain reason, logged once for the sysop; nothing is
+half-written because every unit is one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import difflib
+import logging
+import socket
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import case, delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from ..games import GameRecord, IllegalMove, Status
+from ..games import engine as game_engine
+from . import queries
+from .engine import BUSY_TIMEOUT_S, READONLY, make_engine, safe_url, sqlite_path
+from .errors import (
+    MessageRefused,
+    RecordRejected,
+    SaveRefused,
+    StoreError,
+    StoreUnavailable,
+    UnknownPlayer,
+)
+from .migrate import upgrade_async
+from .models import GameRow, MessageRow, NamedSaveRow, NodeRow, PlayerRow, ResumeRow
+from .text import clean_line, clean_text
+
+if TYPE_CHECKING:
+    from ..config import Settings
+
+log = logging.getLogger(__name__)
+
+# -- what callers get back: plain frozen records, never live ORM objects ---------------------
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    source: str
+    user_id: str
+    alias: str
+    charset: str | None = None
+    color: bool | None = None
+    rows: int | None = None
+    expert: bool = False
+    games_played: int = 0
+    created: datetime | None = None
+    last_seen: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    """One line of a hall of fame: the rank, who, the score, which deal, when."""
+
+    rank: int
+    game_id: int
+    player_id: int
+    alias: str
+    score: int
+    number: int
+    status: str
+    ended: datetime
+
+
+@dataclass(frozen=True)
+class NamedSave:
+    name: str
+    saved: datetime
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    sender_id: int | None
+    sender: str
+    subject: str
+    body: str
+    sent: datetime
+    read_at: datetime | None
+
+    @property
+    def unread(self) -> bool:
+        return self.read_at is None
+
+
+@dataclass(frozen=True)
+class OnlineNode:
+    host: str
+    node: int
+    player_id: int | None
+    alias: str | None
+    activity: str
+    since: datetime
+    heartbeat: datetime
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on what one caller can put in the database."""
+
+    alias: int = 40
+    subject: int = 60
+    body: int = 2000
+    messages_per_hour: int = 10
+    named_saves: int = 50
+    save_name: int = 30
+    inbox: int = 200
+    activity: int = 40
+
+
+PLAYER_SETTINGS = {"charset": (str, type(None)), "color": (bool, type(None)),
+                   "rows": (int, type(None)), "expert": (bool,)}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def verify_record(record: GameRecord, score: int, status: str) -> bool:
+    """Replay ``record`` and check the claimed score and win; return the replay's cheater
+    flag.  Raises :class:`RecordRejected` naming what disagrees."""
+    where = f"{record.game} #{record.number}"
+    try:
+        replayed = game_engine(record.game).replay(record)
+    except (IllegalMove, ValueError, TypeError, KeyError, IndexError) as exc:
+        raise RecordRejected(f"the record of {where} does not replay: {exc}") from None
+    if replayed.score != score:
+        raise RecordRejected(f"the record of {where} replays to a score of {replayed.score}, "
+                             f"not {score}")
+    won = replayed.status == Status.WON
+    if won != (status == Status.WON):
+        raise RecordRejected(f"the record of {where} replays to a game "
+                             f"{'won' if won else 'not won'}, but it was reported {status}")
+    return bool(getattr(replayed, "cheater", False))
+
+
+class Store:
+    """The door's database.  Build with :meth:`from_settings`, call :meth:`start` once (it
+    applies the migrations), :meth:`close` at the end."""
+
+    def __init__(self, url: str, *, host: str | None = None, limits: Limits | None = None,
+                 online_window_s: int = 600, busy_timeout: float = BUSY_TIMEOUT_S,
+                 pooled: bool = True, clock: Callable[[], datetime] = utc_now) -> None:
+        self.url = url
+        self.engine = make_engine(url, busy_timeout=busy_timeout, pooled=pooled)
+        self.host = (host or socket.gethostname())[:64]
+        self.limits = limits or Limits()
+        self.online_window = timedelta(seconds=online_window_s)
+        self._clock = clock
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **kw: Any) -> Store:
+        kw.setdefault("online_window_s", settings.limits.idle_timeout + 120)
+        path = sqlite_path(settings.database_url)
+        if path:
+            with contextlib.suppress(OSError):  # a missing data/ is reported by the first use
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return cls(settings.database_url, **kw)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def describe(self) -> str:
+        return safe_url(self.url)
+
+    async def migrate(self) -> None:
+        """Bring the schema to this version's head (a no-op when it is there)."""
+        async with self._guard():
+            await upgrade_async(self.engine)
+
+    async def start(self) -> bool:
+        """Migrate at start-up.  On failure log it and carry on: the door still plays, and
+        every store call says "scores are unavailable right now" until it is fixed."""
+        try:
+            await self.migrate()
+        except StoreUnavailable:
+            return False
+        return True
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- units of work and failures ----------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _guard(self) -> AsyncIterator[None]:
+        try:
+            yield
+        except StoreError:
+            raise
+        except Exception as exc:
+            if not _is_database_error(exc):
+                raise
+            raise self._unavailable(exc) from None
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        """One short write transaction (BEGIN IMMEDIATE on SQLite)."""
+        async with self._guard(), self.engine.begin() as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        """One short read-only transaction (a deferred BEGIN: never waits for a writer)."""
+        async with self._guard(), self.engine.connect() as conn:
+            await conn.execution_options(**{READONLY: True})
+            async with conn.begin():
+                yield conn
+
+    def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+        reason = _plain_reason(exc)
+        log.error("database %s: %s (%s: %s)", self.describe(), reason,
+                  type(_root(exc)).__name__, _root(exc))
+        return StoreUnavailable(f"scores are unavailable right now: {reason}")
+
+    def _insert(self, conn: AsyncConnection, table: Any) -> Any:
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        return dialect.insert(table)
+
+    def _now(self) -> datetime:
+        return self._clock()
+
+    # -- players ------------------------------------------------------------------------------
+    async def player(self, source: str, user_id: str, alias: str) -> Player:
+        """The player known to ``source`` (a BBS's name, or ``"direct"``) as ``user_id``,
+        created on first call; the alias is refreshed from what the BBS says today."""
+        source = clean_line(source, 40) or "direct"
+        user_id = clean_line(str(user_id), 64)
+        alias = clean_line(alias, self.limits.alias)
+        if not user_id or not alias:
+            raise UnknownPlayer("a player needs a user id and an alias")
+        now = self._now()
+        async with self._write() as conn:
+            ins = self._insert(conn, PlayerRow).values(
+                source=source, user_id=user_id, alias=alias, alias_key=alias.lower(),
+                created=now, last_seen=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["source", "user_id"],
+                set_={"alias": alias, "alias_key": alias.lower(), "last_seen": now}))
+            row = (await conn.execute(select(PlayerRow).where(
+                PlayerRow.source == source, PlayerRow.user_id == user_id))).one()
+        return _player(row)
+
+    async def player_by_id(self, player_id: int) -> Player | None:
+        async with self._read() as conn:
+            row = (await conn.execute(select(PlayerRow).where(PlayerRow.id == player_id))).first()
+        return _player(row) if row else None
+
+    async def update_player_settings(self, player_id: int, **changes: Any) -> None:
+        """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``."""
+        for key, value in changes.items():
+            if key not in PLAYER_SETTINGS or not isinstance(value, PLAYER_SETTINGS[key]):
+                raise ValueError(f"not a player setting: {key}={value!r}")
+        if not changes:
+            return
+        async with self._write() as conn:
+            await conn.execute(update(PlayerRow).where(PlayerRow.id == player_id)
+                               .values(**changes))
+
+    async def find_players(self, name: str) -> list[Player]:
+        """Players whose alias is ``name`` whatever the case (several BBSes may share one)."""
+        key = clean_line(name, self.limits.alias).lower()
+        async with self._read() as conn:
+            rows = (await conn.execute(select(PlayerRow).where(PlayerRow.alias_key == key)
+                                       .order_by(PlayerRow.id))).all()
+        return [_player(r) for r in rows]
+
+    async def players(self) -> list[Player]:
+        async with self._read() as conn:
+            rows = (await conn.execute(select(PlayerRow)
+                                       .order_by(PlayerRow.alias_key, PlayerRow.id))).all()
+        return [_player(r) for r in rows]
+
+    async def delete_player(self, player_id: int) -> bool:
+        """Remove a player with their games, saves, resume slots and received messages;
+        messages they sent keep their signature."""
+        async with self._write() as conn:
+            # Explicit deletes: correct even where the foreign keys' ON DELETE is not enforced.
+            for table in (GameRow, ResumeRow, NamedSaveRow, NodeRow):
+                await conn.execute(delete(table).where(table.player_id == player_id))
+            await conn.execute(delete(MessageRow).where(MessageRow.recipient_id == player_id))
+            await conn.execute(update(MessageRow).where(MessageRow.sender_id == player_id)
+                               .values(sender_id=None))
+            result = await conn.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
+        return result.rowcount > 0
+
+    # -- finished games and the hall of fame -------------------------------------------------
+    async def finish_game(self, player_id: int, record: GameRecord, score: int, status: str,
+                          cheater: bool, started: datetime, ended: datetime) -> int | None:
+        """Store a finished game, after replaying its record to check the score.  Returns the
+        rank it earned in its game's hall of fame (1–10), or None if it did not place."""
+        status = str(status)
+        replay_cheater = await asyncio.to_thread(verify_record, record, score, status)
+        cheater = bool(cheater) or replay_cheater
+        hof = queries.counts_for_hall(record.game, status, cheater)
+        key = queries.rank_key(record.game, score)
+        async with self._write() as conn:
+            bumped = await conn.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id)
+                .values(games_played=PlayerRow.games_played + 1, last_seen=self._now()))
+            if bumped.rowcount != 1:
+                raise UnknownPlayer(f"no player #{player_id}")
+            game_id = (await conn.execute(
+                self._insert(conn, GameRow).values(
+                    player_id=player_id, game=record.game, number=record.number,
+                    options=dict(record.options), moves=list(record.actions), score=score,
+                    status=status[:16], cheater=cheater, hof=hof, rank_key=key,
+                    started=started, ended=ended,
+                    duration_s=max(0, int((ended - started).total_seconds())))
+                .returning(GameRow.id))).scalar_one()
+            if not hof:
+                return None
+            ahead = (await conn.execute(queries.count_above(
+                queries.hall_filter(record.game), key, ended, game_id,
+                cap=HALL_SIZE))).scalar_one()
+        return ahead + 1 if ahead < HALL_SIZE else None
+
+    async def top(self, game: str, limit: int = 10) -> list[ScoreEntry]:
+        """The hall of fame of ``game``: best first, ties to the earlier game."""
+        return await self._board(queries.hall_filter(game), limit)
+
+    async def number_board(self, game: str, number: int, limit: int = 10) -> list[ScoreEntry]:
+        """The best games on one deal ("best on Anciento #505")."""
+        return await self._board(queries.hall_filter(game, GameRow.number == number), limit)
+
+    async def player_best(self, game: str, player_id: int) -> ScoreEntry | None:
+        """The player's best game of ``game`` and its rank in the whole hall of fame."""
+        async with self._read() as conn:
+            best = (await conn.execute(queries.board(
+                queries.hall_filter(game, GameRow.player_id == player_id), 1))).first()
+            if best is None:
+                return None
+            ahead = (await conn.execute(queries.count_above(
+                queries.hall_filter(game), best.rank_key, best.ended, best.id))).scalar_one()
+        return _entry(ahead + 1, best)
+
+    async def _board(self, where: Any, limit: int) -> list[ScoreEntry]:
+        async with self._read() as conn:
+            rows = (await conn.execute(queries.board(where, max(0, limit)))).all()
+        return [_entry(rank, row) for rank, row in enumerate(rows, 1)]
+
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
+        if row is None:
+            return None
+        return GameRecord(row.game, row.number, dict(row.options), list(row.moves))
+
+    async def reset_scores(self, game: str) -> int:
+        """Forget every finished game of ``game`` (the sysop's fresh start)."""
+        async with self._write() as conn:
+            result = await conn.execute(delete(GameRow).where(GameRow.game == game))
+        return result.rowcount
+
+    async def game_rows(self, batch: int = 5000) -> AsyncIterator[dict[str, Any]]:
+        """Every stored game with its player's alias, oldest first, read in short batches."""
+        last = 0
+        while True:
+            async with self._read() as conn:
+                rows = (await conn.execute(
+                    select(GameRow, PlayerRow.alias, PlayerRow.source)
+                    .join(PlayerRow, PlayerRow.id == GameRow.player_id)
+                    .where(GameRow.id > last).order_by(GameRow.id).limit(batch))).all()
+            for row in rows:
+                yield dict(row._mapping)
+            if len(rows) < batch:
+                return
+            last = rows[-1].id
+
+    # -- resume slots and named saves ---------------------------------------------------------
+    async def save_resume(self, player_id: int, game: str, state: dict[str, Any]) -> None:
+        """Keep the unfinished game (one slot per player and game; the newest wins)."""
+        now = self._now()
+        async with self._write() as conn:
+            ins = self._insert(conn, ResumeRow).values(player_id=player_id, game=game,
+                                                       state=state, saved=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["player_id", "game"], set_={"state": state, "saved": now}))
+
+    async def load_resume(self, player_id: int, game: str) -> dict[str, Any] | None:
+        async with self._read() as conn:
+            return (await conn.execute(select(ResumeRow.state).where(
+                ResumeRow.player_id == player_id, ResumeRow.game == game))).scalar()
+
+    async def clear_resume(self, player_id: int, game: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(delete(ResumeRow).where(ResumeRow.player_id == player_id,
+                                                       ResumeRow.game == game))
+
+    async def resumable(self, player_id: int) -> list[str]:
+        """Games with a resume slot, most recently saved first."""
+        async with self._read() as conn:
+            return list((await conn.execute(
+                select(ResumeRow.game).where(ResumeRow.player_id == player_id)
+                .order_by(ResumeRow.saved.desc(), ResumeRow.game))).scalars())
+
+    async def save_named(self, player_id: int, game: str, name: str,
+                         state: dict[str, Any]) -> str:
+        """Save under ``name`` (replacing a save of the same name, whatever its case); return
+        the name as stored.  SaveRefused for an empty name or one save too many."""
+        name = clean_line(name, self.limits.save_name)
+        if not name:
+            raise SaveRefused("a save needs a name")
+        now = self._now()
+        async with self._write() as conn:
+            # Lock the player row: two concurrent saves cannot both squeeze under the cap.
+            await conn.execute(select(PlayerRow.id).where(PlayerRow.id == player_id)
+                               .with_for_update())
+            others = (await conn.execute(select(func.count()).where(
+                NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
+                NamedSaveRow.name_key != name.lower()))).scalar_one()
+            if others >= self.limits.named_saves:
+                raise SaveRefused(f"you have {others} saved games already: delete one first")
+            ins = self._insert(conn, NamedSaveRow).values(
+                player_id=player_id, game=game, name=name, name_key=name.lower(),
+                state=state, saved=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["player_id", "game", "name_key"],
+                set_={"name": name, "state": state, "saved": now}))
+        return name
+
+    async def list_named(self, player_id: int, game: str) -> list[NamedSave]:
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NamedSaveRow.name, NamedSaveRow.saved)
+                .where(NamedSaveRow.player_id == player_id, NamedSaveRow.game == game)
+                .order_by(NamedSaveRow.saved.desc(), NamedSaveRow.name_key))).all()
+        return [NamedSave(r.name, r.saved) for r in rows]
+
+    async def load_named(self, player_id: int, game: str, name: str) -> dict[str, Any] | None:
+        async with self._read() as conn:
+            return (await conn.execute(select(NamedSaveRow.state).where(
+                *self._save_key(player_id, game, name)))).scalar()
+
+    async def delete_named(self, player_id: int, game: str, name: str) -> bool:
+        async with self._write() as conn:
+            result = await conn.execute(delete(NamedSaveRow).where(
+                *self._save_key(player_id, game, name)))
+        return result.rowcount > 0
+
+    def _save_key(self, player_id: int, game: str, name: str) -> tuple[Any, ...]:
+        key = clean_line(name, self.limits.save_name).lower()
+        return (NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
+                NamedSaveRow.name_key == key)
+
+    # -- messages -----------------------------------------------------------------------------
+    async def send_message(self, from_id: int, to_name: str, subject: str, body: str) -> int:
+        """Send a message to the player called ``to_name`` (any case; ``alias@source`` picks
+        one of several players of that name).  Control and escape sequences are stripped
+        first.  Raises UnknownPlayer (with near names) or MessageRefused (a limit)."""
+        subject = clean_line(subject, 10 * self.limits.subject) or "(no subject)"
+        body = clean_text(body, 10 * self.limits.body)
+        if not body.strip():
+            raise MessageRefused("the message is empty")
+        if len(subject) > self.limits.subject:
+            raise MessageRefused(f"the subject is {len(subject)} characters long; "
+                                 f"the most is {self.limits.subject}")
+        if len(body) > self.limits.body:
+            raise MessageRefused(f"the message is {len(body)} characters long; "
+                                 f"the most is {self.limits.body}")
+        now = self._now()
+        async with self._write() as conn:
+            sender = (await conn.execute(select(PlayerRow.alias).where(PlayerRow.id == from_id)
+                                         .with_for_update())).scalar()
+            if sender is None:
+                raise UnknownPlayer(f"no player #{from_id}")
+            recipient = await self._recipient(conn, to_name)
+            recent = (await conn.execute(select(func.count()).where(
+                MessageRow.sender_id == from_id,
+                MessageRow.sent > now - timedelta(hours=1)))).scalar_one()
+            if recent >= self.limits.messages_per_hour:
+                raise MessageRefused(f"you have sent {recent} messages in the last hour, the "
+                                     "most allowed: please try again later")
+            return (await conn.execute(
+                self._insert(conn, MessageRow).values(
+                    sender_id=from_id, sender_name=sender, recipient_id=recipient,
+                    subject=subject, body=body, sent=now, read_at=None)
+                .returning(MessageRow.id))).scalar_one()
+
+    async def _recipient(self, conn: AsyncConnection, to_name: str) -> int:
+        name = clean_line(to_name, 2 * self.limits.alias + 1)
+        if not name:
+            raise UnknownPlayer("whom to? type a player's name")
+        rows = (await conn.execute(select(PlayerRow.id, PlayerRow.alias, PlayerRow.source)
+                                   .where(PlayerRow.alias_key == name.lower()))).all()
+        if not rows and "@" in name:
+            alias, source = name.rsplit("@", 1)
+            rows = (await conn.execute(select(PlayerRow.id, PlayerRow.alias, PlayerRow.source)
+                                       .where(PlayerRow.alias_key == alias.strip().lower(),
+                                              func.lower(PlayerRow.source)
+                                              == source.strip().lower()))).all()
+        if len(rows) == 1:
+            return rows[0].id
+        if rows:
+            names = [f"{r.alias}@{r.source}" for r in rows]
+            raise UnknownPlayer(f"several players are called {name}: write to one of "
+                                f"{', '.join(names)}", names)
+        near = await self._near_names(conn, name)
+        hint = f"; did you mean {' or '.join(near)}?" if near else ""
+        raise UnknownPlayer(f"no player called {name}{hint}", near)
+
+    async def _near_names(self, conn: AsyncConnection, name: str) -> list[str]:
+        aliases = (await conn.execute(select(PlayerRow.alias)
+                                      .order_by(PlayerRow.last_seen.desc())
+                                      .limit(5000))).scalars().all()
+        by_key = {a.lower(): a for a in reversed(aliases)}
+        key = name.lower()
+        close = difflib.get_close_matches(key, by_key, n=3, cutoff=0.6)
+        starts = [k for k in by_key if k.startswith(key) and k not in close][:3 - len(close)]
+        return [by_key[k] for k in (*close, *starts)]
+
+    async def inbox(self, player_id: int, unread_only: bool = False) -> list[Message]:
+        """The player's messages, newest first."""
+        query = select(MessageRow).where(MessageRow.recipient_id == player_id)
+        if unread_only:
+            query = query.where(MessageRow.read_at.is_(None))
+        async with self._read() as conn:
+            rows = (await conn.execute(query.order_by(MessageRow.sent.desc(),
+                                                      MessageRow.id.desc())
+                                       .limit(self.limits.inbox))).all()
+        return [Message(r.id, r.sender_id, r.sender_name, r.subject, r.body, r.sent, r.read_at)
+                for r in rows]
+
+    async def mark_read(self, player_id: int, message_id: int) -> bool:
+        async with self._write() as conn:
+            result = await conn.execute(
+                update(MessageRow).where(MessageRow.id == message_id,
+                                         MessageRow.recipient_id == player_id,
+                                         MessageRow.read_at.is_(None))
+                .values(read_at=self._now()))
+        return result.rowcount > 0
+
+    async def delete_message(self, player_id: int, message_id: int) -> bool:
+        """Delete one of the player's own received messages."""
+        async with self._write() as conn:
+            result = await conn.execute(delete(MessageRow).where(
+                MessageRow.id == message_id, MessageRow.recipient_id == player_id))
+        return result.rowcount > 0
+
+    async def unread_count(self, player_id: int) -> int:
+        async with self._read() as conn:
+            return (await conn.execute(select(func.count()).where(
+                MessageRow.recipient_id == player_id,
+                MessageRow.read_at.is_(None)))).scalar_one()
+
+    async def purge_messages(self, older_than: timedelta) -> int:
+        async with self._write() as conn:
+            result = await conn.execute(delete(MessageRow).where(
+                MessageRow.sent < self._now() - older_than))
+        return result.rowcount
+
+    # -- who is online ------------------------------------------------------------------------
+    async def node_heartbeat(self, node: int, player_id: int | None, activity: str) -> None:
+        """This node is busy with ``player_id`` doing ``activity`` (call on each screen)."""
+        activity = clean_line(activity, self.limits.activity)
+        now = self._now()
+        async with self._write() as conn:
+            ins = self._insert(conn, NodeRow).values(host=self.host, node=node,
+                                                     player_id=player_id, activity=activity,
+                                                     since=now, heartbeat=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["host", "node"],
+                set_={"player_id": player_id, "activity": activity, "heartbeat": now,
+                      "since": case((NodeRow.player_id == ins.excluded.player_id,
+                                     NodeRow.since), else_=now)}))
+
+    async def node_leave(self, node: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(delete(NodeRow).where(NodeRow.host == self.host,
+                                                     NodeRow.node == node))
+
+    async def online(self) -> list[OnlineNode]:
+        """Nodes with a heartbeat in the last ``online_window`` (a crashed server's nodes
+        fade out by themselves), on every door server sharing this database."""
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NodeRow, PlayerRow.alias)
+                .outerjoin(PlayerRow, PlayerRow.id == NodeRow.player_id)
+                .where(NodeRow.heartbeat >= self._now() - self.online_window)
+                .order_by(NodeRow.host, NodeRow.node))).all()
+        return [OnlineNode(r.host, r.node, r.player_id, r.alias, r.activity, r.since,
+                           r.heartbeat) for r in rows]
+
+    # -- backups ------------------------------------------------------------------------------
+    async def backup(self, folder: Path) -> Path:
+        """A consistent copy of the database in ``folder``: ``VACUUM INTO`` for SQLite (safe
+        while callers play), ``pg_dump`` for PostgreSQL.  StoreUnavailable if it fails."""
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = self._now().strftime("%Y%m%d-%H%M%S-%f")
+        path = sqlite_path(self.url)
+        if path is not None:
+            target = folder / f"reussite-{stamp}.db"
+            try:
+                await asyncio.to_thread(_sqlite_backup, path, target)
+            except sqlite3.Error as exc:
+                raise self._unavailable(exc) from None
+            return target
+        if self.dialect != "postgresql":
+            raise StoreUnavailable(f"no backup method for {self.dialect}")
+        target = folder / f"reussite-{stamp}.sql"
+        await _pg_dump(self.engine.url, target)
+        return target
+
+
+HALL_SIZE = 10
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+def _player(row: Any) -> Player:
+    return Player(row.id, row.source, row.user_id, row.alias, row.charset, row.color, row.rows,
+                  bool(row.expert), row.games_played, row.created, row.last_seen)
+
+
+def _entry(rank: int, row: Any) -> ScoreEntry:
+    return ScoreEntry(rank, row.id, row.player_id, row.alias, row.score, row.number, row.status,
+                      row.ended)
+
+
+def _sqlite_backup(source: str, target: Path) -> None:
+    conn = sqlite3.connect(source, timeout=BUSY_TIMEOUT_S)
+    try:
+        conn.execute("VACUUM INTO ?", (str(target),))
+    finally:
+        conn.close()
+
+
+async def _pg_dump(url: Any, target: Path) -> None:
+    import os
+    import shutil
+
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise StoreUnavailable("pg_dump is not installed: install the PostgreSQL client "
+                               "(apt-get install postgresql-client) to back up")
+    env = dict(os.environ)
+    if url.password:
+        env["PGPASSWORD"] = url.password
+    args = [pg_dump, "--no-owner", "--file", str(target), "--dbname", url.database or ""]
+    host = url.host or url.query.get("host")
+    if host:
+        args += ["--host", str(host)]
+    if url.port:
+        args += ["--port", str(url.port)]
+    if url.username:
+        args += ["--username", url.username]
+    proc = await asyncio.create_subprocess_exec(*args, env=env,
+                                                stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    if proc.returncode != 0:
+        raise StoreUnavailable(f"pg_dump failed: {err.decode(errors='replace').strip()}")
+
+
+def _root(exc: BaseException) -> BaseException:
+    return getattr(exc, "orig", None) or exc
+
+
+def _is_database_error(exc: BaseException) -> bool:
+    if isinstance(exc, SQLAlchemyError | OSError | TimeoutError | sqlite3.Error):
+        return True
+    return type(exc).__module__.split(".")[0] in ("asyncpg", "aiosqlite", "psycopg")
+
+
+_REASONS = (
+    (("readonly", "read-only", "read only"), "the database is read-only"),
+    (("unable to open database file",), "the database file cannot be opened (check the "
+                                        "data folder exists and is writable)"),
+    (("disk is full", "no space left", "disk full"), "the disk holding the database is full"),
+    (("not a database", "malformed", "corrupt", "disk i/o error"),
+     "the database file is damaged"),
+    (("locked", "busy"), "the database stayed busy too long"),
+    (("connect", "connection", "refused", "name or service"),
+     "the database server cannot be reached"),
+    (("permission denied",), "the database refuses access"),
+)
+
+
+def _plain_reason(exc: BaseException) -> str:
+    text = f"{exc} {_root(exc)}".lower()
+    if isinstance(_root(exc), ConnectionError):
+        return "the database server cannot be reached"
+    for needles, reason in _REASONS:
+        if any(n in text for n in needles):
+            return reason
+    return "the database reported an error"
+
+
+__all__ = ["HALL_SIZE", "Limits", "Message", "NamedSave", "OnlineNode", "Player", "ScoreEntry",
+           "Store", "verify_record"]

@@ -4,19 +4,23 @@ The demo player sees only what the caller sees: the board, the current stone, th
 still to come as a multiset (everything not on the board), and in Easy mode the next four
 stones.  It never reads the pouch order.
 
-How it judges a square (one ply): the placement's own points (in units of BONUS, so the
-weights hold all game long), a large premium for a Quatro, plus a *board value* after the
-placement summed over every empty square that touches a stone:
+How it judges a placement: the placement's own points in units of BONUS (so the weights hold
+all game long), a premium for a Quatro, plus a *board value* after the placement, summed over
+every empty square that touches a stone.  For such a square let ``f`` be how many stones
+still to come could legally go there (twins counted twice):
 
-* ``f`` = how many stones still to come could legally go there (twins counted twice);
-* ``f = 0``: the square is dead for good (constraints only grow) — a penalty, larger in the
+* ``f = 0``: the square is dead for good (constraints only grow): a penalty, larger in the
   interior and for squares with more neighbours;
-* an interior square with 4 neighbours and ``f > 0`` is a Quatro waiting: a premium rising
-  with ``f`` (capped), likewise a smaller one for 3 neighbours (a Quatro in the making);
-* every live square adds a little for mobility (``min(f, cap)``), so the game does not jam.
+* an interior square with 4 neighbours and ``f > 0`` is a Quatro waiting: a large premium;
+* an interior square with 3 neighbours is a *pocket*: a premium per stone to come that could
+  go on its 4th side and still leave a stone to come that makes the Quatro;
+* every live square adds a little for mobility, so the game does not jam.
 
-With a known next stone (Easy mode) it looks two plies ahead: for the best few squares of the
-current stone it adds the best reply of the next stone.
+Search: one ply over every legal square, then the best few squares one ply deeper — with the
+next stone when Easy mode shows it, else as an average over the stones still to come, weighted
+by how many of each are left (expectimax).  The reply ply values the board with the stones to
+come *before* the reply stone is taken out, a small approximation that lets all replies share
+one scan of the board.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from .anciento import BASE_POINTS, END, KINDS, Anciento, Geometry
 from .numbers import lcg_outputs
 
 EMPTY = -1
+ALL_KINDS = (1 << KINDS) - 1
+_SHIFT = tuple(1 << (3 * kind) for kind in range(KINDS))
+"""A multiset of neighbour kinds is the sum of these: 3 bits per kind, order-free."""
 
 
 @dataclass(frozen=True)
@@ -36,21 +43,23 @@ class Weights:
 
     points: float = 1.0        # per immediate point, in units of BONUS
     quatro: float = 40.0       # extra for making a Quatro (BONUS doubles)
-    hole4: float = 6.0         # per fitting stone (capped) of a live interior 4-neighbour hole
-    hole3: float = 1.5         # same for a live interior 3-neighbour square
-    cap: int = 4               # fitting stones counted at most
-    mobility: float = 0.3      # per fitting stone (capped) of any live square
-    dead: tuple[float, ...] = (0.0, 3.0, 6.0, 10.0, 16.0)   # dead interior square, by neighbours
-    dead_edge: float = 2.0     # dead edge square (per neighbour)
-    lookahead: int = 4         # squares of the current stone explored two plies deep
+    hole4: float = 40.0        # per fitting stone (capped) of a live interior 4-neighbour hole
+    hole3: float = 3.0         # per stone (capped) that can turn a pocket into a live hole
+    cap: int = 2               # stones counted at most per square
+    mobility: float = 0.6      # per fitting stone (capped) of any live square
+    dead: tuple[float, ...] = (0.0, 1.0, 2.0, 4.0, 8.0)   # dead interior square, by neighbours
+    dead_edge: float = 2.0     # dead edge square, per neighbour
+    lookahead: int = 4         # squares of the current stone searched one ply deeper
+    expect: bool = True        # without a shown next stone, average over the stones to come
+    stuck: float = 30.0        # value of a reply stone that has no square at all
 
 
 DEFAULT = Weights()
+FAST = Weights(expect=False)
+"""One ply only (unless Easy mode shows the next stone): about 50 times faster."""
 
-_masks: dict[tuple[int, ...], int] = {}
 
-
-def _fits_kind(kind: int, around: tuple[int, ...]) -> bool:
+def _fits_kind(kind: int, around: list[int]) -> bool:
     shape, pattern = divmod(kind, 6)
     a = b = 0
     for other in around:
@@ -68,16 +77,28 @@ def _fits_kind(kind: int, around: tuple[int, ...]) -> bool:
     return a >= 1 and b >= 1
 
 
-def fit_mask(around: tuple[int, ...]) -> int:
-    """Bit k set when a stone of kind k fits next to these neighbour kinds (sorted tuple)."""
-    mask = _masks.get(around)
+_masks: dict[int, int] = {}
+
+
+def fit_mask(key: int) -> int:
+    """Bit k set when a stone of kind k fits next to the neighbour multiset ``key``."""
+    mask = _masks.get(key)
     if mask is None:
+        around = [kind for kind in range(KINDS) for _ in range(key >> (3 * kind) & 7)]
         mask = 0
-        for kind in range(KINDS):
-            if _fits_kind(kind, around):
-                mask |= 1 << kind
-        _masks[around] = mask
+        if around:
+            for kind in range(KINDS):
+                if _fits_kind(kind, around):
+                    mask |= 1 << kind
+        _masks[key] = mask
     return mask
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 class View:
@@ -86,7 +107,6 @@ class View:
     def __init__(self, game: Anciento) -> None:
         self.geo: Geometry = game.geo
         self.cells = [EMPTY if s is None else s.kind for s in game.board]
-        self.quatros = game.quatros
         counts = [2] * KINDS
         for kind in self.cells:
             if kind != EMPTY:
@@ -109,105 +129,147 @@ class View:
         return one, two
 
 
-def _around(cells: list[int], geo: Geometry, square: int, extra: int = EMPTY) -> tuple[int, ...]:
-    near = [cells[i] for i in geo.neighbours[square] if cells[i] != EMPTY]
-    if extra != EMPTY:
-        near.append(extra)
-    return tuple(sorted(near))
+class _Judge:
+    """Values squares and placements for one multiset of stones to come (``one``/``two``)."""
 
+    def __init__(self, geo: Geometry, one: int, two: int, w: Weights) -> None:
+        self.geo, self.one, self.two, self.w = geo, one, two, w
+        self._values: dict[tuple[int, int, bool], float] = {}
 
-def _value(around: tuple[int, ...], interior: bool, one: int, two: int, w: Weights) -> float:
-    """Board value of one empty square touching stones (see the module docstring)."""
-    mask = fit_mask(around)
-    f = (mask & one).bit_count() + (mask & two).bit_count()
-    n = len(around)
-    if f == 0:
-        return -w.dead[n] if interior else -w.dead_edge * n
-    capped = min(f, w.cap)
-    value = w.mobility * capped
-    if interior:
-        if n == 4:
-            value += w.hole4 * capped
-        elif n == 3:
-            value += w.hole3 * capped
-    return value
+    def count(self, mask: int) -> int:
+        """Stones to come among the kinds of ``mask`` (twins count twice)."""
+        return (mask & self.one).bit_count() + (mask & self.two).bit_count()
 
+    def key(self, cells: list[int], square: int) -> tuple[int, int]:
+        """(neighbour multiset, neighbour count) of a square."""
+        key = n = 0
+        for near in self.geo.neighbours[square]:
+            kind = cells[near]
+            if kind != EMPTY:
+                key += _SHIFT[kind]
+                n += 1
+        return key, n
 
-def _ply(cells: list[int], geo: Geometry, kind: int, one: int, two: int,
-         w: Weights) -> list[tuple[float, int]]:
-    """(value, square) for every legal square of a stone of ``kind``, best first."""
-    values: dict[int, float] = {}
-    candidates = []
-    edge = geo.edge
-    for square, around_sq in enumerate(geo.neighbours):
-        if cells[square] != EMPTY:
-            continue
-        around = tuple(sorted(cells[i] for i in around_sq if cells[i] != EMPTY))
-        if not around:
-            continue
-        values[square] = _value(around, not edge[square], one, two, w)
-        if fit_mask(around) >> kind & 1:
-            candidates.append((square, len(around)))
-    total = sum(values.values())
-    out = []
-    for square, n in candidates:
-        score = total - values[square]
-        if not edge[square]:
-            score += w.points * BASE_POINTS[n] + (w.quatro if n == 4 else 0.0)
-        for near in geo.neighbours[square]:
-            if cells[near] == EMPTY:
-                score -= values.get(near, 0.0)
-                score += _value(_around(cells, geo, near, kind), not edge[near], one, two, w)
-        out.append((score, square))
-    out.sort(key=lambda item: (-item[0], item[1]))
-    return out
+    def square(self, cells: list[int], square: int) -> float:
+        """Value of one empty square (see the module docstring); 0 when it touches nothing."""
+        key, n = self.key(cells, square)
+        if not n:
+            return 0.0
+        interior = not self.geo.edge[square]
+        outer = 0
+        if interior and n == 3:
+            fourth = next(i for i in self.geo.neighbours[square] if cells[i] == EMPTY)
+            outer = self.key(cells, fourth)[0] or -1
+        cached = (key, outer, interior)
+        value = self._values.get(cached)
+        if value is None:
+            value = self._square(key, n, outer, interior)
+            self._values[cached] = value
+        return value
 
+    def _square(self, key: int, n: int, outer: int, interior: bool) -> float:
+        w = self.w
+        f = self.count(fit_mask(key))
+        if f == 0:
+            return -w.dead[n] if interior else -w.dead_edge * n
+        value = w.mobility * min(f, w.cap)
+        if interior:
+            if n == 4:
+                value += w.hole4 * min(f, w.cap)
+            elif n == 3:
+                value += w.hole3 * min(self._pocket(key, outer), w.cap)
+        return value
 
-def _remove(one: int, two: int, kind: int) -> tuple[int, int]:
-    """The masks after one stone of ``kind`` is taken from the stones to come."""
-    bit = 1 << kind
-    if two & bit:
-        return one, two & ~bit
-    return one & ~bit, two
+    def _pocket(self, key: int, outer: int) -> int:
+        """Stones that could go on a pocket's 4th side and leave a stone to make the Quatro."""
+        one, two = self.one, self.two
+        found = 0
+        sides = (fit_mask(outer) if outer > 0 else ALL_KINDS) & one
+        for kind in _bits(sides):
+            bit = 1 << kind
+            fillers = fit_mask(key + _SHIFT[kind])
+            if fillers & one & ~bit or fillers & two & bit:
+                found += 2 if two & bit else 1
+        return found
+
+    def scan(self, cells: list[int]) -> tuple[list[float], float, list[tuple[int, int, int]]]:
+        """Square values, their total, and the frontier as (square, neighbour multiset, n)."""
+        values = [0.0] * self.geo.size
+        frontier = []
+        for square in range(self.geo.size):
+            if cells[square] == EMPTY:
+                key, n = self.key(cells, square)
+                if n:
+                    values[square] = self.square(cells, square)
+                    frontier.append((square, key, n))
+        return values, sum(values), frontier
+
+    def ply(self, cells: list[int], kind: int,
+            scanned: tuple[list[float], float, list[tuple[int, int, int]]] | None = None,
+            ) -> list[tuple[float, int]]:
+        """(value, square) for every legal square of a stone of ``kind``, best first."""
+        geo, w = self.geo, self.w
+        values, total, frontier = scanned or self.scan(cells)
+        neighbours = geo.neighbours
+        out = []
+        for square, key, n in frontier:
+            if not fit_mask(key) >> kind & 1:
+                continue
+            score = total - values[square]
+            if not geo.edge[square]:
+                score += w.points * BASE_POINTS[n] + (w.quatro if n == 4 else 0.0)
+            cells[square] = kind
+            touched = {square}
+            for near in neighbours[square]:
+                if cells[near] != EMPTY:
+                    continue
+                if near not in touched:
+                    touched.add(near)
+                    score += self.square(cells, near) - values[near]
+                for far in neighbours[near]:   # pockets whose 4th side is ``near``
+                    if far not in touched and cells[far] == EMPTY:
+                        touched.add(far)
+                        score += self.square(cells, far) - values[far]
+            cells[square] = EMPTY
+            out.append((score, square))
+        out.sort(key=lambda item: (-item[0], item[1]))
+        return out
 
 
 def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
-    """The current stone's legal squares, best first, by the demo player's judgement."""
+    """The current stone's legal squares, best first, by the demo player's judgement.
+
+    One ply for every square; then the best ``weights.lookahead`` squares are searched one
+    ply deeper: with the next stone when it is shown (Easy mode), else averaged over the
+    stones still to come (expectimax) when ``weights.expect`` is set.
+    """
     view = View(game)
     if view.current == EMPTY or game.ended:
         return []
     one, two = view.masks()
-    ranked = _ply(view.cells, view.geo, view.current, one, two, weights)
-    if not view.preview or len(ranked) < 2:
+    judge = _Judge(view.geo, one, two, weights)
+    ranked = judge.ply(view.cells, view.current)
+    if view.preview:
+        replies = {view.preview[0]: 1}
+    elif weights.expect:
+        replies = {kind: count for kind, count in enumerate(view.counts) if count > 0}
+    else:
+        replies = {}
+    if len(ranked) < 2 or not replies:
         return [square for _, square in ranked]
-    following = view.preview[0]
-    one2, two2 = _remove(one, two, following)
+    weight = sum(replies.values())
     deep = []
     for value, square in ranked[:weights.lookahead]:
         view.cells[square] = view.current
-        replies = _ply(view.cells, view.geo, following, one2, two2, weights)
+        scanned = judge.scan(view.cells)
+        expected = 0.0
+        for kind, count in replies.items():
+            best = judge.ply(view.cells, kind, scanned)
+            expected += count * (best[0][0] if best else scanned[1] - weights.stuck)
         view.cells[square] = EMPTY
-        own = value - _board_total(view, square, one, two, weights)
-        best = replies[0][0] if replies else -sum(weights.dead)
-        deep.append((own + best, square))
+        deep.append((value - scanned[1] + expected / weight, square))
     deep.sort(key=lambda item: (-item[0], item[1]))
-    rest = [square for _, square in ranked[weights.lookahead:]]
-    return [square for _, square in deep] + rest
-
-
-def _board_total(view: View, square: int, one: int, two: int, w: Weights) -> float:
-    """Board value after placing the current stone on ``square`` (the reply re-counts it)."""
-    cells = view.cells
-    cells[square] = view.current
-    total = 0.0
-    geo = view.geo
-    for sq, around_sq in enumerate(geo.neighbours):
-        if cells[sq] == EMPTY:
-            around = tuple(sorted(cells[i] for i in around_sq if cells[i] != EMPTY))
-            if around:
-                total += _value(around, not geo.edge[sq], one, two, w)
-    cells[square] = EMPTY
-    return total
+    return [square for _, square in deep] + [square for _, square in ranked[weights.lookahead:]]
 
 
 # -- players: each takes a game and returns a move in notation --------------------------------
@@ -216,6 +278,11 @@ def choose_move(game: Anciento, weights: Weights = DEFAULT) -> str:
     """The demo player's move: its best square, or ``end`` when nothing can be placed."""
     ranked = rank_squares(game, weights)
     return game.square_name(ranked[0]) if ranked else END
+
+
+def fast_move(game: Anciento) -> str:
+    """The demo player without the expectimax ply (still two plies in Easy mode)."""
+    return choose_move(game, FAST)
 
 
 def greedy_move(game: Anciento) -> str:

@@ -566,11 +566,12 @@ NUMBERS = st.integers(min_value=1, max_value=2**31 - 1)
 UNDO_RESTORES = ("columns", "stock", "removed", "history", "number", "options")
 
 
-@st.composite
-def played_games(draw: st.DrawFn, max_steps: int = 60) -> tuple[Mariant, list[dict[str, Any]]]:
-    """A game after a random sequence of legal moves and undos, with the JSON after each."""
-    fd, fu = draw(SETUPS)
-    game = Mariant.new(draw(NUMBERS), fd=fd, fu=fu)
+Walk = tuple[Mariant, list[dict[str, Any]], bool]
+
+
+def walk(draw: st.DrawFn, game: Mariant, dealt: bool, max_steps: int = 120) -> Walk:
+    """Random legal moves and undos from ``game``; returns it, the JSON after each step, and
+    whether it started from a deal (only then does its record replay)."""
     states = [game.to_json()]
     for _ in range(draw(st.integers(0, max_steps))):
         if game.won:
@@ -581,18 +582,89 @@ def played_games(draw: st.DrawFn, max_steps: int = 60) -> tuple[Mariant, list[di
             moves = game.legal_moves()
             if not moves:
                 break
+            # Deal only now and then, so the walks also reach empty columns and removals.
+            others = [m for m in moves if m != "d"]
+            if others and draw(st.integers(0, 3)):
+                moves = others
             game.play(moves[draw(st.integers(0, len(moves) - 1))])
         states.append(game.to_json())
-    return game, states
+    return game, states, dealt
+
+
+@st.composite
+def dealt_games(draw: st.DrawFn) -> Walk:
+    """A dealt game after a random sequence of legal moves and undos."""
+    fd, fu = draw(SETUPS)
+    return walk(draw, Mariant.new(draw(NUMBERS), fd=fd, fu=fu), True)
+
+
+def chains(rnd: Any, suits: list[str]) -> list[list[str]]:
+    """K..A valid groups, one per suit in ``suits``, each rank holding the same suit multiset.
+
+    Rank by rank the suits are permuted at random among the chains, avoiding a card on its
+    partner; half the time the permutation is kept, so same-suit runs are common.
+    """
+    partner = {"S": "C", "C": "S", "H": "D", "D": "H"}
+    level = suits[:]
+    rnd.shuffle(level)
+    out = [[c] for c in level]
+    for _ in range(12):
+        nxt = level[:]
+        if rnd.random() < 0.5:
+            for _try in range(60):
+                rnd.shuffle(nxt)
+                if all(n != partner[p] for n, p in zip(nxt, level, strict=True)):
+                    break
+            else:
+                nxt = level[:]
+        level = nxt
+        for chain, s in zip(out, level, strict=True):
+            chain.append(s)
+    return [[r + s for r, s in zip(SUIT_RANKS, chain, strict=True)] for chain in out]
+
+
+@st.composite
+def odd_positions(draw: st.DrawFn) -> Walk:
+    """Positions no deal gives at once: cut K..A groups stacked at random, some single-suit
+    (removable), some cards in the stock, empty columns, random face-down counts."""
+    rnd = draw(st.randoms(use_true_random=False))
+    single = draw(st.lists(st.sampled_from("SHDC"), max_size=3, unique=True))
+    suits = [s for s in "SHDC" for _ in range(2 - single.count(s))]
+    groups = chains(rnd, suits) + [suit(s).split() for s in single]
+    pieces = []
+    for group in groups:
+        cuts = sorted(rnd.sample(range(1, 13), rnd.randint(0, 3)))
+        pieces += [group[a:b] for a, b in zip([0, *cuts], [*cuts, 13], strict=True)]
+    rnd.shuffle(pieces)
+    stock: list[str] = []
+    columns: list[list[str]] = [[] for _ in range(10)]
+    for piece in pieces:
+        where = rnd.randrange(14)
+        (stock if where >= 10 else columns[where]).extend(piece)
+    texts = []
+    for col in columns:
+        down = rnd.randrange(len(col)) if col else 0
+        texts.append(" ".join(col[:down]) + " | " + " ".join(col[down:]))
+    fd, fu = draw(SETUPS)
+    game = position(texts, stock=stock, fd=fd, fu=fu)
+    return walk(draw, game, False)
+
+
+@st.composite
+def auto_positions(draw: st.DrawFn) -> Walk:
+    return walk(draw, draw(auto_boards()), False)
+
+
+POSITIONS = st.one_of(dealt_games(), odd_positions(), auto_positions())
 
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
-@given(played_games())
-def test_cards_are_conserved(played: tuple[Mariant, list[dict[str, Any]]]) -> None:
-    game, states = played
+@given(POSITIONS)
+def test_cards_are_conserved(played: Walk) -> None:
+    game, states, _ = played
     for data in states:
         assert card_counts(Mariant.from_json(data)) == ALL
     assert all(len(col) >= down for col, down in zip(game.columns, game.face_down, strict=True))
@@ -601,12 +673,12 @@ def test_cards_are_conserved(played: tuple[Mariant, list[dict[str, Any]]]) -> No
 
 
 @FAST
-@given(played_games(), st.data())
-def test_undo_restores_the_previous_position(played: tuple[Mariant, list[dict[str, Any]]],
+@given(POSITIONS, st.data())
+def test_undo_restores_the_previous_position(played: Walk,
                                              data: st.DataObject) -> None:
     """Undo restores board, stock, removed suits and history; it adds 2 points, may set the
     cheater flag and appends ``undo`` to the actions; nothing else changes."""
-    game, _ = played
+    game, _, _ = played
     moves = game.legal_moves()
     if game.won or not moves:
         return
@@ -629,10 +701,10 @@ def test_undo_restores_the_previous_position(played: tuple[Mariant, list[dict[st
 
 
 @FAST
-@given(played_games(), st.data())
-def test_every_listed_move_is_accepted(played: tuple[Mariant, list[dict[str, Any]]],
+@given(POSITIONS, st.data())
+def test_every_listed_move_is_accepted(played: Walk,
                                        data: st.DataObject) -> None:
-    game, _ = played
+    game, _, _ = played
     for move in game.legal_moves():
         other = game.copy()
         other.play(move)
@@ -641,10 +713,10 @@ def test_every_listed_move_is_accepted(played: tuple[Mariant, list[dict[str, Any
 
 
 @FAST
-@given(played_games(), st.text(alphabet="0123456789:>rdauto ", max_size=6))
-def test_refused_moves_change_nothing(played: tuple[Mariant, list[dict[str, Any]]],
+@given(POSITIONS, st.text(alphabet="0123456789:>rdauto ", max_size=6))
+def test_refused_moves_change_nothing(played: Walk,
                                       text: str) -> None:
-    game, _ = played
+    game, _, _ = played
     before = game.to_json()
     legal = set(game.legal_moves())
     try:
@@ -662,14 +734,22 @@ def test_refused_moves_change_nothing(played: tuple[Mariant, list[dict[str, Any]
 
 
 @FAST
-@given(played_games())
-def test_json_round_trip_and_replay(played: tuple[Mariant, list[dict[str, Any]]]) -> None:
-    game, _ = played
+@given(POSITIONS)
+def test_json_round_trip(played: Walk) -> None:
+    game, _, _ = played
     data = game.to_json()
     again = Mariant.from_json(json.loads(json.dumps(data)))
     assert again.to_json() == data
     assert again.legal_moves() == game.legal_moves()
     assert again.undo_flags_cheater == game.undo_flags_cheater
+    assert again.status == game.status
+
+
+@FAST
+@given(dealt_games())
+def test_replaying_the_record_gives_the_same_game(played: Walk) -> None:
+    game, _, _ = played
+    data = game.to_json()
     replayed = Mariant.replay(game.record())
     assert replayed.to_json() == data
     assert replayed.score == game.score
@@ -682,25 +762,11 @@ def auto_boards(draw: st.DrawFn) -> Mariant:
         lambda s: all(s.count(x) <= 2 for x in "SHDC")))
     suits = [s for s in "SHDC" for _ in range(2 - removed.count(s))]
     rnd = draw(st.randoms(use_true_random=False))
-    level = suits[:]
-    rnd.shuffle(level)
-    chains = [[c] for c in level]
-    partner = {"S": "C", "C": "S", "H": "D", "D": "H"}
-    for _ in range(12):
-        for _try in range(60):
-            nxt = level[:]
-            rnd.shuffle(nxt)
-            if all(n != partner[p] for n, p in zip(nxt, level, strict=True)):
-                break
-        else:
-            nxt = level[:]
-        level = nxt
-        for chain, s in zip(chains, level, strict=True):
-            chain.append(s)
-    slots = rnd.sample(range(10), len(chains))
+    groups = chains(rnd, suits)
+    slots = rnd.sample(range(10), len(groups))
     columns = [""] * 10
-    for slot, chain in zip(slots, chains, strict=True):
-        columns[slot] = " ".join(r + s for r, s in zip(SUIT_RANKS, chain, strict=True))
+    for slot, group in zip(slots, groups, strict=True):
+        columns[slot] = " ".join(group)
     return position(columns, stock=[], removed="".join(removed))
 
 

@@ -279,6 +279,21 @@ def test_seed_case_fd3_fu2_counters() -> None:
     assert game.score == 39
 
 
+def test_seed_case_fd3_fu2_played() -> None:
+    """The same 56 -> 39 example, played: 40 moves, 3 undos, a DEAL with 2 empty columns."""
+    game = position(["7C 6H 5S", "7S 6D", "2C | 8H", "KS", "KH", "KD", "KC", "KS"], fd=3, fu=2)
+    for i in range(40):
+        game.play("1:1>2" if i % 2 == 0 else "2:1>1")
+    for _ in range(3):
+        game.undo()
+    game.play("d")
+    assert (game.moves, game.undos, game.deal_penalty) == (40, 3, 10)
+    assert game.raw_points == 56
+    assert game.score == 39
+    assert not game.cheater
+    assert game.actions.count("undo") == 3 and game.actions[-1] == "d"
+
+
 def test_multiplier_range() -> None:
     assert multiplier_tenths(2, 1) == 10
     assert multiplier_tenths(6, 1) == 2

@@ -188,7 +188,7 @@ def finish(pos: Position) -> Position:
     return pos._replace(columns=tuple(cols), foundations=tuple(found))
 
 
-def _tableau_moves(pos: Position) -> Iterator[tuple[Move, Position]]:
+def _tableau_moves(pos: Position) -> Iterator[Move]:
     """Column-to-column run moves (explicit counts), sources then destinations ascending."""
     for a, col in enumerate(pos.columns):
         length = run_length(col, pos.down[a])
@@ -199,7 +199,7 @@ def _tableau_moves(pos: Position) -> Iterator[tuple[Move, Position]]:
                 continue
             n = _fitting_count(col, length, dest)
             if n:
-                yield Move("move", a, n, b), _move_run(pos, a, n, b)
+                yield Move("move", a, n, b)
 
 
 def _fitting_count(col: tuple[Card, ...], length: int, dest: tuple[Card, ...]) -> int:
@@ -235,14 +235,14 @@ def _foundation_down(pos: Position, suit: str, b: int) -> Position:
     return p._replace(foundations=_set_foundation(pos.foundations, suit, rank - 1))
 
 
-def _home_moves(pos: Position) -> Iterator[tuple[Move, Position]]:
+def _home_moves(pos: Position) -> Iterator[Move]:
     """Column tops to their foundations, columns ascending."""
     for a, col in enumerate(pos.columns):
         if len(col) > pos.down[a] and goes_home(col[-1], pos.foundations):
-            yield Move("move", a, None, "f"), _column_home(pos, a)
+            yield Move("move", a, None, "f")
 
 
-def _down_moves(pos: Position) -> Iterator[tuple[Move, Position]]:
+def _down_moves(pos: Position) -> Iterator[Move]:
     """Foundation tops back to the tableau, suits S H D C then columns ascending."""
     for s, rank in enumerate(pos.foundations):
         if not rank:
@@ -250,14 +250,20 @@ def _down_moves(pos: Position) -> Iterator[tuple[Move, Position]]:
         card = Card(rank, SUITS[s])
         for b, dest in enumerate(pos.columns):
             if fits(card, dest):
-                yield Move("move", "f" + SUITS[s], None, b), _foundation_down(pos, SUITS[s], b)
+                yield Move("move", "f" + SUITS[s], None, b)
 
 
-def _board_moves(pos: Position) -> Iterator[tuple[Move, Position]]:
-    """Every move that involves only the tableau and the foundations."""
-    yield from _home_moves(pos)
-    yield from _tableau_moves(pos)
-    yield from _down_moves(pos)
+def _board_moves(pos: Position) -> Iterator[Position]:
+    """The positions after every move that involves only the tableau and the foundations."""
+    for m in _home_moves(pos):
+        assert isinstance(m.src, int)
+        yield _column_home(pos, m.src)
+    for m in _tableau_moves(pos):
+        assert isinstance(m.src, int) and isinstance(m.dst, int) and m.count
+        yield _move_run(pos, m.src, m.count, m.dst)
+    for m in _down_moves(pos):
+        assert isinstance(m.src, str) and isinstance(m.dst, int)
+        yield _foundation_down(pos, m.src[1], m.dst)
 
 
 def reachable_stock_cards(pos: Position) -> set[Card]:
@@ -295,7 +301,7 @@ def is_stuck(pos: Position, limit: int = STUCK_SEARCH_LIMIT) -> bool:
         p = todo.pop()
         if any(_card_playable(c, p) for c in stock_cards):
             return False
-        for _move, nxt in _board_moves(p):
+        for nxt in _board_moves(p):
             if nxt.home > home or sum(nxt.down) < down:
                 return False
             key = (nxt.columns, nxt.foundations)
@@ -426,7 +432,7 @@ class AuntMary(Game):
         moves = []
         if pos.waste and goes_home(pos.waste[-1], pos.foundations):
             moves.append("w>f")
-        moves.extend(str(m) for m, _p in _home_moves(pos))
+        moves.extend(str(m) for m in _home_moves(pos))
         return moves
 
     def legal_moves(self) -> list[str]:
@@ -439,8 +445,8 @@ class AuntMary(Game):
         if pos.waste:
             moves.extend(f"w>{b + 1}" for b, col in enumerate(pos.columns)
                          if fits(pos.waste[-1], col))
-        moves.extend(str(m) for m, _p in _tableau_moves(pos))
-        moves.extend(str(m) for m, _p in _down_moves(pos))
+        moves.extend(str(m) for m in _tableau_moves(pos))
+        moves.extend(str(m) for m in _down_moves(pos))
         turn = self.deal_move()
         if turn:
             moves.append(turn)
@@ -594,7 +600,7 @@ class AuntMary(Game):
         out: list[str] = []
         home = self._home_list()
         out.extend(m for m in home if self._source_card(m).rank == 1)
-        for m, _p in _tableau_moves(pos):
+        for m in _tableau_moves(pos):
             assert isinstance(m.src, int)
             col, length = pos.columns[m.src], run_length(pos.columns[m.src], pos.down[m.src])
             whole_king = col[-length].rank == KING and length == len(col)
@@ -608,7 +614,7 @@ class AuntMary(Game):
         turn = self.deal_move()
         if turn:
             out.append(turn)
-        out.extend(str(m) for m, _p in _down_moves(pos))
+        out.extend(str(m) for m in _down_moves(pos))
         return list(dict.fromkeys(out))
 
     def _source_card(self, move: str) -> Card:

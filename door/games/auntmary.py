@@ -77,7 +77,7 @@ class Move(NamedTuple):
 
 _MOVE_RE = re.compile(
     r"(?P<word>s|r|auto|resign)"
-    r"|(?P<src>w|[1-6]|f[shdc])(?::(?P<count>\d+))?>(?P<dst>f|[1-6])"
+    r"|(?P<src>w|[1-6]|f[shdc])(?::(?P<count>[0-9]+))?>(?P<dst>f|[1-6])"
 )
 
 
@@ -405,6 +405,8 @@ class AuntMary(Game):
 
     def top_run_length(self, column: int) -> int:
         """Cards in the movable top run of ``column`` (1-based)."""
+        if not 1 <= column <= COLUMNS:
+            raise ValueError(f"column must be 1..{COLUMNS}, got {column!r}")
         return run_length(self.position.columns[column - 1], self.position.down[column - 1])
 
     def send_home(self, source: str | int) -> str | None:

@@ -135,7 +135,9 @@ def test_builds_down_in_alternating_colours() -> None:
 
 def test_runs_move_as_a_unit_and_subruns_fit() -> None:
     g = make([("5C", "9H 8S 7H 6C"), ("", "8C"), ("", "TS")])
-    assert g.top_run_length(1) == 4
+    assert g.top_run_length(1) == 4 and g.top_run_length(2) == 1 and g.top_run_length(4) == 0
+    with pytest.raises(ValueError):
+        g.top_run_length(0)
     assert "1:2>2" in g.legal_moves() and "1:4>3" in g.legal_moves()
     g.play("1>2")            # shorthand: the one sub-run that fits
     assert g.columns[1] == (Card(8, "C"), Card(7, "H"), Card(6, "C"))
@@ -497,6 +499,13 @@ def test_json_round_trip_with_history() -> None:
     g.redo()
     assert h.position == g.position
     assert h.can_undo
+
+
+def test_json_accepts_10_for_ten() -> None:
+    data = json_of(1)
+    assert data["tableau"][0]["up"][0] == "TH"
+    data["tableau"][0]["up"][0] = "10h"
+    assert AuntMary.from_json(data).position == AuntMary.new(1).position
 
 
 def json_of(number: int = 1) -> dict[str, Any]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from door.games import engine
 from door.games.auntmary import AuntMary, Position, is_stuck, parse_move
 from door.games.base import GameRecord, IllegalMove, Status
 from door.games.cards import SUITS, Card, new_deck
@@ -96,6 +98,10 @@ def test_pinned_deals(number: int, round1: str, first_turned: str) -> None:
     assert [str(col[0]) for col in g.columns] == round1.split()
     g.play("s")
     assert str(g.waste[-1]) == first_turned
+
+
+def test_registered() -> None:
+    assert engine("auntmary") is AuntMary and AuntMary.name == "auntmary"
 
 
 def test_bad_number_and_options() -> None:
@@ -630,6 +636,56 @@ def test_replay_and_json_reproduce_state(number: int, ops: list[int]) -> None:
     assert AuntMary.from_json(bare).position == g.position
 
 
+RED = {"H", "D"}
+
+
+def may_go_on(card: Card, pile: tuple[Card, ...]) -> bool:
+    """The building rule, written apart from the engine: kings-only spaces, down, other colour."""
+    if not pile:
+        return card.rank == 13
+    return pile[-1].rank == card.rank + 1 and (pile[-1].suit in RED) != (card.suit in RED)
+
+
+def after_taking(cols: tuple[tuple[Card, ...], ...], down: tuple[int, ...], a: int, n: int
+                 ) -> tuple[tuple[Card, ...], int]:
+    rest = cols[a][:len(cols[a]) - n]
+    return rest, min(down[a], max(len(rest) - 1, 0))
+
+
+def follows_the_rules(before: Position, move: str, after: Position) -> bool:
+    """Check an accepted card move against RULES.md §3.2 independently of the engine."""
+    if move in ("s", "r", "auto"):
+        return True
+    src, dst = move.split(">")
+    cols, down = before.columns, before.down
+    found = dict(zip(SUITS, before.foundations, strict=True))
+    if src == "w":
+        card, rest_waste = before.waste[-1], before.waste[:-1]
+        if after.waste != rest_waste:
+            return False
+    elif src.startswith("f"):
+        card = Card(found[src[1]], src[1])
+    else:
+        a = int(src.split(":")[0]) - 1
+        n = int(src.split(":")[1]) if ":" in src else 1
+        moved = cols[a][len(cols[a]) - n:]
+        if len(cols[a]) - n < down[a]:
+            return False                                   # a face-down card moved
+        if any(not may_go_on(upper, (lower,)) for lower, upper in pairwise(moved)):
+            return False                                   # not a valid run
+        rest, rest_down = after_taking(cols, down, a, n)
+        if after.columns[a] != rest or after.down[a] != rest_down:
+            return False
+        card = moved[0]
+    if dst == "f":
+        return found[card.suit] == card.rank - 1 and after.home == before.home + 1
+    b = int(dst) - 1
+    n = int(src.split(":")[1]) if ":" in src else 1
+    added = cols[int(src.split(":")[0]) - 1][-n:] if src[0].isdigit() else (card,)
+    return (may_go_on(card, cols[b]) and after.columns[b] == cols[b] + added
+            and after.home == before.home - (1 if src.startswith("f") else 0))
+
+
 @settings(max_examples=25, deadline=None)
 @given(NUMBERS, OPS)
 def test_legal_moves_are_exactly_the_accepted_ones(number: int, ops: list[int]) -> None:
@@ -645,6 +701,7 @@ def test_legal_moves_are_exactly_the_accepted_ones(number: int, ops: list[int]) 
             assert move not in legal
         else:
             assert move in legal, move
+            assert follows_the_rules(before, move, trial.position), move
             trial.undo()
             assert trial.position == before
     assert legal <= set(ALL_NOTATIONS)

@@ -11,7 +11,7 @@ import pytest
 
 from door.games import engine
 
-GAMES = ["mariant", "montecarlo", "anciento"]
+GAMES = ["mariant", "montecarlo", "auntmary", "anciento"]
 
 
 def _replay(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .anciento import BASE_POINTS, END, KINDS, Anciento, Geometry
 from .numbers import lcg_outputs
@@ -41,7 +42,7 @@ _SHIFT = tuple(1 << (3 * kind) for kind in range(KINDS))
 class Weights:
     """The demo player's evaluation weights (tuned with ``bench/bench_anciento.py``)."""
 
-    points: float = 1.0        # per immediate point, in units of BONUS
+    points: float = 0.5        # per immediate point, in units of BONUS
     quatro: float = 40.0       # extra for making a Quatro (BONUS doubles)
     hole4: float = 40.0        # per fitting stone (capped) of a live interior 4-neighbour hole
     hole3: float = 3.0         # per stone (capped) that can turn a pocket into a live hole
@@ -52,6 +53,7 @@ class Weights:
     lookahead: int = 4         # squares of the current stone searched one ply deeper
     expect: bool = True        # without a shown next stone, average over the stones to come
     stuck: float = 30.0        # value of a reply stone that has no square at all
+    orphan: float = 40.0       # per stone to come that fits no square touching the board
 
 
 DEFAULT = Weights()
@@ -129,6 +131,17 @@ class View:
         return one, two
 
 
+class Scan(NamedTuple):
+    """One look at a board: what :meth:`_Judge.ply` needs to value every placement on it."""
+
+    values: list[float]             # value of each empty square (0 when it touches nothing)
+    total: float                    # board value: sum of values minus the orphan penalty
+    frontier: list[tuple[int, int, int]]   # (square, neighbour multiset, neighbour count)
+    keys: list[int]                 # neighbour multiset of each square
+    cover: list[int]                # per kind, how many frontier squares it fits
+    orphans: int                    # kinds of stones to come that fit no frontier square
+
+
 class _Judge:
     """Values squares and placements for one multiset of stones to come (``one``/``two``)."""
 
@@ -192,24 +205,53 @@ class _Judge:
                 found += 2 if two & bit else 1
         return found
 
-    def scan(self, cells: list[int]) -> tuple[list[float], float, list[tuple[int, int, int]]]:
-        """Square values, their total, and the frontier as (square, neighbour multiset, n)."""
-        values = [0.0] * self.geo.size
+    def scan(self, cells: list[int]) -> Scan:
+        """Square values, board value, frontier, and which stones to come fit somewhere."""
+        size = self.geo.size
+        values = [0.0] * size
+        keys = [0] * size
         frontier = []
-        for square in range(self.geo.size):
+        cover = [0] * KINDS
+        for square in range(size):
             if cells[square] == EMPTY:
                 key, n = self.key(cells, square)
                 if n:
+                    keys[square] = key
                     values[square] = self.square(cells, square)
                     frontier.append((square, key, n))
-        return values, sum(values), frontier
+                    for kind in _bits(fit_mask(key)):
+                        cover[kind] += 1
+        orphans = sum(1 << kind for kind in range(KINDS) if not cover[kind]) & self.one
+        total = sum(values) - self.w.orphan * self.count(orphans)
+        return Scan(values, total, frontier, keys, cover, orphans)
 
-    def ply(self, cells: list[int], kind: int,
-            scanned: tuple[list[float], float, list[tuple[int, int, int]]] | None = None,
+    def _orphans_after(self, cells: list[int], square: int, scanned: Scan) -> int:
+        """Stones to come that fit no frontier square once ``square`` is filled (it is now).
+
+        Only the filled square and its empty neighbours change their fit masks; a kind can
+        lose its last square only if every square that took it is among those.
+        """
+        keys, cover = scanned.keys, scanned.cover
+        changed = [square] + [near for near in self.geo.neighbours[square]
+                              if cells[near] == EMPTY]
+        old = [fit_mask(keys[sq]) for sq in changed]
+        new = 0
+        for near in changed[1:]:
+            new |= fit_mask(self.key(cells, near)[0])
+        lost = 0
+        for kind in _bits(_or(old) & ~new & self.one):
+            if cover[kind] <= len(changed) and cover[kind] == sum(
+                    1 for mask in old if mask >> kind & 1):
+                lost |= 1 << kind
+        return (scanned.orphans & ~new) | lost
+
+    def ply(self, cells: list[int], kind: int, scanned: Scan | None = None,
             ) -> list[tuple[float, int]]:
         """(value, square) for every legal square of a stone of ``kind``, best first."""
         geo, w = self.geo, self.w
-        values, total, frontier = scanned or self.scan(cells)
+        scanned = scanned or self.scan(cells)
+        values, frontier = scanned.values, scanned.frontier
+        total = sum(values)
         neighbours = geo.neighbours
         out = []
         for square, key, n in frontier:
@@ -230,10 +272,19 @@ class _Judge:
                     if far not in touched and cells[far] == EMPTY:
                         touched.add(far)
                         score += self.square(cells, far) - values[far]
+            if w.orphan:
+                score -= w.orphan * self.count(self._orphans_after(cells, square, scanned))
             cells[square] = EMPTY
             out.append((score, square))
         out.sort(key=lambda item: (-item[0], item[1]))
         return out
+
+
+def _or(masks: list[int]) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
 
 
 def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
@@ -265,9 +316,9 @@ def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
         expected = 0.0
         for kind, count in replies.items():
             best = judge.ply(view.cells, kind, scanned)
-            expected += count * (best[0][0] if best else scanned[1] - weights.stuck)
+            expected += count * (best[0][0] if best else scanned.total - weights.stuck)
         view.cells[square] = EMPTY
-        deep.append((value - scanned[1] + expected / weight, square))
+        deep.append((value - scanned.total + expected / weight, square))
     deep.sort(key=lambda item: (-item[0], item[1]))
     return [square for _, square in deep] + [square for _, square in ranked[weights.lookahead:]]
 

@@ -1,0 +1,132 @@
+"""Anciento benchmark: the demo player against a random and a greedy placer, and engine speed.
+
+    python bench/bench_anciento.py [--games 200] [--first 1] [--board 8x12] [--players ...]
+
+For each player, over numbered games ``first`` … ``first + games - 1``: final score and stones
+placed (mean, min, median, p90, max), Quatros, games with all 72 stones placed, and time per
+move.  Then the engine alone: placements per second and legal-square generations per second.
+Never run by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from door.games.anciento import Anciento
+from door.games.anciento_demo import RandomPlacer, choose_move, fast_move, greedy_move
+
+Player = Callable[[Anciento], str]
+
+
+@dataclass
+class Tally:
+    scores: list[int] = field(default_factory=list)
+    placed: list[int] = field(default_factory=list)
+    quatros: list[int] = field(default_factory=list)
+    moves: int = 0
+    seconds: float = 0.0
+
+
+def players(names: list[str]) -> dict[str, tuple[Player, bool]]:
+    """name -> (player, easy mode)."""
+    known: dict[str, tuple[Player, bool]] = {
+        "demo": (choose_move, False),
+        "demo-easy": (choose_move, True),
+        "demo-fast": (fast_move, False),
+        "greedy": (greedy_move, False),
+        "random": (RandomPlacer(2026), False),
+    }
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        sys.exit(f"unknown players {unknown}; known: {', '.join(known)}")
+    return {n: known[n] for n in names}
+
+
+def play(number: int, board: str, player: Player, easy: bool, tally: Tally) -> None:
+    game = Anciento.new(number, board=board, easy=easy)
+    start = time.perf_counter()
+    moves = 0
+    while not game.is_over:
+        game.play(player(game))
+        moves += 1
+    tally.seconds += time.perf_counter() - start
+    tally.moves += moves
+    game.end()
+    tally.scores.append(game.score)
+    tally.placed.append(game.placed)
+    tally.quatros.append(game.quatros)
+
+
+def spread(values: list[int]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return (f"{statistics.mean(ordered):8.1f} {ordered[0]:6d} {statistics.median(ordered):7.0f}"
+            f" {p90:6d} {ordered[-1]:6d}")
+
+
+def engine_speed(first: int, games: int, board: str) -> tuple[float, float]:
+    """(placements per second, legal-square generations per second) on random games."""
+    scripts = []
+    placer = RandomPlacer(99)
+    for number in range(first, first + games):
+        game = Anciento.new(number, board=board)
+        while not game.is_over:
+            game.play(placer(game))
+        scripts.append((number, list(game.actions)))
+    start = time.perf_counter()
+    placements = 0
+    for number, actions in scripts:
+        game = Anciento.new(number, board=board)
+        for move in actions:
+            game.play(move)
+        placements += len(actions)
+    place_rate = placements / (time.perf_counter() - start)
+    start = time.perf_counter()
+    generations = 0
+    for number, actions in scripts:
+        game = Anciento.new(number, board=board)
+        for move in actions:
+            game.legal_squares()
+            game.play(move)
+            generations += 1
+    gen_rate = generations / (time.perf_counter() - start - generations / place_rate)
+    return place_rate, gen_rate
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first", type=int, default=1, help="first game number")
+    parser.add_argument("--board", default="8x12", choices=("8x12", "8x8"))
+    parser.add_argument("--players", nargs="+",
+                        default=["demo", "demo-easy", "demo-fast", "greedy", "random"])
+    args = parser.parse_args(argv)
+    if not 1 <= args.first <= args.first + args.games - 1 <= 32000:
+        sys.exit("games must lie in 1 … 32000")
+    chosen = players(args.players)
+    print(f"Anciento, board {args.board}, games {args.first} … {args.first + args.games - 1}")
+    print()
+    print(f"{'player':10s} | {'final score: mean':>17s} {'min':>6s} {'median':>7s} {'p90':>6s}"
+          f" {'max':>6s} | {'stones placed: mean':>19s} {'min':>6s} {'median':>7s} {'p90':>6s}"
+          f" {'max':>6s} | {'Quatros':>7s} | {'all 72':>6s} | {'ms/move':>7s}")
+    for name, (player, easy) in chosen.items():
+        tally = Tally()
+        for number in range(args.first, args.first + args.games):
+            play(number, args.board, player, easy, tally)
+        all_placed = sum(1 for p in tally.placed if p == 72)
+        print(f"{name:10s} | {spread(tally.scores):>45s} | {spread(tally.placed):>47s} |"
+              f" {statistics.mean(tally.quatros):7.2f} | {all_placed:6d} |"
+              f" {1000 * tally.seconds / max(1, tally.moves):7.2f}", flush=True)
+    place_rate, gen_rate = engine_speed(args.first, min(args.games, 100), args.board)
+    print()
+    print(f"engine: {place_rate:,.0f} placements/s (play() with legality check and scoring), "
+          f"{gen_rate:,.0f} legal-square lists/s (legal_squares() for the current stone)")
+
+
+if __name__ == "__main__":
+    main()

@@ -3,5 +3,7 @@
 from __future__ import annotations
 
 from .menu import Action
+from .montecarlo_screen import play_montecarlo
 
 ACTIONS: dict[str, Action] = {}
+ACTIONS["montecarlo"] = play_montecarlo

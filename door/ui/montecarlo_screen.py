@@ -1,0 +1,381 @@
+"""Monte Carlo on the caller's screen: the 5 × 5 grid, picking pairs, consolidations shown.
+
+Two ways to pick a pair, both keyboard-only:
+
+* the cursor: arrow keys move the ``[ ]`` brackets, Enter or Space picks the card under them;
+* typing positions as the engine writes them: a column letter a–e and a row number 1–5
+  (``b2``), twice — ``b2c3`` removes the pair.  The row may come first (``2b``).
+
+Consolidation is the one command that is not a position, so it lives on ``F`` (fill):
+``c`` must stay free for column c.  The engine consolidates by itself when no pair is left;
+``F`` asks for it earlier in relaxed mode (sysop.ini ``[montecarlo] consolidation``).
+
+What changed is shown until the next key: the cards a consolidation moved up carry ``↑``,
+the cards dealt from the stock ``+``, and the message line says how many of each.  Markers
+are single cells so that clearing them costs a few bytes (the caller may be on a modem).
+At the end, the solver says whether the deal could be won, within a node limit, in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any, ClassVar
+
+from ..games import IllegalMove, Status
+from ..games.montecarlo import (
+    CELLS,
+    CONSOLIDATE,
+    SIZE,
+    Consolidation,
+    MonteCarlo,
+    pair_name,
+    parse_move,
+    position_name,
+)
+from ..games.montecarlo_solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from ..session import Session
+from ..term import Key
+from ..term.screen import BLACK, GREEN, YELLOW, Attr
+from . import theme
+from .cards import card_attr, card_label
+from .game_screen import GameScreen, play_game
+
+# -- layout (rows and columns on the 80-column screen) ------------------------------------
+GRID_TOP = 3                      # the grid's top border
+GRID_LEFT = 4                     # the grid's left border (row numbers at column 2)
+CELL_WIDTH = 7                    # six cells inside, one border
+PANEL_LEFT, PANEL_WIDTH = 44, 34
+LEGEND_ROW = GRID_TOP + 2 * SIZE + 2
+
+# -- looks ----------------------------------------------------------------------------------
+CURSOR = theme.HOTKEY
+PICKED = Attr(BLACK, YELLOW)
+HINTED = Attr(BLACK, GREEN)
+GAP = theme.DIM
+GAP_TEXT = " ·· "
+MOVED_MARK, DEALT_MARK = "↑", "+"
+
+SOLVER_NODE_LIMIT = 200_000
+"""Positions the end-of-game solver may visit (about a second); past that it says unknown."""
+_VERDICTS: OrderedDict[tuple[int, str], str] = OrderedDict()
+_VERDICT_CACHE_SIZE = 256
+
+ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
+
+
+def cell_origin(p: int) -> tuple[int, int]:
+    """Screen (row, column) of the first of position ``p``'s six inner cells."""
+    return GRID_TOP + 1 + 2 * (p // SIZE), GRID_LEFT + 1 + CELL_WIDTH * (p % SIZE)
+
+
+def consolidation_summary(event: Consolidation) -> str:
+    """``Consolidated: 6 cards moved up, 4 dealt`` (the stock's emptiness said plainly)."""
+    moved = len(event.moves)
+    dealt = f"{len(event.dealt)} dealt" if event.dealt else "none dealt (the stock is empty)"
+    return f"Consolidated: {moved} card{'s' if moved != 1 else ''} moved up, {dealt}"
+
+
+def _solve_verdict(number: int, mode: str, node_limit: int) -> str:
+    """The deal's verdict, remembered: the same deal is often played again at once."""
+    key = (number, mode)
+    if key in _VERDICTS:
+        return _VERDICTS[key]
+    verdict = solve(number, mode, node_limit=node_limit).verdict
+    if verdict != UNKNOWN:
+        _VERDICTS[key] = verdict
+        while len(_VERDICTS) > _VERDICT_CACHE_SIZE:
+            _VERDICTS.popitem(last=False)
+    return verdict
+
+
+class MonteCarloScreen(GameScreen):
+    name = "montecarlo"
+    title = "Monte Carlo"
+    game: MonteCarlo
+    help_lines: ClassVar[list[str]] = [
+        "Remove pairs of the same rank that touch: side by side, above",
+        "each other or corner to corner.  Suits do not matter.",
+        "",
+        "Arrows      move the [ ] cursor",
+        "Enter/Space pick the card under the cursor (again: drop it)",
+        "a-e + 1-5   pick a card by its place: b2 is column b, row 2;",
+        "            type b2c3 to remove the pair at b2 and c3",
+        "Backspace   take back a typed letter or the picked card",
+        "H           hint (press again for the next pair)",
+        "U           undo, back to the last cards dealt from the stock",
+        "F           consolidate now (only when the sysop allows it)",
+        "I           how to play      Q or Esc   leave (game is saved)",
+        "",
+        "With no pair left the door consolidates: cards slide up (↑)",
+        "and the stock fills the grid (+).  Score: A=1 ... K=13 per card",
+        "removed, and 100 more for clearing all 52.",
+    ]
+    solver_node_limit: ClassVar[int] = SOLVER_NODE_LIMIT
+
+    def __init__(self, session: Session, game: Any) -> None:
+        super().__init__(session, game)
+        self.cursor = 0
+        self.picked: int | None = None
+        self.typed = ""
+        self.marks: dict[int, str] = {}     # the last consolidation: position -> mark
+        self.hinted: tuple[int, ...] = ()
+        self.hint_index = 0
+        self.verdict: str | None = None
+
+    # -- options and keys --------------------------------------------------------------------
+    @classmethod
+    def game_options(cls, session: Session) -> dict[str, Any]:
+        return {"mode": session.settings.montecarlo.consolidation}
+
+    @property
+    def key_line(self) -> str:  # type: ignore[override]
+        fill = " · F consolidate" if self.game.relaxed else ""
+        return f"Arrows+Enter or type b2c3: pick a pair · H hint · U undo{fill} · ? help"
+
+    async def on_key(self, key: Key) -> bool:
+        if key.name == "resize":
+            return False
+        self.hinted = ()
+        char = key.char.lower() if key.is_char else ""
+        if key.name in ARROWS:
+            self._move_cursor(*ARROWS[key.name])
+        elif key.name in ("home", "end"):
+            row = self.cursor // SIZE
+            self.cursor = row * SIZE + (0 if key.name == "home" else SIZE - 1)
+        elif key.name == "enter" or char == " ":
+            self.typed = ""
+            self._pick(self.cursor)
+        elif char and char in COLUMN_KEYS + ROW_KEYS:
+            self._type(char)
+        elif key.name == "backspace":
+            self._back()
+        elif key.name == "esc" and (self.typed or self.picked is not None):
+            self.typed, self.picked = "", None
+            self.say("Pick dropped.")
+        elif char == "h":
+            self._hint()
+        elif char == "u":
+            self._undo()
+        elif char == "f":
+            self.typed, self.picked = "", None
+            self._play(CONSOLIDATE)
+        else:
+            return False
+        if char != "h":
+            self.hint_index = 0
+        return True
+
+    # -- actions ---------------------------------------------------------------------------
+    def _move_cursor(self, drow: int, dcol: int) -> None:
+        row = min(SIZE - 1, max(0, self.cursor // SIZE + drow))
+        col = min(SIZE - 1, max(0, self.cursor % SIZE + dcol))
+        self.cursor = row * SIZE + col
+
+    def _type(self, char: str) -> None:
+        """A column letter and a row number, in either order, make a position."""
+        if self.typed and (self.typed in COLUMN_KEYS) == (char in COLUMN_KEYS):
+            self.typed = ""          # two letters (or two digits) running: the last one counts
+        self.typed += char
+        if len(self.typed) < 2:
+            return
+        text = self.typed if self.typed[0] in COLUMN_KEYS else self.typed[::-1]
+        self.typed = ""
+        self._pick(COLUMN_KEYS.index(text[0]) + SIZE * ROW_KEYS.index(text[1]))
+
+    def _back(self) -> None:
+        if self.typed:
+            self.typed = self.typed[:-1]
+        elif self.picked is not None:
+            self.picked = None
+        else:
+            self.refuse("Nothing to take back: U undoes a move.")
+
+    def _pick(self, p: int) -> None:
+        card = self.game.grid[p]
+        if card is None:
+            self.refuse(f"There is no card at {position_name(p)}.")
+            return
+        if self.picked is None:
+            self.picked = p
+        elif self.picked == p:
+            self.picked = None
+            self.say("Pick dropped.")
+        else:
+            first, self.picked = self.picked, None
+            self._play(pair_name(first, p))
+
+    def _play(self, move: str) -> None:
+        """Play a pair or ``c``; say what it removed and what a consolidation did."""
+        game = self.game
+        before_events = len(game.consolidations)
+        if not self.play(move):
+            return
+        event = game.last_consolidation
+        if len(game.consolidations) > before_events and event is not None:
+            self.marks = {dst: MOVED_MARK for _, dst in event.moves}
+            self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
+        if self.marks and event is not None:
+            # The message stays with the marks it explains (and costs nothing to keep).
+            self.say(consolidation_summary(event) + ".")
+
+    def _undo(self) -> None:
+        self.typed, self.picked = "", None
+        game = self.game
+        before_score, before_events = game.score, len(game.consolidations)
+        try:
+            game.undo()
+        except IllegalMove as exc:
+            self.refuse(f"No undo: {exc}.")
+            return
+        if len(game.consolidations) < before_events:
+            self.marks = {}
+        slid = " and the cards slid back" if len(game.consolidations) < before_events else ""
+        lost = before_score - game.score
+        self.say(f"Undone{slid}: {lost} point{'s' if lost != 1 else ''} given back."
+                 if lost else f"Undone{slid}.")
+
+    def _hint(self) -> None:
+        self.typed, self.picked = "", None
+        hints = self.game.hints()
+        if not hints:
+            self.refuse("No move is left.")
+            return
+        if hints == [CONSOLIDATE]:
+            self.say("No pair is left: press F to consolidate.")
+            return
+        index = self.hint_index % len(hints)
+        self.hint_index = index + 1
+        p, q = parse_move(hints[index])  # type: ignore[misc]
+        a, b = self.game.grid[p], self.game.grid[q]
+        assert a is not None and b is not None
+        self.hinted, self.cursor = (p, q), p
+        more = f" ({index + 1} of {len(hints)}: H for the next)" if len(hints) > 1 else ""
+        self.say(f"Hint: {position_name(p)}{position_name(q)}, "
+                 f"{card_label(a)} and {card_label(b)}{more}.")
+
+    # -- the end ---------------------------------------------------------------------------
+    async def run(self) -> None:
+        await super().run()
+        await self._tell_winnable()
+
+    async def _tell_winnable(self) -> None:
+        """Put the deal's verdict on the message line, where the end box leaves it visible."""
+        game = self.game
+        self.typed, self.picked, self.marks, self.hinted = "", None, {}, ()
+        if game.status is Status.WON:
+            self.verdict = WINNABLE
+            self.say(f"Deal #{game.number} was winnable, and you won it.")
+            return
+        self.say("Checking whether this deal could have been won...")
+        self.draw()
+        await self.session.show()
+        self.verdict = await asyncio.to_thread(_solve_verdict, game.number, game.mode,
+                                               self.solver_node_limit)
+        self.say({
+            WINNABLE: f"Deal #{game.number} was winnable ({game.mode} rules, the stock seen).",
+            UNWINNABLE: f"Deal #{game.number} could not be won by anyone ({game.mode} rules).",
+        }.get(self.verdict, f"Deal #{game.number}: winnable or not is unknown "
+                            f"(the solver gave up after {self.solver_node_limit:,} positions)."))
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw_board(self) -> None:
+        screen = self.session.screen
+        for c in range(SIZE):
+            letter = COLUMN_KEYS[c]
+            screen.put(GRID_TOP - 1, GRID_LEFT + 3 + CELL_WIDTH * c, letter,
+                       theme.SELECTED if self.typed == letter else theme.LABEL)
+        span = ["─" * (CELL_WIDTH - 1)] * SIZE
+        for r in range(SIZE + 1):
+            left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == SIZE else "├┼┤")
+            screen.put(GRID_TOP + 2 * r, GRID_LEFT, left + joint.join(span) + right, theme.FRAME)
+        for r in range(SIZE):
+            row, digit = GRID_TOP + 1 + 2 * r, ROW_KEYS[r]
+            screen.put(row, GRID_LEFT - 2, digit,
+                       theme.SELECTED if self.typed == digit else theme.LABEL)
+            for c in range(SIZE + 1):
+                screen.put(row, GRID_LEFT + CELL_WIDTH * c, "│", theme.FRAME)
+        for p in range(CELLS):
+            self._draw_cell(p)
+        self._draw_panel()
+        self._draw_legend()
+
+    def _draw_cell(self, p: int) -> None:
+        screen = self.session.screen
+        row, col = cell_origin(p)
+        card = self.game.grid[p]
+        if self.cursor == p:
+            screen.put(row, col, "[", CURSOR)
+            screen.put(row, col + 5, "]", CURSOR)
+        if card is None:
+            screen.put(row, col + 1, GAP_TEXT, GAP)
+            return
+        label = card_label(card)
+        if p == self.picked:
+            screen.put(row, col + 1, f"»{label}«", PICKED)
+        elif p in self.hinted:
+            screen.put(row, col + 1, f"*{label}*", HINTED)
+        else:
+            # The mark shares the face's colours: a consolidation rewrites the faces anyway,
+            # so the marks cost a byte each and no colour change.
+            screen.put(row, col + 1, f" {label}{self.marks.get(p, ' ')}", card_attr(card))
+
+    def _draw_panel(self) -> None:
+        screen, game = self.session.screen, self.game
+        top, left = GRID_TOP, PANEL_LEFT
+        screen.box(top, left, 2 * SIZE + 1, PANEL_WIDTH, theme.FRAME)
+        screen.put(top, left + 2, f" Deal #{game.number} ", theme.TITLE)
+        fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
+        rows = [
+            ("Score", f"{game.score}", theme.BRIGHT),
+            ("Stock", f"{len(game.stock)} cards", theme.BRIGHT),
+            ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
+            ("", "", theme.LABEL),
+            ("H", "hint (again: next pair)", theme.LABEL),
+            ("U", "undo", theme.LABEL),
+            ("F" if game.relaxed else "", fill, theme.LABEL),
+            ("?", "all the keys", theme.LABEL),
+            ("Q", "leave (the game is kept)", theme.LABEL),
+        ]
+        if game.status is not Status.PLAYING and self.verdict:
+            rows[4:] = [("Deal", self.verdict, theme.BRIGHT)]
+        for i, (label, value, attr) in enumerate(rows):
+            screen.put(top + 1 + i, left + 2, label,
+                       theme.LABEL if len(label) > 1 else theme.HOTKEY)
+            col = left + (15 if len(label) > 1 else 6)
+            screen.put(top + 1 + i, col, value[: left + PANEL_WIDTH - 2 - col], attr)
+
+    def _draw_legend(self) -> None:
+        screen = self.session.screen
+        row = LEGEND_ROW
+        if row + 4 > screen.rows - 4:
+            return
+        col = screen.put(row, 2, "[", CURSOR)
+        col = screen.put(row, col, " K♠ ", card_attr_of("KS"))
+        col = screen.put(row, col, "]", CURSOR)
+        col = screen.put(row, col, " cursor   ", theme.LABEL)
+        col = screen.put(row, col, "»7♥«", PICKED)
+        col = screen.put(row, col, " picked   ", theme.LABEL)
+        col = screen.put(row, col, "*Q♣*", HINTED)
+        screen.put(row, col, " hint", theme.LABEL)
+        col = screen.put(row + 1, 3, f" 5♦{MOVED_MARK}", card_attr_of("5D"))
+        col = screen.put(row + 1, col, " moved up   ", theme.LABEL)
+        col = screen.put(row + 1, col, f" 9♠{DEALT_MARK}", card_attr_of("9S"))
+        screen.put(row + 1, col, " dealt from the stock, at the last consolidation",
+                   theme.LABEL)
+        screen.put(row + 3, 2, "Remove two cards of the same rank that touch: in a row, a column",
+                   theme.LABEL)
+        screen.put(row + 4, 2, "or corner to corner.  Type a card's place as column and row: b2.",
+                   theme.LABEL)
+
+
+def card_attr_of(text: str) -> Attr:
+    """The face colours of a card given as text (for the legend's samples)."""
+    from ..games.cards import Card
+    return card_attr(Card.parse(text))
+
+
+async def play_montecarlo(session: Session) -> None:
+    """The main menu's Monte Carlo: resume or deal, play, record, again."""
+    await play_game(session, MonteCarloScreen)

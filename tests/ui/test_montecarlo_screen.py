@@ -1,0 +1,474 @@
+"""Monte Carlo on screen, end to end: keys in, pyte screen out.
+
+Most tests feed a real :class:`Session` through a queue-backed Terminal whose output goes to
+a pyte screen (fast, no sockets); one test plays through the real telnet door.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyteterm import PyteTerminal, TelnetCaller
+
+from door.config import Settings, load_settings
+from door.games.cards import Card
+from door.games.montecarlo import MonteCarlo, parse_position, position_name
+from door.net.terminal import Terminal
+from door.session import Session
+from door.term import Charset
+from door.ui import montecarlo_screen
+from door.ui.cards import card_label
+from door.ui.game_screen import play_game
+from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class QueueTerminal(Terminal):
+    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
+
+    def __init__(self, charset: str = "cp437", rows: int = 24, color: bool = True) -> None:
+        super().__init__(80, rows, Charset(charset))
+        self.color = color
+        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self.term = PyteTerminal(80, rows, charset)
+
+    async def read(self) -> bytes:
+        return await self.inbox.get()
+
+    def write(self, data: bytes) -> None:
+        self.term.feed(data)
+
+    async def drain(self) -> None:
+        await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        pass
+
+
+class Caller:
+    """Drives ``play_game`` for Monte Carlo and reads its screen."""
+
+    def __init__(self, settings: Settings, **terminal: Any) -> None:
+        self.terminal = QueueTerminal(**terminal)
+        self.session = Session(self.terminal, settings)
+        self.task = asyncio.create_task(play_game(self.session, MonteCarloScreen))
+
+    @property
+    def term(self) -> PyteTerminal:
+        return self.terminal.term
+
+    @property
+    def text(self) -> str:
+        return self.term.text
+
+    def send(self, data: str | bytes) -> None:
+        self.terminal.inbox.put_nowait(data.encode() if isinstance(data, str) else data)
+
+    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            if self.task.done():
+                self.task.result()
+                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
+            await asyncio.sleep(0.005)
+
+    async def settle(self) -> None:
+        """Let the session take every queued key and draw."""
+        for _ in range(200):
+            await asyncio.sleep(0)
+            if self.terminal.inbox.empty():
+                break
+        for _ in range(50):
+            await asyncio.sleep(0)
+
+    async def start(self, number: int) -> None:
+        await self.wait_for("Game number:")
+        self.send(f"{number}\r")
+        await self.wait_for(f"Monte Carlo #{number}")
+
+    def cell(self, p: int) -> str:
+        """The six screen cells of grid position ``p``."""
+        row, col = cell_origin(p)
+        return self.term.lines[row][col:col + 6]
+
+    def grid_text(self) -> list[str]:
+        return [self.cell(p) for p in range(25)]
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await self.task
+
+
+def face(card: Card | None) -> str:
+    """How a card's face reads in UTF-8 pyte text (rank and suit glyph)."""
+    return "··" if card is None else card_label(card)
+
+
+def first_pair(game: MonteCarlo) -> tuple[int, int]:
+    return game.pairs()[0]
+
+
+def unpaired_positions(game: MonteCarlo) -> tuple[int, int]:
+    """Two adjacent positions holding cards of different ranks."""
+    for p, q in ((0, 1), (0, 5), (1, 2), (5, 6)):
+        a, b = game.grid[p], game.grid[q]
+        if a and b and a.rank != b.rank:
+            return p, q
+    raise AssertionError("no unpaired neighbours")
+
+
+@pytest.fixture
+async def caller(settings: Settings):
+    c = Caller(settings, charset="utf8")
+    yield c
+    await c.close()
+
+
+NUMBER = 11982
+
+
+async def test_numbered_deal_is_on_screen(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    for p in range(25):
+        assert face(game.grid[p]) in caller.cell(p), position_name(p)
+    assert "Stock" in caller.text and "27 cards" in caller.text
+    assert caller.cell(0).startswith("[") and caller.cell(0).endswith("]")  # the cursor
+
+
+async def test_typed_pair_removes_cards_and_scores(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    p, q = first_pair(game)
+    a, b = game.grid[p], game.grid[q]
+    caller.send(position_name(p))
+    await caller.settle()
+    assert f"»{card_label(a)}«" in caller.cell(p)          # picked, in text as well as colour
+    caller.send(position_name(q).upper())                   # capitals work too
+    game.play(position_name(p) + position_name(q))
+    await caller.wait_for(f"Score {game.score} ")
+    assert f"Score        {game.score} " in caller.text          # the panel
+    assert game.score == 2 * a.rank and a.rank == b.rank
+    for pos in range(25):
+        assert face(game.grid[pos]) in caller.cell(pos)
+
+
+async def test_cursor_pick_with_arrows_and_enter(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    p, q = first_pair(game)
+
+    def walk(src: int, dst: int) -> str:
+        dr, dc = dst // 5 - src // 5, dst % 5 - src % 5
+        return ("\x1b[B" * dr if dr > 0 else "\x1b[A" * -dr) + \
+               ("\x1b[C" * dc if dc > 0 else "\x1b[D" * -dc)
+
+    caller.send(walk(0, p) + "\r" + walk(p, q) + " ")
+    game.play(position_name(p) + position_name(q))
+    await caller.wait_for(f"Score {game.score} ")
+    assert caller.grid_text()[p].strip("[]").strip() == "··"
+    assert f"Score {game.score}" in caller.text
+
+
+async def test_illegal_pair_says_why_and_changes_nothing(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    before = caller.grid_text()
+    p, q = unpaired_positions(game)
+    bells = caller.term.raw.count(b"\x07")
+    caller.send(position_name(p) + position_name(q))
+    await caller.wait_for("not the same rank")
+    assert caller.term.raw.count(b"\x07") == bells + 1
+    assert [cell[2:4] for cell in caller.grid_text()] == [cell[2:4] for cell in before]
+    assert "Score 0" in caller.text
+    caller.send("a1e5")
+    await caller.wait_for(f"a1e5: {game.grid[0]} and {game.grid[24]} are not adjacent")
+    assert "Score 0" in caller.text
+
+
+async def test_undo_puts_the_pair_back(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    p, q = first_pair(game)
+    before = [cell[1:5] for cell in caller.grid_text()]
+    caller.send(position_name(p) + position_name(q))
+    await caller.wait_for(f"Score {2 * game.grid[p].rank} ")
+    caller.send("u")
+    await caller.wait_for("Undone")
+    assert [cell[1:5] for cell in caller.grid_text()] == before
+    assert "Score 0" in caller.text
+    caller.send("u")
+    await caller.wait_for("No undo: nothing to undo.")
+
+
+async def play_until_dealt(caller: Caller, game: MonteCarlo) -> None:
+    """Play hint pairs on screen and in ``game`` until a consolidation deals cards."""
+    while game.status.value == "playing":
+        move = game.hints()[0]
+        dealt = len(game.consolidations)
+        game.play(move)
+        caller.send(move)
+        await caller.wait_for(f"Score {game.score} ")
+        if len(game.consolidations) > dealt and game.last_consolidation.dealt:
+            return
+    raise AssertionError("the deal never consolidated")
+
+
+def assert_marks(caller: Caller, event) -> None:
+    """Exactly the cards of ``event`` carry marks: ↑ moved up, + dealt from the stock."""
+    moved = {dst for _, dst in event.moves}
+    dealt = {p for p, _ in event.dealt}
+    for p in range(25):
+        mark = "↑" if p in moved else "+" if p in dealt else " "
+        assert caller.cell(p)[4] == mark, (position_name(p), caller.cell(p))
+
+
+async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    await play_until_dealt(caller, game)
+    event = game.last_consolidation
+    await caller.wait_for(f"Consolidated: {len(event.moves)} cards moved up, "
+                          f"{len(event.dealt)} dealt.")
+    assert_marks(caller, event)
+    for p, card in event.dealt:
+        assert caller.cell(p)[2:5] == card_label(card) + "+"
+    assert f"Stock        {len(game.stock)} cards" in caller.text
+    caller.send("U")
+    await caller.wait_for("cannot undo past a consolidation that dealt cards from the stock")
+    assert_marks(caller, event)       # the marks stay until the next consolidation
+    await play_until_dealt(caller, game)
+    second = game.last_consolidation
+    assert second is not event
+    await caller.wait_for(f"Consolidated: {len(second.moves)} cards moved up, "
+                          f"{len(second.dealt)} dealt.")
+    await caller.settle()
+    assert_marks(caller, second)
+
+
+async def test_hint_names_a_pair_and_cycles(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    hints = game.hints()
+    caller.send("h")
+    p, q = parse_position(hints[0][:2]), parse_position(hints[0][2:])
+    await caller.wait_for(f"Hint: {hints[0]}, {card_label(game.grid[p])} and "
+                          f"{card_label(game.grid[q])}")
+    assert caller.cell(p)[1] == "*" and caller.cell(q)[1] == "*"
+    if len(hints) > 1:
+        caller.send("h")
+        await caller.wait_for(f"Hint: {hints[1]}")
+
+
+async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path) -> None:
+    strict = Caller(load_settings(door_home), charset="utf8")
+    await strict.start(NUMBER)
+    assert "F consolidate" not in strict.text
+    game = MonteCarlo.new(NUMBER)
+    p, q = first_pair(game)
+    strict.send(position_name(p) + position_name(q))
+    await strict.wait_for(f"Score {2 * game.grid[p].rank} ")
+    strict.send("f")
+    await strict.wait_for("remove pairs first (strict consolidation)")
+    await strict.close()
+
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace(
+        ";consolidation = strict", "consolidation = relaxed"), encoding="utf-8")
+    relaxed = Caller(load_settings(door_home), charset="utf8")
+    await relaxed.start(NUMBER)
+    assert "F consolidate" in relaxed.text and "Consolidate  relaxed" in relaxed.text
+    relaxed.send("f")
+    await relaxed.wait_for("consolidating now would change nothing")
+    game = MonteCarlo.new(NUMBER, mode="relaxed")
+    p, q = first_pair(game)
+    game.play(position_name(p) + position_name(q))
+    relaxed.send(position_name(p) + position_name(q))
+    await relaxed.wait_for(f"Score {game.score} ")
+    relaxed.send("F")
+    game.play("c")
+    event = game.last_consolidation
+    await relaxed.wait_for(f"Consolidated: {len(event.moves)} cards moved up, 2 dealt.")
+    for pos in range(25):
+        assert face(game.grid[pos]) in relaxed.cell(pos)
+    await relaxed.close()
+
+
+def near_won() -> MonteCarlo:
+    """Game 7, all but one pair removed: the two kings left side by side."""
+    deck = MonteCarlo.new(7)
+    cards = deck.grid + deck.stock
+    kings = [c for c in cards if c.rank == 13][:2]
+    others = [c for c in cards if c not in kings]
+    data = deck.to_json()
+    data.update(grid=[str(kings[0]), str(kings[1])] + [None] * 23, stock=[],
+                removed=[str(c) for c in others], undo=[], consolidations=[], actions=[])
+    data.pop("score")
+    return MonteCarlo.from_json(data)
+
+
+async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
+    async def choose(cls, session):
+        return near_won()
+    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    caller = Caller(settings, charset="utf8")
+    await caller.wait_for("Monte Carlo #7")
+    assert "0 cards" in caller.text   # the stock
+    caller.send("a1b1")
+    await caller.wait_for("You won!")
+    assert "Final score: 464" in caller.text          # 364 for the cards, 100 for clearing
+    assert "Deal #7 was winnable, and you won it." in caller.text
+    assert "[A] again with game #7" in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+def lost_in_one(number: int) -> MonteCarlo:
+    """Deal ``number`` with two kings at a1 b1, then eight cards of eight other ranks: once
+    the kings go, the grid consolidates to eight unpaired cards and the stock is empty."""
+    deck = MonteCarlo.new(number)
+    cards = deck.grid + deck.stock
+    kings = [c for c in cards if c.rank == 13][:2]
+    singles = [next(c for c in cards if c.rank == rank) for rank in range(1, 9)]
+    removed = [c for c in cards if c not in kings and c not in singles]
+    data = deck.to_json()
+    data.update(grid=[str(c) for c in kings + singles] + [None] * 15, stock=[],
+                removed=[str(c) for c in removed], undo=[], consolidations=[], actions=[])
+    data.pop("score")
+    return MonteCarlo.from_json(data)
+
+
+async def test_lost_game_says_whether_the_deal_was_winnable(settings: Settings,
+                                                            monkeypatch) -> None:
+    async def choose(cls, session):
+        return lost_in_one(8)
+    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    monkeypatch.setattr(MonteCarloScreen, "solver_node_limit", 2)
+    monkeypatch.setattr(montecarlo_screen, "_VERDICTS", OrderedDict())
+    caller = Caller(settings, charset="utf8")
+    await caller.wait_for("Monte Carlo #8")
+    caller.send("a1b1")
+    await caller.wait_for("No more moves.")
+    assert "Consolidated: 8 cards moved up" not in caller.text   # the verdict replaced it
+    assert "Deal #8: winnable or not is unknown (the solver gave up after 2 positions)." \
+        in caller.text
+    final = lost_in_one(8)
+    final.play("a1b1")
+    assert final.status.value == "lost" and f"Final score: {final.score}" in caller.text
+    caller.send("a")                                      # again with the same number
+    await caller.wait_for("27 cards")
+    assert "Monte Carlo #8" in caller.text
+    await caller.close()
+
+
+async def test_full_solver_verdict_for_a_lost_deal(settings: Settings, monkeypatch) -> None:
+    from door.games.montecarlo_solver import solve
+
+    async def choose(cls, session):
+        return lost_in_one(7)
+    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    caller = Caller(settings, charset="utf8")
+    await caller.wait_for("Monte Carlo #7")
+    caller.send("a1b1")
+    await caller.wait_for("No more moves.")
+    expected = {"winnable": "Deal #7 was winnable (strict rules, the stock seen).",
+                "unwinnable": "Deal #7 could not be won by anyone (strict rules)."}
+    await caller.wait_for(expected[solve(7, "strict").verdict])
+    await caller.close()
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
+async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) -> None:
+    caller = Caller(settings, charset=charset)
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    p, _ = first_pair(game)
+    caller.send(position_name(p) + "\x1b[B" + "h")
+    await caller.wait_for("Hint:")
+    caller.send("?")
+    await caller.wait_for("Press any key to go back.")
+    caller.send("x")
+    await caller.settle()
+    lines = caller.term.lines
+    assert len(lines) == 24
+    assert lines[0].rstrip().endswith(f"Monte Carlo #{NUMBER}")   # nothing scrolled
+    assert "Score 0" in lines[23]
+    assert caller.term.screen.buffer[23][79].data == " "
+    assert caller.session.screen.cells[23][79].ch == " "
+    card = game.grid[0]
+    if charset == "utf8":
+        assert card_label(card) in caller.cell(0)
+    else:   # no CP437 control-range glyphs announced: suits as letters
+        assert f"{'A23456789TJQK'[card.rank - 1]}{card.suit}" in caller.cell(0)
+    if charset == "ascii":
+        assert all(byte < 128 for byte in caller.term.raw)
+        assert "+------+" in lines[3]
+    else:
+        assert "┌──────┬" in lines[3]
+    await caller.close()
+
+
+async def test_monochrome_still_tells_picked_from_cursor(settings: Settings) -> None:
+    caller = Caller(settings, charset="ascii", color=False)
+    await caller.start(NUMBER)
+    game = MonteCarlo.new(NUMBER)
+    p, _ = first_pair(game)
+    caller.send(position_name(p) + "\x1b[B" if p < 20 else position_name(p) + "\x1b[A")
+    await caller.settle()
+    assert caller.cell(p)[1] == ">" and caller.cell(p)[4] == "<"      # » « degrade to > <
+    row, col = cell_origin(p)
+    assert caller.term.screen.buffer[row][col + 2].reverse
+    assert all(not c.fg or c.fg == "default" for line in caller.term.screen.buffer.values()
+               for c in line.values())
+    await caller.close()
+
+
+async def test_taller_window_keeps_bottom_rows(settings: Settings) -> None:
+    caller = Caller(settings, charset="utf8", rows=30)
+    await caller.start(NUMBER)
+    lines = caller.term.lines
+    assert "Score 0" in lines[29] and "H hint" in lines[27]
+    assert caller.term.screen.buffer[29][79].data == " "
+    await caller.close()
+
+
+async def test_through_the_telnet_door(telnet_door) -> None:
+    port = await telnet_door()
+    caller = await TelnetCaller.connect(port, charset="cp437")
+    await caller.wait_for("Press any key")
+    caller.send(" ")
+    await caller.wait_for("Your choice")
+    caller.send("c")
+    await caller.wait_for("Game number:")
+    caller.send(f"{NUMBER}\r")
+    await caller.wait_for(f"Monte Carlo #{NUMBER}")
+    game = MonteCarlo.new(NUMBER)
+    p, q = first_pair(game)
+    caller.send(position_name(p) + position_name(q))
+    game.play(position_name(p) + position_name(q))
+    await caller.wait_for(f"Score {game.score} ")
+    assert "··" in caller.term.text                      # the gaps (CP437 middle dots)
+    caller.send("q")
+    await caller.wait_for("Leave this game?")
+    caller.send("y")
+    await caller.wait_for("Your choice")
+    caller.close()
+
+
+def test_instructions_file_is_ours_and_fits() -> None:
+    text = (REPO / "ansi" / "montecarlo.ins").read_text(encoding="cp437")
+    assert all(len(line) <= 76 for line in text.splitlines())
+    assert text.count("@E@") >= 2 and "@H@" in text and "@B@" in text and "@N@" in text
+    assert "b2c3" in text and "F" in text
+    for phrase in ("so as to make the rows solid", "does not make the two cards beside it",
+                   "The objective of the game is to"):        # the Wildcat door's wording
+        assert phrase not in text

@@ -22,6 +22,7 @@ EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 
 COMMAND_MODULES: tuple[str, ...] = (
     "door.commands.replay",
+    "door.commands.sysop",
 )
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``

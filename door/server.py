@@ -11,6 +11,8 @@ from .config import Settings
 from .net.telnet import start_telnet
 from .net.terminal import Terminal
 from .session import Caller, Session, run_visit
+from .store import Store
+from .store.visit import identify, node_gone, node_seen, open_store
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,7 @@ class NodeTable:
         self._used.discard(node)
 
 
-def session_runner(settings: Settings, nodes: NodeTable):
+def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
         if node is None:
@@ -41,8 +43,12 @@ def session_runner(settings: Settings, nodes: NodeTable):
             await terminal.drain()
             return
         try:
-            await run_visit(Session(terminal, settings, Caller(alias="Guest", node=node)))
+            caller = Caller(alias="Guest", node=node)
+            player = await identify(store, caller)
+            await node_seen(store, node, player, "main menu")
+            await run_visit(Session(terminal, settings, caller, store=store, player=player))
         finally:
+            await node_gone(store, node)
             nodes.give_back(node)
     return run
 
@@ -52,7 +58,8 @@ async def serve(settings: Settings, bind: str, port: int,
     """Run until SIGINT/SIGTERM.  ``started`` receives the bound port (tests use port 0)."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     nodes = NodeTable(settings.server.max_nodes)
-    server = await start_telnet(bind, port, session_runner(settings, nodes))
+    store = await open_store(settings)
+    server = await start_telnet(bind, port, session_runner(settings, nodes, store))
     bound = server.sockets[0].getsockname()[1]
     log.info("telnet: listening on %s port %s (home %s)", bind, bound, settings.home)
     print(f"Réussite is answering telnet on {bind} port {bound}. Ctrl-C stops it.", flush=True)
@@ -68,5 +75,6 @@ async def serve(settings: Settings, bind: str, port: int,
     finally:
         server.close()
         await server.wait_closed()
+        await store.close()
         log.info("telnet: stopped")
     return 0

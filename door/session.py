@@ -15,10 +15,14 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .config import Settings
 from .net.terminal import Terminal
 from .term import Key, KeyDecoder, Renderer, Screen
+
+if TYPE_CHECKING:
+    from .store import Player, Store
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +57,15 @@ class Caller:
 
 class Session:
     def __init__(self, terminal: Terminal, settings: Settings, caller: Caller | None = None,
-                 clock=time.monotonic) -> None:
+                 clock=time.monotonic, store: Store | None = None,
+                 player: Player | None = None) -> None:
         self.terminal = terminal
         self.settings = settings
         self.caller = caller or Caller()
+        self.store = store
+        """The database (scores, saves, messages); None when the door runs without one."""
+        self.player = player
+        """The caller's record in the store; None when unknown or the store is unavailable."""
         self.screen = Screen(terminal.cols, terminal.rows)
         self.renderer = Renderer(terminal.charset, terminal.color)
         self.decoder = KeyDecoder(terminal.charset.name)

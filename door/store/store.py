@@ -41,7 +41,7 @@ from .errors import (
     StoreUnavailable,
     UnknownPlayer,
 )
-from .migrate import upgrade_async
+from .migrate import current_revision, upgrade_async
 from .models import GameRow, MessageRow, NamedSaveRow, NodeRow, PlayerRow, ResumeRow
 from .text import clean_line, clean_text
 
@@ -189,6 +189,11 @@ class Store:
         async with self._guard():
             await upgrade_async(self.engine)
 
+    async def revision(self) -> str | None:
+        """The schema revision the database is at (None when empty)."""
+        async with self._read() as conn:
+            return await conn.run_sync(current_revision)
+
     async def start(self) -> bool:
         """Migrate at start-up.  On failure log it and carry on: the door still plays, and
         every store call says "scores are unavailable right now" until it is fixed."""
@@ -211,7 +216,12 @@ class Store:
         except Exception as exc:
             if not _is_database_error(exc):
                 raise
-            raise self._unavailable(exc) from None
+            unavailable = self._unavailable(exc)
+            # Drop pooled connections: one opened read-only, or on a file since replaced,
+            # would keep failing after the sysop fixes things.
+            with contextlib.suppress(Exception):
+                await self.engine.dispose()
+            raise unavailable from None
 
     @contextlib.asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:

@@ -1,0 +1,214 @@
+"""``reussite sysop``: the sysop's database chores, from the shell.
+
+``players``, ``scores GAME``, ``export-scores FILE.csv``, ``migrate``, ``backup`` only read
+(or upgrade); ``reset-scores``, ``delete-player`` and ``purge-messages`` destroy, so they ask
+first (or take ``--yes``) and write a backup copy of the database before touching anything.
+
+Exit codes: 0 done; 1 the database is unavailable or the backup failed (nothing destroyed);
+2 a mistake on the command line (unknown game or player, no confirmation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from pathlib import Path
+
+from ..cli import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
+from ..games import GAME_NAMES
+from ..store import Player, Store, StoreError
+from ..store.migrate import head
+
+EXPORT_FIELDS = ("id", "alias", "source", "game", "number", "score", "status", "cheater",
+                 "hof", "started", "ended", "duration_s", "options", "moves")
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    sysop = sub.add_parser("sysop", parents=[common], help="players, scores, backups",
+                           description="Look after the door's database.  Destructive "
+                                       "commands ask first (or take --yes) and back the "
+                                       "database up before changing it.")
+    chores = sysop.add_subparsers(dest="chore", metavar="CHORE", required=True)
+
+    def chore(name: str, help_text: str, func: Callable[..., Awaitable[int]],
+              confirm: bool = False) -> argparse.ArgumentParser:
+        parser = chores.add_parser(name, parents=[common], help=help_text,
+                                   description=help_text)
+        if confirm:
+            parser.add_argument("--yes", action="store_true",
+                                help="do not ask for confirmation")
+        parser.set_defaults(func=lambda args: _run(args, func))
+        return parser
+
+    chore("players", "list the players, with games played and last visit", _players)
+    scores = chore("scores", "show a game's hall of fame", _scores)
+    scores.add_argument("game", choices=GAME_NAMES, metavar="GAME",
+                        help=f"one of {', '.join(GAME_NAMES)}")
+    scores.add_argument("--number", type=int, metavar="N", help="only game number N")
+    scores.add_argument("--limit", type=int, default=10, metavar="N",
+                        help="how many lines (default 10)")
+    reset = chore("reset-scores", "forget every finished game of GAME (a fresh hall of fame)",
+                  _reset_scores, confirm=True)
+    reset.add_argument("game", choices=GAME_NAMES, metavar="GAME",
+                       help=f"one of {', '.join(GAME_NAMES)}")
+    delete = chore("delete-player", "delete a player with their games, saves and messages",
+                   _delete_player, confirm=True)
+    delete.add_argument("name", metavar="NAME",
+                        help="the player's alias, any case (alias@source if several)")
+    purge = chore("purge-messages", "delete messages older than DAYS days", _purge_messages,
+                  confirm=True)
+    purge.add_argument("--older-than", type=int, required=True, metavar="DAYS",
+                       help="age in days (0 deletes every message)")
+    export = chore("export-scores", "write every finished game to a CSV file", _export)
+    export.add_argument("file", type=Path, metavar="FILE.csv")
+    chore("migrate", "upgrade the database to this version's schema", _migrate)
+    chore("backup", "write a copy of the database to data/backups/", _backup)
+
+
+def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
+    settings = resolve_settings(args)
+
+    async def main() -> int:
+        store = Store.from_settings(settings, pooled=False)
+        try:
+            if func is not _migrate:
+                await store.migrate()
+            return await func(store, args, settings.data_dir / "backups")
+        except StoreError as exc:
+            print(f"reussite: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        finally:
+            await store.close()
+
+    return asyncio.run(main())
+
+
+def _confirm(args: argparse.Namespace, question: str) -> None:
+    if args.yes:
+        return
+    if not sys.stdin.isatty():
+        raise CliError(f"{question} — add --yes to confirm (no terminal to ask on)")
+    answer = input(f"{question} Type yes to go on: ").strip().lower()
+    if answer not in ("y", "yes"):
+        raise CliError("nothing changed")
+
+
+async def _backup_first(store: Store, folder: Path) -> None:
+    path = await store.backup(folder)
+    print(f"Backup written to {path}")
+
+
+async def _players(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    players = await store.players()
+    if not players:
+        print("No players yet.")
+        return EXIT_OK
+    print(f"{'alias':<24} {'from':<20} {'user':<12} {'games':>6}  last visit")
+    for p in players:
+        seen = p.last_seen.strftime("%Y-%m-%d %H:%M") if p.last_seen else "-"
+        print(f"{p.alias:<24} {p.source:<20} {p.user_id:<12} {p.games_played:>6}  {seen}")
+    print(f"{len(players)} player{'s' if len(players) != 1 else ''}")
+    return EXIT_OK
+
+
+async def _scores(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    if args.number is None:
+        entries = await store.top(args.game, args.limit)
+        title = f"Hall of fame: {args.game}"
+    else:
+        entries = await store.number_board(args.game, args.number, args.limit)
+        title = f"Best on {args.game} #{args.number}"
+    print(title)
+    if not entries:
+        print("No scores yet.")
+    for e in entries:
+        print(f"{e.rank:>3}. {e.alias:<24} {e.score:>7}  #{e.number:<8} {e.status:<8} "
+              f"{e.ended:%Y-%m-%d}")
+    return EXIT_OK
+
+
+async def _reset_scores(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    _confirm(args, f"Forget every finished {args.game} game?")
+    await _backup_first(store, backups)
+    count = await store.reset_scores(args.game)
+    print(f"{count} {args.game} game{'s' if count != 1 else ''} forgotten.")
+    return EXIT_OK
+
+
+async def _delete_player(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    player = await _one_player(store, args.name)
+    _confirm(args, f"Delete {player.alias} ({player.source}) with their games, saves and "
+                   "messages?")
+    await _backup_first(store, backups)
+    await store.delete_player(player.id)
+    print(f"{player.alias} deleted.")
+    return EXIT_OK
+
+
+async def _one_player(store: Store, name: str) -> Player:
+    alias, _, source = name.rpartition("@") if "@" in name else (name, "", "")
+    found = await store.find_players(name)
+    if not found and source:
+        found = [p for p in await store.find_players(alias)
+                 if p.source.lower() == source.lower()]
+    if not found:
+        raise CliError(f"no player called {name} (see `reussite sysop players`)")
+    if len(found) > 1:
+        names = ", ".join(f"{p.alias}@{p.source}" for p in found)
+        raise CliError(f"several players are called {name}: name one of {names}")
+    return found[0]
+
+
+async def _purge_messages(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    if args.older_than < 0:
+        raise CliError("--older-than: expected a number of days, 0 or more")
+    _confirm(args, f"Delete every message older than {args.older_than} days?")
+    await _backup_first(store, backups)
+    count = await store.purge_messages(timedelta(days=args.older_than))
+    print(f"{count} message{'s' if count != 1 else ''} deleted.")
+    return EXIT_OK
+
+
+async def _export(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    path: Path = args.file
+    count = 0
+    try:
+        with path.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(EXPORT_FIELDS)
+            async for row in store.game_rows():
+                row["options"] = _json(row["options"])
+                row["moves"] = " ".join(row["moves"])
+                writer.writerow([row[f] for f in EXPORT_FIELDS])
+                count += 1
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    print(f"{count} game{'s' if count != 1 else ''} written to {path}")
+    return EXIT_OK
+
+
+def _json(value: object) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True)
+
+
+async def _migrate(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    before = await store.revision()
+    await store.migrate()
+    target = head()
+    if before == target:
+        print(f"Database {store.describe()} is up to date (revision {target}).")
+    else:
+        print(f"Database {store.describe()} upgraded from revision {before or 'empty'} "
+              f"to {target}.")
+    return EXIT_OK
+
+
+async def _backup(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    await _backup_first(store, backups)
+    return EXIT_OK

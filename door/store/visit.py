@@ -1,0 +1,63 @@
+"""Glue between a visit and the store: open it at start-up, find the caller's player record.
+
+Both never raise for a database problem: the door must answer callers even when the
+database is down, so a failure is logged and the visit goes on without scores.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from .errors import StoreError
+from .store import Player, Store
+
+if TYPE_CHECKING:
+    from ..config import Settings
+
+log = logging.getLogger(__name__)
+
+
+async def open_store(settings: Settings, **kw: Any) -> Store:
+    """The store for ``settings``, migrated to this version's schema when possible."""
+    store = Store.from_settings(settings, **kw)
+    if await store.start():
+        log.info("database %s ready", store.describe())
+    else:
+        log.error("database %s unavailable: the door plays on without scores",
+                  store.describe())
+    return store
+
+
+async def identify(store: Store | None, caller: Any) -> Player | None:
+    """The caller's player record: ``caller.source`` (BBS name, "" for direct) and
+    ``caller.user_id`` (their record there; the alias for direct callers)."""
+    if store is None:
+        return None
+    source = getattr(caller, "source", "") or "direct"
+    user_id = getattr(caller, "user_id", "") or caller.alias.lower()
+    try:
+        return await store.player(source, user_id, caller.alias)
+    except StoreError as exc:
+        log.warning("node %s: %s: playing without scores", caller.node, exc)
+        return None
+
+
+async def node_seen(store: Store | None, node: int, player: Player | None,
+                    activity: str) -> None:
+    """Who's online: this node is busy with ``player`` doing ``activity``."""
+    if store is None:
+        return
+    try:
+        await store.node_heartbeat(node, player.id if player else None, activity)
+    except StoreError as exc:
+        log.debug("node %s: heartbeat not stored: %s", node, exc)
+
+
+async def node_gone(store: Store | None, node: int) -> None:
+    if store is None:
+        return
+    try:
+        await store.node_leave(node)
+    except StoreError as exc:
+        log.debug("node %s: leave not stored: %s", node, exc)

@@ -1,0 +1,160 @@
+"""Resume slots, named saves, messages and who's online, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from storehelp import Clock, played_game
+
+from door.store import Limits, MessageRefused, SaveRefused, Store, UnknownPlayer
+
+
+@pytest.fixture
+async def clocked(db_url: str):
+    clock = Clock()
+    store = Store(db_url, host="test-host", clock=clock, online_window_s=420,
+                  limits=Limits(messages_per_hour=3, named_saves=2, body=200))
+    assert await store.start()
+    yield store, clock
+    await store.close()
+
+
+async def test_resume_slot_one_per_game_newest_wins(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    game = played_game("anciento", 12, 5)
+    assert await store.load_resume(ann.id, "anciento") is None
+    await store.save_resume(ann.id, "anciento", {"old": True})
+    await store.save_resume(ann.id, "anciento", game.to_json())
+    await store.save_resume(ann.id, "montecarlo", {"mc": 1})
+    state = await store.load_resume(ann.id, "anciento")
+    assert type(game).from_json(state).to_json() == game.to_json()
+    assert sorted(await store.resumable(ann.id)) == ["anciento", "montecarlo"]
+    await store.clear_resume(ann.id, "anciento")
+    assert await store.load_resume(ann.id, "anciento") is None
+    assert await store.resumable(ann.id) == ["montecarlo"]
+    bob = await store.player("direct", "bob", "Bob")
+    assert await store.resumable(bob.id) == []
+
+
+async def test_named_saves(clocked) -> None:
+    store, clock = clocked
+    ann = await store.player("direct", "ann", "Ann")
+    assert await store.save_named(ann.id, "anciento", "  Before the\x1b[5m corner ", {"n": 1}) \
+        == "Before the corner"
+    clock.advance(minutes=1)
+    await store.save_named(ann.id, "anciento", "second", {"n": 2})
+    clock.advance(minutes=1)
+    await store.save_named(ann.id, "anciento", "BEFORE THE CORNER", {"n": 3})  # replaces
+    saves = await store.list_named(ann.id, "anciento")
+    assert [s.name for s in saves] == ["BEFORE THE CORNER", "second"]
+    assert await store.load_named(ann.id, "anciento", "before the corner") == {"n": 3}
+    with pytest.raises(SaveRefused, match="2 saved games"):
+        await store.save_named(ann.id, "anciento", "third", {"n": 4})
+    with pytest.raises(SaveRefused, match="name"):
+        await store.save_named(ann.id, "anciento", "\x1b[0m ", {"n": 4})
+    assert await store.delete_named(ann.id, "anciento", "Second")
+    assert not await store.delete_named(ann.id, "anciento", "second")
+    await store.save_named(ann.id, "anciento", "third", {"n": 4})
+    assert await store.load_named(ann.id, "anciento", "nope") is None
+    assert await store.list_named(ann.id, "montecarlo") == []
+
+
+async def test_messages_round_trip(store: Store) -> None:
+    ann = await store.player("Night Owl BBS", "1", "Ann")
+    bob = await store.player("direct", "bob", "Bob")
+    first = await store.send_message(ann.id, "bOB", "Rematch?", "Deal #505.\nYou lost.")
+    second = await store.send_message(ann.id, "Bob", "", "again")
+    assert await store.unread_count(bob.id) == 2
+    inbox = await store.inbox(bob.id)
+    assert [m.id for m in inbox] == [second, first]
+    assert inbox[0].subject == "(no subject)"
+    assert inbox[1].body == "Deal #505.\nYou lost." and inbox[1].sender == "Ann"
+    assert await store.mark_read(bob.id, first)
+    assert not await store.mark_read(bob.id, first)
+    assert not await store.mark_read(ann.id, second)  # not hers
+    assert [m.id for m in await store.inbox(bob.id, unread_only=True)] == [second]
+    assert await store.unread_count(bob.id) == 1
+    assert not await store.delete_message(ann.id, second)
+    assert await store.delete_message(bob.id, second)
+    assert [m.id for m in await store.inbox(bob.id)] == [first]
+    assert not (await store.inbox(bob.id))[0].unread
+
+
+async def test_escape_sequences_never_reach_the_reader(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    bob = await store.player("direct", "bob", "Bob")
+    body = ("hi\x1b[2J\x1b[H\x1b]0;owned\x07 there\r\nline\x9b31m two\x00\x7f\u202e\n"
+            "\x1bPq#0;2;0;0;0\x1b\\end\x1bc")
+    await store.send_message(ann.id, "bob", "\x1b[31mred\x1b[0m alert\x08", body)
+    message = (await store.inbox(bob.id))[0]
+    assert message.subject == "red alert"
+    assert message.body == "hi there\nline two\nend"
+    for text in (message.subject, message.body):
+        assert not any((ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0 for c in text)
+
+
+async def test_recipient_must_exist_with_near_names(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    await store.player("direct", "bob", "Bobby Tables")
+    await store.player("Night Owl BBS", "3", "Carla")
+    await store.player("Moon BBS", "9", "Carla")
+    with pytest.raises(UnknownPlayer) as caught:
+        await store.send_message(ann.id, "bobby tabels", "s", "b")
+    assert caught.value.suggestions == ["Bobby Tables"]
+    assert "did you mean Bobby Tables?" in str(caught.value)
+    with pytest.raises(UnknownPlayer, match=r"no player called Zed$"):
+        await store.send_message(ann.id, "Zed", "s", "b")
+    with pytest.raises(UnknownPlayer, match="several players are called carla") as many:
+        await store.send_message(ann.id, "carla", "s", "b")
+    assert many.value.suggestions == ["Carla@Night Owl BBS", "Carla@Moon BBS"]
+    await store.send_message(ann.id, "carla@moon bbs", "s", "b")
+    moon = next(p for p in await store.find_players("carla") if p.source == "Moon BBS")
+    assert await store.unread_count(moon.id) == 1
+
+
+async def test_message_limits(clocked) -> None:
+    store, clock = clocked
+    ann = await store.player("direct", "ann", "Ann")
+    await store.player("direct", "bob", "Bob")
+    with pytest.raises(MessageRefused, match="200"):
+        await store.send_message(ann.id, "bob", "long", "x" * 201)
+    with pytest.raises(MessageRefused, match="subject"):
+        await store.send_message(ann.id, "bob", "s" * 61, "x")
+    with pytest.raises(MessageRefused, match="empty"):
+        await store.send_message(ann.id, "bob", "s", " \x1b[2J \n ")
+    for _ in range(3):
+        clock.advance(minutes=10)
+        await store.send_message(ann.id, "bob", "s", "b")
+    with pytest.raises(MessageRefused, match="3 messages in the last hour"):
+        await store.send_message(ann.id, "bob", "s", "b")
+    clock.advance(minutes=41)  # the first one is now over an hour old
+    await store.send_message(ann.id, "bob", "s", "b")
+
+
+async def test_purge_messages(clocked) -> None:
+    store, clock = clocked
+    ann = await store.player("direct", "ann", "Ann")
+    bob = await store.player("direct", "bob", "Bob")
+    await store.send_message(ann.id, "bob", "old", "b")
+    clock.advance(days=10)
+    await store.send_message(ann.id, "bob", "new", "b")
+    assert await store.purge_messages(timedelta(days=5)) == 1
+    assert [m.subject for m in await store.inbox(bob.id)] == ["new"]
+
+
+async def test_who_is_online(clocked) -> None:
+    store, clock = clocked
+    ann = await store.player("direct", "ann", "Ann")
+    await store.node_heartbeat(2, ann.id, "Anciento #505")
+    await store.node_heartbeat(1, None, "\x1b[31mlogging in")
+    clock.advance(minutes=5)
+    await store.node_heartbeat(2, ann.id, "Hall of Fame")
+    online = await store.online()
+    assert [(n.node, n.alias, n.activity) for n in online] == [
+        (1, None, "logging in"), (2, "Ann", "Hall of Fame")]
+    assert online[1].since == clock.now - timedelta(minutes=5)  # same caller: since kept
+    clock.advance(minutes=3)  # node 1 has been silent for 8 minutes: gone
+    assert [n.node for n in await store.online()] == [2]
+    await store.node_leave(2)
+    assert await store.online() == []

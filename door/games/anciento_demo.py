@@ -53,6 +53,8 @@ class Weights:
     lookahead: int = 4         # squares of the current stone searched one ply deeper
     expect: bool = True        # without a shown next stone, average over the stones to come
     stuck: float = 30.0        # value of a reply stone that has no square at all
+    shown: int = 2             # Easy mode: shown stones searched after the current one
+    beam: int = 3              # Easy mode: squares tried per shown stone
     orphan: float = 40.0       # per stone to come that fits no square touching the board
 
 
@@ -108,9 +110,9 @@ class View:
 
     def __init__(self, game: Anciento) -> None:
         self.geo: Geometry = game.geo
-        self.cells = [EMPTY if s is None else s.kind for s in game.board]
+        self.board = _Board(game.geo, [EMPTY if s is None else s.kind for s in game.board])
         counts = [2] * KINDS
-        for kind in self.cells:
+        for kind in self.board.cells:
             if kind != EMPTY:
                 counts[kind] -= 1
         current = game.current
@@ -131,15 +133,43 @@ class View:
         return one, two
 
 
+class _Board:
+    """Board kinds plus, per square, its neighbour multiset and count, kept up to date."""
+
+    def __init__(self, geo: Geometry, cells: list[int]) -> None:
+        self.neighbours = geo.neighbours
+        self.cells = [EMPTY] * geo.size
+        self.keys = [0] * geo.size
+        self.ns = [0] * geo.size
+        for square, kind in enumerate(cells):
+            if kind != EMPTY:
+                self.place(square, kind)
+
+    def place(self, square: int, kind: int) -> None:
+        self.cells[square] = kind
+        shift = _SHIFT[kind]
+        for near in self.neighbours[square]:
+            self.keys[near] += shift
+            self.ns[near] += 1
+
+    def lift(self, square: int) -> None:
+        shift = _SHIFT[self.cells[square]]
+        self.cells[square] = EMPTY
+        for near in self.neighbours[square]:
+            self.keys[near] -= shift
+            self.ns[near] -= 1
+
+
 class Scan(NamedTuple):
     """One look at a board: what :meth:`_Judge.ply` needs to value every placement on it."""
 
     values: list[float]             # value of each empty square (0 when it touches nothing)
-    total: float                    # board value: sum of values minus the orphan penalty
-    frontier: list[tuple[int, int, int]]   # (square, neighbour multiset, neighbour count)
-    keys: list[int]                 # neighbour multiset of each square
+    raw: float                      # sum of the values
+    total: float                    # board value: raw minus the orphan penalty
+    frontier: list[int]             # empty squares touching a stone
     cover: list[int]                # per kind, how many frontier squares it fits
     orphans: int                    # kinds of stones to come that fit no frontier square
+    fragile: int                    # kinds of stones to come that fit at most 5 squares
 
 
 class _Judge:
@@ -147,32 +177,25 @@ class _Judge:
 
     def __init__(self, geo: Geometry, one: int, two: int, w: Weights) -> None:
         self.geo, self.one, self.two, self.w = geo, one, two, w
+        self.interior = tuple(not edge for edge in geo.edge)
         self._values: dict[tuple[int, int, bool], float] = {}
 
     def count(self, mask: int) -> int:
         """Stones to come among the kinds of ``mask`` (twins count twice)."""
         return (mask & self.one).bit_count() + (mask & self.two).bit_count()
 
-    def key(self, cells: list[int], square: int) -> tuple[int, int]:
-        """(neighbour multiset, neighbour count) of a square."""
-        key = n = 0
-        for near in self.geo.neighbours[square]:
-            kind = cells[near]
-            if kind != EMPTY:
-                key += _SHIFT[kind]
-                n += 1
-        return key, n
-
-    def square(self, cells: list[int], square: int) -> float:
+    def square(self, board: _Board, square: int) -> float:
         """Value of one empty square (see the module docstring); 0 when it touches nothing."""
-        key, n = self.key(cells, square)
+        n = board.ns[square]
         if not n:
             return 0.0
-        interior = not self.geo.edge[square]
+        key = board.keys[square]
+        interior = self.interior[square]
         outer = 0
         if interior and n == 3:
-            fourth = next(i for i in self.geo.neighbours[square] if cells[i] == EMPTY)
-            outer = self.key(cells, fourth)[0] or -1
+            cells = board.cells
+            fourth = next(i for i in board.neighbours[square] if cells[i] == EMPTY)
+            outer = board.keys[fourth] or -1
         cached = (key, outer, interior)
         value = self._values.get(cached)
         if value is None:
@@ -205,76 +228,81 @@ class _Judge:
                 found += 2 if two & bit else 1
         return found
 
-    def scan(self, cells: list[int]) -> Scan:
+    def scan(self, board: _Board) -> Scan:
         """Square values, board value, frontier, and which stones to come fit somewhere."""
-        size = self.geo.size
-        values = [0.0] * size
-        keys = [0] * size
+        values = [0.0] * self.geo.size
         frontier = []
         cover = [0] * KINDS
-        for square in range(size):
-            if cells[square] == EMPTY:
-                key, n = self.key(cells, square)
-                if n:
-                    keys[square] = key
-                    values[square] = self.square(cells, square)
-                    frontier.append((square, key, n))
-                    for kind in _bits(fit_mask(key)):
-                        cover[kind] += 1
-        orphans = sum(1 << kind for kind in range(KINDS) if not cover[kind]) & self.one
-        total = sum(values) - self.w.orphan * self.count(orphans)
-        return Scan(values, total, frontier, keys, cover, orphans)
+        cells, keys, ns = board.cells, board.keys, board.ns
+        for square in range(self.geo.size):
+            if ns[square] and cells[square] == EMPTY:
+                values[square] = self.square(board, square)
+                frontier.append(square)
+                for kind in _bits(fit_mask(keys[square])):
+                    cover[kind] += 1
+        orphans = fragile = 0
+        for kind in _bits(self.one):
+            if cover[kind] <= 5:   # a placement changes the masks of at most 5 squares
+                fragile |= 1 << kind
+                if not cover[kind]:
+                    orphans |= 1 << kind
+        raw = sum(values)
+        return Scan(values, raw, raw - self.w.orphan * self.count(orphans), frontier, cover,
+                    orphans, fragile)
 
-    def _orphans_after(self, cells: list[int], square: int, scanned: Scan) -> int:
-        """Stones to come that fit no frontier square once ``square`` is filled (it is now).
+    def _orphans_after(self, board: _Board, square: int, kind: int, scanned: Scan) -> int:
+        """Stones to come that fit no frontier square once ``square`` holds ``kind`` (it does).
 
         Only the filled square and its empty neighbours change their fit masks; a kind can
         lose its last square only if every square that took it is among those.
         """
-        keys, cover = scanned.keys, scanned.cover
-        changed = [square] + [near for near in self.geo.neighbours[square]
-                              if cells[near] == EMPTY]
-        old = [fit_mask(keys[sq]) for sq in changed]
+        cells, keys = board.cells, board.keys
+        shift = _SHIFT[kind]
+        old = [fit_mask(keys[square])]
         new = 0
-        for near in changed[1:]:
-            new |= fit_mask(self.key(cells, near)[0])
+        for near in board.neighbours[square]:
+            if cells[near] == EMPTY:
+                old.append(fit_mask(keys[near] - shift))
+                new |= fit_mask(keys[near])
+        cover = scanned.cover
         lost = 0
-        for kind in _bits(_or(old) & ~new & self.one):
-            if cover[kind] <= len(changed) and cover[kind] == sum(
-                    1 for mask in old if mask >> kind & 1):
-                lost |= 1 << kind
+        for lone in _bits(_or(old) & ~new & scanned.fragile):
+            if cover[lone] <= len(old) and cover[lone] == sum(
+                    1 for mask in old if mask >> lone & 1):
+                lost |= 1 << lone
         return (scanned.orphans & ~new) | lost
 
-    def ply(self, cells: list[int], kind: int, scanned: Scan | None = None,
+    def ply(self, board: _Board, kind: int, scanned: Scan | None = None,
             ) -> list[tuple[float, int]]:
         """(value, square) for every legal square of a stone of ``kind``, best first."""
-        geo, w = self.geo, self.w
-        scanned = scanned or self.scan(cells)
-        values, frontier = scanned.values, scanned.frontier
-        total = sum(values)
-        neighbours = geo.neighbours
+        w = self.w
+        scanned = scanned or self.scan(board)
+        values, total = scanned.values, scanned.raw
+        neighbours, cells, keys, ns = board.neighbours, board.cells, board.keys, board.ns
+        interior = self.interior
         out = []
-        for square, key, n in frontier:
-            if not fit_mask(key) >> kind & 1:
+        for square in scanned.frontier:
+            if not fit_mask(keys[square]) >> kind & 1:
                 continue
             score = total - values[square]
-            if not geo.edge[square]:
+            if interior[square]:
+                n = ns[square]
                 score += w.points * BASE_POINTS[n] + (w.quatro if n == 4 else 0.0)
-            cells[square] = kind
+            board.place(square, kind)
             touched = {square}
             for near in neighbours[square]:
                 if cells[near] != EMPTY:
                     continue
                 if near not in touched:
                     touched.add(near)
-                    score += self.square(cells, near) - values[near]
+                    score += self.square(board, near) - values[near]
                 for far in neighbours[near]:   # pockets whose 4th side is ``near``
                     if far not in touched and cells[far] == EMPTY:
                         touched.add(far)
-                        score += self.square(cells, far) - values[far]
+                        score += self.square(board, far) - values[far]
             if w.orphan:
-                score -= w.orphan * self.count(self._orphans_after(cells, square, scanned))
-            cells[square] = EMPTY
+                score -= w.orphan * self.count(self._orphans_after(board, square, kind, scanned))
+            board.lift(square)
             out.append((score, square))
         out.sort(key=lambda item: (-item[0], item[1]))
         return out
@@ -290,37 +318,64 @@ def _or(masks: list[int]) -> int:
 def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
     """The current stone's legal squares, best first, by the demo player's judgement.
 
-    One ply for every square; then the best ``weights.lookahead`` squares are searched one
-    ply deeper: with the next stone when it is shown (Easy mode), else averaged over the
-    stones still to come (expectimax) when ``weights.expect`` is set.
+    One ply for every square; then the best ``weights.lookahead`` squares are searched
+    deeper: in Easy mode through the shown stones (``weights.shown`` of them, best
+    ``weights.beam`` squares per stone), else one ply averaged over the stones still to
+    come (expectimax) when ``weights.expect`` is set.
     """
     view = View(game)
     if view.current == EMPTY or game.ended:
         return []
     one, two = view.masks()
     judge = _Judge(view.geo, one, two, weights)
-    ranked = judge.ply(view.cells, view.current)
-    if view.preview:
-        replies = {view.preview[0]: 1}
-    elif weights.expect:
-        replies = {kind: count for kind, count in enumerate(view.counts) if count > 0}
-    else:
-        replies = {}
-    if len(ranked) < 2 or not replies:
+    board = view.board
+    ranked = judge.ply(board, view.current)
+    shown = view.preview[:weights.shown]
+    if len(ranked) < 2 or not (shown or weights.expect):
         return [square for _, square in ranked]
-    weight = sum(replies.values())
+    replies = {kind: count for kind, count in enumerate(view.counts) if count > 0}
+    if not (shown or replies):
+        return [square for _, square in ranked]
     deep = []
     for value, square in ranked[:weights.lookahead]:
-        view.cells[square] = view.current
-        scanned = judge.scan(view.cells)
-        expected = 0.0
-        for kind, count in replies.items():
-            best = judge.ply(view.cells, kind, scanned)
-            expected += count * (best[0][0] if best else scanned.total - weights.stuck)
-        view.cells[square] = EMPTY
-        deep.append((value - scanned.total + expected / weight, square))
+        board.place(square, view.current)
+        scanned = judge.scan(board)
+        if shown:
+            later = _line(judge, board, shown, scanned, weights)
+        else:
+            later = _expect(judge, board, replies, scanned, weights)
+        board.lift(square)
+        deep.append((value - scanned.total + later, square))
     deep.sort(key=lambda item: (-item[0], item[1]))
     return [square for _, square in deep] + [square for _, square in ranked[weights.lookahead:]]
+
+
+def _expect(judge: _Judge, board: _Board, replies: dict[int, int], scanned: Scan,
+            w: Weights) -> float:
+    """Average, over the stones still to come, of the value of the best square for each."""
+    total = 0.0
+    for kind, count in replies.items():
+        best = judge.ply(board, kind, scanned)
+        total += count * (best[0][0] if best else scanned.total - w.stuck)
+    return total / sum(replies.values())
+
+
+def _line(judge: _Judge, board: _Board, stones: list[int], scanned: Scan,
+          w: Weights) -> float:
+    """Value of the best way to place the known ``stones`` in order (beam search)."""
+    ranked = judge.ply(board, stones[0], scanned)
+    if not ranked:
+        return scanned.total - w.stuck * len(stones)
+    if len(stones) == 1:
+        return ranked[0][0]
+    best = None
+    for value, square in ranked[:w.beam]:
+        board.place(square, stones[0])
+        after = judge.scan(board)
+        found = value - after.total + _line(judge, board, stones[1:], after, w)
+        board.lift(square)
+        best = found if best is None else max(best, found)
+    return best if best is not None else scanned.total
 
 
 # -- players: each takes a game and returns a move in notation --------------------------------

@@ -53,9 +53,11 @@ class Weights:
     lookahead: int = 4         # squares of the current stone searched one ply deeper
     expect: bool = True        # without a shown next stone, average over the stones to come
     stuck: float = 30.0        # value of a reply stone that has no square at all
-    shown: int = 2             # Easy mode: shown stones searched after the current one
+    shown: int = 1             # Easy mode: shown stones searched after the current one
     beam: int = 3              # Easy mode: squares tried per shown stone
     orphan: float = 40.0       # per stone to come that fits no square touching the board
+    open_side: float = 0.5     # share of a pocket counted when its 4th side touches nothing
+    edge: float = 0.0          # extra for a placement on an edge square
 
 
 DEFAULT = Weights()
@@ -226,7 +228,7 @@ class _Judge:
             fillers = fit_mask(key + _SHIFT[kind])
             if fillers & one & ~bit or fillers & two & bit:
                 found += 2 if two & bit else 1
-        return found
+        return found if outer > 0 else int(found * self.w.open_side)
 
     def scan(self, board: _Board) -> Scan:
         """Square values, board value, frontier, and which stones to come fit somewhere."""
@@ -288,6 +290,8 @@ class _Judge:
             if interior[square]:
                 n = ns[square]
                 score += w.points * BASE_POINTS[n] + (w.quatro if n == 4 else 0.0)
+            else:
+                score += w.edge
             board.place(square, kind)
             touched = {square}
             for near in neighbours[square]:

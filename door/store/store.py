@@ -507,6 +507,12 @@ class Store:
                     subject=subject, body=body, sent=now, read_at=None)
                 .returning(MessageRow.id))).scalar_one()
 
+    async def recipient(self, to_name: str) -> int:
+        """The id of the one player a message to ``to_name`` would reach; UnknownPlayer
+        (with near names) otherwise.  Lets the UI check the name before the text is typed."""
+        async with self._read() as conn:
+            return await self._recipient(conn, to_name)
+
     async def _recipient(self, conn: AsyncConnection, to_name: str) -> int:
         name = clean_line(to_name, 2 * self.limits.alias + 1)
         if not name:

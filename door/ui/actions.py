@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from .halloffame import hall_of_fame
 from .menu import Action
+from .messages import message_centre
 from .montecarlo_screen import play_montecarlo
 
 ACTIONS: dict[str, Action] = {}
+ACTIONS["halloffame"] = hall_of_fame
+ACTIONS["messages"] = message_centre
 ACTIONS["montecarlo"] = play_montecarlo

@@ -1,0 +1,125 @@
+"""The hall of fame: each game's top ten, the caller's best and rank, and the best on one deal.
+
+Mariant's list is its Hit Parade (won games only, fewest points first); the others put the
+highest score first.  Ties go to the earlier game.  When the database is unavailable the
+screen says so and the caller goes back to the menu as usual.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..games import GAME_NAMES
+from ..session import Session
+from ..store import StoreError
+from ..store.queries import LOWEST_WINS, WON_ONLY
+from . import theme
+from .menu import FEATURE_NAMES
+from .widgets import header, message, read_line, status_line
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE = "Scores are unavailable right now. Please try again later."
+KEYS = "←→ 1-4 game · # one deal · T top ten · Esc back"
+TOP = 4  # first row of the list
+
+
+def game_title(game: str) -> str:
+    return FEATURE_NAMES.get(game, game)
+
+
+def list_title(game: str, number: int | None) -> str:
+    if number is not None:
+        return f"Best on {game_title(game)} #{number}"
+    if game == "mariant":
+        return "Mariant's Hit Parade"
+    return f"{game_title(game)}: Hall of Fame"
+
+
+def rule(game: str) -> str:
+    won = "won games only, " if game in WON_ONLY else ""
+    order = "fewest points first" if game in LOWEST_WINS else "highest score first"
+    return f"{won}{order}; ties go to the earlier game"
+
+
+class HallOfFame:
+    def __init__(self, session: Session, game: str = GAME_NAMES[0]) -> None:
+        self.session = session
+        self.game = game
+        self.number: int | None = None
+
+    async def draw(self) -> None:
+        session, screen = self.session, self.session.screen
+        screen.clear()
+        header(session, "Hall of Fame")
+        col = 2
+        for i, game in enumerate(GAME_NAMES, 1):
+            label = f" {i} {game_title(game)} "
+            col = screen.put(2, col, label, theme.SELECTED if game == self.game
+                             else theme.LABEL) + 2
+        screen.put(TOP, 2, list_title(self.game, self.number), theme.TITLE)
+        screen.put(TOP + 1, 2, rule(self.game), theme.LABEL)
+        status_line(session, KEYS)
+        store, player = session.store, session.player
+        if store is None:
+            message(session, UNAVAILABLE, theme.WARNING)
+            return
+        try:
+            if self.number is None:
+                entries = await store.top(self.game)
+            else:
+                entries = await store.number_board(self.game, self.number)
+            best = await store.player_best(self.game, player.id) if player else None
+        except StoreError as exc:
+            log.warning("hall of fame: %s", exc)
+            message(session, UNAVAILABLE, theme.WARNING)
+            return
+        row = TOP + 3
+        screen.put(row, 2, f"{'Rank':>4}  {'Player':<24} {'Score':>7}  {'Game #':<12}Date",
+                   theme.BRIGHT)
+        if not entries:
+            screen.put(row + 2, 8, "No scores yet: be the first!", theme.LABEL)
+        for i, entry in enumerate(entries, 1):
+            mine = player is not None and entry.player_id == player.id
+            attr = theme.HOTKEY if mine else theme.LABEL
+            screen.put(row + i, 2, f"{entry.rank:>4}. {entry.alias[:24]:<24} {entry.score:>7}  "
+                                   f"#{entry.number:<11}{entry.ended:%Y-%m-%d}", attr)
+        footer = row + 12
+        if best is None:
+            screen.put(footer, 2, "You have no score in this hall yet.", theme.LABEL)
+        else:
+            screen.put(footer, 2, f"Your best: {best.score} on #{best.number}, "
+                                  f"rank {best.rank}.", theme.BRIGHT)
+
+    async def ask_number(self) -> None:
+        screen = self.session.screen
+        text = await read_line(self.session, screen.rows - 2, 1, "Game number: ", 10,
+                               allowed=str.isdigit)
+        if text:
+            self.number = int(text)
+
+    async def run(self) -> None:
+        while True:
+            await self.draw()
+            await self.session.show()
+            key = await self.session.key()
+            index = GAME_NAMES.index(self.game)
+            if key.name in ("esc", "enter") or (key.is_char and key.char.lower() == "q"):
+                return
+            if key.name == "right":
+                self.game, self.number = GAME_NAMES[(index + 1) % len(GAME_NAMES)], None
+            elif key.name == "left":
+                self.game, self.number = GAME_NAMES[index - 1], None
+            elif key.is_char and key.char in "1234"[: len(GAME_NAMES)]:
+                self.game, self.number = GAME_NAMES[int(key.char) - 1], None
+            elif key.is_char and key.char in "#gG":
+                await self.ask_number()
+            elif key.is_char and key.char.lower() == "t":
+                self.number = None
+            elif key.name != "resize":
+                self.session.bell()
+
+
+async def hall_of_fame(session: Session) -> None:
+    """The menu action: browse every game's hall of fame until Esc."""
+    await HallOfFame(session).run()

@@ -1,0 +1,144 @@
+"""The hall of fame and the message centre through a real telnet door with a real store.
+
+Direct callers are "Guest" (source ``direct``, user ``guest``) until logins exist, so the
+tests seed other players and Guest's own games and messages straight into the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pyteterm import TelnetCaller
+from storehelp import insert_game
+
+from door.config import load_settings
+from door.net.telnet import start_telnet
+from door.server import NodeTable, session_runner
+from door.store import Store
+from door.store.visit import open_store
+
+
+@pytest.fixture
+async def door(door_home: Path) -> AsyncIterator[tuple[Store, int]]:
+    """A telnet door on 127.0.0.1 whose visits use a store on data/reussite.db."""
+    settings = load_settings(door_home)
+    store = await open_store(settings)
+    server = await start_telnet("127.0.0.1", 0, session_runner(
+        settings, NodeTable(settings.server.max_nodes), store))
+    yield store, server.sockets[0].getsockname()[1]
+    server.close()
+    await server.wait_closed()
+    await store.close()
+
+
+async def at_menu(port: int) -> TelnetCaller:
+    caller = await TelnetCaller.connect(port)
+    await caller.wait_for("Press any key")
+    caller.send(" ")
+    await caller.wait_for("Your choice")
+    return caller
+
+
+async def leave(caller: TelnetCaller) -> None:
+    caller.send("q")
+    await caller.wait_for("Thanks for playing")
+    await caller.wait_closed()
+
+
+async def test_hall_of_fame_screen(door) -> None:
+    store, port = door
+    ann = await store.player("Night Owl BBS", "1", "Ann")
+    guest = await store.player("direct", "guest", "Guest")
+    await insert_game(store, ann.id, "anciento", 500, number=505)
+    await insert_game(store, guest.id, "anciento", 300, number=505)
+    await insert_game(store, ann.id, "anciento", 800, number=9,
+                      ended=datetime(2026, 2, 2, tzinfo=UTC))
+    caller = await at_menu(port)
+    caller.send("h")
+    await caller.wait_for("Mariant's Hit Parade")
+    assert "won games only, fewest points first" in caller.term.text
+    assert "No scores yet" in caller.term.text
+    caller.send("4")
+    await caller.wait_for("Anciento: Hall of Fame")
+    lines = [line.strip() for line in caller.term.lines if line.strip()[:2] in ("1.", "2.",
+                                                                                  "3.")]
+    assert [line.split()[:3] for line in lines] == [["1.", "Ann", "800"],
+                                                    ["2.", "Ann", "500"],
+                                                    ["3.", "Guest", "300"]]
+    assert "Your best: 300 on #505, rank 3." in caller.term.text
+    caller.send("#")
+    await caller.wait_for("Game number:")
+    caller.send("505\r")
+    await caller.wait_for("Best on Anciento #505")
+    await caller.settle()
+    assert "#9 " not in caller.term.text and "1. Ann" in caller.term.text
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    await leave(caller)
+
+
+async def test_message_centre_read_reply_write(door) -> None:
+    store, port = door
+    bob = await store.player("direct", "bob", "Bob")
+    await store.player("direct", "guest", "Guest")
+    await store.player("Night Owl BBS", "5", "Bobby Tables")
+    await store.send_message(bob.id, "guest", "Rematch?",
+                             "Deal #505 tonight?\x1b[2J\x1b[1;1HYOU HAVE BEEN HACKED")
+    caller = await at_menu(port)
+    caller.send("e")
+    await caller.wait_for("New messages for Guest")
+    assert caller.term.find("Rematch?") is not None
+    caller.send("\r")
+    await caller.wait_for("Subject: Rematch?")
+    await caller.settle()
+    assert "Deal #505 tonight?YOU HAVE BEEN HACKED" in caller.term.text  # inert text
+    assert caller.term.find("From:    Bob") == (2, 2)  # the screen was not cleared or moved
+    caller.send("r")
+    await caller.wait_for("Subject: Re: Rematch?")
+    caller.send("Yes, at nine.\r")
+    await caller.settle()
+    caller.send("/s\r")
+    await caller.wait_for("Message sent to Bob.")
+    assert [(m.subject, m.body) for m in await store.inbox(bob.id)] == [
+        ("Re: Rematch?", "Yes, at nine.")]
+    assert "No new messages" in caller.term.text  # Bob's message is read now
+
+    caller.send("w")
+    await caller.wait_for("To:")
+    caller.send("bobby tabels\r")
+    await caller.wait_for("did you mean Bobby Tables?")
+    caller.send("\x1b")
+    await caller.settle()
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    await leave(caller)
+
+
+async def test_screens_say_unavailable_and_the_door_goes_on(door_home: Path) -> None:
+    (door_home / "data" / "reussite.db").write_bytes(b"not a database at all " * 300)
+    settings = load_settings(door_home)
+    store = await open_store(settings)
+    server = await start_telnet("127.0.0.1", 0, session_runner(
+        settings, NodeTable(settings.server.max_nodes), store))
+    try:
+        caller = await at_menu(server.sockets[0].getsockname()[1])
+        caller.send("h")
+        await caller.wait_for("Scores are unavailable right now")
+        caller.send("\x1b")
+        await caller.wait_for("Your choice")
+        caller.send("e")
+        await caller.wait_for("Messages are unavailable right now")
+        caller.send(" ")
+        await caller.wait_for("Your choice")
+        caller.send("h")
+        await caller.wait_for("Hall of Fame")
+        caller.send("\x1b")
+        await caller.wait_for("Your choice")
+        await leave(caller)
+    finally:
+        server.close()
+        await server.wait_closed()
+        await store.close()

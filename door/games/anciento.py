@@ -484,7 +484,10 @@ class Anciento(Game):
         game.quatros = _int(data.get("quatros", 0), "quatros")
         game._history = list(history)
         game._rebuild_check(redo)
-        game.ended = bool(data.get("ended", False))
+        ended = data.get("ended", False)
+        if not isinstance(ended, bool):
+            raise ValueError("ended must be true or false")
+        game.ended = ended
         game.actions = [str(a) for a in data.get("actions", [])]
         return game
 

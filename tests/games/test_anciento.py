@@ -229,7 +229,7 @@ def test_over_state_waits_for_end():
     game = position({}, [], fill=72)
     assert game.current is None and game.is_over
     assert game.status is Status.PLAYING and game.score == 0
-    assert game.legal_moves() == ["end"]
+    assert game.legal_moves() == ["end"] and game.hints() == ["end"]
     game.play("END")
     assert game.status is Status.WON and game.score == 1000
     assert game.actions == ["end"]
@@ -529,6 +529,8 @@ def _broken(change):
     lambda d: d.__setitem__("game", "montecarlo"),
     lambda d: d.__setitem__("redo", ["a1"]),
     lambda d: d.__delitem__("pouch"),
+    lambda d: d.__setitem__("ended", "no"),
+    lambda d: d["options"].__setitem__("easy", "yes"),
 ])
 def test_from_json_refuses_inconsistent_positions(change):
     data = _broken(change)

@@ -6,6 +6,7 @@
 Prints moves/s and playouts/s of the engine, then for deals ``start`` … ``start+deals-1``
 the share the perfect-information solver proves winnable in strict and relaxed mode, with
 the time per deal (median, p95, max).  ``--verify`` replays every solution through the engine.
+Times are CPU seconds of this process (the box is shared; wall time would measure the others).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def playouts(count: int, mode: str, policy: str) -> tuple[int, int, int, float]:
     """Play ``count`` deals to the end; returns (moves, wins, total score, seconds)."""
     rng = random.Random(12345)     # chooses moves only; deals come from game numbers
     moves = wins = score = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for number in range(1, count + 1):
         game = MonteCarlo.new(number, mode=mode)
         while True:
@@ -36,7 +37,7 @@ def playouts(count: int, mode: str, policy: str) -> tuple[int, int, int, float]:
             moves += 1
         wins += game.status is Status.WON
         score += game.score
-    return moves, wins, score, time.perf_counter() - start
+    return moves, wins, score, time.process_time() - start
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -45,13 +46,14 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 def solver_row(mode: str, numbers: range, node_limit: int | None, verify: bool) -> str:
-    times, nodes = [], []
+    times, nodes, slow = [], [], []
     won = unknown = 0
     for number in numbers:
-        t = time.perf_counter()
+        t = time.process_time()
         result = solve(number, mode, node_limit=node_limit)
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
         nodes.append(result.nodes)
+        slow.append((times[-1], number, result.verdict))
         won += bool(result.winnable)
         unknown += result.verdict == UNKNOWN
         if verify and result.winnable:
@@ -64,8 +66,10 @@ def solver_row(mode: str, numbers: range, node_limit: int | None, verify: bool) 
     margin = 1.96 * math.sqrt(share * (1 - share) / n)
     times.sort()
     ms = [1000 * x for x in (statistics.median(times), percentile(times, 0.95), times[-1])]
+    slowest = ", ".join(f"{n} ({v}, {t:.1f}s)" for t, n, v in sorted(slow)[-3:][::-1])
     return (f"{mode:8} {won:6}/{n:<6} {100 * share:6.1f}% ±{100 * margin:4.1f}  {unknown:7}"
-            f"  {ms[0]:8.2f} {ms[1]:8.2f} {ms[2]:8.1f}  {max(nodes):9}  {sum(times):7.1f}")
+            f"  {ms[0]:8.2f} {ms[1]:8.2f} {ms[2]:8.1f}  {max(nodes):9}  {sum(times):7.1f}"
+            f"\n{'':8} slowest: {slowest}")
 
 
 def main() -> None:

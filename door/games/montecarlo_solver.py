@@ -8,13 +8,15 @@ Search: depth-first over pair choices (and, in relaxed mode, over when to type `
 Only ranks matter, so a position is ``grid`` (25 bytes, rank or 0 for a gap) plus the stock
 index.  Between two consolidations the grid positions do not move, so a *phase* is explored
 as a set of removed-position bitmasks: the order in which pairs are taken never matters, only
-which were taken.  Phase starts that were proven lost are memoised by (grid, stock index).
+which were taken.  Each phase's distinct outcomes are searched most promising first, and
+phase starts proven lost are memoised by (grid, stock index).
 Consolidation is automatic when no pair is left (as in the engine), so a solution lists
 ``c`` only where the player must type it (relaxed mode, a pair still on the grid).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,73 +46,105 @@ class _LimitReached(Exception):
     pass
 
 
+Pair = tuple[int, int]
+
+
 class _Search:
     """One search over one stock; ``phase`` answers "can this phase start be cleared?"."""
 
-    def __init__(self, stock: bytes, relaxed: bool, node_limit: int | None) -> None:
+    def __init__(self, stock: bytes, relaxed: bool) -> None:
         self.stock = stock
         self.relaxed = relaxed
-        self.node_limit = node_limit
+        self.node_limit: int | None = None
+        self.fewest_first = True
         self.nodes = 0
         self.dead: set[bytes] = set()
-        self.path: list[str | tuple[int, int]] = []
+        self.path: list[str | Pair] = []
 
     def phase(self, grid: bytes, sidx: int) -> bool:
+        """Enumerate every set of pairs the phase can remove, collect the distinct positions
+        the consolidations lead to, and search them most promising first (fewest cards left,
+        then most pairs showing); a winning set ends the search at once."""
         key = grid + bytes((sidx,))
         if key in self.dead:
             return False
         pairs = [(p, q, (1 << p) | (1 << q)) for p, q in ADJACENT_PAIRS
                  if grid[p] and grid[p] == grid[q]]
-        occupied = 0
-        for p in range(CELLS):
-            if grid[p]:
-                occupied |= 1 << p
-        if self._explore(grid, sidx, pairs, occupied, 0, set()):
-            return True
+        occupied = sum(1 << p for p in range(CELLS) if grid[p])
+        parent: dict[int, tuple[int, int, int] | None] = {0: None}
+        todo = [0]
+        successors: dict[bytes, tuple[int, int, int, bool, bytes]] = {}
+        while todo:
+            mask = todo.pop()
+            self.nodes += 1
+            if self.node_limit is not None and self.nodes > self.node_limit:
+                raise _LimitReached
+            any_pair = False
+            for p, q, bits in pairs:
+                if not mask & bits:
+                    any_pair = True
+                    if mask | bits not in parent:
+                        parent[mask | bits] = (mask, p, q)
+                        todo.append(mask | bits)
+            if any_pair and not self.relaxed:
+                continue
+            after = self._consolidated(grid, sidx, occupied & ~mask)
+            if after is None:
+                continue
+            if after == b"":                      # nothing left anywhere: won
+                self.path += _pairs_to(parent, mask)
+                return True
+            if after not in self.dead and after not in successors:
+                cards_left = (occupied & ~mask).bit_count() + len(self.stock) - sidx
+                successors[after] = (cards_left, -_count_pairs(after), mask, any_pair, after)
+        order = sorted(successors.values(), key=_promise if self.fewest_first else _promise_most)
+        for _, _, mask, typed, after in order:
+            depth = len(self.path)
+            self.path += _pairs_to(parent, mask)
+            if typed:
+                self.path.append(CONSOLIDATE)
+            if self.phase(after[:CELLS], after[CELLS]):
+                return True
+            del self.path[depth:]
         self.dead.add(key)
         return False
 
-    def _explore(self, grid: bytes, sidx: int, pairs: list[tuple[int, int, int]],
-                 occupied: int, mask: int, seen: set[int]) -> bool:
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _LimitReached
-        any_pair = False
-        for p, q, bits in pairs:
-            if mask & bits:
-                continue
-            any_pair = True
-            after = mask | bits
-            if after in seen:
-                continue
-            seen.add(after)
-            self.path.append((p, q))
-            if self._explore(grid, sidx, pairs, occupied, after, seen):
-                return True
-            self.path.pop()
-        if any_pair and not self.relaxed:
-            return False
-        return self._consolidate(grid, sidx, occupied & ~mask, typed=any_pair)
-
-    def _consolidate(self, grid: bytes, sidx: int, left: int, typed: bool) -> bool:
-        """Consolidate the cards in ``left`` (a bitmask) and search the next phase."""
+    def _consolidated(self, grid: bytes, sidx: int, left: int) -> bytes | None:
+        """The key (grid + stock index) after consolidating the cards in ``left`` (a bitmask);
+        ``b""`` if no card is left anywhere, None if consolidation would change nothing."""
         k = left.bit_count()
         stock_left = len(self.stock) - sidx
         if k == 0 and stock_left == 0:
-            return True
+            return b""
         if left == (1 << k) - 1 and (k == CELLS or stock_left == 0):
-            return False   # consolidation would change nothing: dead end
-        cards = bytes(grid[p] for p in range(CELLS) if left >> p & 1)
+            return None
         take = min(CELLS - k, stock_left)
-        new_grid = cards + self.stock[sidx:sidx + take]
-        new_grid += bytes(CELLS - len(new_grid))
-        if typed:
-            self.path.append(CONSOLIDATE)
-        if self.phase(new_grid, sidx + take):
-            return True
-        if typed:
-            self.path.pop()
-        return False
+        cards = bytes(grid[p] for p in range(CELLS) if left >> p & 1)
+        cards += self.stock[sidx:sidx + take]
+        return cards + bytes(CELLS - len(cards)) + bytes((sidx + take,))
+
+
+def _pairs_to(parent: dict[int, tuple[int, int, int] | None], mask: int) -> list[Pair]:
+    """The pairs removed to reach ``mask`` in this phase, in playing order."""
+    pairs = []
+    while (step := parent[mask]) is not None:
+        mask, p, q = step
+        pairs.append((p, q))
+    return pairs[::-1]
+
+
+def _promise(successor: tuple[int, int, int, bool, bytes]) -> tuple[int, int]:
+    """Sort key: fewest cards left, then most pairs showing (ties keep discovery order)."""
+    return successor[0], successor[1]
+
+
+def _promise_most(successor: tuple[int, int, int, bool, bytes]) -> tuple[int, int]:
+    """The other order tried on restarts: most cards left (fewest pairs taken) first."""
+    return -successor[0], successor[1]
+
+
+def _count_pairs(grid: bytes) -> int:
+    return sum(1 for p, q in ADJACENT_PAIRS if grid[p] and grid[p] == grid[q])
 
 
 def _position(game_or_position: MonteCarlo | dict[str, Any] | int,
@@ -127,6 +161,19 @@ def _position(game_or_position: MonteCarlo | dict[str, Any] | int,
     return game, mode
 
 
+def _restarts() -> Iterator[tuple[int | None, bool]]:
+    """Node budgets for the restarts, alternating the two orders, then no budget.
+
+    A winnable deal's search time is heavy-tailed: one order finds the win at once where the
+    other wanders; lost phases stay memoised across restarts, so little work is repeated."""
+    budget = 20_000
+    for _ in range(4):
+        yield budget, True
+        yield budget, False
+        budget *= 4
+    yield None, True
+
+
 def solve(game_or_position: MonteCarlo | dict[str, Any] | int, mode: str | None = None, *,
           node_limit: int | None = None) -> SolveResult:
     """Decide whether the position (a game, its JSON, or a game number) can be cleared.
@@ -136,11 +183,21 @@ def solve(game_or_position: MonteCarlo | dict[str, Any] | int, mode: str | None 
     """
     game, mode = _position(game_or_position, mode)
     grid = bytes(0 if c is None else c.rank for c in game.grid)
-    search = _Search(bytes(c.rank for c in game.stock), mode == "relaxed", node_limit)
-    try:
-        won = search.phase(grid, 0)
-    except _LimitReached:
-        return SolveResult(UNKNOWN, mode, search.nodes)
+    search = _Search(bytes(c.rank for c in game.stock), mode == "relaxed")
+    won = None
+    for budget, fewest_first in _restarts():
+        cap = None if budget is None else search.nodes + budget
+        if node_limit is not None:
+            cap = node_limit if cap is None else min(cap, node_limit)
+        search.node_limit = cap
+        search.fewest_first = fewest_first
+        search.path.clear()
+        try:
+            won = search.phase(grid, 0)
+            break
+        except _LimitReached:
+            if node_limit is not None and search.nodes > node_limit:
+                return SolveResult(UNKNOWN, mode, search.nodes)
     if not won:
         return SolveResult(UNWINNABLE, mode, search.nodes)
     moves = [m if isinstance(m, str) else pair_name(*m) for m in search.path]

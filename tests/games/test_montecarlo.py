@@ -480,6 +480,19 @@ def test_relaxed_wins_where_strict_loses() -> None:
     assert relaxed.status is Status.WON
 
 
+@pytest.mark.parametrize("number", [550, 1146])
+def test_solver_restarts_keep_solutions_valid(number: int) -> None:
+    # These deals need more than the first restart's node budget in relaxed mode.
+    result = solve(number, "relaxed")
+    assert result.nodes > 20_000
+    assert result.winnable
+    game = MonteCarlo.new(number, mode="relaxed")
+    for move in result.moves:
+        game.play(move)
+    assert game.status is Status.WON
+    assert solve(number, "relaxed", node_limit=result.nodes + 1).verdict == WINNABLE
+
+
 def test_solver_node_limit_gives_unknown() -> None:
     result = solve(1, "relaxed", node_limit=1)
     assert result.verdict == UNKNOWN and result.winnable is None and result.moves is None

@@ -23,6 +23,8 @@ EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 COMMAND_MODULES: tuple[str, ...] = (
     "door.commands.replay",
     "door.commands.sysop",
+    "door.commands.dropfile",
+    "door.commands.door",
 )
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .config import Settings
+from .dropfile import MAX_TIME_LEFT_S
 from .net.terminal import Terminal
-from .term import Key, KeyDecoder, Renderer, Screen
+from .term import Attr, Key, KeyDecoder, Renderer, Screen
 
 if TYPE_CHECKING:
     from .store import Player, Store
@@ -28,6 +29,8 @@ log = logging.getLogger(__name__)
 
 ESC_DELAY = 0.05  # seconds to wait after a lone Esc before calling it the Esc key
 IDLE_WARNING = 30  # seconds of warning before an idle caller is disconnected
+TIME_WARNINGS = (300, 180, 60)  # seconds left when the caller is told time is running out
+NOTICE_PAUSE = 1.5  # seconds "your time is up" stays up before the goodbye
 
 
 class SessionEnded(Exception):
@@ -53,6 +56,9 @@ class Caller:
     alias: str = "Guest"
     node: int = 1
     time_left_s: int | None = None
+    user_name: str = ""  # the real name a BBS gave, when it gave one
+    user_id: str = ""  # the BBS's user number, opaque
+    source: str = ""  # where the caller came from: the BBS name or dropfile format, "" direct
 
 
 class Session:
@@ -74,15 +80,26 @@ class Session:
         limit = self.caller.time_left_s
         if limit is None:
             limit = settings.limits.minutes_per_call * 60
+        limit = max(0, min(limit, MAX_TIME_LEFT_S))
         self.deadline = clock() + limit
+        self._time_warnings = [s for s in TIME_WARNINGS if s < limit]
+        self._notice: tuple[str, Attr | None] | None = None
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
+        self._hook_at_end: Callable[[], Awaitable[None]] | None = None
         """Set by a game screen while a game is in progress: saves it for resume.  Called
         when the visit ends by carrier loss, idle time-out, time-up or a signal."""
 
+    def _ending(self, exc: SessionEnded) -> SessionEnded:
+        """Keep the autosave hook as it is when the visit ends: screens unwinding past the
+        exception may clear ``autosave`` before ``run_visit`` gets to save."""
+        self._hook_at_end = self.autosave or self._hook_at_end
+        return exc
+
     async def save_game_in_progress(self) -> None:
         """Run the autosave hook, if any; a failing save is logged, never raised."""
-        hook, self.autosave = self.autosave, None
+        hook, self.autosave = self.autosave or self._hook_at_end, None
+        self._hook_at_end = None
         if hook is None:
             return
         try:
@@ -91,15 +108,31 @@ class Session:
             log.exception("node %s: could not save the game in progress", self.caller.node)
 
     # -- output ---------------------------------------------------------------------------
+    def notify(self, text: str, attr: Attr | None = None) -> None:
+        """Show ``text`` on the message row of the next frame only (greetings, time warnings);
+        the screen underneath is untouched and comes back with the frame after."""
+        self._notice = (text, attr)
+
     async def show(self) -> None:
         """Send the caller what changed on ``self.screen`` since the last frame."""
-        data = self.renderer.frame(self.screen)
+        if self._notice is not None:
+            from .ui.theme import WARNING
+            text, attr = self._notice
+            row = max(0, self.screen.rows - 2)
+            saved = list(self.screen.cells[row])
+            self.screen.put(row, 0, " " * self.screen.cols, attr or WARNING)
+            self.screen.put(row, 1, text[: self.screen.cols - 2], attr or WARNING)
+            self._notice = None
+            data = self.renderer.frame(self.screen)
+            self.screen.cells[row] = saved
+        else:
+            data = self.renderer.frame(self.screen)
         if data:
             self.terminal.write(data)
             try:
                 await self.terminal.drain()
             except (ConnectionError, OSError) as exc:
-                raise CarrierLost(str(exc)) from None
+                raise self._ending(CarrierLost(str(exc))) from None
 
     def bell(self) -> None:
         self.terminal.write(b"\x07")
@@ -122,8 +155,11 @@ class Session:
         while not self._keys:
             left = self.deadline - self._clock()
             if left <= 0:
-                raise TimeUp("time is up")
+                raise self._ending(TimeUp("time is up"))
+            await self._time_warning(left)
             wait = min(left, idle - IDLE_WARNING if not warned else IDLE_WARNING)
+            if self._time_warnings:
+                wait = max(0.0, min(wait, left - self._time_warnings[0]))
             if self.decoder.pending:
                 wait = ESC_DELAY
             try:
@@ -132,15 +168,18 @@ class Session:
                 if self.decoder.pending:
                     self._keys.extend(self.decoder.flush())
                 elif self.deadline - self._clock() <= 0:
-                    raise TimeUp("time is up") from None
+                    raise self._ending(TimeUp("time is up")) from None
+                elif self._time_warnings and (self.deadline - self._clock()
+                                              <= self._time_warnings[0]):
+                    continue  # the warning is shown at the top of the loop
                 elif not warned:
                     warned = True
                     await self._idle_warning()
                 else:
-                    raise IdleTimeout("idle") from None
+                    raise self._ending(IdleTimeout("idle")) from None
                 continue
             if not data:
-                raise CarrierLost("connection closed")
+                raise self._ending(CarrierLost("connection closed"))
             warned = False
             for key in self.decoder.feed(data):
                 if key.name == "ctrl-r":
@@ -149,6 +188,17 @@ class Session:
                 else:
                     self._keys.append(key)
         return self._keys.popleft()
+
+    async def _time_warning(self, left: float) -> None:
+        """At 5, 3 and 1 minutes left: say so once each, with a bell."""
+        if not self._time_warnings or left > self._time_warnings[0]:
+            return
+        while self._time_warnings and left <= self._time_warnings[0]:
+            minutes = self._time_warnings.pop(0) // 60
+        plural = "minute" if minutes == 1 else "minutes"
+        self.notify(f"Only {minutes} {plural} left in this call.")
+        self.bell()
+        await self.show()
 
     async def _idle_warning(self) -> None:
         row = self.screen.rows - 1
@@ -181,6 +231,8 @@ async def run_visit(session: Session) -> None:
                 else "No key for too long: see you next time.")
         message(session, text)
         with contextlib.suppress(CarrierLost):
+            await session.show()
+            await asyncio.sleep(NOTICE_PAUSE)
             await goodbye(session)
     except CarrierLost:
         log.info("node %s: carrier lost", session.caller.node)

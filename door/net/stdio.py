@@ -15,6 +15,10 @@ from collections.abc import Iterator
 from ..term import Charset
 from .terminal import Terminal
 
+CLEAN_EXIT = b"\x1b[0m\x1b7\x1b[r\x1b8\x1b[?25h"
+"""Attributes reset, scroll region reset (the cursor kept where it was: DECSTBM homes it),
+cursor shown: the BBS gets its terminal back."""
+
 
 @contextlib.contextmanager
 def raw_mode(fd: int) -> Iterator[None]:
@@ -27,7 +31,24 @@ def raw_mode(fd: int) -> Iterator[None]:
     try:
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+        with contextlib.suppress(termios.error, OSError):  # a hung-up pty cannot be restored
+            termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+
+
+@contextlib.contextmanager
+def blocking_restored(*fds: int) -> Iterator[None]:
+    """asyncio makes stdin/stdout non-blocking, and that flag is shared with the BBS (or the
+    shell) that started us: put it back as it was on the way out."""
+    saved = {}
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            saved[fd] = os.get_blocking(fd)
+    try:
+        yield
+    finally:
+        for fd, blocking in saved.items():
+            with contextlib.suppress(OSError):
+                os.set_blocking(fd, blocking)
 
 
 def _local_charset() -> Charset:
@@ -45,23 +66,35 @@ class StdioTerminal(Terminal):
         super().__init__(cols, rows, charset or _local_charset(),
                          term_type=os.environ.get("TERM", ""), peer="local")
         self._reader, self._writer = reader, writer
+        self.carrier_lost = False
 
     async def read(self) -> bytes:
         try:
-            return await self._reader.read(4096)
-        except (ConnectionError, OSError):
-            return b""
+            data = await self._reader.read(4096)
+        except (ConnectionError, OSError):  # EIO: the pty was hung up
+            data = b""
+        if not data:
+            self.carrier_lost = True
+        return data
 
     def write(self, data: bytes) -> None:
-        if not self._writer.is_closing():
+        if not self.carrier_lost and not self._writer.is_closing():
             self._writer.write(data)
 
     async def drain(self) -> None:
         await self._writer.drain()
 
+    def hang_up(self) -> None:
+        """The caller is gone (SIGHUP/SIGTERM from the BBS): reads end, writes are dropped."""
+        self.carrier_lost = True
+        self._reader.feed_eof()
+
     async def close(self) -> None:
-        with contextlib.suppress(ConnectionError, OSError):
-            await self._writer.drain()
+        """Leave the terminal clean and everything written on its way (never hangs)."""
+        if not self.carrier_lost:
+            self.write(CLEAN_EXIT)
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+            await asyncio.wait_for(self._writer.drain(), 1.0)
 
     def watch_window(self) -> None:
         """Follow window-size changes of the controlling terminal (SIGWINCH)."""

@@ -1,0 +1,361 @@
+"""``reussite door DROPFILE``: the door as a BBS runs it, for the caller the dropfile names.
+
+The caller arrives on one of three transports (research/dropfiles.md §6.2):
+
+* **stdio** (default): the pty or pipes the BBS started us on (ENiGMA½ ``io: stdio``,
+  Synchronet, Mystic, WWIV); raw mode while we run, the modes restored after.
+* **inherited socket**: ``--socket FD`` or the DOOR32.SYS handle, used only if that
+  descriptor really is a socket (else stdio, and the log says why).
+* **connect-back**: ``--port P`` connects to 127.0.0.1:P (ENiGMA½ ``io: socket``, WWIV).
+
+Exit codes (also in docs/sysop-bbs-setup.md): 0 the caller quit, or their time or the idle
+limit ran out (their game saved); 1 an unexpected error (in data/door.log, the game saved if
+it could be); 2 an unusable dropfile, sysop.ini or option (one line on stderr); 3 carrier
+lost: the caller hung up (EOF, EIO, reset) or the BBS sent SIGHUP/SIGTERM (game saved).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..config import Settings
+    from ..dropfile import DropfileCaller
+    from ..session import Caller, Session
+    from ..term import Charset
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CARRIER = 0, 1, 2, 3
+HANGUP_GRACE = 1.5
+"""Seconds a visit gets to save and unwind after SIGHUP/SIGTERM before it is cancelled:
+Synchronet sends SIGTERM 5 s after SIGHUP, and the issue asks for an exit within 2 s."""
+LOG_NAME = "door.log"
+CP437_TERMS = ("ansi", "pc3", "pcansi", "cons25", "scoansi", "syncterm", "netrunner")
+"""TERM values that mean an ANSI-BBS terminal, hence CP437 (prefixes: ``ansi-bbs`` too)."""
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "door", parents=[common], help="run for one caller a BBS hands over with a dropfile",
+        description="Run the door for the caller in DROPFILE (DOOR.SYS, DOOR32.SYS or "
+                    "DORINFOx.DEF, or the folder holding it).  The caller is on stdin/stdout "
+                    "unless a socket is given.  Exit codes: 0 done, 1 error, 2 bad dropfile "
+                    "or option, 3 carrier lost.")
+    parser.add_argument("dropfile", type=Path, metavar="DROPFILE",
+                        help="the dropfile, or the folder the BBS wrote it in")
+    parser.add_argument("--node", type=int, metavar="N", help="node number (default: the "
+                        "dropfile's)")
+    parser.add_argument("--socket", type=int, metavar="FD",
+                        help="the caller is on this inherited socket descriptor")
+    parser.add_argument("--port", type=int, metavar="P",
+                        help="connect back to the BBS on 127.0.0.1:P")
+    parser.add_argument("--local", action="store_true",
+                        help="local mode: this console, whatever the dropfile says")
+    parser.add_argument("--time-left", type=float, metavar="MIN",
+                        help="minutes left for this call (default: the dropfile's)")
+    parser.add_argument("--charset", choices=["cp437", "utf8", "ascii"],
+                        help="the caller's character set (default: cp437 on sockets; on "
+                             "stdio from TERM, then LANG)")
+    parser.add_argument("--telnet", action=argparse.BooleanOptionalAction, default=None,
+                        help="socket only: --telnet announces telnet options too; "
+                             "--no-telnet passes bytes untouched (default: IAC stripped and "
+                             "answered, none announced)")
+    parser.set_defaults(func=cmd_door)
+
+
+def cmd_door(args: argparse.Namespace) -> int:
+    from ..cli import CliError, resolve_settings
+    from ..dropfile import DropfileError, read_dropfile
+
+    settings = resolve_settings(args)
+    _check_options(args, CliError)
+    try:
+        record = read_dropfile(args.dropfile)
+    except DropfileError as exc:
+        raise CliError(str(exc)) from None
+    caller, notes = make_caller(record, args)
+    _log_to_file(settings, caller.node)
+    import logging
+    log = logging.getLogger("door.door")
+    log.info("dropfile %s (%s): %s, node %s, %s s left", record.path, record.format,
+             caller.alias, caller.node, caller.time_left_s)
+    for note in (*record.warnings, *notes):
+        log.warning("dropfile: %s", note)
+    transport, target = choose_transport(args, record, CliError)
+    return _run(settings, caller, record, args, transport, target, CliError)
+
+
+def _check_options(args: argparse.Namespace, error: type[Exception]) -> None:
+    if args.node is not None and not 0 <= args.node <= 9999:
+        raise error(f"--node {args.node}: expected a node number 0–9999")
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise error(f"--port {args.port}: expected a port number 1–65535")
+    if args.socket is not None and args.socket < 0:
+        raise error(f"--socket {args.socket}: expected a descriptor number")
+    if args.time_left is not None and not args.time_left > 0:
+        raise error(f"--time-left {args.time_left:g}: expected minutes above 0")
+    if args.local and (args.port is not None or args.socket is not None):
+        raise error("--local is this console: it cannot go with --port or --socket")
+
+
+def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Caller, list[str]]:
+    """The session's caller from the dropfile and the command line's overrides."""
+    from ..dropfile import MAX_TIME_LEFT_S
+    from ..session import Caller
+
+    notes: list[str] = []
+    time_left = record.time_left_s
+    if args.time_left is not None:
+        time_left = int(args.time_left * 60)
+        if time_left > MAX_TIME_LEFT_S:
+            notes.append(f"--time-left {args.time_left:g}: more than a day, clamped to "
+                         f"{MAX_TIME_LEFT_S // 60} minutes")
+            time_left = MAX_TIME_LEFT_S
+        time_left = max(time_left, 1)
+    node = record.node if args.node is None else args.node
+    return Caller(alias=record.alias, node=node, time_left_s=time_left,
+                  user_name=record.user_name, user_id=record.user_id,
+                  source=record.bbs or record.format), notes
+
+
+def choose_transport(args: argparse.Namespace, record: DropfileCaller,
+                     error: type[Exception]) -> tuple[str, int | None]:
+    """("stdio" | "socket" | "connect", descriptor or port): what the fds really are decides."""
+    from ..net.socket import is_socket
+
+    if args.local:
+        return "stdio", None
+    if args.port is not None:
+        return "connect", args.port
+    if args.socket is not None:
+        if not is_socket(args.socket):
+            raise error(f"--socket {args.socket}: descriptor {args.socket} is not a socket")
+        return "socket", args.socket
+    handle = record.socket_handle
+    if handle is not None:
+        if is_socket(handle):
+            return "socket", handle
+        import logging
+        logging.getLogger("door.door").info(
+            "dropfile handle %s is not a socket here: the caller is on stdin/stdout", handle)
+    return "stdio", None
+
+
+def stdio_charset(environ: os._Environ[str] | dict[str, str]) -> str:
+    """The charset for a caller on stdio: TERM says ANSI-BBS → cp437, dumb → ascii; else
+    LANG/LC_* UTF-8 → utf8; else cp437 (what BBSes expect a door to send)."""
+    term = environ.get("TERM", "").lower()
+    if term.startswith(CP437_TERMS):
+        return "cp437"
+    if term == "dumb":
+        return "ascii"
+    lang = " ".join(environ.get(k, "") for k in ("LC_ALL", "LC_CTYPE", "LANG")).lower()
+    return "utf8" if "utf-8" in lang or "utf8" in lang else "cp437"
+
+
+def pick_charset(args: argparse.Namespace, record: DropfileCaller, transport: str) -> Charset:
+    from ..term import Charset
+
+    if args.charset:
+        return Charset(args.charset)
+    if record.seven_bit:
+        return Charset("ascii")
+    if transport != "stdio":
+        return Charset("cp437")
+    return Charset(stdio_charset(os.environ))
+
+
+def _log_to_file(settings: Settings, node: int) -> None:
+    """Log to data/door.log: on stdio, stderr is the caller's screen."""
+    import logging
+
+    root = logging.getLogger()
+    level = root.level
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(settings.data_dir / LOG_NAME,
+                                                       encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter(
+        f"%(asctime)s node {node} pid %(process)d %(levelname)s %(name)s: %(message)s"))
+    for old in root.handlers[:]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+
+
+def _run(settings: Settings, caller: Caller, record: DropfileCaller,
+         args: argparse.Namespace, transport: str, target: int | None,
+         error: type[Exception]) -> int:
+    import asyncio
+    import contextlib
+    import socket as socketlib
+    import sys
+
+    from ..net.socket import NotASocket, connect_back, inherit_socket
+    from ..net.stdio import blocking_restored, raw_mode
+
+    sock: socketlib.socket | None = None
+    if transport == "connect":
+        try:
+            sock = connect_back(target or 0)
+        except OSError as exc:
+            raise error(f"cannot connect back to 127.0.0.1:{target}: "
+                        f"{exc.strerror or exc}") from None
+    elif transport == "socket":
+        try:
+            sock = inherit_socket(target or 0)
+        except (NotASocket, OSError) as exc:
+            raise error(f"--socket {target}: {exc}") from None
+    telnet = args.telnet is not False and not record.bbs.lower().startswith("synchronet")
+    announce = bool(args.telnet)
+    charset = pick_charset(args, record, transport)
+
+    async def visit() -> int:
+        terminal = await _open_terminal(transport, sock, telnet=telnet, announce=announce,
+                                        charset=charset, record=record)
+        from ..session import Session
+        session = Session(terminal, settings, caller)
+        from ..ui.theme import MESSAGE
+        minutes = session.time_left // 60
+        session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
+                       f"{'' if minutes == 1 else 's'} for this visit.", MESSAGE)
+        opening = asyncio.ensure_future(attach_store(session, settings))
+        try:
+            return await door_visit(session)
+        finally:
+            await detach_store(session, opening)
+
+    stdin = sys.stdin.fileno() if transport == "stdio" else -1
+    with blocking_restored(0, 1), (raw_mode(stdin) if stdin >= 0
+                                   else contextlib.nullcontext()):
+        return asyncio.run(visit())
+
+
+async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
+                         charset: Charset, record: DropfileCaller):
+    from ..net.terminal import sane_size
+
+    if sock is not None:
+        from ..net.socket import open_socket_terminal
+        terminal = await open_socket_terminal(sock, telnet=telnet, announce=announce,
+                                              charset=charset, rows=record.screen_rows)
+    else:
+        from ..net.stdio import open_stdio
+        terminal = await open_stdio()
+        terminal.charset = charset
+        if _tty_rows() is None:
+            terminal.cols, terminal.rows = sane_size(80, record.screen_rows)
+        else:
+            terminal.watch_window()
+    terminal.color = record.ansi
+    return terminal
+
+
+def _tty_rows() -> int | None:
+    try:
+        rows = os.get_terminal_size(1).lines
+    except OSError:
+        return None
+    return rows or None
+
+
+async def attach_store(session: Session, settings: Settings):
+    """Open the database (issue 7's ``door.store``), apply its migrations, and give the
+    session ``store`` and ``player`` as game screens expect them; returns the store or None.
+
+    Runs as a task beside the visit, so its imports (SQLAlchemy, Alembic: about 0.3 s) come
+    after the first screen.  INTEGRATION POINT: while ``door.store`` is not in the tree the
+    visit plays without a database (no scores, no resume).
+    """
+    import asyncio
+    import logging
+
+    await asyncio.sleep(0)  # let the visit (scheduled after us) send its first screen first
+    try:
+        from ..store.visit import identify, node_seen, open_store
+    except ImportError as exc:
+        logging.getLogger("door.door").warning("no database (%s): playing without scores",
+                                               exc)
+        return None
+    store = await open_store(settings)
+    session.store = store  # type: ignore[attr-defined]
+    session.player = await identify(store, session.caller)  # type: ignore[attr-defined]
+    await node_seen(store, session.caller.node, session.player, "menu")  # type: ignore
+    return store
+
+
+async def detach_store(session: Session, opening) -> None:
+    """Wait (briefly) for the store to be open, leave who's online, close it."""
+    import asyncio
+    import contextlib
+    import logging
+
+    try:
+        store = await asyncio.wait_for(opening, 1.0)
+    except Exception as exc:  # a store that is slow or broken must not keep the caller
+        logging.getLogger("door.door").warning("database not ready at exit: %s", exc)
+        return
+    if store is None:
+        return
+    from ..store.visit import node_gone
+    await node_gone(store, session.caller.node)
+    with contextlib.suppress(Exception):
+        await store.close()
+
+
+async def door_visit(session: Session) -> int:
+    """Run one visit with the BBS's signals wired to carrier loss; returns the exit code.
+
+    SIGHUP, SIGTERM and SIGINT hang the terminal up, so the visit meets :class:`CarrierLost`
+    at its next key and saves the game in progress (the same path as a dropped line); if it
+    has not finished :data:`HANGUP_GRACE` seconds later it is cancelled, which saves too.
+    """
+    import asyncio
+    import contextlib
+    import logging
+    import signal
+
+    from ..session import run_visit
+
+    log = logging.getLogger("door.door")
+    loop = asyncio.get_running_loop()
+    terminal = session.terminal
+    task = asyncio.ensure_future(run_visit(session))
+    signalled: list[str] = []
+
+    def on_signal(sig: signal.Signals) -> None:
+        if signalled:
+            return
+        signalled.append(sig.name)
+        log.info("node %s: %s from the BBS: the caller is gone", session.caller.node,
+                 sig.name)
+        hang_up = getattr(terminal, "hang_up", None)
+        if hang_up is not None:
+            hang_up()
+        loop.call_later(HANGUP_GRACE, task.cancel)
+
+    watched = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
+    for sig in watched:
+        loop.add_signal_handler(sig, on_signal, sig)
+    code = EXIT_OK
+    try:
+        await task
+    except asyncio.CancelledError:
+        if not signalled:
+            raise
+    except Exception:
+        log.exception("node %s: the visit ended by an error", session.caller.node)
+        await session.save_game_in_progress()
+        code = EXIT_ERROR
+    finally:
+        for sig in watched:
+            loop.remove_signal_handler(sig)
+        with contextlib.suppress(Exception):
+            await terminal.close()
+    if signalled or getattr(terminal, "carrier_lost", False):
+        return EXIT_CARRIER
+    return code

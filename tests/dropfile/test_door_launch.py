@@ -1,0 +1,190 @@
+"""``reussite door`` launched for real, as a BBS does: on a pty, on an inherited socket, and
+connecting back to a listener on 127.0.0.1; SIGHUP, time up, bad options."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import termios
+from pathlib import Path
+
+import pytest
+from doorproc import WAIT, PtyDoor, SocketCaller, child_env, door_command
+
+SAMPLES = Path(__file__).parent / "samples"
+CLEAN_EXIT = b"\x1b[0m\x1b7\x1b[r\x1b8\x1b[?25h"
+
+
+@pytest.fixture
+def door_sys(tmp_path: Path) -> Path:
+    """A Mystic DOOR.SYS (alias ``dexter``) where a BBS would write it: node1/DOOR.SYS."""
+    folder = tmp_path / "node1"
+    folder.mkdir()
+    path = folder / "DOOR.SYS"
+    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
+    return path
+
+
+def test_pty_launch_greets_plays_quits_and_restores(door_home: Path, door_sys: Path) -> None:
+    door = PtyDoor(door_command(door_home, door_sys.parent), door_home)
+    try:
+        door.wait_for("Press any key")
+        assert "Welcome, dexter!" in door.term.text
+        assert "Login" not in door.term.text and "password" not in door.term.text.lower()
+        door.send(b" ")
+        door.wait_for("Your choice")
+        assert "dexter · 998 min left" in door.term.text
+        row, col = door.term.find("[A]")
+        assert door.term.screen.buffer[row][col].bg != "cyan"
+        door.send(b"\x1b[B\x1b[B")  # two arrows down: the bar moves to the third entry
+        door.wait_until(lambda: door.term.screen.buffer[row][col].bg == "cyan",
+                        "the selection bar on Aunt Mary")
+        door.send(b"q")
+        door.wait_for("Farewell, dexter.")
+        assert door.finish() == 0
+        assert door.term.raw.endswith(CLEAN_EXIT + b"\r\n") or CLEAN_EXIT in door.term.raw[-40:]
+        assert termios.tcgetattr(door.slave) == door.modes_before
+        assert os.get_blocking(door.slave)
+        log = (door_home / "data" / "door.log").read_text()
+        assert "dropfile" in log and "dexter" in log
+    finally:
+        door.close()
+
+
+def test_sighup_mid_visit_ends_cleanly_with_carrier_code(door_home: Path,
+                                                          door_sys: Path) -> None:
+    door = PtyDoor(door_command(door_home, door_sys), door_home)
+    try:
+        door.wait_for("Press any key")
+        door.send(b"x")
+        door.wait_for("Your choice")
+        door.proc.send_signal(signal.SIGHUP)
+        assert door.finish() == 3
+        assert termios.tcgetattr(door.slave) == door.modes_before
+        assert "SIGHUP from the BBS" in (door_home / "data" / "door.log").read_text()
+    finally:
+        door.close()
+
+
+def test_time_up_says_so_and_exits_0(door_home: Path, door_sys: Path) -> None:
+    door = PtyDoor(door_command(door_home, door_sys, "--time-left", "0.05"), door_home)
+    try:
+        door.wait_for("You have 0 minutes")
+        door.wait_for("Your time is up.")
+        door.wait_for("Thanks for playing")
+        assert door.finish() == 0
+    finally:
+        door.close()
+
+
+def test_door32_handle_that_is_no_socket_falls_back_to_stdio(door_home: Path,
+                                                              tmp_path: Path) -> None:
+    path = tmp_path / "door32.sys"
+    path.write_bytes((SAMPLES / "ec2game_talisman_door32.sys").read_bytes())  # handle 8
+    door = PtyDoor(door_command(door_home, path, "--node", "5"), door_home)
+    try:
+        door.wait_for("Welcome, Zzzzrrr!")
+        door.send(b"\x03")  # Ctrl-C is a key in raw mode, not a signal
+        door.send(b"q")
+        door.wait_for("Your choice")
+        door.send(b"q")
+        assert door.finish() == 0
+        log = (door_home / "data" / "door.log").read_text()
+        assert "handle 8 is not a socket" in log and "node 5" in log
+    finally:
+        door.close()
+
+
+def test_connect_back_to_the_bbs_listener(door_home: Path, door_sys: Path) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(WAIT)
+    port = listener.getsockname()[1]
+    proc = subprocess.Popen(door_command(door_home, door_sys, "--port", str(port)),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=door_home, env=child_env())
+    try:
+        conn, _ = listener.accept()
+        caller = SocketCaller(conn)
+        caller.wait_for("Welcome, dexter!")
+        assert b"\xff" not in caller.term.raw  # no telnet announced to a bridging BBS
+        caller.sock.sendall(b"\r")
+        caller.wait_for("Your choice")
+        caller.sock.sendall(b"Q")
+        caller.wait_for("Farewell, dexter.")
+        caller.wait_closed()
+        assert proc.wait(timeout=WAIT) == 0
+        assert CLEAN_EXIT in caller.term.raw
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        listener.close()
+
+
+def test_inherited_raw_telnet_socket(door_home: Path, tmp_path: Path) -> None:
+    ours, theirs = socket.socketpair()
+    fd = theirs.fileno()
+    path = tmp_path / "DOOR32.SYS"
+    path.write_text(f"2\n{fd}\n38400\nTalisman v0.51\n12\nMason Green\nZzzzrrr\n100\n90\n1\n"
+                    "2\n")
+    proc = subprocess.Popen(door_command(door_home, path, "--telnet"),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=door_home, env=child_env(),
+                            pass_fds=[fd])
+    theirs.close()
+    try:
+        caller = SocketCaller(ours)
+        caller.wait_for("Welcome, Zzzzrrr!")
+        assert caller.term.raw.startswith(b"\xff\xfb")  # IAC WILL …: options announced
+        # The client agrees to NAWS and reports 80x30, then a key with a doubled IAC in it.
+        ours.sendall(b"\xff\xfb\x1f\xff\xfa\x1f\x00\x50\x00\x1e\xff\xf0 \xff\xff")
+        caller.wait_for("Your choice")
+        ours.sendall(b"\xff\xfd\x05q")  # DO STATUS: refused; then Q
+        caller.wait_for("Farewell, Zzzzrrr.")
+        caller.wait_closed()
+        assert proc.wait(timeout=WAIT) == 0
+        assert b"\xff\xfc\x05" in caller.term.raw  # IAC WONT STATUS
+        assert b"\xff\xfd\x1f" not in caller.term.raw.split(b"Welcome")[1]  # NAWS not re-asked
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        ours.close()
+
+
+@pytest.mark.parametrize("options,says", [
+    (["--socket", "0"], "--socket 0: descriptor 0 is not a socket"),
+    (["--port", "70000"], "--port 70000: expected a port number"),
+    (["--time-left", "0"], "--time-left 0: expected minutes above 0"),
+    (["--local", "--port", "9"], "--local is this console"),
+])
+def test_bad_options_one_line_exit_2(door_home: Path, door_sys: Path, options: list[str],
+                                     says: str) -> None:
+    result = subprocess.run(door_command(door_home, door_sys, *options),
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            cwd=door_home, env=child_env(), timeout=WAIT)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"reussite: {says}"] or (
+        len(result.stderr.splitlines()) == 1 and says in result.stderr)
+
+
+def test_unusable_dropfile_exit_2(door_home: Path) -> None:
+    result = subprocess.run(door_command(door_home, SAMPLES /
+                                         "MALFORMED_esterian_conquest_DOOR.SYS"),
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            cwd=door_home, env=child_env(), timeout=WAIT)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "does not follow the DOOR.SYS layout" in result.stderr
+
+
+def test_connect_back_refused_exit_2(door_home: Path, door_sys: Path) -> None:
+    spare = socket.create_server(("127.0.0.1", 0))
+    port = spare.getsockname()[1]
+    spare.close()  # nobody listens there now
+    result = subprocess.run(door_command(door_home, door_sys, "--port", str(port)),
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            cwd=door_home, env=child_env(), timeout=WAIT)
+    assert result.returncode == 2
+    assert f"cannot connect back to 127.0.0.1:{port}" in result.stderr

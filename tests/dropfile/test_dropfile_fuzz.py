@@ -1,0 +1,57 @@
+"""Fuzzing the parser: whatever the bytes, only DropfileError may escape, and a parse that
+succeeds gives values of the documented types and ranges."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_dropfile_writers import SPEC
+
+from door.dropfile import JSON_KEYS, MAX_TIME_LEFT_S, DropfileError, parse_dropfile
+
+NAMES = st.sampled_from(["DOOR.SYS", "door32.sys", "DORINFO1.DEF", "dorinfoz.def", "x.txt",
+                         ""])
+FIELD = st.one_of(st.sampled_from(["", "0", "-1", "N", "Y", "GR", "NG", "7E", "RIP", "COM0:",
+                                   "COM1", "COM0:SOCKET3", "32767", "15360", "99999999999",
+                                   "01/01/99", "4:59 pm", ";", "biff biff"]),
+                  st.text(max_size=12), st.integers(-10**12, 10**12).map(str))
+EOL = st.sampled_from(["\r\n", "\n", "\r"])
+
+
+def check(data: bytes, name: str) -> None:
+    try:
+        caller = parse_dropfile(data, name)
+    except DropfileError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        return
+    out = caller.as_json()
+    assert tuple(out) == JSON_KEYS
+    assert out["format"] in ("DOOR.SYS", "DOOR32.SYS", "DORINFO")
+    assert 0 <= out["time_left_s"] <= MAX_TIME_LEFT_S
+    assert 0 <= out["node"] <= 9999 and 0 <= out["security_level"] <= 65535
+    assert out["comm"] in ("local", "serial", "telnet")
+    assert out["screen_rows"] is None or 10 <= out["screen_rows"] <= 200
+    assert out["alias"] and out["user_name"]
+    assert isinstance(out["user_id"], str) and isinstance(out["warnings"], list)
+    assert not any(ord(c) < 32 for c in out["alias"] + out["user_name"] + out["location"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=600), NAMES)
+def test_random_bytes(data: bytes, name: str) -> None:
+    check(data, name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FIELD, min_size=0, max_size=60), NAMES, EOL)
+def test_random_fields(fields: list[str], name: str, eol: str) -> None:
+    check(eol.join(fields).encode("utf-8", "replace"), name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.integers(1, 52), FIELD, max_size=8), st.integers(0, 60), EOL)
+def test_spec_example_with_damage(changes: dict[int, str], keep: int, eol: str) -> None:
+    lines = list(SPEC)
+    for number, value in changes.items():
+        lines[number - 1] = value
+    check(eol.join(lines[:keep]).encode("utf-8", "replace"), "DOOR.SYS")

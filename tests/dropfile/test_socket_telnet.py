@@ -1,0 +1,167 @@
+"""Telnet on a raw client socket: IAC out of the data, answers without loops, 0xFF doubled;
+the socket checks; the session's time warnings, deadline clamp and carrier-loss save."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+
+import pytest
+from pyteterm import PyteTerminal
+
+from door.commands.door import EXIT_CARRIER, door_visit
+from door.dropfile import MAX_TIME_LEFT_S
+from door.net.socket import (
+    DO,
+    DONT,
+    IAC,
+    NAWS,
+    SB,
+    SE,
+    WILL,
+    WONT,
+    NotASocket,
+    TelnetFilter,
+    inherit_socket,
+    is_socket,
+    open_socket_terminal,
+)
+from door.session import Caller, CarrierLost, Session, TimeUp
+
+
+def test_iac_stripped_doubled_ff_kept_and_split_anywhere() -> None:
+    stream = bytes([ord("a"), IAC, IAC, ord("b"), IAC, 241, ord("c"), IAC, SB, 24, 0, 65, 66,
+                    IAC, SE, ord("d")])
+    whole = TelnetFilter().feed(stream)
+    assert whole[0] == b"a\xffbcd"
+    one_by_one = TelnetFilter()
+    clean = b"".join(one_by_one.feed(bytes([byte]))[0] for byte in stream)
+    assert clean == whole[0]
+
+
+def test_negotiation_answers_once_and_refuses_the_unknown() -> None:
+    telnet = TelnetFilter()
+    greeting = telnet.greeting()
+    assert bytes([IAC, WILL, 1]) in greeting and bytes([IAC, DO, NAWS]) in greeting
+    _, replies, _ = telnet.feed(bytes([IAC, DO, 1, IAC, WILL, NAWS]))  # already agreed
+    assert replies == b""
+    _, replies, _ = telnet.feed(bytes([IAC, DO, 5, IAC, WILL, 24]))
+    assert replies == bytes([IAC, WONT, 5, IAC, DONT, 24])
+    _, replies, _ = telnet.feed(bytes([IAC, DONT, 1]))
+    assert replies == bytes([IAC, WONT, 1])
+    _, replies, _ = telnet.feed(bytes([IAC, DONT, 1]))  # already off: no loop
+    assert replies == b""
+
+
+def test_naws_sizes_and_output_escaping() -> None:
+    telnet = TelnetFilter()
+    _, _, sizes = telnet.feed(bytes([IAC, SB, NAWS, 0, 132, 0, IAC, IAC, IAC, SE]))
+    assert sizes == [(132, 255)]
+    assert TelnetFilter.escape(b"a\xffb") == b"a\xff\xffb"
+
+
+def test_is_socket_tells_sockets_from_the_rest(tmp_path) -> None:
+    a, b = socket.socketpair()
+    read_end, write_end = os.pipe()
+    with open(tmp_path / "f", "wb") as plain:
+        assert is_socket(a.fileno())
+        assert not is_socket(read_end) and not is_socket(plain.fileno())
+        assert not is_socket(9999) and not is_socket(-1)
+        with pytest.raises(NotASocket):
+            inherit_socket(read_end)
+    adopted = inherit_socket(os.dup(a.fileno()))
+    assert adopted.type == socket.SOCK_STREAM
+    for thing in (a, b, adopted):
+        thing.close()
+    os.close(read_end)
+    os.close(write_end)
+
+
+async def _recv(sock: socket.socket) -> bytes:
+    loop = asyncio.get_running_loop()
+    out = b""
+    while True:
+        try:
+            out += await asyncio.wait_for(loop.sock_recv(sock, 65536), 0.2)
+        except TimeoutError:
+            return out
+
+
+async def test_time_warnings_at_5_3_and_1_minutes(settings) -> None:
+    now = [0.0]
+    ours, theirs = socket.socketpair()
+    terminal = await open_socket_terminal(ours, telnet=False)
+    theirs.setblocking(False)
+    session = Session(terminal, settings, Caller(alias="t", time_left_s=600),
+                      clock=lambda: now[0])
+    loop = asyncio.get_running_loop()
+    screen = PyteTerminal(80, 24, "cp437")
+    for at, expected in ((200, None), (301, "Only 5 minutes left"),
+                         (421, "Only 3 minutes left"), (541, "Only 1 minute left in")):
+        now[0] = at
+        await loop.sock_sendall(theirs, b"x")
+        assert (await session.key()).char == "x"
+        out = await _recv(theirs)
+        screen.feed(out)
+        if expected:
+            assert expected in screen.lines[22] and b"\x07" in out
+        else:
+            assert out == b""
+    now[0] = 601
+    with pytest.raises(TimeUp):
+        await session.key()
+    theirs.close()
+    await terminal.close()
+
+
+async def test_deadline_is_clamped_to_a_day(settings) -> None:
+    ours, theirs = socket.socketpair()
+    terminal = await open_socket_terminal(ours, telnet=False)
+    session = Session(terminal, settings, Caller(time_left_s=10**9), clock=lambda: 0.0)
+    assert session.time_left == MAX_TIME_LEFT_S
+    theirs.close()
+    await terminal.close()
+
+
+async def test_game_saved_even_when_the_screen_cleared_its_hook(settings) -> None:
+    ours, theirs = socket.socketpair()
+    terminal = await open_socket_terminal(ours, telnet=False)
+    session = Session(terminal, settings, Caller())
+    saved = []
+
+    async def hook() -> None:
+        saved.append("saved")
+    session.autosave = hook
+    theirs.close()  # the caller hangs up
+    with pytest.raises(CarrierLost):
+        await session.key()
+    session.autosave = None  # what a game screen's ``finally`` does while unwinding
+    await session.save_game_in_progress()
+    assert saved == ["saved"]
+    await session.save_game_in_progress()  # once only
+    assert saved == ["saved"]
+    await terminal.close()
+
+
+async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) -> None:
+    ours, theirs = socket.socketpair()
+    terminal = await open_socket_terminal(ours, telnet=False)
+    theirs.setblocking(False)
+    session = Session(terminal, settings, Caller(alias="hup", node=4))
+    saved = []
+
+    async def hook() -> None:
+        saved.append("saved")
+    session.autosave = hook
+    visit = asyncio.ensure_future(door_visit(session))
+    shown = b""
+    while b"Press any key" not in shown:
+        shown += await asyncio.wait_for(asyncio.get_running_loop().sock_recv(theirs, 65536),
+                                        10)
+    os.kill(os.getpid(), signal.SIGHUP)
+    assert await asyncio.wait_for(visit, 10) == EXIT_CARRIER
+    assert saved == ["saved"] and terminal.carrier_lost
+    assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+    theirs.close()

@@ -434,8 +434,10 @@ class Store:
         now = self._now()
         async with self._write() as conn:
             # Lock the player row: two concurrent saves cannot both squeeze under the cap.
+            # FOR NO KEY UPDATE, not FOR UPDATE: it does not block the KEY SHARE lock that
+            # another transaction's foreign-key check takes (which would risk deadlocks).
             await conn.execute(select(PlayerRow.id).where(PlayerRow.id == player_id)
-                               .with_for_update())
+                               .with_for_update(key_share=True))
             others = (await conn.execute(select(func.count()).where(
                 NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
                 NamedSaveRow.name_key != name.lower()))).scalar_one()
@@ -490,8 +492,9 @@ class Store:
                                  f"the most is {self.limits.body}")
         now = self._now()
         async with self._write() as conn:
+            # Lock the sender (NO KEY: see save_named) so the hourly count is exact.
             sender = (await conn.execute(select(PlayerRow.alias).where(PlayerRow.id == from_id)
-                                         .with_for_update())).scalar()
+                                         .with_for_update(key_share=True))).scalar()
             if sender is None:
                 raise UnknownPlayer(f"no player #{from_id}")
             recipient = await self._recipient(conn, to_name)

@@ -35,6 +35,8 @@ async def session(store: Store, worker: int, index: int, rounds: int, shared_id:
             await store.save_resume(me.id, "montecarlo", {"round": r})
             await store.save_named(me.id, "anciento", f"round {r}", {"round": r})
             await store.send_message(me.id, "hub", f"round {r}", f"from {me.alias}")
+            # Pairs of sessions in different processes write to each other at once.
+            await store.send_message(me.id, f"W{worker ^ 1}S{index}", f"round {r}", "hi")
             done += 1
         except Exception as exc:  # every error is a failure of the test: report it
             errors.append(f"{type(exc).__name__}: {exc}")

@@ -1,5 +1,6 @@
 """4 processes × 4 sessions writing at once to one database: no lost write, and no
-"database is locked" (or any other error) reaching a caller.  SQLite file and PostgreSQL."""
+"database is locked" (or any other error, such as a deadlock between two callers writing to
+each other) reaching a caller.  SQLite file and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ async def prepare(url: str) -> None:
     assert await store.start()
     await store.player("direct", "hub", "Hub")
     await store.player("direct", "shared", "Shared")
+    for worker in range(PROCESSES):
+        for index in range(SESSIONS):
+            await store.player("direct", f"w{worker}s{index}", f"W{worker}S{index}")
     await store.close()
 
 
@@ -37,6 +41,7 @@ async def check(url: str) -> None:
                 me = (await store.find_players(f"W{worker}S{index}"))[0]
                 assert await store.load_resume(me.id, "montecarlo") == {"round": ROUNDS - 1}
                 assert len(await store.list_named(me.id, "anciento")) == ROUNDS
+                assert await store.unread_count(me.id) == ROUNDS  # from its partner
     finally:
         await store.close()
 

@@ -18,6 +18,7 @@ import difflib
 import logging
 import socket
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -49,6 +50,11 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 log = logging.getLogger(__name__)
+
+HALL_SIZE = 10
+"""Places in a hall of fame: finish_game reports a rank only inside it."""
+LOG_EVERY_S = 60.0
+"""The same failure is logged at ERROR at most once in this many seconds."""
 
 # -- what callers get back: plain frozen records, never live ORM objects ---------------------
 
@@ -167,6 +173,7 @@ class Store:
         self.limits = limits or Limits()
         self.online_window = timedelta(seconds=online_window_s)
         self._clock = clock
+        self._last_report: tuple[str, float] = ("", 0.0)
 
     @classmethod
     def from_settings(cls, settings: Settings, **kw: Any) -> Store:
@@ -238,9 +245,15 @@ class Store:
                 yield conn
 
     def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+        """Log the cause for the sysop (once a minute per reason: a broken database must not
+        flood the log with one line per caller action) and make the caller's error."""
         reason = _plain_reason(exc)
-        log.error("database %s: %s (%s: %s)", self.describe(), reason,
-                  type(_root(exc)).__name__, _root(exc))
+        now = time.monotonic()
+        repeat = self._last_report[0] == reason and now - self._last_report[1] < LOG_EVERY_S
+        if not repeat:
+            self._last_report = (reason, now)
+        log.log(logging.DEBUG if repeat else logging.ERROR, "database %s: %s (%s: %s)",
+                self.describe(), reason, type(_root(exc)).__name__, _root(exc))
         return StoreUnavailable(f"scores are unavailable right now: {reason}")
 
     def _insert(self, conn: AsyncConnection, table: Any) -> Any:
@@ -639,9 +652,6 @@ class Store:
         target = folder / f"reussite-{stamp}.sql"
         await _pg_dump(self.engine.url, target)
         return target
-
-
-HALL_SIZE = 10
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from ..games import GAME_NAMES
 from ..session import Session
 from ..store import StoreError
 from ..store.queries import LOWEST_WINS, WON_ONLY
+from ..store.visit import node_seen
 from . import theme
 from .menu import FEATURE_NAMES
 from .widgets import header, message, read_line, status_line
@@ -122,4 +123,6 @@ class HallOfFame:
 
 async def hall_of_fame(session: Session) -> None:
     """The menu action: browse every game's hall of fame until Esc."""
+    await node_seen(session.store, session.caller.node, session.player, "Hall of Fame")
     await HallOfFame(session).run()
+    await node_seen(session.store, session.caller.node, session.player, "main menu")

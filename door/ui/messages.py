@@ -12,6 +12,7 @@ import textwrap
 
 from ..session import Session
 from ..store import Message, MessageRefused, StoreError, StoreUnavailable, UnknownPlayer
+from ..store.visit import node_seen
 from . import theme
 from .widgets import confirm, header, message, press_any_key, read_line, status_line
 
@@ -272,4 +273,6 @@ class MessageCentre:
 
 async def message_centre(session: Session) -> None:
     """The menu action: the caller's messages until Esc."""
+    await node_seen(session.store, session.caller.node, session.player, "Message Centre")
     await MessageCentre(session).run()
+    await node_seen(session.store, session.caller.node, session.player, "main menu")

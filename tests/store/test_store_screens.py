@@ -59,6 +59,8 @@ async def test_hall_of_fame_screen(door) -> None:
     caller = await at_menu(port)
     caller.send("h")
     await caller.wait_for("Mariant's Hit Parade")
+    assert [(n.node, n.alias, n.activity) for n in await store.online()] == [
+        (1, "Guest", "Hall of Fame")]
     assert "won games only, fewest points first" in caller.term.text
     assert "No scores yet" in caller.term.text
     caller.send("4")

@@ -152,7 +152,7 @@ class _Step:
         pair = None if parsed == CONSOLIDATE else parsed
         if pair is None and shift is None:
             raise ValueError("an undoable 'c' must record its shift")
-        return cls(str(data["move"]), pair, shift)
+        return cls(CONSOLIDATE if pair is None else pair_name(*pair), pair, shift)
 
 
 # -- the engine ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ Consolidation is automatic when no pair is left (as in the engine), so a solutio
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,8 +69,8 @@ class _Search:
         key = grid + bytes((sidx,))
         if key in self.dead:
             return False
-        pairs = [(p, q, (1 << p) | (1 << q)) for p, q in ADJACENT_PAIRS
-                 if grid[p] and grid[p] == grid[q]]
+        pairs = [step for step, a, b in zip(_STEPS, _FIRST(grid), _SECOND(grid.translate(_GAP)),
+                                            strict=True) if a == b]
         occupied = sum(1 << p for p in range(CELLS) if grid[p])
         parent: dict[int, tuple[int, int, int] | None] = {0: None}
         todo = [0]
@@ -88,7 +89,7 @@ class _Search:
                         todo.append(mask | bits)
             if any_pair and not self.relaxed:
                 continue
-            after = self._consolidated(grid, sidx, occupied & ~mask)
+            after = self._consolidated(grid, sidx, mask, occupied & ~mask)
             if after is None:
                 continue
             if after == b"":                      # nothing left anywhere: won
@@ -109,9 +110,10 @@ class _Search:
         self.dead.add(key)
         return False
 
-    def _consolidated(self, grid: bytes, sidx: int, left: int) -> bytes | None:
-        """The key (grid + stock index) after consolidating the cards in ``left`` (a bitmask);
-        ``b""`` if no card is left anywhere, None if consolidation would change nothing."""
+    def _consolidated(self, grid: bytes, sidx: int, mask: int, left: int) -> bytes | None:
+        """The key (grid + stock index) after consolidating once the cells in ``mask`` were
+        emptied (``left``: the cells still holding a card); ``b""`` if no card is left
+        anywhere, None if consolidation would change nothing."""
         k = left.bit_count()
         stock_left = len(self.stock) - sidx
         if k == 0 and stock_left == 0:
@@ -119,9 +121,13 @@ class _Search:
         if left == (1 << k) - 1 and (k == CELLS or stock_left == 0):
             return None
         take = min(CELLS - k, stock_left)
-        cards = bytes(grid[p] for p in range(CELLS) if left >> p & 1)
-        cards += self.stock[sidx:sidx + take]
-        return cards + bytes(CELLS - len(cards)) + bytes((sidx + take,))
+        cells = bytearray(grid)
+        while mask:
+            low = mask & -mask
+            cells[low.bit_length() - 1] = 0
+            mask ^= low
+        cards = cells.replace(b"\0", b"") + self.stock[sidx:sidx + take]
+        return bytes(cards + bytes(CELLS - len(cards)) + bytes((sidx + take,)))
 
 
 def _pairs_to(parent: dict[int, tuple[int, int, int] | None], mask: int) -> list[Pair]:
@@ -144,7 +150,16 @@ def _promise_most(successor: tuple[int, int, int, bool, bytes]) -> tuple[int, in
 
 
 def _count_pairs(grid: bytes) -> int:
-    return sum(1 for p, q in ADJACENT_PAIRS if grid[p] and grid[p] == grid[q])
+    """Adjacent same-rank pairs showing (gaps read as 0 on one side, 255 on the other)."""
+    return sum(map(operator.eq, _FIRST(grid), _SECOND(grid.translate(_GAP))))
+
+
+# Adjacent pairs as (p, q, bitmask), and getters pulling both cells of all 72 pairs at once.
+_STEPS = [(p, q, (1 << p) | (1 << q)) for p, q in ADJACENT_PAIRS]
+_FIRST = operator.itemgetter(*(p for p, _ in ADJACENT_PAIRS))
+_SECOND = operator.itemgetter(*(q for _, q in ADJACENT_PAIRS))
+_GAP = bytes([255]) + bytes(range(1, 256))
+"""Translation table: a gap (0) becomes 255, so two gaps never compare equal."""
 
 
 def _position(game_or_position: MonteCarlo | dict[str, Any] | int,

@@ -67,8 +67,8 @@ def keys_for(move: str, cursor: int, form: str) -> list[Key]:
 
 
 async def play(number: int, mode: str, charset: str, form: str,
-               per_move: list[int]) -> int:
-    """Play one game by keys; append bytes per move; return the full-screen repaint size."""
+               per_move: list[int], per_key: list[int]) -> int:
+    """Play one game by keys; append bytes per move and per key; return the full repaint."""
     settings = load_settings(HOME)
     terminal = CountingTerminal(charset)
     session = Session(terminal, settings)
@@ -81,8 +81,10 @@ async def play(number: int, mode: str, charset: str, form: str,
         for key in keys_for(screen.game.hints()[0], screen.cursor, form):
             if not await screen.on_key(key):
                 raise AssertionError(f"key {key} refused")
+            sent = terminal.sent
             screen.draw()
             await session.show()
+            per_key.append(terminal.sent - sent)
         per_move.append(terminal.sent - before)
     return full
 
@@ -103,18 +105,21 @@ async def main() -> None:
           f"{args.mode} consolidation, hint player; bytes per move "
           f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
-          f"{'mean':>6} {'full screen':>12} {'ok':>4}")
+          f"{'mean':>6} {'key median':>11} {'full screen':>12} {'ok':>4}")
     for charset in ("cp437", "utf8", "ascii"):
         for form in ("typed", "cursor"):
             per_move: list[int] = []
+            per_key: list[int] = []
             start = time.perf_counter()
-            fulls = [await play(n, args.mode, charset, form, per_move) for n in numbers]
+            fulls = [await play(n, args.mode, charset, form, per_move, per_key)
+                     for n in numbers]
             seconds = time.perf_counter() - start
             median = statistics.median(per_move)
             ok = median <= TARGET_MEDIAN and p95(per_move) <= TARGET_P95
             print(f"{charset:<8} {form:<7} {len(per_move):>6} {median:>7.0f} "
                   f"{p95(per_move):>5} {max(per_move):>5} {statistics.mean(per_move):>6.1f} "
-                  f"{max(fulls):>12} {'yes' if ok else 'NO':>4}   ({seconds:.1f} s)")
+                  f"{statistics.median(per_key):>11.0f} {max(fulls):>12} "
+                  f"{'yes' if ok else 'NO':>4}   ({seconds:.1f} s)")
 
 
 if __name__ == "__main__":

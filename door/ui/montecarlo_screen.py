@@ -122,7 +122,7 @@ class MonteCarloScreen(GameScreen):
         self.marks: dict[int, str] = {}     # the last consolidation: position -> mark
         self.hinted: tuple[int, ...] = ()
         self.hint_index = 0
-        self.verdict: str | None = None
+        self.deal_verdict: str | None = None
 
     # -- options and keys --------------------------------------------------------------------
     @classmethod
@@ -261,23 +261,37 @@ class MonteCarloScreen(GameScreen):
         await self._tell_winnable()
 
     async def _tell_winnable(self) -> None:
-        """Put the deal's verdict on the message line, where the end box leaves it visible."""
+        """Find out whether the deal could be won (in a thread, within a node limit) and say
+        so on the message line, which the end box leaves visible; :meth:`end_notes` puts the
+        same words in the box where the frame supports it."""
         game = self.game
-        self.typed, self.picked, self.marks, self.hinted = "", None, {}, ()
+        self.typed, self.picked, self.hinted = "", None, ()
         if game.status is Status.WON:
-            self.verdict = WINNABLE
-            self.say(f"Deal #{game.number} was winnable, and you won it.")
-            return
-        self.say("Checking whether this deal could have been won...")
-        self.draw()
-        await self.session.show()
-        self.verdict = await asyncio.to_thread(_solve_verdict, game.number, game.mode,
-                                               self.solver_node_limit)
-        self.say({
-            WINNABLE: f"Deal #{game.number} was winnable ({game.mode} rules, the stock seen).",
-            UNWINNABLE: f"Deal #{game.number} could not be won by anyone ({game.mode} rules).",
-        }.get(self.verdict, f"Deal #{game.number}: winnable or not is unknown "
-                            f"(the solver gave up after {self.solver_node_limit:,} positions)."))
+            self.deal_verdict = WINNABLE
+        else:
+            self.say("Checking whether this deal could have been won...")
+            self.draw()
+            await self.session.show()
+            self.deal_verdict = await asyncio.to_thread(_solve_verdict, game.number, game.mode,
+                                                        self.solver_node_limit)
+        self.say(self.winnable_text())
+
+    def winnable_text(self) -> str:
+        """One line (at most 74 characters) on whether the deal could be won."""
+        number, mode, verdict = self.game.number, self.game.mode, self.deal_verdict
+        if verdict is None:
+            return ""
+        if self.game.status is Status.WON:
+            return f"Deal #{number} was winnable, and you won it."
+        return {
+            WINNABLE: f"Deal #{number} could have been won ({mode} rules, stock order known).",
+            UNWINNABLE: f"Nobody could win deal #{number} ({mode} rules).",
+        }.get(verdict, f"Deal #{number}: winnable? Unknown (solver stopped at "
+                       f"{self.solver_node_limit:,} positions).")
+
+    def end_notes(self) -> list[str]:
+        text = self.winnable_text()
+        return [text] if text else []
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
@@ -338,8 +352,8 @@ class MonteCarloScreen(GameScreen):
             ("?", "all the keys", theme.LABEL),
             ("Q", "leave (the game is kept)", theme.LABEL),
         ]
-        if game.status is not Status.PLAYING and self.verdict:
-            rows[4:] = [("Deal", self.verdict, theme.BRIGHT)]
+        if game.status is not Status.PLAYING and self.deal_verdict:
+            rows[4:] = [("Deal", self.deal_verdict, theme.BRIGHT)]
         for i, (label, value, attr) in enumerate(rows):
             screen.put(top + 1 + i, left + 2, label,
                        theme.LABEL if len(label) > 1 else theme.HOTKEY)

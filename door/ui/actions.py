@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .halloffame import hall_of_fame
+from .mariant_screen import play_mariant
 from .menu import Action
 from .messages import message_centre
 from .montecarlo_screen import play_montecarlo
@@ -11,3 +12,4 @@ ACTIONS: dict[str, Action] = {}
 ACTIONS["halloffame"] = hall_of_fame
 ACTIONS["messages"] = message_centre
 ACTIONS["montecarlo"] = play_montecarlo
+ACTIONS["mariant"] = play_mariant

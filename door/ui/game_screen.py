@@ -120,6 +120,10 @@ class GameScreen(ABC):
     def is_over(self) -> bool:
         return self.game.status in (Status.WON, Status.LOST)
 
+    def end_notes(self) -> list[str]:
+        """Lines the end box shows under the final score (e.g. "the lowest score wins")."""
+        return []
+
     def header_title(self) -> str:
         return f"{self.title} #{self.game.number}"
 
@@ -240,7 +244,7 @@ async def end_of_game(screen: GameScreen) -> str:
     screen.draw()
     verdict = {Status.WON: "You won!", Status.LOST: "No more moves."}.get(game.status,
                                                                           "Game over.")
-    lines = [verdict, "", f"Final score: {game.score}"]
+    lines = [verdict, "", f"Final score: {game.score}", *screen.end_notes()]
     if rank:
         lines.append(f"Your game takes place {rank} in the {screen.title} hall of fame!")
     elif note:

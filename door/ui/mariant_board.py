@@ -1,0 +1,125 @@
+"""Mariant's ten columns on the screen: which cells each column shows, and how they look.
+
+A column can grow past 30 cards (two decks) while a 24-row screen has 17 card rows, so a
+column is *compressed* to fit: its face-down cards always take one cell (``▒▒×3``), and a
+face-up run too long for the rows left shows its first card, a ``+k`` cell standing for
+the ``k`` cards after it, and then its last cards.  A topmost group holds at most 13 cards
+(King to Ace), and at least 13 rows stay for the tail, so the cards a caller can move are
+always on the screen.  The *view* (key V) shows every column whole instead, scrolled.
+
+The layout is computed apart from the drawing so it can be tested without a terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..games.cards import Card
+from ..term.screen import BLACK, GREEN, RED, WHITE, YELLOW, Attr, Screen
+from . import theme
+from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label
+
+COLUMNS = 10
+COLUMN_WIDTH = 8                 # 10 columns × 8 cells = the 80-column screen
+FACE_OFFSET = 2                  # a card face is 4 cells at x+2 … x+5 of its column
+INFO_ROW, LABEL_ROW, CARDS_TOP = 1, 2, 3
+KEYS = "1234567890"
+MIN_TAIL = 13                    # the longest group (K … A) always shows whole
+
+SELECTED_RED = Attr(RED, YELLOW)
+SELECTED_BLACK = Attr(BLACK, YELLOW)
+MORE = Attr(BLACK, WHITE)
+EMPTY_TEXT = " ·· "
+HELP_MARK = " ▲▲ "
+FITS_MARK = " ok "
+FITS = Attr(GREEN, BLACK, bright=True)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One card row of one column: a face-down pile, a face-up card, hidden cards, or empty."""
+
+    kind: str                    # "down", "card", "more", "empty"
+    count: int = 0               # face-down cards, or cards hidden behind "more"
+    index: int = 0               # for "card": index among the column's face-up cards
+
+
+def column_x(col: int) -> int:
+    """Screen column of the first cell of column ``col`` (0 … 9)."""
+    return COLUMN_WIDTH * col
+
+
+def card_rows(screen_rows: int) -> int:
+    """Card rows between the column labels and the foot row (17 on a 24-row screen)."""
+    return foot_row(screen_rows) - CARDS_TOP
+
+
+def foot_row(screen_rows: int) -> int:
+    """The row under the cards: help markers and where a selection fits."""
+    return screen_rows - 4
+
+
+def full_column(down: int, up: int) -> list[Cell]:
+    """Every row of a column, uncompressed (what the view scrolls through)."""
+    cells = [Cell("down", count=down)] if down else []
+    cells += [Cell("card", index=i) for i in range(up)]
+    return cells or [Cell("empty")]
+
+
+def fitted_column(down: int, up: int, height: int) -> list[Cell]:
+    """A column compressed into ``height`` rows; its last cards are always shown."""
+    cells = full_column(down, up)
+    if len(cells) <= height:
+        return cells
+    head = [Cell("down", count=down)] if down else []
+    room = max(MIN_TAIL, height - len(head) - 2)       # first card and "+k" take two rows
+    hidden = up - 1 - room
+    if hidden <= 0:
+        return head + [Cell("card", index=i) for i in range(up - room - 1, up)]
+    return head + [Cell("card", index=0), Cell("more", count=hidden)] + \
+        [Cell("card", index=i) for i in range(up - room, up)]
+
+
+def view_height(columns: list[tuple[int, tuple[Card, ...]]]) -> int:
+    """Rows the tallest column needs uncompressed."""
+    return max(len(full_column(down, len(up))) for down, up in columns)
+
+
+def draw_cell(screen: Screen, row: int, col: int, cell: Cell, cards: tuple[Card, ...],
+              selected_from: int | None) -> None:
+    """Draw one 4-cell face; a selected card is ``»K♠«`` on yellow (> < in ASCII/mono)."""
+    x = column_x(col) + FACE_OFFSET
+    if cell.kind == "down":
+        screen.put(row, x, f"{FACE_DOWN_TEXT}×{cell.count}", FACE_DOWN)
+    elif cell.kind == "more":
+        screen.put(row, x, f"+{cell.count}".center(4), MORE)
+    elif cell.kind == "empty":
+        screen.put(row, x, EMPTY_TEXT, theme.DIM)
+    else:
+        card = cards[cell.index]
+        label = card_label(card)
+        if selected_from is not None and cell.index >= selected_from:
+            screen.put(row, x, f"»{label}«", SELECTED_RED if card.is_red else SELECTED_BLACK)
+        else:
+            screen.put(row, x, f" {label} ", card_attr(card))
+
+
+def draw_labels(screen: Screen, cursor: int, selected: int | None) -> None:
+    """The column keys 1 … 0 above the columns; the cursor's column is ``►3◄`` highlighted."""
+    for col in range(COLUMNS):
+        x = column_x(col) + FACE_OFFSET
+        key = KEYS[col]
+        if col == cursor:
+            screen.put(LABEL_ROW, x, f"►{key}◄ ", theme.SELECTED)
+        else:
+            screen.put(LABEL_ROW, x, f" {key}  ",
+                       theme.HOTKEY if col == selected else theme.LABEL)
+
+
+def draw_foot(screen: Screen, marks: dict[int, str]) -> None:
+    """Markers under columns: ``▲▲`` for Help, ``ok`` where the selection may go."""
+    row = foot_row(screen.rows)
+    for col, mark in marks.items():
+        screen.put(row, column_x(col) + FACE_OFFSET, mark,
+                   theme.HOTKEY if mark == HELP_MARK else FITS)
+

@@ -1,0 +1,500 @@
+"""Mariant on the caller's screen: ten columns, select a group, send it to a column.
+
+Keyboard only.  The column keys ``1`` … ``9``, ``0`` do almost everything, as the mouse did
+in the original: the first press selects the column's topmost group, a press on another
+column moves the selection there, and pressing the selected column again takes one card
+fewer (the last press drops the selection).  Arrows do the same for callers who prefer a
+cursor: ← → move it, Enter acts on its column, ↑ ↓ grow or shrink the selection.  A
+complete suit is removed with ``R`` and its column, or by pressing its own column again
+(the original's "move it to its own column"), and the door offers the removal when a
+move or a deal completes one.
+
+Deal (D), Undo (U, with a warning first when the undo would mark the caller a cheater),
+Help (H: ``▲▲`` under the columns whose whole group can move), View (V: scroll through
+columns too tall for the screen), Info (I: points, cards to deal, the hall of fame) and
+Auto Ending (A, or D with an empty stock; offered by itself the first time it becomes
+possible) complete the original's control panel.  Scores are penalty points: the lowest
+wins, which the info line, Info and the end box all say.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+from ..games import IllegalMove, Status
+from ..games.cards import Card
+from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
+from ..session import Session
+from ..term import Key
+from . import theme
+from .cards import card_label
+from .game_screen import GameScreen, play_game
+from .mariant_board import (
+    CARDS_TOP,
+    COLUMNS,
+    FITS_MARK,
+    HELP_MARK,
+    INFO_ROW,
+    KEYS,
+    card_rows,
+    draw_cell,
+    draw_foot,
+    draw_labels,
+    fitted_column,
+    full_column,
+    view_height,
+)
+from .mariant_setup import choose_mariant
+from .widgets import box_text, confirm
+
+log = logging.getLogger(__name__)
+
+SUIT_LENGTH = 13
+UNDO_LABEL = "U undo"
+SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
+
+
+def complete_suit(game: Mariant, col: int) -> str | None:
+    """The suit letter if column ``col`` ends with K … A of one suit, face up; else None."""
+    up = game.visible()[col][1]
+    if len(up) < SUIT_LENGTH:
+        return None
+    tail = up[-SUIT_LENGTH:]
+    suit = tail[-1].suit
+    if all(c.suit == suit and c.rank == SUIT_LENGTH - i for i, c in enumerate(tail)):
+        return suit
+    return None
+
+
+def deal_penalty(game: Mariant) -> tuple[int, int]:
+    """(empty columns, points) a DEAL would cost now, by the rule the engine applies."""
+    columns, down = game.columns, game.face_down
+    filled = [c for c in range(COLUMNS) if columns[c]]
+    empty = COLUMNS - len(filled)
+    clean = all(down[c] == 0 and game.group_length(c) == len(columns[c]) for c in filled)
+    return empty, 0 if clean else 5 * empty
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    """``7♥ 6♠ 5♥`` — or ``K♠…A♠ (13)`` for a long run."""
+    if len(cards) > 4:
+        return f"{card_label(cards[0])}…{card_label(cards[-1])} ({len(cards)})"
+    return " ".join(card_label(c) for c in cards)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class MariantScreen(GameScreen):
+    name = "mariant"
+    title = "Mariant"
+    game: Mariant
+    instructions_key = False          # I is Info here; Info's I (again) opens the rules
+    key_line = (f"1-0 pick, put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"
+                " · ? keys")
+    help_lines: ClassVar[list[str]] = [
+        "Build down, one rank at a time, in any suit but the partner suit:",
+        "spades never go on clubs nor clubs on spades, hearts never on",
+        "diamonds nor diamonds on hearts.  Sort all 104 cards into 8 suits.",
+        "",
+        "1-0 (or ←→ Enter) select the topmost group of a column; the same",
+        "         key again (or ↓) takes one card fewer, ↑ one more",
+        "1-0      then: move the selected cards onto that column",
+        "Esc      drop the selection      R + 1-0   remove a complete suit",
+        "D        deal a card on each column (A: Auto Ending, at the end)",
+        "U        undo, 2 points; warns you first when it would mark you",
+        "         as a cheater (an undo taking back a card you have seen)",
+        "H        mark (▲▲) the columns whose whole group can move",
+        "V        view every row of long columns (↑↓ PgUp PgDn to scroll)",
+        "I        info: points, cards to deal, hall of fame; I again: rules",
+        "Q        leave (the game is kept for your next visit)",
+        "",
+        "Points: 1 a move, 2 an undo, 5 per empty column at a deal unless",
+        "each column is one clean group.  The LOWEST score wins.",
+    ]
+
+    def __init__(self, session: Session, game: Any) -> None:
+        super().__init__(session, game)
+        self.cursor = 0
+        self.sel: int | None = None           # the selected column
+        self.count = 0                        # how many of its last cards are selected
+        self.marks: dict[int, str] = {}       # Help markers, until the next key
+        self.viewing = False
+        self.scroll = 0
+        self.pending_remove = False
+        self.suits_seen = self._complete_columns()
+
+    # -- creating a game ---------------------------------------------------------------------
+    @classmethod
+    def game_options(cls, session: Session) -> dict[str, Any]:
+        settings = session.settings.mariant
+        return {"fd": settings.face_down, "fu": settings.face_up}
+
+    @classmethod
+    async def choose_game(cls, session: Session) -> Mariant | None:
+        """The setup screen: face-down and face-up counts (score counts …%) and the number."""
+        return await choose_mariant(session, cls.numbers)
+
+    def header_title(self) -> str:
+        game = self.game
+        return f"{self.title} #{game.number} ({game.fd} down, {game.fu} up)"
+
+    # -- keys --------------------------------------------------------------------------------
+    async def on_key(self, key: Key) -> bool:
+        if key.name == "resize":
+            return False
+        char = key.char.lower() if key.is_char else ""
+        if self.viewing:
+            if self._view_key(key, char):
+                return True
+            self.viewing = False              # any other key leaves the view and acts
+        self.marks = {}
+        if self.pending_remove:
+            self.pending_remove = False
+            if char and char in KEYS:
+                self._remove(KEYS.index(char))
+                await self._after_action()
+                return True
+            if key.name == "esc":
+                self.say("No suit removed.")
+                return True
+        if char and char in KEYS:
+            await self._column(KEYS.index(char))
+        elif key.name in ("left", "right"):
+            self.cursor = (self.cursor + (1 if key.name == "right" else -1)) % COLUMNS
+        elif key.name in ("home", "end"):
+            self.cursor = 0 if key.name == "home" else COLUMNS - 1
+        elif key.name == "enter" or char == " ":
+            await self._column(self.cursor)
+        elif key.name in ("up", "down"):
+            self._resize_selection(1 if key.name == "up" else -1)
+        elif key.name in ("esc", "backspace") and self.sel is not None:
+            self.sel = None
+            self.say("Selection dropped.")
+        elif char == "d":
+            await self._deal()
+        elif char == "u":
+            await self._undo()
+        elif char == "h":
+            self._help()
+        elif char == "v":
+            self._start_view()
+        elif char == "i":
+            await self._info()
+        elif char == "r":
+            await self._remove_key()
+        elif char == "a":
+            await self._auto_ending(offered=False)
+        else:
+            return False
+        return True
+
+    # -- selecting and moving ----------------------------------------------------------------
+    def _selected_cards(self) -> tuple[Card, ...]:
+        if self.sel is None:
+            return ()
+        return self.game.visible()[self.sel][1][-self.count:]
+
+    def _say_selection(self) -> None:
+        assert self.sel is not None
+        group = self.game.group_length(self.sel)
+        self.say(f"{cards_text(self._selected_cards())} ({self.count} of {group}) from "
+                 f"{KEYS[self.sel]}: where to?")
+
+    async def _column(self, col: int) -> None:
+        """A column key (or Enter on the cursor's column): select, move, fewer, remove."""
+        self.cursor = col
+        game = self.game
+        if self.sel is None:
+            group = game.group_length(col)
+            if not group:
+                self.refuse(f"Column {KEYS[col]} is empty: select cards first, then press "
+                            f"{KEYS[col]} to put them here.")
+                return
+            self.sel, self.count = col, group
+            self._say_selection()
+        elif self.sel == col:
+            if self.count == SUIT_LENGTH and complete_suit(game, col):
+                self._remove(col)
+                await self._after_action()
+                return
+            self._resize_selection(-1)
+        else:
+            src, cards = self.sel, self._selected_cards()
+            down = game.face_down[src]
+            if self.play(f"{KEYS[src]}:{self.count}>{KEYS[col]}"):
+                self.sel = None
+                turned = " A card turned up." if game.face_down[src] < down else ""
+                self.say(f"{cards_text(cards)} onto {KEYS[col]}: +1.{turned}")
+                await self._after_action()
+
+    def _resize_selection(self, step: int) -> None:
+        game = self.game
+        if self.sel is None:
+            if step < 0:
+                self.refuse("Nothing is selected: press a column key 1-0 first.")
+                return
+            if not game.group_length(self.cursor):
+                self.refuse(f"Column {KEYS[self.cursor]} is empty.")
+                return
+            self.sel, self.count = self.cursor, 1
+            self._say_selection()
+            return
+        group = game.group_length(self.sel)
+        if self.count + step > group:
+            self.refuse(f"The topmost group of column {KEYS[self.sel]} has "
+                        f"{plural(group, 'card')}: no more can move together.")
+            return
+        self.count += step
+        if self.count == 0:
+            self.sel = None
+            self.say("Selection dropped.")
+        else:
+            self._say_selection()
+
+    # -- the control panel -------------------------------------------------------------------
+    async def _deal(self) -> None:
+        game = self.game
+        if not game.stock_count:
+            if game.auto_ending_available:
+                await self._auto_ending(offered=False)
+            else:
+                self.play("d")                # the engine says why not
+            return
+        empty, points = deal_penalty(game)
+        if points and not await self._ask(
+                f"{plural(empty, 'empty column')}: this deal costs {points} points. Deal?"):
+            self.say("No deal.")
+            return
+        self.sel = None
+        before = game.stock_count
+        if self.play("d"):
+            dealt = before - game.stock_count
+            self.say(f"Dealt {plural(dealt, 'card')}, {game.stock_count} left to deal" +
+                     (f": +{points} for the empty columns." if points else "."))
+            await self._after_action()
+
+    async def _undo(self) -> None:
+        game = self.game
+        if not game.can_undo:
+            try:
+                game.undo()
+            except IllegalMove as exc:
+                self.refuse(f"No undo: {exc}.")
+            return
+        if game.undo_flags_cheater and not game.cheater and not await self._ask(
+                "This undo takes back a card you have seen: it marks you a cheater, "
+                "out of the hall of fame. Undo?"):
+            self.say("Not undone.")
+            return
+        was_cheater = game.cheater
+        try:
+            game.undo()
+        except IllegalMove as exc:
+            self.refuse(f"No undo: {exc}.")
+            return
+        self.sel = None
+        self.suits_seen = self._complete_columns()
+        self.say("Undone: +2." + (" You are now marked a cheater."
+                                  if game.cheater and not was_cheater else ""))
+
+    def _help(self) -> None:
+        columns = self.game.help_columns()
+        if not columns:
+            self.say("No whole group fits on another column: use an empty column, or deal (D).")
+            return
+        self.marks = {c: HELP_MARK for c in columns}
+        self.say(f"▲▲ under the columns whose whole group can move: "
+                 f"{', '.join(KEYS[c] for c in columns)}.")
+
+    def _start_view(self) -> None:
+        total, height = view_height(self.game.visible()), card_rows(self.session.screen.rows)
+        if total <= height:
+            self.say("Every card is on the screen already: nothing to scroll.")
+            return
+        self.viewing, self.scroll = True, 0
+        self.say("View: ↑↓ PgUp PgDn Home End scroll; V or Esc goes back to play.")
+
+    def _view_key(self, key: Key, char: str) -> bool:
+        """Scroll the view; False for a key that is not the view's (it leaves the view)."""
+        total, height = view_height(self.game.visible()), card_rows(self.session.screen.rows)
+        last = max(0, total - height)
+        if key.name in SCROLL_KEYS:
+            step = {"up": -1, "down": 1, "pgup": -height + 1, "pgdn": height - 1,
+                    "home": -total, "end": total}[key.name]
+            self.scroll = min(last, max(0, self.scroll + step))
+            return True
+        if char == "v" or key.name == "esc":
+            self.viewing = False
+            self.say("Back to play: long columns show their first and last cards.")
+            return True
+        return False
+
+    async def _remove_key(self) -> None:
+        game = self.game
+        if self.sel is not None and self.count == SUIT_LENGTH and complete_suit(game, self.sel):
+            self._remove(self.sel)
+            await self._after_action()
+            return
+        columns = self._complete_columns()
+        if not columns:
+            self.refuse("No column ends with a complete suit (King down to Ace of one suit).")
+            return
+        self.pending_remove = True
+        self.say(f"Remove a complete suit: press its column ({', '.join(KEYS[c] for c in columns)})"
+                 f"; Esc: none.")
+
+    def _remove(self, col: int) -> None:
+        suit = complete_suit(self.game, col)
+        if self.play(f"r{KEYS[col]}"):
+            self.sel = None
+            self.say(f"The {SUIT_NAMES[suit or 'S']} of column {KEYS[col]} are off the board "
+                     f"(free). {len(self.game.removed)} of 8 suits done.")
+
+    async def _auto_ending(self, offered: bool) -> None:
+        game = self.game
+        if not game.auto_ending_available:
+            self.play("auto")                 # the engine says why not
+            return
+        steps = len(auto_ending_plan([list(c) for c in game.columns]))
+        intro = "Auto Ending is possible now!" if offered else "Auto Ending:"
+        if not await self._ask(f"{intro} The door sorts the suits in {steps} moves, "
+                               f"+{steps} points. Go?"):
+            self.say("Sort them yourself, or press A (or D) for Auto Ending later.")
+            return
+        self.sel = None
+        if self.play("auto"):
+            self.say(f"Auto Ending: {plural(steps, 'move')}, +{steps}.")
+
+    async def _ask(self, question: str) -> bool:
+        """Ask on the message line over the board as it stands."""
+        self.draw()
+        return await confirm(self.session, question)
+
+    def _complete_columns(self) -> set[int]:
+        return {c for c in range(COLUMNS) if complete_suit(self.game, c)}
+
+    async def _after_action(self) -> None:
+        """Offer what an action made possible: removing a new complete suit, Auto Ending."""
+        game = self.game
+        while not game.won:
+            new = sorted(self._complete_columns() - self.suits_seen)
+            if not new:
+                break
+            col = new[0]
+            self.suits_seen.add(col)
+            suit = SUIT_NAMES[complete_suit(game, col) or "S"]
+            note = self.note
+            if await self._ask(f"Column {KEYS[col]} ends with all the {suit}: remove them "
+                               f"(free)?"):
+                self._remove(col)
+            else:
+                self.say(note)
+        self.suits_seen &= self._complete_columns()
+        if game.auto_ending_offer and not game.won:
+            await self._auto_ending(offered=True)
+        if game.status is Status.STUCK:
+            self.say("Nothing can move and nothing is left to deal: U undoes, Q leaves.")
+
+    async def _info(self) -> None:
+        """INFO: the points in detail, the cards left to deal, and the hall of fame."""
+        game = self.game
+        percent = round(game.multiplier * 100)
+        lines = [
+            f"Points so far {game.raw_points}: {plural(game.moves, 'move')}, "
+            f"{plural(game.undos, 'undo')} × 2,",
+            f"  {game.deal_penalty} for empty columns at deals, {game.auto_moves} Auto Ending",
+            f"Setup {game.fd} down + {game.fu} up: your score counts {percent} %",
+            f"Score now {game.raw_points} × {percent} % = {game.score}   (the LOWEST score wins)",
+            f"Cards left to deal: {game.stock_count}    Suits off the board: "
+            f"{len(game.removed)} of 8",
+        ]
+        if game.cheater:
+            lines.append("Marked a cheater (an undo took back a seen card): not in the hall.")
+        lines += ["", *await self._top_ten(), "", "I: how to play · any other key: back"]
+        box_text(self.session, lines, title=f"Mariant #{game.number}: info")
+        await self.session.show()
+        key = await self.session.key()
+        if key.is_char and key.char in "iI":
+            await self.show_instructions()
+
+    async def _top_ten(self) -> list[str]:
+        store = getattr(self.session, "store", None)
+        if store is None:
+            return ["Hall of fame: not kept on this door."]
+        try:
+            entries = await store.top(self.name, 10)
+        except Exception as exc:  # the store says why; the game goes on without it
+            log.warning("hall of fame unavailable: %s", exc)
+            return ["Hall of fame: unavailable right now."]
+        if not entries:
+            return ["Top 10 (lowest first): nobody yet. Win a game to be the first!"]
+        lines = ["Top 10, lowest score first (won games only):"]
+        lines += [f"{e.rank:>3}. {e.alias[:24]:<24} {e.score:>6}   game #{e.number}"
+                  for e in entries]
+        return lines
+
+    # -- the end ---------------------------------------------------------------------------
+    def end_notes(self) -> list[str]:
+        game = self.game
+        percent = round(game.multiplier * 100)
+        notes = [f"{game.raw_points} points × {percent} % (setup {game.fd}+{game.fu}).",
+                 "In Mariant the LOWEST score wins."]
+        if game.cheater:
+            notes.append("Marked a cheater: this game stays out of the hall of fame.")
+        return notes
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw(self) -> None:
+        super().draw()
+        if self.game.undo_flags_cheater and not self.game.cheater:
+            screen = self.session.screen
+            at = self.key_line.find(UNDO_LABEL)
+            screen.put(screen.rows - 3, 1 + at, UNDO_LABEL.upper(), theme.WARNING)
+
+    def draw_board(self) -> None:
+        screen, game = self.session.screen, self.game
+        height = card_rows(screen.rows)
+        visible = game.visible()
+        self._draw_info(height, visible)
+        draw_labels(screen, self.cursor, self.sel)
+        for col, (down, up) in enumerate(visible):
+            if self.viewing:
+                cells = full_column(down, len(up))[self.scroll:self.scroll + height]
+            else:
+                cells = fitted_column(down, len(up), height)
+            selected_from = len(up) - self.count if self.sel == col else None
+            for i, cell in enumerate(cells[:height]):
+                draw_cell(screen, CARDS_TOP + i, col, cell, up, selected_from)
+        draw_foot(screen, self.marks or self._fit_marks())
+
+    def _draw_info(self, height: int, visible: list[tuple[int, tuple[Card, ...]]]) -> None:
+        screen, game = self.session.screen, self.game
+        if self.viewing:
+            total = view_height(visible)
+            text = (f"VIEW rows {self.scroll + 1}-{min(total, self.scroll + height)} of "
+                    f"{total} · ↑↓ PgUp PgDn scroll · V back")
+            screen.put(INFO_ROW, 1, text, theme.TITLE)
+            return
+        percent = round(game.multiplier * 100)
+        text = (f"To deal {game.stock_count:<2}  Points {game.raw_points} × {percent} % = "
+                f"{game.score}, lowest wins  Suits off {len(game.removed)}/8")
+        end = screen.put(INFO_ROW, 1, text, theme.LABEL)
+        if game.cheater:
+            screen.put(INFO_ROW, end + 2, "CHEATER", theme.WARNING)
+
+    def _fit_marks(self) -> dict[int, str]:
+        """``ok`` under every column the selection may go to."""
+        cards = self._selected_cards()
+        if not cards:
+            return {}
+        columns = self.game.columns
+        return {c: FITS_MARK for c in range(COLUMNS)
+                if c != self.sel and (not columns[c] or compatible(cards[0], columns[c][-1]))}
+
+
+async def play_mariant(session: Session) -> None:
+    """The main menu's Mariant: resume or set up a deal, play, record, again."""
+    await play_game(session, MariantScreen)

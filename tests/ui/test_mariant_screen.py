@@ -1,0 +1,679 @@
+"""Mariant on screen, end to end: keys in, pyte screen out.
+
+Most tests feed a real :class:`Session` through a queue-backed Terminal whose output goes to
+a pyte screen (fast, no sockets); one test plays through the real telnet door, and the Info
+tests use a real SQLite store.  Positions that a deal would take long to reach (a suit one
+card from complete, Auto Ending one move away, a 22-card column) are built with
+``Mariant.from_json`` and handed to the screen through ``choose_game``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyteterm import PyteTerminal, TelnetCaller
+
+from door.config import Settings, load_settings
+from door.games import IllegalMove
+from door.games.cards import RANKS, new_deck
+from door.games.mariant import Mariant, column_key
+from door.net.terminal import Terminal
+from door.session import Session
+from door.store import Store
+from door.term import Charset
+from door.ui.cards import card_label
+from door.ui.game_screen import play_game
+from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, column_x, foot_row
+from door.ui.mariant_screen import MariantScreen
+
+REPO = Path(__file__).resolve().parents[2]
+NUMBER = 617
+ESC_UP, ESC_DOWN = "\x1b[A", "\x1b[B"
+
+
+class QueueTerminal(Terminal):
+    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
+
+    def __init__(self, charset: str = "utf8", rows: int = 24, color: bool = True) -> None:
+        super().__init__(80, rows, Charset(charset))
+        self.color = color
+        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self.term = PyteTerminal(80, rows, charset)
+
+    async def read(self) -> bytes:
+        return await self.inbox.get()
+
+    def write(self, data: bytes) -> None:
+        self.term.feed(data)
+
+    async def drain(self) -> None:
+        await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        pass
+
+
+class Caller:
+    """Drives ``play_game`` for Mariant and reads its screen."""
+
+    def __init__(self, settings: Settings, store: Store | None = None, player: Any = None,
+                 **terminal: Any) -> None:
+        self.terminal = QueueTerminal(**terminal)
+        self.session = Session(self.terminal, settings, store=store, player=player)
+        self.task = asyncio.create_task(play_game(self.session, MariantScreen))
+
+    @property
+    def term(self) -> PyteTerminal:
+        return self.terminal.term
+
+    @property
+    def text(self) -> str:
+        return self.term.text
+
+    @property
+    def bells(self) -> int:
+        return self.term.raw.count(b"\x07")
+
+    def send(self, data: str) -> None:
+        self.terminal.inbox.put_nowait(data.encode())
+
+    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            if self.task.done():
+                self.task.result()
+                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
+            await asyncio.sleep(0.005)
+
+    async def settle(self) -> None:
+        """Let the session take every queued key and draw."""
+        for _ in range(200):
+            await asyncio.sleep(0)
+            if self.terminal.inbox.empty():
+                break
+        for _ in range(50):
+            await asyncio.sleep(0)
+
+    async def start(self, number: int = NUMBER) -> None:
+        await self.wait_for("Game number:")
+        self.send(f"{number}\r")
+        await self.wait_for(f"Mariant #{number}")
+
+    def face(self, col: int, row: int) -> str:
+        """The 4 cells of column ``col`` (0-based) on card row ``row`` (0 = first)."""
+        x = column_x(col) + FACE_OFFSET
+        return self.term.lines[CARDS_TOP + row][x:x + 4]
+
+    def column(self, col: int) -> list[str]:
+        """Column ``col`` as shown, top to bottom, blank rows dropped."""
+        rows = foot_row(self.terminal.rows) - CARDS_TOP
+        return [f for f in (self.face(col, r).strip() for r in range(rows)) if f]
+
+    def foot(self, col: int) -> str:
+        x = column_x(col) + FACE_OFFSET
+        return self.term.lines[foot_row(self.terminal.rows)][x:x + 4]
+
+    async def close(self) -> None:
+        await self.settle()       # Python 3.11's wait_for may drop a cancel racing a key
+        if self.task.done():
+            self.task.result()
+            return
+        self.task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await self.task
+
+
+def shown(game: Mariant, col: int) -> list[str]:
+    """What column ``col`` should show: ``▒▒×n`` for its face-down cards, then its cards."""
+    down, up = game.visible()[col]
+    return ([f"▒▒×{down}"] if down else []) + [card_label(c) for c in up] or ["··"]
+
+
+def first_hint(game: Mariant) -> tuple[int, int]:
+    """A legal whole-group move onto a non-empty column, as 0-based (src, dst)."""
+    hint = game.hints()[0]
+    return int(hint[0]) - 1 if hint[0] != "0" else 9, int(hint[2]) - 1 if hint[2] != "0" else 9
+
+
+def refused_pair(game: Mariant) -> tuple[int, int, str]:
+    """A whole-group move onto a non-empty column that the engine refuses, and why."""
+    for src in range(10):
+        for dst in range(10):
+            if src == dst:
+                continue
+            try:
+                game.copy().play(f"{column_key(src)}>{column_key(dst)}")
+            except IllegalMove as exc:
+                return src, dst, str(exc)
+    raise AssertionError("every move is legal")
+
+
+def run(suit: str, high: int = 13, low: int = 1) -> list[str]:
+    return [f"{RANKS[r - 1]}{suit}" for r in range(high, low - 1, -1)]
+
+
+def position(columns: list[tuple[list[str], list[str]]], removed: tuple[str, ...] | list[str] = (),
+             fd: int = 2, fu: int = 1, number: int = 7, moves: int = 0,
+             stock: list[str] | None = None) -> Mariant:
+    """A consistent position: the given columns and removed suits; every other card of the
+    two decks in the stock (or exactly ``stock`` when given)."""
+    pool = Counter(str(c) for c in new_deck(2))
+    for suit in removed:
+        pool.subtract(run(suit))
+    cols = list(columns) + [([], [])] * (10 - len(columns))
+    for down, up in cols:
+        pool.subtract(down + up)
+    assert all(n >= 0 for n in pool.values()), "more than two of a card"
+    rest = sorted(pool.elements())
+    if stock is None:
+        stock = rest
+    assert sorted(stock) == rest
+    return Mariant.from_json({
+        "game": "mariant", "format": 1, "number": number, "options": {"fd": fd, "fu": fu},
+        "columns": [{"down": d, "up": u} for d, u in cols], "stock": stock,
+        "removed": list(removed),
+        "points": {"moves": moves, "undos": 0, "deal_penalty": 0, "auto_moves": 0},
+        "cheater": False, "auto_ending_first": None, "history": [], "actions": []})
+
+
+def given(monkeypatch, game: Mariant) -> None:
+    """Make the next game the caller starts ``game`` (the setup screen is skipped)."""
+    async def choose(cls, session):
+        return game
+    monkeypatch.setattr(MariantScreen, "choose_game", classmethod(choose))
+
+
+@pytest.fixture
+async def caller(settings: Settings):
+    c = Caller(settings)
+    yield c
+    await c.close()
+
+
+# -- the setup screen ------------------------------------------------------------------------
+
+async def test_setup_shows_the_multiplier_live_and_deals_the_number(caller: Caller) -> None:
+    await caller.wait_for("Game number:")
+    assert "Your score counts 100 %" in caller.text        # sysop.ini defaults: 2 down, 1 up
+    caller.send("\x1b[C")                                    # face down 2 -> 3
+    await caller.wait_for("Your score counts 80 %")
+    caller.send(ESC_DOWN + "+")                              # face up 1 -> 2
+    await caller.wait_for("Your score counts 70 %")
+    assert "(50 cards dealt, 54 to deal)" in caller.text
+    bells = caller.bells
+    caller.send("++++")                                      # up 3, 4, then 3 + 5 > 7
+    await caller.wait_for("At most 7 cards per column")
+    await caller.settle()
+    assert caller.bells == bells + 2
+    assert "Your score counts 50 %" in caller.text          # 3 down + 4 up = 7 kept
+    caller.send("--")
+    await caller.wait_for("Your score counts 70 %")
+    caller.send(f"{NUMBER}\r")
+    await caller.wait_for(f"Mariant #{NUMBER} (3 down, 2 up)")
+    game = Mariant.new(NUMBER, fd=3, fu=2)
+    for col in range(10):
+        assert caller.column(col) == shown(game, col), col
+    assert "To deal 54" in caller.text and "× 70 % = 0, lowest wins" in caller.text
+
+
+async def test_setup_defaults_come_from_sysop_ini(door_home: Path) -> None:
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace(";face_down = 2", "face_down = 4"),
+                   encoding="utf-8")
+    caller = Caller(load_settings(door_home))
+    await caller.wait_for("Your score counts 60 %")
+    caller.send("99x")
+    await caller.wait_for("Arrows change the setup, digits the game number")
+    caller.send("\x7f1\r")                                   # Backspace, then 91
+    await caller.wait_for("Mariant #91 (4 down, 1 up)")
+    await caller.close()
+
+
+async def test_setup_refuses_number_zero_and_esc_goes_back(caller: Caller) -> None:
+    await caller.wait_for("Game number:")
+    caller.send("0\r")
+    await caller.wait_for("Pick a game number from 1 to 2147483647.")
+    caller.send("\x1b")
+    await asyncio.wait_for(caller.task, 5)
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+async def test_selecting_and_moving_a_group(caller: Caller) -> None:
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    src, dst = first_hint(game)
+    moving = [card_label(c) for c in game.visible()[src][1][-game.group_length(src):]]
+    caller.send(column_key(src))
+    await caller.wait_for("where to?")
+    assert caller.column(src)[-1] == f"»{moving[-1]}«"        # outlined, in text too
+    assert caller.foot(dst) == " ok "                          # where it may go
+    caller.send(column_key(dst))
+    await caller.wait_for(f"onto {column_key(dst)}: +1.")
+    game.play(f"{column_key(src)}>{column_key(dst)}")
+    for col in range(10):
+        assert caller.column(col) == shown(game, col), col
+    assert caller.column(dst)[-len(moving):] == moving
+    assert "Score 1 " in caller.text and "Points 1 × 100 % = 1" in caller.text
+
+
+async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> None:
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    src, dst, reason = refused_pair(game)
+    before = [caller.column(c) for c in range(10)]
+    caller.send(column_key(src))
+    await caller.wait_for("where to?")
+    bells = caller.bells
+    caller.send(column_key(dst))
+    await caller.wait_for(reason[:60])
+    assert caller.bells == bells + 1
+    group = game.group_length(src)
+    outlined = [*before[src][:-group], *(f"»{face}«" for face in before[src][-group:])]
+    assert [caller.column(c) for c in range(10)] == \
+        [outlined if c == src else col for c, col in enumerate(before)]
+    assert "Score 0 " in caller.text
+    caller.send("\x1b")                                        # Esc drops the selection
+    await caller.wait_for("Selection dropped.")
+    assert [caller.column(c) for c in range(10)] == before
+
+
+async def test_the_same_key_again_takes_fewer_cards_and_arrows_resize(monkeypatch,
+                                                                        settings) -> None:
+    game = position([(["2C", "3C"], ["9H", "8S", "7H"]), ([], ["8C"]), ([], ["KD"])])
+    given(monkeypatch, game)
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("1")
+    await caller.wait_for("9♥ 8♠ 7♥ (3 of 3) from 1")
+    caller.send("1")
+    await caller.wait_for("8♠ 7♥ (2 of 3) from 1")
+    assert caller.column(0) == ["▒▒×2", "9♥", "»8♠«", "»7♥«"]
+    caller.send(ESC_UP)
+    await caller.wait_for("(3 of 3)")
+    bells = caller.bells
+    caller.send(ESC_UP)
+    await caller.wait_for("has 3 cards: no more can move together")
+    assert caller.bells == bells + 1
+    caller.send(ESC_DOWN + ESC_DOWN)
+    await caller.wait_for("7♥ (1 of 3)")
+    caller.send("2")                                           # 7H onto 8C
+    await caller.wait_for("7♥ onto 2: +1.")
+    assert caller.column(1) == ["8♣", "7♥"]
+    caller.send("1" + "1" + "1")                               # select 2, fewer, none
+    await caller.wait_for("Selection dropped.")
+    assert caller.column(0) == ["▒▒×2", "9♥", "8♠"]
+    await caller.close()
+
+
+async def test_cursor_and_enter_move_like_the_column_keys(caller: Caller) -> None:
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    src, dst = first_hint(game)
+    caller.send("\x1b[C" * src + "\r")
+    await caller.wait_for("where to?")
+    step = "\x1b[C" if dst > src else "\x1b[D"
+    caller.send(step * abs(dst - src) + " ")
+    await caller.wait_for(f"onto {column_key(dst)}: +1.")
+    label_row = caller.term.lines[CARDS_TOP - 1]
+    x = column_x(dst) + FACE_OFFSET
+    assert label_row[x:x + 3] == f"►{column_key(dst)}◄"
+
+
+async def test_deal_then_undo_warns_about_cheating(caller: Caller) -> None:
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    caller.send("d")
+    game.play("d")
+    await caller.wait_for("Dealt 10 cards, 64 left to deal.")
+    for col in range(10):
+        assert caller.column(col) == shown(game, col), col
+    assert "U UNDO" in caller.text                             # the undo is "lighted"
+    caller.send("u")
+    await caller.wait_for("it marks you a cheater")
+    caller.send("n")
+    await caller.wait_for("Not undone.")
+    assert "Score 0 " in caller.text
+    caller.send("u")
+    await caller.wait_for("it marks you a cheater")
+    caller.send("y")
+    await caller.wait_for("Undone: +2. You are now marked a cheater.")
+    assert "CHEATER" in caller.text and "Score 2 " in caller.text and "To deal 74" in caller.text
+    fresh = Mariant.new(NUMBER)
+    for col in range(10):
+        assert caller.column(col) == shown(fresh, col), col
+    caller.send("u")
+    await caller.wait_for("No undo: nothing to undo.")
+
+
+async def test_undo_of_a_plain_move_asks_nothing(monkeypatch, settings) -> None:
+    given(monkeypatch, position([([], ["9H"]), ([], ["8S"]), (["2C", "3C"], ["KD"])]))
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("21")
+    await caller.wait_for("8♠ onto 1: +1.")
+    assert "U UNDO" not in caller.text
+    caller.send("u")
+    await caller.wait_for("Undone: +2.")
+    assert "cheater" not in caller.text.lower() and "Score 3 " in caller.text
+    assert caller.column(0) == ["9♥"] and caller.column(1) == ["8♠"]
+    await caller.close()
+
+
+async def test_deal_with_empty_columns_asks_first(monkeypatch, settings) -> None:
+    game = position([([], ["9H", "8S"]), (["2C", "3C"], ["8C"])])
+    given(monkeypatch, game)
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("d")
+    await caller.wait_for("8 empty columns: this deal costs 40 points. Deal?")
+    caller.send("n")
+    await caller.wait_for("No deal.")
+    caller.send("d")
+    await caller.wait_for("this deal costs 40 points")
+    caller.send("y")
+    await caller.wait_for("Dealt 2 cards")
+    assert "Score 40 " in caller.text
+    await caller.close()
+
+
+async def test_help_marks_the_movable_columns(caller: Caller) -> None:
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    movable = game.help_columns()
+    assert movable
+    caller.send("h")
+    await caller.wait_for("▲▲ under the columns whose whole group can move")
+    for col in range(10):
+        assert (caller.foot(col) == " ▲▲ ") == (col in movable), col
+    caller.send("\x1b[C")                                       # any key: the marks go
+    await caller.settle()
+    assert all(caller.foot(col).strip() == "" for col in range(10))
+
+
+async def test_help_with_nothing_movable_gives_the_advice(monkeypatch, settings) -> None:
+    given(monkeypatch, position([([], ["9H"]), ([], ["9C"])]))
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("h")
+    await caller.wait_for("use an empty column, or deal (D)")
+    await caller.close()
+
+
+async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, settings) -> None:
+    up = run("H") + run("D", 13, 5)                             # 22 face-up cards
+    given(monkeypatch, position([(["2C", "3C"], up), ([], ["8C"])]))
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    column = caller.column(0)
+    assert column[:3] == ["▒▒×2", "K♥", "+7"]                  # first card, 7 hidden
+    assert column[3:] == [card_label_text(c) for c in up[8:]]   # the last 14, to 5♦
+    assert len(column) == 17
+    caller.send("v")
+    await caller.wait_for("VIEW rows 1-17 of 23")
+    assert caller.column(0)[:4] == ["▒▒×2", "K♥", "Q♥", "J♥"]
+    caller.send(ESC_DOWN)
+    await caller.wait_for("VIEW rows 2-18 of 23")
+    assert caller.face(0, 0).strip() == "K♥"
+    caller.send("\x1b[F")                                       # End
+    await caller.wait_for("VIEW rows 7-23 of 23")
+    assert caller.column(0)[-1] == "5♦"
+    caller.send("v")
+    await caller.wait_for("Back to play")
+    assert caller.column(0)[2] == "+7"
+    await caller.close()
+
+
+def card_label_text(text: str) -> str:
+    from door.games.cards import Card
+    return card_label(Card.parse(text))
+
+
+async def test_view_with_short_columns_says_so(caller: Caller) -> None:
+    await caller.start()
+    caller.send("v")
+    await caller.wait_for("Every card is on the screen already")
+
+
+async def test_info_without_a_store(caller: Caller) -> None:
+    await caller.start()
+    caller.send("i")
+    await caller.wait_for("Mariant #617: info")
+    assert "Cards left to deal: 74" in caller.text
+    assert "the LOWEST score wins" in caller.text
+    assert "Hall of fame: not kept on this door." in caller.text
+    caller.send("x")
+    await caller.settle()
+    assert "Mariant #617: info" not in caller.text
+
+
+async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
+    assert await store.start()
+    player = await store.player("direct", "ann", "Ann")
+    caller = Caller(settings, store=store, player=player)
+    await caller.start()
+    caller.send("i")
+    await caller.wait_for("Top 10 (lowest first): nobody yet.")
+    caller.send("x")
+    await caller.close()
+    await store.close()
+
+
+async def test_info_when_the_store_fails(settings, tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}")
+    caller = Caller(settings, store=store)
+    await caller.start()
+    caller.send("i")
+    await caller.wait_for("Hall of fame: unavailable right now.")
+    caller.send("x")
+    await caller.close()
+    await store.close()
+
+
+# -- suits, Auto Ending, the end -------------------------------------------------------------
+
+SUIT_ONE_AWAY = [([], run("S", 13, 2)), ([], ["AS"]), (["2C", "3C"], ["9H"])]
+
+
+async def test_a_completed_suit_is_offered_for_removal(monkeypatch, settings) -> None:
+    given(monkeypatch, position(SUIT_ONE_AWAY, removed=["S"]))
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("21")
+    await caller.wait_for("Column 1 ends with all the spades: remove them (free)?")
+    caller.send("y")
+    await caller.wait_for("The spades of column 1 are off the board (free). 2 of 8")
+    assert caller.column(0) == ["··"] and "Suits off 2/8" in caller.text
+    assert "Score 1 " in caller.text
+    await caller.close()
+
+
+async def test_r_and_a_column_removes_a_declined_suit(monkeypatch, settings) -> None:
+    given(monkeypatch, position(SUIT_ONE_AWAY, removed=["S"]))
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("21")
+    await caller.wait_for("remove them (free)?")
+    caller.send("n")
+    await caller.wait_for("A♠ onto 1: +1.")
+    assert "Suits off 1/8" in caller.text
+    caller.send("r")
+    await caller.wait_for("Remove a complete suit: press its column (1)")
+    caller.send("1")
+    await caller.wait_for("The spades of column 1 are off the board")
+    caller.send("r")
+    await caller.wait_for("No column ends with a complete suit")
+    await caller.close()
+
+
+def near_won() -> Mariant:
+    """Six suits off, the spades complete, the hearts one Ace away; 100 moves made, 3+2."""
+    return position([([], run("S")), ([], run("H", 13, 2)), ([], ["AH"])],
+                    removed=["S", "H", "D", "D", "C", "C"], fd=3, fu=2, moves=100)
+
+
+async def test_finish_a_near_won_game(monkeypatch, settings) -> None:
+    given(monkeypatch, near_won())
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7 (3 down, 2 up)")
+    assert "To deal 0 " in caller.text
+    caller.send("32")
+    await caller.wait_for("You won!")
+    assert "Final score: 71" in caller.text                  # 101 × 70 % = 70.7
+    assert "101 points × 70 % (setup 3+2)." in caller.text
+    assert "In Mariant the LOWEST score wins." in caller.text
+    assert "[A] again with game #7" in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+def alternating(first: str, second: str) -> list[str]:
+    return [f"{RANKS[r - 1]}{first if (13 - r) % 2 == 0 else second}" for r in range(13, 0, -1)]
+
+
+def auto_ending_one_move_away() -> Mariant:
+    """Two mixed K…A runs (K♠ Q♥ J♠ … and K♥ Q♠ J♥ …), the second one Ace short."""
+    return position([([], alternating("S", "H")), ([], alternating("H", "S")[:-1]),
+                     ([], ["AH"])], removed=["S", "H", "D", "D", "C", "C"])
+
+
+async def test_auto_ending_is_offered_the_first_time(monkeypatch, settings) -> None:
+    given(monkeypatch, auto_ending_one_move_away())
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("32")
+    await caller.wait_for("Auto Ending is possible now!")
+    expected = auto_ending_one_move_away()
+    expected.play("3>2")
+    expected.auto_end()
+    steps = expected.auto_moves
+    assert steps > 1 and expected.won
+    assert f"sorts the suits in {steps} moves, +{steps} points" in caller.text
+    caller.send("y")
+    await caller.wait_for("You won!")
+    assert f"Final score: {1 + steps}" in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+async def test_auto_ending_declined_then_asked_for(monkeypatch, settings) -> None:
+    given(monkeypatch, auto_ending_one_move_away())
+    caller = Caller(settings)
+    await caller.wait_for("Mariant #7")
+    caller.send("32")
+    await caller.wait_for("Auto Ending is possible now!")
+    caller.send("n")
+    await caller.wait_for("press A (or D) for Auto Ending later")
+    assert "Score 1 " in caller.text
+    caller.send("d")
+    await caller.wait_for("Auto Ending: The door sorts the suits")
+    caller.send("y")
+    await caller.wait_for("You won!")
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+# -- fitting the screen ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
+async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) -> None:
+    caller = Caller(settings, charset=charset)
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    src, _ = first_hint(game)
+    caller.send("h" + column_key(src))
+    await caller.wait_for("where to?")
+    caller.send("?")
+    await caller.wait_for("Press any key to go back.")
+    caller.send("x")
+    await caller.settle()
+    lines = caller.term.lines
+    assert len(lines) == 24
+    assert lines[0].rstrip().endswith(f"Mariant #{NUMBER} (2 down, 1 up)")   # nothing scrolled
+    assert "Score 0" in lines[23] and "D deal" in lines[21]
+    assert caller.term.screen.buffer[23][79].data == " "
+    assert caller.session.screen.cells[23][79].ch == " "
+    other = 1 if src == 0 else 0
+    card = game.visible()[other][1][0]
+    down = {"utf8": "▒▒×2", "cp437": "▒▒x2", "ascii": "##x2"}[charset]
+    assert caller.face(other, 0) == down
+    if charset == "utf8":
+        assert caller.face(other, 1) == f" {card_label(card)} "
+    else:   # no CP437 control-range glyphs announced: suits as letters
+        assert caller.face(other, 1) == f" {RANKS[card.rank - 1]}{card.suit} "
+    if charset == "ascii":
+        assert all(byte < 128 for byte in caller.term.raw)
+    await caller.close()
+
+
+async def test_monochrome_still_shows_the_selection(settings: Settings) -> None:
+    caller = Caller(settings, charset="ascii", color=False)
+    await caller.start()
+    game = Mariant.new(NUMBER)
+    src, _ = first_hint(game)
+    caller.send(column_key(src))
+    await caller.wait_for("where to?")
+    last = len(caller.column(src)) - 1
+    face = caller.face(src, last)
+    assert face[0] == ">" and face[3] == "<"                  # » « degrade to > <
+    row, x = CARDS_TOP + last, column_x(src) + FACE_OFFSET
+    assert caller.term.screen.buffer[row][x + 1].reverse
+    assert all(not c.fg or c.fg == "default" for line in caller.term.screen.buffer.values()
+               for c in line.values())
+    await caller.close()
+
+
+async def test_taller_window_gives_more_card_rows(monkeypatch, settings) -> None:
+    up = run("H") + run("D", 13, 5)
+    given(monkeypatch, position([(["2C", "3C"], up), ([], ["8C"])]))
+    caller = Caller(settings, rows=30)
+    await caller.wait_for("Mariant #7")
+    assert caller.column(0) == ["▒▒×2"] + [card_label_text(c) for c in up]   # all 23 rows fit
+    lines = caller.term.lines
+    assert "Score 0" in lines[29] and "D deal" in lines[27]
+    assert caller.term.screen.buffer[29][79].data == " "
+    await caller.close()
+
+
+# -- through the telnet door -----------------------------------------------------------------
+
+async def test_through_the_telnet_door(telnet_door) -> None:
+    port = await telnet_door()
+    caller = await TelnetCaller.connect(port, charset="cp437")
+    await caller.wait_for("Press any key")
+    caller.send(" ")
+    await caller.wait_for("Your choice")
+    caller.send("m")
+    await caller.wait_for("Game number:")
+    assert "Your score counts 100 %" in caller.term.text
+    caller.send(f"{NUMBER}\r")
+    await caller.wait_for(f"Mariant #{NUMBER}")
+    game = Mariant.new(NUMBER)
+    src, dst = first_hint(game)
+    caller.send(column_key(src) + column_key(dst))
+    await caller.wait_for(f"onto {column_key(dst)}: +1.")
+    assert "Score 1 " in caller.term.text
+    caller.send("q")
+    await caller.wait_for("Leave this game?")
+    caller.send("y")
+    await caller.wait_for("Your choice")
+    caller.close()
+
+
+def test_instructions_file_is_ours_and_fits() -> None:
+    text = (REPO / "ansi" / "mariant.ins").read_text(encoding="cp437")
+    assert all(len(line) <= 76 for line in text.splitlines())
+    assert text.count("@E@") >= 2 and "@H@" in text and "@B@" in text and "@N@" in text
+    for needle in ("lowest", "cheater", "Auto Ending", "70 %"):
+        assert needle in text, needle
+    for phrase in ("all the cards must form a valid group", "a sort of grunt",
+                   "is of some concern only for people", "Points awarding is quite simple"):
+        assert phrase not in text                              # the original's wording

@@ -10,9 +10,11 @@ Consolidation is the one command that is not a position, so it lives on ``F`` (f
 ``c`` must stay free for column c.  The engine consolidates by itself when no pair is left;
 ``F`` asks for it earlier in relaxed mode (sysop.ini ``[montecarlo] consolidation``).
 
-What changed is shown until the next key: the cards a consolidation moved up carry ``↑``,
-the cards dealt from the stock ``+``, and the message line says how many of each.  Markers
-are single cells so that clearing them costs a few bytes (the caller may be on a modem).
+A consolidation is shown as it happens: the cards it moved up carry ``↑``, the cards dealt
+from the stock ``+``, and the message line says how many of each.  The marks stay until the
+next consolidation rewrites those faces anyway: a mark is one cell in the face's own
+colours, so it costs one byte, where clearing marks at the next key would cost some 180
+bytes on the caller's line (which may be a 2400 baud modem; see bench/bench_ui_montecarlo.py).
 At the end, the solver says whether the deal could be won, within a node limit, in a thread.
 """
 
@@ -103,10 +105,11 @@ class MonteCarloScreen(GameScreen):
         "a-e + 1-5   pick a card by its place: b2 is column b, row 2;",
         "            type b2c3 to remove the pair at b2 and c3",
         "Backspace   take back a typed letter or the picked card",
+        "Esc         drop the picked card (with none picked: leave)",
         "H           hint (press again for the next pair)",
         "U           undo, back to the last cards dealt from the stock",
         "F           consolidate now (only when the sysop allows it)",
-        "I           how to play      Q or Esc   leave (game is saved)",
+        "I           how to play      Q   leave (the game is saved)",
         "",
         "With no pair left the door consolidates: cards slide up (↑)",
         "and the stock fills the grid (+).  Score: A=1 ... K=13 per card",

@@ -27,7 +27,7 @@ NUMBERS = st.integers(1, 2**31 - 1)
 MODES = st.sampled_from(["strict", "relaxed"])
 
 
-def position(cells: dict[str, str], stock: list[str] = (), mode: str = "strict",
+def position(cells: dict[str, str], stock: tuple[str, ...] | list[str] = (), mode: str = "strict",
              fill: bool = False) -> MonteCarlo:
     """A constructed position.  ``fill``: the other cards of the deck (deck order) fill the
     empty cells in reading order, then the stock, nothing removed.  Otherwise the cards not
@@ -405,9 +405,11 @@ def test_random_play_properties(number: int, mode: str, data: st.DataObject) -> 
             assert state(game) == before
         if not legal:
             break
+        for move in legal:                    # every legal move is accepted
+            game.copy().play(move)
         before = state(game)
         move = data.draw(st.sampled_from(legal))
-        game.play(move)                       # every legal move is accepted
+        game.play(move)
         check_conserved(game)
         assert game.score == sum(c.rank for c in game.removed) + (
             CLEAR_BONUS if game.status is Status.WON else 0)

@@ -77,11 +77,17 @@ class TelnetCaller:
 
     @classmethod
     async def connect(cls, port: int, cols: int = 80, rows: int = 24,
-                      charset: str = "cp437", term_type: str = "ansi") -> TelnetCaller:
+                      charset: str = "cp437", term_type: str = "ansi",
+                      answer_cpr: bool = True) -> TelnetCaller:
+        """``answer_cpr``: answer cursor position requests as a real terminal does (pyte
+        replies through ``write_process_input``); False plays a client that never answers."""
         reader, writer = await telnetlib3.open_connection(
             "127.0.0.1", port, encoding=False, cols=cols, rows=rows, term=term_type,
             connect_minwait=0.05, connect_maxwait=1.0)
-        return cls(reader, writer, PyteTerminal(cols, rows, charset))
+        term = PyteTerminal(cols, rows, charset)
+        if answer_cpr:
+            term.screen.write_process_input = lambda reply: writer.write(reply.encode("ascii"))
+        return cls(reader, writer, term)
 
     async def pump(self, timeout: float = 0.05) -> bool:
         """Read what is waiting; False at end of connection."""

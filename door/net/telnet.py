@@ -29,6 +29,9 @@ class TelnetTerminal(Terminal):
         self._reader, self._writer = reader, writer
 
     async def read(self) -> bytes:
+        early = self.take_pushback()
+        if early:
+            return early
         try:
             data = await self._reader.read(4096)
         except (ConnectionError, OSError):
@@ -62,6 +65,11 @@ def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
         terminal = TelnetTerminal(reader, writer)
         writer.protocol.terminal = terminal
         try:
+            choice = await terminal.detect_charset(
+                lang=str(writer.get_extra_info("LANG") or ""),
+                charset=str(writer.get_extra_info("charset") or ""))
+            log.info("%s: %s%s, %s", terminal.peer, choice.charset.name,
+                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
             await run_session(terminal)
         except ConnectionError:
             pass

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from ..term import Charset
+from ..term.detect import (
+    PROBE,
+    PROBE_CLEANUP,
+    PROBE_TIMEOUT,
+    Choice,
+    default_choice,
+    from_hints,
+    from_probe,
+    read_reports,
+)
 
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
 MAX_ROWS = 60
@@ -33,6 +44,50 @@ class Terminal(ABC):
         self.term_type = term_type.lower()
         self.peer = peer
         self.on_resize: Callable[[int, int], None] | None = None
+        self._pushback = b""  # bytes read early (during the charset probe), read again first
+
+    def unread(self, data: bytes) -> None:
+        """Give bytes back: the next :meth:`read` returns them first."""
+        self._pushback = data + self._pushback
+
+    def take_pushback(self) -> bytes:
+        """For transports' :meth:`read`: bytes given back, if any (then empty)."""
+        data, self._pushback = self._pushback, b""
+        return data
+
+    async def detect_charset(self, saved: str | None = None, bbs_hint: str | None = None,
+                             lang: str = "", charset: str = "",
+                             timeout: float = PROBE_TIMEOUT) -> Choice:
+        """Choose the charset (door/term/detect.py has the order) and set ``charset`` and
+        ``color``.  Probes the terminal only when no hint is conclusive; never waits longer
+        than ``timeout`` for a terminal that does not answer."""
+        choice = from_hints(saved, bbs_hint, self.term_type, lang, charset)
+        if choice is None:
+            choice = await self._probe(timeout) or default_choice()
+        self.charset, self.color = choice.charset, choice.color
+        return choice
+
+    async def _probe(self, timeout: float) -> Choice | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self.write(PROBE)
+        buf = b""
+        try:
+            await asyncio.wait_for(self.drain(), timeout)
+            while len(read_reports(buf)[0]) < 2:
+                left = deadline - loop.time()
+                if left <= 0:
+                    break
+                data = await asyncio.wait_for(self.read(), left)
+                if not data:
+                    break
+                buf += data
+        except (TimeoutError, ConnectionError, OSError):
+            pass
+        self.write(PROBE_CLEANUP)
+        reports, rest = read_reports(buf)
+        self.unread(rest)
+        return from_probe(reports)
 
     def resized(self, cols: int, rows: int) -> None:
         size = sane_size(cols, rows)

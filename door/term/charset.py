@@ -9,6 +9,7 @@ stand-in, never to an error or a stray byte.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 
 CHARSETS = ("cp437", "utf8", "ascii")
@@ -35,8 +36,8 @@ ASCII_FALLBACK = {
     "§": "S", "▬": "-", "↨": "|", "↑": "^", "↓": "v", "→": ">", "←": "<", "∟": "L",
     "↔": "-", "▲": "^", "▼": "v", "·": ".", "∙": ".", "√": "v",
     "«": "<", "»": ">", "é": "e", "è": "e", "ê": "e", "à": "a", "ç": "c", "ü": "u",
-    "É": "E", "½": "1/2", "—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
-    "…": "...", "×": "x",
+    "É": "E", "½": "%", "—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
+    "…": ".", "×": "x",
 }
 
 
@@ -60,6 +61,7 @@ class Charset:
         return cached
 
     def encode(self, text: str) -> bytes:
+        """Bytes for a run of cell characters, one cell each."""
         return b"".join(self.encode_char(ch) for ch in text)
 
     def _encode_char(self, ch: str) -> bytes:
@@ -69,7 +71,9 @@ class Charset:
         if code < 32 or code == 127:
             return b"?"  # a control character in a cell is drawn, never executed
         if self.name == "utf8":
-            return ch.encode("utf-8")
+            if _single_width(ch):
+                return ch.encode("utf-8")
+            return b"?"
         if self.name == "cp437":
             if ch in _C0_GLYPH_BYTES:
                 if self.c0_glyphs:
@@ -84,9 +88,23 @@ class Charset:
             fallback = _strip_accent(ch)
         return fallback.encode("ascii", "replace")
 
+    def shows(self, ch: str) -> str:
+        """The character the caller's terminal shows for ``ch`` (for tests and previews)."""
+        data = self.encode_char(ch)
+        if self.name == "utf8":
+            return data.decode("utf-8")
+        if len(data) == 1 and data[0] < 32:
+            return CP437_C0[data[0]]
+        return data.decode("cp437")
+
+
+def _single_width(ch: str) -> bool:
+    """True when a terminal draws ``ch`` in exactly one cell (not wide, not combining)."""
+    return (unicodedata.east_asian_width(ch) not in ("W", "F") and not unicodedata.combining(ch)
+            and unicodedata.category(ch) not in ("Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn",
+                                                 "Zl", "Zp"))
+
 
 def _strip_accent(ch: str) -> str:
-    import unicodedata
-
     base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
     return base[:1] or "?"

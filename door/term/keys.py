@@ -1,13 +1,25 @@
 """Key decoding: the caller's bytes into named keys.
 
 Understands the forms sent by SyncTERM/ANSI-BBS, VT100/VT220, xterm (with modifiers such as
-``CSI 1;5C``), PuTTY, the Linux console and SCO.  The decoder is incremental: bytes that
-arrive one at a time decode exactly as when they arrive together.  A lone Esc is told from
-the start of a sequence by the caller's reader: when no byte follows within a short time it
-calls :meth:`KeyDecoder.flush`.  An unknown sequence is swallowed whole.
+``CSI 1;5C``), PuTTY (all its function-key modes), rxvt, the Linux console and SCO, all at
+once: callers often announce no terminal type, or the wrong one.  docs/terminal.md has the
+table.
 
-We use a table rather than blessed: blessed decodes through terminfo for one terminal kind,
-while a door must accept every kind at once from callers who often announce none.
+- Incremental: bytes that arrive one at a time decode exactly as when they arrive together
+  (the CR of a CR LF pair, a half-received escape sequence and a half-received UTF-8
+  character all wait for the next byte).
+- A lone Esc is told from the start of a sequence by the caller's reader: when no byte
+  follows within a short time it calls :meth:`KeyDecoder.flush`.
+- An unknown or malformed sequence is swallowed whole, never leaked as letters; terminal
+  reports (cursor position, device attributes) are swallowed too.
+- Any bytes are accepted; nothing raises.
+
+Why a table and not blessed (research/stack.md §3.5): blessed decodes through the terminfo
+entry of one terminal kind, so a SyncTERM caller's End (``CSI K``) or PgUp (``CSI V``), or a
+Linux console F1 (``CSI [ A``), is unknown to an ``xterm`` decoder, and the kind a caller
+announces is often missing or wrong.  A door must accept every family at once.  The table is
+also about ten times faster per key than blessed's ``inkey`` loop and has no terminfo
+dependency.  Where two families disagree on one sequence, the table says which wins and why.
 """
 
 from __future__ import annotations
@@ -34,18 +46,34 @@ def char(c: str) -> Key:
     return Key("char", c)
 
 
+# CSI <n> ~  (VT220, xterm, PuTTY, Linux console, rxvt)
 _TILDE = {1: "home", 2: "ins", 3: "del", 4: "end", 5: "pgup", 6: "pgdn", 7: "home", 8: "end",
           11: "f1", 12: "f2", 13: "f3", 14: "f4", 15: "f5", 17: "f6", 18: "f7", 19: "f8",
           20: "f9", 21: "f10", 23: "f11", 24: "f12"}
-_CSI_FINAL = {"A": "up", "B": "down", "C": "right", "D": "left", "H": "home", "F": "end",
-              "K": "end", "G": "center", "P": "f1", "Q": "f2", "R": "f3", "S": "f4",
-              "Z": "shift-tab", "@": "ins"}
-# SCO console function keys: CSI M … CSI X are F1 … F12 (only without parameters).
-_SCO = {chr(ord("M") + i): f"f{i + 1}" for i in range(12)}
+# CSI <final> without parameters.  Conflicts, and who wins:
+#   CSI G  Linux-console keypad 5 / SCO PgDn        -> pgdn (keypad 5 is of no use here)
+#   CSI U  SyncTERM PgDn / SCO F9                    -> pgdn (SyncTERM is the BBS client)
+#   CSI V  SyncTERM PgUp / SCO F10                   -> pgup
+#   CSI K  SyncTERM End (ANSI-BBS)                   -> end
+#   CSI P..S  SCO F4..F7 (xterm sends them only with modifiers, CSI 1;5P, which wins below)
+_CSI_PLAIN = {"A": "up", "B": "down", "C": "right", "D": "left", "H": "home", "F": "end",
+              "K": "end", "G": "pgdn", "I": "pgup", "L": "ins", "U": "pgdn", "V": "pgup",
+              "@": "ins", "Z": "shift-tab",
+              "M": "f1", "N": "f2", "O": "f3", "P": "f4", "Q": "f5", "R": "f6", "S": "f7",
+              "T": "f8", "W": "f11", "X": "f12"}
+# CSI 1;<mod> <final> (xterm): the same keys with a modifier.
+_CSI_MODIFIED = {"A": "up", "B": "down", "C": "right", "D": "left", "H": "home", "F": "end",
+                 "P": "f1", "Q": "f2", "R": "f3", "S": "f4"}
+# SS3 <final>: application cursor keys, xterm F1-F4, PuTTY VT100+ F1-F12, SyncTERM F5-F10.
 _SS3 = {"A": "up", "B": "down", "C": "right", "D": "left", "H": "home", "F": "end",
-        "P": "f1", "Q": "f2", "R": "f3", "S": "f4", "M": "enter",
-        "t": "f5", "u": "f6", "v": "f7", "l": "f8", "w": "f9", "x": "f10"}
+        "M": "enter", "P": "f1", "Q": "f2", "R": "f3", "S": "f4",
+        "T": "f5", "U": "f6", "V": "f7", "W": "f8", "X": "f9", "Y": "f10", "Z": "f11",
+        "[": "f12", "t": "f5", "u": "f6", "v": "f7", "l": "f8", "w": "f9", "x": "f10",
+        "a": "ctrl-up", "b": "ctrl-down", "c": "ctrl-right", "d": "ctrl-left"}
 _LINUX_F = {"A": "f1", "B": "f2", "C": "f3", "D": "f4", "E": "f5"}  # CSI [ A … CSI [ E
+_RXVT_SHIFT = {"a": "shift-up", "b": "shift-down", "c": "shift-right", "d": "shift-left"}
+# rxvt marks modified tilde keys by the final byte: CSI 5^ is Ctrl-PgUp.
+_RXVT_FINAL = {"~": "", "^": "ctrl-", "$": "shift-", "@": "ctrl-shift-"}
 _MODIFIERS = {2: "shift-", 3: "alt-", 4: "alt-shift-", 5: "ctrl-", 6: "ctrl-shift-",
               7: "ctrl-alt-", 8: "ctrl-alt-shift-"}
 
@@ -53,12 +81,13 @@ _MODIFIERS = {2: "shift-", 3: "alt-", 4: "alt-shift-", 5: "ctrl-", 6: "ctrl-shif
 class KeyDecoder:
     """Incremental decoder.  ``feed(data)`` returns the keys completed by ``data``."""
 
-    MAX_SEQUENCE = 32  # longer "sequences" are garbage: drop them
+    MAX_SEQUENCE = 24  # longer "sequences" are garbage: drop them
 
     def __init__(self, encoding: str = "cp437") -> None:
         self.set_encoding(encoding)
         self._pending = ""      # an unfinished escape sequence
         self._after_cr = False  # swallow the LF or NUL of a CR LF / CR NUL pair
+        self.last_report: tuple[int, int] | None = None  # the last cursor position report
 
     def set_encoding(self, encoding: str) -> None:
         """``cp437``, ``utf8`` or ``ascii``: how bytes above 127 are read."""
@@ -83,9 +112,17 @@ class KeyDecoder:
 
     def _feed_char(self, ch: str, keys: list[Key]) -> None:
         if self._pending:
-            self._pending += ch
-            self._continue_sequence(keys)
-            return
+            if not " " <= ch <= "~":  # a control or non-ASCII byte ends any sequence
+                if self._pending == "\x1b" and ch == "\x1b":
+                    keys.append(Key("esc"))  # Esc Esc: one Esc key, the second may start more
+                    return
+                if self._pending == "\x1b":
+                    keys.append(Key("esc"))
+                self._pending = ""
+            else:
+                self._pending += ch
+                self._continue_sequence(keys)
+                return
         after_cr, self._after_cr = self._after_cr, False
         code = ord(ch)
         if ch == "\x1b":
@@ -93,18 +130,20 @@ class KeyDecoder:
         elif ch == "\r":
             keys.append(Key("enter"))
             self._after_cr = True
-        elif ch in "\n\x00":
-            if not after_cr and ch == "\n":
+        elif ch == "\n":
+            if not after_cr:
                 keys.append(Key("enter"))
+        elif ch == "\x00":
+            pass  # the NUL of CR NUL, or a stray NUL: never a key
         elif ch in "\x08\x7f":
             keys.append(Key("backspace"))
         elif ch == "\t":
             keys.append(Key("tab"))
         elif code < 32:
-            keys.append(Key(f"ctrl-{chr(code + 96)}"))
-        elif ch == "\ufffd":
-            pass  # undecodable bytes are dropped, not typed
-        elif ch.isprintable():
+            keys.append(Key(f"ctrl-{chr(code + 64).lower()}"))
+        elif ch == "\ufffd" or not ch.isprintable():
+            pass  # undecodable bytes and C1 controls are dropped, not typed
+        else:
             keys.append(char(ch))
 
     def _continue_sequence(self, keys: list[Key]) -> None:
@@ -112,22 +151,24 @@ class KeyDecoder:
         if len(seq) == 2:
             if seq[1] in "[O":
                 return
-            self._pending = ""
-            if seq[1] == "\x1b":  # Esc Esc: one Esc, the second may start a sequence
-                keys.append(Key("esc"))
-                self._pending = "\x1b"
-            else:  # Alt-x arrives as Esc x
-                keys.append(Key("esc"))
-                self._feed_char(seq[1], keys)
+            self._pending = ""  # Alt-x arrives as Esc x: an Esc, then the x
+            keys.append(Key("esc"))
+            self._feed_char(seq[1], keys)
             return
-        if seq[1] == "O":
+        last = seq[-1]
+        if seq[1] == "O":  # SS3, possibly with a modifier digit: ESC O 5 C
+            if "0" <= last <= "9" or last == ";":
+                if len(seq) > 6:
+                    self._pending = ""
+                return
             self._pending = ""
-            name = _SS3.get(seq[2])
+            name = _SS3.get(last)
+            digits = seq[2:-1].split(";")[-1]
+            modifier = _MODIFIERS.get(int(digits), "") if digits.isdigit() else ""
             if name:
-                keys.append(Key(name))
+                keys.append(Key(modifier + name if not name.startswith("ctrl-") else name))
             return
         # CSI: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E.
-        last = seq[-1]
         if len(seq) == 3 and last == "[":  # Linux console F1–F5: CSI [ A
             return
         if len(seq) == 4 and seq[2] == "[":
@@ -136,28 +177,45 @@ class KeyDecoder:
             if name:
                 keys.append(Key(name))
             return
-        if "\x40" <= last <= "\x7e":
+        if last == "$" and seq[2:-1].isdigit():  # rxvt Shift-PgUp: CSI 5 $
             self._pending = ""
-            key = _decode_csi(seq[2:-1], last)
+            key = self._decode_csi(seq[2:-1], last)
             if key:
                 keys.append(key)
-        elif not ("\x20" <= last <= "\x3f") or len(seq) > self.MAX_SEQUENCE:
+            return
+        if "@" <= last <= "~":
+            self._pending = ""
+            key = self._decode_csi(seq[2:-1], last)
+            if key:
+                keys.append(key)
+        elif len(seq) > self.MAX_SEQUENCE:
             self._pending = ""  # not a sequence after all: drop it whole
 
-
-def _decode_csi(params: str, final: str) -> Key | None:
-    fields = params.split(";") if params else []
-    try:
-        numbers = [int(f) if f else 1 for f in fields]
-    except ValueError:
-        return None
-    modifier = _MODIFIERS.get(numbers[1], "") if len(numbers) > 1 else ""
-    if final == "~":
-        name = _TILDE.get(numbers[0]) if numbers else None
-        return Key(modifier + name) if name else None
-    if not numbers and final in _SCO:
-        return Key(_SCO[final])
-    name = _CSI_FINAL.get(final)
-    if name is None or (numbers and numbers[0] != 1 and not modifier):
-        return None
-    return Key(modifier + name)
+    def _decode_csi(self, params: str, final: str) -> Key | None:
+        if params[:1] in ("?", "<", "=", ">"):
+            return None  # a private report (device attributes, mouse…): swallowed
+        fields = params.split(";") if params else []
+        if not all(f.isdigit() or not f for f in fields) or len(fields) > 4:
+            return None
+        numbers = [int(f[:6]) if f else 1 for f in fields]
+        if final in _RXVT_FINAL:
+            name = _TILDE.get(numbers[0]) if numbers else None
+            modifier = _RXVT_FINAL[final]
+            if final == "~" and len(numbers) > 1:
+                modifier = _MODIFIERS.get(numbers[1], "")
+            if final == "@" and not numbers:
+                return Key("ins")  # SyncTERM Insert: CSI @
+            return Key(modifier + name) if name else None
+        if not numbers:
+            name = _CSI_PLAIN.get(final) or _RXVT_SHIFT.get(final)
+            return Key(name) if name else None
+        if final == "R" and not (len(numbers) == 2 and numbers[0] == 1 and
+                                 numbers[1] in _MODIFIERS):
+            if len(numbers) == 2:  # a cursor position report, not a key
+                self.last_report = (numbers[0], numbers[1])
+            return None
+        name = _CSI_MODIFIED.get(final)
+        if name is None or numbers[0] != 1:
+            return None
+        modifier = _MODIFIERS.get(numbers[1], "") if len(numbers) > 1 else ""
+        return Key(modifier + name)

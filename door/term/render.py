@@ -1,9 +1,18 @@
 """The renderer: turns successive :class:`Screen` frames into the fewest bytes we can.
 
-It remembers the last frame the caller received and sends only the cells that changed,
-choosing per run between an absolute cursor move (CUP), a relative move, or re-writing the
-cells in between; it changes only the SGR attributes that differ (or resets when that is
-cheaper) and never writes the bottom-right cell (some BBS terminals scroll on it).
+Callers still reach boards at modem speeds, so every byte counts.  The renderer remembers
+what the caller's terminal shows and sends only the cells that changed.  For each gap
+between changed cells it picks the cheapest of an absolute cursor move (CUP), relative moves
+(CR, CR LF, BS, CUU/CUD/CUF/CUB) or re-writing the unchanged cells in between; it clears a
+blank tail with EL; it changes only the SGR attributes that differ (or resets when that is
+cheaper); and it never writes the bottom-right cell (ANSI.SYS-style terminals scroll on it).
+When most of the screen changes, a clear-and-redraw is tried and the shorter one is sent.
+
+Only sequences that ANSI.SYS, SyncTERM, VT100 and xterm all understand are emitted: CUP,
+CUU/CUD/CUF/CUB, ED 2, EL 0, SGR 0/1/5/7/30–37/40–47, CR, LF, BS.
+
+"Equal" means equal to the eye: a space's foreground, brightness and blink do not show,
+so two spaces with the same background are the same cell.
 """
 
 from __future__ import annotations
@@ -11,12 +20,20 @@ from __future__ import annotations
 from .charset import Charset
 from .screen import BLACK, DEFAULT, WHITE, Attr, Cell, Screen
 
-ESC = b"\x1b["
+CSI = b"\x1b["
+ESC = CSI  # the old name, kept for callers
+CLEAR = b"\x1b[0m\x1b[2J\x1b[H"
+ERASE_LINE = b"\x1b[K"
 _UNKNOWN = Attr(-1, -1, False, False)  # forces a full SGR on the first cell written
+_REVERSE = Attr(BLACK, WHITE)  # how monochrome shows a coloured background
+_MAX_GAP = 12  # never consider re-writing more unchanged cells than this
 
 
 def sgr_change(old: Attr, new: Attr, color: bool = True) -> bytes:
-    """The shortest SGR sequence taking the terminal from ``old`` to ``new``."""
+    """The shortest SGR sequence taking the terminal from ``old`` to ``new``.
+
+    With ``color`` off, a coloured background is shown as reverse video and the foreground
+    is not sent (callers pass attributes through :func:`mono`)."""
     if old == new:
         return b""
     full = _sgr_full(new, color)
@@ -33,10 +50,12 @@ def sgr_change(old: Attr, new: Attr, color: bool = True) -> bytes:
         if new.bg != old.bg:
             parts.append(str(40 + new.bg))
     elif (new.bg != BLACK) != (old.bg != BLACK):
-        return full
+        if new.bg == BLACK:
+            return full
+        parts.append("7")
     if not parts:
         return b""
-    delta = ESC + ";".join(parts).encode() + b"m"
+    delta = CSI + ";".join(parts).encode() + b"m"
     return delta if len(delta) < len(full) else full
 
 
@@ -53,29 +72,70 @@ def _sgr_full(attr: Attr, color: bool) -> bytes:
             parts.append(str(40 + attr.bg))
     elif attr.bg != BLACK:
         parts.append("7")  # monochrome: a coloured background shows as reverse video
-    return ESC + ";".join(parts).encode() + b"m"
+    return CSI + ";".join(parts).encode() + b"m"
+
+
+def mono(attr: Attr) -> Attr:
+    """What a monochrome caller sees: grey on black, or reverse video; bright and blink kept."""
+    if attr.bg != BLACK:
+        return Attr(BLACK, WHITE, attr.bright, attr.blink)
+    return Attr(WHITE, BLACK, attr.bright, attr.blink)
+
+
+def _num(n: int) -> bytes:
+    return str(n).encode() if n > 1 else b""
+
+
+def _horizontal(col: int, from_col: int) -> bytes:
+    """Cheapest move along a row (the row is known, the column too)."""
+    if col == from_col:
+        return b""
+    if col == 0:
+        return b"\r"
+    if col > from_col:
+        right = CSI + _num(col - from_col) + b"C"
+        via_cr = b"\r" + CSI + _num(col) + b"C"
+        return right if len(right) <= len(via_cr) else via_cr
+    back = from_col - col
+    left = CSI + _num(back) + b"D"
+    if back <= len(left):
+        return b"\x08" * back
+    via_cr = b"\r" + CSI + _num(col) + b"C"
+    return left if len(left) <= len(via_cr) else via_cr
+
+
+def absolute_move(row: int, col: int) -> bytes:
+    """CUP to (row, col), 0-based, with default parameters left out."""
+    if col == 0:
+        return CSI + (str(row + 1).encode() if row else b"") + b"H"
+    return CSI + f"{row + 1};{col + 1}H".encode()
 
 
 def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) -> bytes:
-    """Cheapest escape sequence from (from_row, from_col) to (row, col); 0-based."""
-    absolute = b"\x1b[H" if row == col == 0 else ESC + f"{row + 1};{col + 1}H".encode()
+    """Cheapest escape sequence from (from_row, from_col) to (row, col); 0-based.
+
+    An unknown starting point (None) always gets an absolute move."""
+    absolute = absolute_move(row, col)
     if from_row is None or from_col is None:
         return absolute
     if (row, col) == (from_row, from_col):
         return b""
-    rel = b""
-    if row != from_row:
-        if col == 0 and row == from_row + 1:
-            return b"\r\n"
-        n = abs(row - from_row)
-        rel += ESC + (str(n).encode() if n > 1 else b"") + (b"B" if row > from_row else b"A")
-    if col != from_col:
-        if col == 0:
-            rel = b"\r" + rel
-        else:
-            n = abs(col - from_col)
-            rel += ESC + (str(n).encode() if n > 1 else b"") + (b"C" if col > from_col else b"D")
-    return rel if len(rel) < len(absolute) else absolute
+    best = absolute
+    if row == from_row:
+        rel = _horizontal(col, from_col)
+        return rel if len(rel) < len(best) else best
+    if row > from_row:
+        down = row - from_row
+        candidates = [(CSI + _num(down) + b"B", from_col)]
+        if down <= 2:
+            candidates.append((b"\r\n" * down, 0))
+    else:
+        candidates = [(CSI + _num(from_row - row) + b"A", from_col)]
+    for vertical, at_col in candidates:
+        rel = vertical + _horizontal(col, at_col)
+        if len(rel) < len(best):
+            best = rel
+    return best
 
 
 class Renderer:
@@ -84,58 +144,139 @@ class Renderer:
     def __init__(self, charset: Charset | None = None, color: bool = True) -> None:
         self.charset = charset or Charset()
         self.color = color
-        self._last: list[list[Cell]] | None = None
+        self._shown: list[list[Cell]] | None = None  # what the caller's terminal shows
         self._attr = _UNKNOWN
         self._row: int | None = None
         self._col: int | None = None
 
     def invalidate(self) -> None:
-        """Forget what the caller shows: the next frame is a full repaint (Ctrl-R, resize)."""
-        self._last = None
+        """Forget what the caller shows: the next frame is a full repaint (Ctrl-R, resize,
+        a new charset or colour setting)."""
+        self._shown = None
 
+    # -- the frame ------------------------------------------------------------------------
     def frame(self, screen: Screen) -> bytes:
         """Bytes that turn the caller's display into ``screen``."""
-        out = bytearray()
-        last = self._last
-        if last is None or len(last) != screen.rows or len(last[0]) != screen.cols:
-            out += b"\x1b[0m\x1b[2J\x1b[H"
-            self._attr, self._row, self._col = DEFAULT, 0, 0
-            blank = Cell()
-            last = [[blank] * screen.cols for _ in range(screen.rows)]
-        for r, line in enumerate(screen.cells):
-            old_line = last[r]
-            if line == old_line:
-                continue
-            limit = screen.cols - 1 if r == screen.rows - 1 else screen.cols
-            c = 0
-            while c < limit:
-                if line[c] == old_line[c]:
-                    c += 1
-                    continue
-                self._move(out, r, c, line, old_line)
-                cell = line[c]
-                out += sgr_change(self._attr, cell.attr, self.color)
-                self._attr = cell.attr
-                out += self.charset.encode_char(cell.ch)
-                c += 1
-                self._col = c
-                if c >= screen.cols:  # deferred wrap differs between terminals: re-anchor
-                    self._row = self._col = None
+        cells = screen.cells if self.color else [[Cell(c.ch, mono(c.attr)) for c in line]
+                                                  for line in screen.cells]
+        shown = self._shown
+        if shown is None or len(shown) != screen.rows or len(shown[0]) != screen.cols:
+            out = self._repaint(cells, screen)
+        else:
+            changed = sum(1 for new, old in zip(cells, shown, strict=True) if new != old)
+            if changed * 2 > screen.rows:
+                saved = (self._attr, self._row, self._col)
+                diff = self._diff(cells, screen, [list(line) for line in shown])
+                diff_state = (self._attr, self._row, self._col, self._shown)
+                self._attr, self._row, self._col = saved
+                full = self._repaint(cells, screen)
+                if len(diff) < len(full):
+                    out = diff
+                    self._attr, self._row, self._col, self._shown = diff_state
+                else:
+                    out = full
+            else:
+                out = self._diff(cells, screen, shown)
         if screen.cursor is not None:
             row, col = screen.cursor
             out += cursor_move(row, col, self._row, self._col)
             self._row, self._col = row, col
-        self._last = [list(line) for line in screen.cells]
         return bytes(out)
 
-    def _move(self, out: bytearray, row: int, col: int, line: list[Cell],
-              old_line: list[Cell]) -> None:
-        """Place the cursor at (row, col), re-writing a short same-attribute gap if cheaper."""
-        if self._row == row and self._col is not None and 0 < col - self._col <= 4:
-            gap = line[self._col:col]
-            if all(cell.attr == self._attr for cell in gap):
-                out += b"".join(self.charset.encode_char(cell.ch) for cell in gap)
-                self._col = col
-                return
-        out += cursor_move(row, col, self._row, self._col)
+    def _repaint(self, cells: list[list[Cell]], screen: Screen) -> bytearray:
+        """Clear the screen, then draw every cell that is not a plain blank."""
+        out = bytearray(CLEAR)
+        self._attr, self._row, self._col = DEFAULT, 0, 0
+        blank = Cell()
+        return out + self._diff(cells, screen, [[blank] * screen.cols for _ in range(screen.rows)])
+
+    def _diff(self, cells: list[list[Cell]], screen: Screen,
+              shown: list[list[Cell]]) -> bytearray:
+        """Bytes for every visibly changed cell; ``shown`` is updated to the new frame."""
+        out = bytearray()
+        cols, last_row = screen.cols, screen.rows - 1
+        for r, line in enumerate(cells):
+            old = shown[r]
+            if line == old:
+                continue
+            limit = cols - 1 if r == last_row else cols
+            diffs = [c for c in range(limit) if not _same(line[c], old[c])]
+            if not diffs:
+                shown[r] = _keep_corner(line, old, limit)
+                continue
+            tail = _blank_tail(line, limit)
+            erase_from = None
+            tail_diffs = [c for c in diffs if c >= tail]
+            if len(tail_diffs) > 3:  # EL is cheaper than writing more than a few spaces
+                erase_from = tail_diffs[0]
+                diffs = [c for c in diffs if c < tail]
+            for c in diffs:
+                self._goto(out, r, c, line)
+                self._write(out, line[c], c, cols)
+            if erase_from is not None:
+                self._goto(out, r, erase_from, line)
+                target = line[erase_from].attr
+                if self._attr == _UNKNOWN or self._attr.bg != BLACK:
+                    out += sgr_change(self._attr, target, self.color)
+                    self._attr = target
+                out += ERASE_LINE
+                line = list(line)
+                line[limit:] = [Cell(" ", DEFAULT)] * (cols - limit)
+                shown[r] = line
+            else:
+                shown[r] = _keep_corner(line, old, limit)
+        self._shown = shown
+        return out
+
+    def _write(self, out: bytearray, cell: Cell, c: int, cols: int) -> None:
+        out += sgr_change(self._attr, cell.attr, self.color)
+        self._attr = cell.attr
+        out += self.charset.encode_char(cell.ch)
+        if c + 1 >= cols:  # deferred or immediate wrap differs between terminals: re-anchor
+            self._row = self._col = None
+        else:
+            self._col = c + 1
+
+    def _goto(self, out: bytearray, row: int, col: int, line: list[Cell]) -> None:
+        """Place the cursor at (row, col): move, or re-write the cells in between if cheaper."""
+        if self._row == row and self._col == col:
+            return
+        move = cursor_move(row, col, self._row, self._col)
+        target = line[col].attr
+        if self._row == row and self._col is not None and 0 < col - self._col <= _MAX_GAP:
+            budget = len(move) + len(sgr_change(self._attr, target, self.color))
+            cost, attr = 0, self._attr
+            for cell in line[self._col:col]:
+                cost += len(sgr_change(attr, cell.attr, self.color))
+                cost += len(self.charset.encode_char(cell.ch))
+                attr = cell.attr
+                if cost >= budget:
+                    break
+            else:
+                if cost + len(sgr_change(attr, target, self.color)) < budget:
+                    for c in range(self._col, col):
+                        self._write(out, line[c], c, len(line))
+                    return
+        out += move
         self._row, self._col = row, col
+
+
+def _same(a: Cell, b: Cell) -> bool:
+    """Equal to the eye: a space's foreground, brightness and blink do not show."""
+    return a == b or (a.ch == " " == b.ch and a.attr.bg == b.attr.bg)
+
+
+def _blank_tail(line: list[Cell], limit: int) -> int:
+    """Index where the row's trailing run of black-background spaces starts."""
+    c = limit
+    while c > 0 and line[c - 1].ch == " " and line[c - 1].attr.bg == BLACK:
+        c -= 1
+    return c
+
+
+def _keep_corner(line: list[Cell], old: list[Cell], limit: int) -> list[Cell]:
+    """The new row as shown, except cells past ``limit`` (the bottom-right) keep their old
+    content: we never write there."""
+    if limit == len(line):
+        return list(line)  # a copy: the screen keeps drawing into its own rows
+    return [*line[:limit], *old[limit:]]

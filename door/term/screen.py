@@ -1,10 +1,20 @@
-"""The cell buffer: what the caller should see, one character and one attribute per cell."""
+"""The cell buffer: what the caller should see, one character and one attribute per cell.
+
+Screens draw here and never write bytes; the :class:`~door.term.render.Renderer` turns
+the difference between two buffers into the bytes a terminal needs.  Every cell holds one
+single-width character, so a row is always exactly ``cols`` cells wide.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
+COLOR_NAMES = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
+# The PC attribute byte numbers colours differently from ANSI (1 is blue, 4 is red).
+PC_TO_ANSI = (BLACK, BLUE, GREEN, CYAN, RED, MAGENTA, YELLOW, WHITE)
+ANSI_TO_PC = tuple(PC_TO_ANSI.index(i) for i in range(8))
 
 
 class Attr(NamedTuple):
@@ -17,10 +27,16 @@ class Attr(NamedTuple):
 
     @classmethod
     def from_pc(cls, value: int) -> Attr:
-        """From a PC text attribute byte (Wildcat ``@XY@``, PCBoard ``@Xnn``): bg<<4 | fg."""
-        pc_to_ansi = (BLACK, BLUE, GREEN, CYAN, RED, MAGENTA, YELLOW, WHITE)
-        return cls(pc_to_ansi[value & 7], pc_to_ansi[(value >> 4) & 7],
+        """From a PC text attribute byte (Wildcat ``@XY@``, PCBoard ``@Xnn``): bg<<4 | fg.
+
+        Bit 3 is bright foreground, bit 7 blink (bright background on iCE terminals)."""
+        return cls(PC_TO_ANSI[value & 7], PC_TO_ANSI[(value >> 4) & 7],
                    bool(value & 8), bool(value & 0x80))
+
+    def to_pc(self) -> int:
+        """The PC attribute byte for this attribute (the inverse of :meth:`from_pc`)."""
+        return (ANSI_TO_PC[self.fg & 7] | (ANSI_TO_PC[self.bg & 7] << 4)
+                | (8 if self.bright else 0) | (0x80 if self.blink else 0))
 
 
 DEFAULT = Attr()
@@ -36,10 +52,16 @@ BLANK = Cell()
 # Box-drawing sets: corners tl tr bl br, horizontal, vertical.
 SINGLE = "┌┐└┘─│"
 DOUBLE = "╔╗╚╝═║"
+# Double horizontal with single vertical, and the reverse (CP437 has both).
+DOUBLE_H = "╒╕╘╛═│"
+DOUBLE_V = "╓╖╙╜─║"
+BOX_STYLES = {"single": SINGLE, "double": DOUBLE, "double-h": DOUBLE_H, "double-v": DOUBLE_V}
+
+Span = tuple[str, Attr]
 
 
 class Screen:
-    """An 80 × rows grid of :class:`Cell`.  Drawing clips silently at the edges."""
+    """A cols × rows grid of :class:`Cell`.  Drawing clips silently at the edges."""
 
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.cols = cols
@@ -57,20 +79,33 @@ class Screen:
         self.cols, self.rows = cols, rows
         self.cells = [[BLANK] * cols for _ in range(rows)]
         for r in range(min(rows, len(old))):
-            for c in range(min(cols, len(old[r]))):
-                self.cells[r][c] = old[r][c]
+            width = min(cols, len(old[r]))
+            self.cells[r][:width] = old[r][:width]
+        if self.cursor is not None:
+            self.cursor = (min(self.cursor[0], rows - 1), min(self.cursor[1], cols - 1))
 
     def put(self, row: int, col: int, text: str, attr: Attr = DEFAULT) -> int:
         """Write ``text`` at (row, col) in one attribute; return the column after it."""
+        end = col + len(text)
+        if 0 <= row < self.rows and end > 0 and col < self.cols:
+            start = max(col, 0)
+            stop = min(end, self.cols)
+            self.cells[row][start:stop] = [Cell(ch if ch >= " " else "?", attr)
+                                           for ch in text[start - col:stop - col]]
+        return end
+
+    def put_spans(self, row: int, col: int, spans: Iterable[Span]) -> int:
+        """Write coloured runs of text one after another; return the column after them."""
+        for text, attr in spans:
+            col = self.put(row, col, text, attr)
+        return col
+
+    def paint(self, row: int, col: int, width: int, attr: Attr) -> None:
+        """Recolour ``width`` cells, keeping their characters (a colour span)."""
         if 0 <= row < self.rows:
             line = self.cells[row]
-            for ch in text:
-                if 0 <= col < self.cols:
-                    line[col] = Cell(ch, attr)
-                col += 1
-        else:
-            col += len(text)
-        return col
+            for c in range(max(col, 0), min(col + width, self.cols)):
+                line[c] = Cell(line[c].ch, attr)
 
     def center(self, row: int, text: str, attr: Attr = DEFAULT) -> None:
         self.put(row, max(0, (self.cols - len(text)) // 2), text, attr)
@@ -82,13 +117,25 @@ class Screen:
 
     def box(self, row: int, col: int, height: int, width: int, attr: Attr = DEFAULT,
             style: str = SINGLE) -> None:
-        """Draw a box outline (single or double line) with its corners at the given extent."""
-        tl, tr, bl, br, h, v = style
+        """Draw a box outline with its corners at the given extent.
+
+        ``style`` is six characters (corners tl tr bl br, horizontal, vertical) or a name
+        from :data:`BOX_STYLES` (``single``, ``double``, ``double-h``, ``double-v``)."""
+        tl, tr, bl, br, h, v = BOX_STYLES.get(style, style)
+        if width < 2 or height < 2:
+            return
         self.put(row, col, tl + h * (width - 2) + tr, attr)
         for r in range(row + 1, row + height - 1):
             self.put(r, col, v, attr)
             self.put(r, col + width - 1, v, attr)
         self.put(row + height - 1, col, bl + h * (width - 2) + br, attr)
+
+    def copy(self) -> Screen:
+        """An independent copy (rows are copied; cells are immutable)."""
+        other = Screen(self.cols, self.rows)
+        other.cells = [list(line) for line in self.cells]
+        other.cursor = self.cursor
+        return other
 
     def text(self) -> list[str]:
         """The characters only, one string per row (for tests and logs)."""

@@ -1,0 +1,76 @@
+"""Test helpers for the terminal layer: random frames, and pyte as the oracle of what shows."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from pyteterm import PyteTerminal
+
+from door.term.charset import Charset
+from door.term.render import mono
+from door.term.screen import BLACK, COLOR_NAMES, WHITE, Attr, Screen
+
+# Characters screens really draw: ASCII, CP437 boxes and shades, suits, accents, C0 glyphs.
+ALPHABET = ("abcXYZ019 .,:;#@[]|-_~" "─│┌┐└┘═║╔╗╚╝╒╕░▒▓█▄▀■" "♠♥♦♣☺►◄↑↓•" "éÉçü·½…"
+            "\u4e00")  # and one wide character, which must degrade to one cell
+
+PYTE_COLORS = {name: i for i, name in enumerate(COLOR_NAMES)}
+PYTE_COLORS.update({"brown": 3, "default": -1})
+
+attrs = st.builds(Attr, st.integers(0, 7), st.integers(0, 7), st.booleans(), st.booleans())
+
+
+@st.composite
+def frames(draw, cols: int = 80, rows: int = 24) -> Screen:
+    """A screen drawn by a few random operations (text runs, fills, boxes)."""
+    screen = Screen(cols, rows)
+    for _ in range(draw(st.integers(0, 12))):
+        kind = draw(st.sampled_from(("put", "put", "fill", "box")))
+        row, col = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+        attr = draw(attrs)
+        if kind == "put":
+            screen.put(row, col, draw(st.text(ALPHABET, min_size=1, max_size=90)), attr)
+        elif kind == "fill":
+            screen.fill(row, col, draw(st.integers(1, rows)), draw(st.integers(1, cols)),
+                        draw(st.sampled_from(" ▒x")), attr)
+        else:
+            screen.box(row, col, draw(st.integers(2, rows)), draw(st.integers(2, cols)), attr,
+                       style=draw(st.sampled_from(("single", "double"))))
+    if draw(st.booleans()):
+        screen.cursor = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+    return screen
+
+
+def pyte_for(charset: Charset, cols: int = 80, rows: int = 24) -> PyteTerminal:
+    return PyteTerminal(cols, rows, "utf8" if charset.name == "utf8" else "cp437")
+
+
+def mismatches(term: PyteTerminal, screen: Screen, charset: Charset,
+               color: bool = True) -> list[str]:
+    """Cells where the pyte terminal differs (to the eye) from ``screen``; [] when equal.
+
+    The bottom-right cell must never have been written: it must still be blank."""
+    problems = []
+    last_r, last_c = screen.rows - 1, screen.cols - 1
+    for r in range(screen.rows):
+        for c in range(screen.cols):
+            got = term.screen.buffer[r][c]
+            if (r, c) == (last_r, last_c):
+                if got.data != " ":
+                    problems.append(f"bottom-right cell written: {got.data!r}")
+                continue
+            cell = screen.cells[r][c]
+            attr = cell.attr if color else mono(cell.attr)
+            want = charset.shows(cell.ch)
+            fg, bg = PYTE_COLORS.get(got.fg, got.fg), PYTE_COLORS.get(got.bg, got.bg)
+            fg = WHITE if fg == -1 else fg
+            bg = BLACK if bg == -1 else bg
+            if got.reverse:
+                fg, bg = bg, fg
+            if got.data != want:
+                problems.append(f"({r},{c}) char {got.data!r} != {want!r}")
+            elif bg != attr.bg:
+                problems.append(f"({r},{c}) {want!r} bg {bg} != {attr.bg}")
+            elif want != " " and (fg, got.bold, got.blink) != (attr.fg, attr.bright, attr.blink):
+                problems.append(f"({r},{c}) {want!r} fg/bold/blink {(fg, got.bold, got.blink)}"
+                                f" != {(attr.fg, attr.bright, attr.blink)}")
+    return problems

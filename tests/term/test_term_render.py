@@ -1,0 +1,137 @@
+"""The renderer, checked through pyte: what the caller's terminal shows is the frame."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from term_oracle import frames, mismatches, pyte_for
+
+from door.term.charset import Charset
+from door.term.render import Renderer, cursor_move, sgr_change
+from door.term.screen import BLACK, BLUE, RED, WHITE, YELLOW, Attr, Screen
+
+MODES = [("cp437", False), ("cp437", True), ("utf8", False), ("ascii", False)]
+PROPERTY = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize(("name", "glyphs"), MODES)
+@PROPERTY
+@given(data=st.data())
+def test_blank_to_a_to_b_shows_exactly_b(name: str, glyphs: bool, data) -> None:
+    rows = data.draw(st.sampled_from((24, 25)))
+    a, b = data.draw(frames(rows=rows)), data.draw(frames(rows=rows))
+    charset = Charset(name, glyphs)
+    renderer = Renderer(charset)
+    term = pyte_for(charset, rows=rows)
+    first = renderer.frame(a)
+    term.feed(first)
+    assert mismatches(term, a, charset) == []
+    second = renderer.frame(b)
+    term.feed(second)
+    assert mismatches(term, b, charset) == []
+    if b.cursor is not None:
+        assert (term.screen.cursor.y, term.screen.cursor.x) == b.cursor
+    if name == "ascii":
+        assert max(first + second, default=0) < 128
+
+
+@settings(PROPERTY, max_examples=40)
+@given(a=frames(), b=frames(), c=frames())
+def test_monochrome_shows_reverse_for_colour(a: Screen, b: Screen, c: Screen) -> None:
+    charset = Charset("cp437")
+    renderer = Renderer(charset, color=False)
+    term = pyte_for(charset)
+    for frame in (a, b, c):
+        data = renderer.frame(frame)
+        for params in re.findall(rb"\x1b\[([0-9;]*)m", data):
+            assert not {p for p in params.split(b";") if len(p) == 2}, params  # no colours
+        term.feed(data)
+        assert mismatches(term, frame, charset, color=False) == []
+
+
+@settings(PROPERTY, max_examples=30)
+@given(frames=st.lists(frames(), min_size=2, max_size=5))
+def test_a_chain_of_frames_never_drifts(frames: list[Screen]) -> None:
+    charset = Charset("utf8")
+    renderer = Renderer(charset)
+    term = pyte_for(charset)
+    for frame in frames:
+        term.feed(renderer.frame(frame))
+        assert mismatches(term, frame, charset) == []
+
+
+def test_unchanged_frame_sends_nothing() -> None:
+    screen = Screen()
+    screen.put(3, 4, "hello", Attr(YELLOW, BLUE, True))
+    renderer = Renderer()
+    renderer.frame(screen)
+    assert renderer.frame(screen) == b""
+
+
+def test_one_changed_cell_is_a_move_and_a_byte() -> None:
+    screen = Screen()
+    screen.put(5, 10, "abcdef")
+    renderer = Renderer()
+    renderer.frame(screen)
+    screen.put(12, 40, "Z")
+    assert renderer.frame(screen) == b"\x1b[13;41HZ"
+
+
+def test_short_gap_is_rewritten_rather_than_jumped() -> None:
+    screen = Screen()
+    screen.put(0, 0, "abcdefgh")
+    renderer = Renderer()
+    renderer.frame(screen)
+    screen.put(0, 2, "X")
+    screen.put(0, 4, "Y")
+    assert renderer.frame(screen) == b"\x1b[6DXdY"  # back from column 8: cheaper than CUP
+
+
+def test_invalidate_repaints_everything() -> None:
+    screen = Screen()
+    screen.put(1, 1, "hi")
+    renderer = Renderer()
+    renderer.frame(screen)
+    renderer.invalidate()
+    assert renderer.frame(screen) == b"\x1b[0m\x1b[2J\x1b[H\r\n\x1b[Chi"
+
+
+def test_bottom_right_cell_is_never_written() -> None:
+    screen = Screen(80, 24)
+    screen.put(23, 0, "#" * 80, Attr(RED, BLUE))
+    data = Renderer().frame(screen)
+    assert data.count(b"#") == 79
+
+
+def test_blank_tail_is_erased_with_el() -> None:
+    screen = Screen()
+    screen.put(4, 0, "x" * 70)
+    renderer = Renderer()
+    renderer.frame(screen)
+    screen.put(4, 10, " " * 60)
+    assert renderer.frame(screen) == b"\x1b[60D\x1b[K"
+
+
+def test_sgr_delta_and_reset() -> None:
+    plain, red = Attr(), Attr(RED)
+    assert sgr_change(plain, red) == b"\x1b[31m"
+    assert sgr_change(Attr(RED, bright=True), Attr(RED)) == b"\x1b[0;31m"  # bold off: reset
+    assert sgr_change(Attr(RED, BLUE), plain) == b"\x1b[0m"  # reset beats 37;40
+    assert sgr_change(plain, plain) == b""
+    assert sgr_change(plain, Attr(WHITE, BLUE), color=False) == b"\x1b[7m"
+    assert sgr_change(Attr(WHITE, BLUE), Attr(WHITE, BLACK), color=False) == b"\x1b[0m"
+
+
+def test_cursor_moves_pick_the_cheapest() -> None:
+    assert cursor_move(0, 0, None, None) == b"\x1b[H"
+    assert cursor_move(4, 0, None, None) == b"\x1b[5H"
+    assert cursor_move(5, 0, 4, 30) == b"\r\n"
+    assert cursor_move(4, 28, 4, 30) == b"\x08\x08"
+    assert cursor_move(4, 40, 4, 30) == b"\x1b[10C"
+    assert cursor_move(2, 30, 4, 30) == b"\x1b[2A"
+    assert cursor_move(4, 1, 4, 30) == b"\r\x1b[C"
+    assert cursor_move(20, 60, 1, 2) == b"\x1b[21;61H"

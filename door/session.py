@@ -87,6 +87,9 @@ class Session:
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
+        self.preparing: asyncio.Future | None = None
+        """Work started beside the title screen (``reussite door`` opens the store there);
+        the visit waits for it before the main menu."""
         """Set by a game screen while a game is in progress: saves it for resume.  Called
         when the visit ends by carrier loss, idle time-out, time-up or a signal."""
 
@@ -213,7 +216,6 @@ class Session:
 
 async def run_visit(session: Session) -> None:
     """A whole visit: title, main menu, goodbye.  Ends quietly on carrier loss."""
-    from .ui.actions import ACTIONS
     from .ui.menu import QuitDoor, main_menu
     from .ui.title import goodbye, title
 
@@ -221,6 +223,12 @@ async def run_visit(session: Session) -> None:
              session.terminal.peer or "local")
     try:
         await title(session)
+        # The game screens (and the store some import) load while the title is up: a BBS
+        # caller sees the first screen sooner.
+        from .ui.actions import ACTIONS
+        if session.preparing is not None:
+            with contextlib.suppress(Exception):
+                await session.preparing
         await main_menu(session, ACTIONS)
     except QuitDoor:
         await goodbye(session)

@@ -210,7 +210,9 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
             sock = inherit_socket(target or 0)
         except (NotASocket, OSError) as exc:
             raise error(f"--socket {target}: {exc}") from None
-    telnet = args.telnet is not False and not record.bbs.lower().startswith("synchronet")
+    # Synchronet's passthru socket carries clean bytes: it does telnet itself.
+    telnet = (args.telnet if args.telnet is not None
+              else not record.bbs.lower().startswith("synchronet"))
     announce = bool(args.telnet)
     charset = pick_charset(args, record, transport)
 
@@ -220,10 +222,10 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
         from ..session import Session
         session = Session(terminal, settings, caller)
         from ..ui.theme import MESSAGE
-        minutes = session.time_left // 60
+        minutes = (caller.time_left_s or session.time_left) // 60
         session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
                        f"{'' if minutes == 1 else 's'} for this visit.", MESSAGE)
-        opening = asyncio.ensure_future(attach_store(session, settings))
+        opening = session.preparing = asyncio.ensure_future(attach_store(session, settings))
         try:
             return await door_visit(session)
         finally:
@@ -264,12 +266,12 @@ def _tty_rows() -> int | None:
 
 
 async def attach_store(session: Session, settings: Settings):
-    """Open the database (issue 7's ``door.store``), apply its migrations, and give the
-    session ``store`` and ``player`` as game screens expect them; returns the store or None.
+    """Open the database (``door.store``), apply its migrations, and give the session its
+    ``store`` and ``player``, as ``serve`` does; returns the store, or None without one.
 
     Runs as a task beside the visit, so its imports (SQLAlchemy, Alembic: about 0.3 s) come
-    after the first screen.  INTEGRATION POINT: while ``door.store`` is not in the tree the
-    visit plays without a database (no scores, no resume).
+    after the first screen.  A store that cannot open is logged and the visit plays on
+    without scores (``open_store`` never raises for a database problem).
     """
     import asyncio
     import logging
@@ -282,9 +284,9 @@ async def attach_store(session: Session, settings: Settings):
                                                exc)
         return None
     store = await open_store(settings)
-    session.store = store  # type: ignore[attr-defined]
-    session.player = await identify(store, session.caller)  # type: ignore[attr-defined]
-    await node_seen(store, session.caller.node, session.player, "menu")  # type: ignore
+    session.store = store
+    session.player = await identify(store, session.caller)
+    await node_seen(store, session.caller.node, session.player, "main menu")
     return store
 
 

@@ -4,6 +4,7 @@ connecting back to a listener on 127.0.0.1; SIGHUP, time up, bad options."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -68,6 +69,43 @@ def test_sighup_mid_visit_ends_cleanly_with_carrier_code(door_home: Path,
         door.close()
 
 
+def test_sighup_mid_game_saves_it_for_the_next_launch(door_home: Path,
+                                                        door_sys: Path) -> None:
+    """Monte Carlo deal #42: b1 (3♠) and c1 (3♦) touch, a pair worth 6 points."""
+    log = door_home / "data" / "door.log"
+    door = PtyDoor(door_command(door_home, door_sys), door_home)
+    try:
+        door.wait_for("Press any key")
+        door.send(b" ")
+        door.wait_for("Your choice")
+        door.wait_until(lambda: log.exists() and "ready" in log.read_text(),
+                        "the database opening")
+        door.send(b"c")
+        door.wait_for("Game number")
+        door.send(b"42\r")
+        door.wait_for("Deal #42")
+        door.send(b"b1c1")
+        door.wait_until(lambda: re.search(r"Score +6 ", door.term.text), "a score of 6")
+        door.proc.send_signal(signal.SIGHUP)
+        assert door.finish() == 3
+    finally:
+        door.close()
+    again = PtyDoor(door_command(door_home, door_sys), door_home)
+    try:
+        again.wait_for("Press any key")
+        again.send(b" ")
+        again.wait_for("Your choice")
+        again.send(b"c")
+        again.wait_for("Resume your Monte Carlo game #42?")
+        again.send(b"y")
+        again.wait_until(lambda: re.search(r"Score +6 ", again.term.text),
+                         "the saved game, score 6")
+        again.proc.send_signal(signal.SIGTERM)
+        assert again.finish() == 3
+    finally:
+        again.close()
+
+
 def test_time_up_says_so_and_exits_0(door_home: Path, door_sys: Path) -> None:
     door = PtyDoor(door_command(door_home, door_sys, "--time-left", "0.05"), door_home)
     try:
@@ -87,12 +125,29 @@ def test_door32_handle_that_is_no_socket_falls_back_to_stdio(door_home: Path,
     try:
         door.wait_for("Welcome, Zzzzrrr!")
         door.send(b"\x03")  # Ctrl-C is a key in raw mode, not a signal
-        door.send(b"q")
         door.wait_for("Your choice")
         door.send(b"q")
+        door.wait_for("Farewell, Zzzzrrr.")
         assert door.finish() == 0
         log = (door_home / "data" / "door.log").read_text()
         assert "handle 8 is not a socket" in log and "node 5" in log
+    finally:
+        door.close()
+
+
+def test_dorinfo_launch(door_home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "DORINFO1.DEF"
+    path.write_bytes((SAMPLES / "jezebel_DORINFO1.DEF").read_bytes())
+    door = PtyDoor(door_command(door_home, tmp_path, "--charset", "cp437"), door_home,
+                   charset="cp437")
+    try:
+        door.wait_for("Welcome, Jason Kessler! You have 60 minutes")
+        assert "Ã" not in door.term.text  # CP437 on the wire, as asked
+        door.send(b"\r")
+        door.wait_for("Your choice")
+        door.send(b"q")
+        door.wait_for("Farewell, Jason Kessler.")
+        assert door.finish() == 0
     finally:
         door.close()
 

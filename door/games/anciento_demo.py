@@ -53,8 +53,9 @@ class Weights:
     lookahead: int = 4         # squares of the current stone searched one ply deeper
     expect: bool = True        # without a shown next stone, average over the stones to come
     stuck: float = 30.0        # value of a reply stone that has no square at all
-    shown: int = 1             # Easy mode: shown stones searched after the current one
-    beam: int = 3              # Easy mode: squares tried per shown stone
+    shown: int = 3             # Easy mode: shown stones searched after the current one
+    beam: int = 2              # Easy mode: squares tried per shown stone
+    trust: float = 1.0         # Easy mode: weight of the shown line against the expectimax
     orphan: float = 40.0       # per stone to come that fits no square touching the board
     open_side: float = 0.5     # share of a pocket counted when its 4th side touches nothing
     edge: float = 0.0          # extra for a placement on an edge square
@@ -181,6 +182,13 @@ class _Judge:
         self.geo, self.one, self.two, self.w = geo, one, two, w
         self.interior = tuple(not edge for edge in geo.edge)
         self._values: dict[tuple[int, int, bool], float] = {}
+
+    def without(self, kind: int) -> _Judge:
+        """The judge for the stones to come once one stone of ``kind`` is placed."""
+        bit = 1 << kind
+        if self.two & bit:
+            return _Judge(self.geo, self.one, self.two & ~bit, self.w)
+        return _Judge(self.geo, self.one & ~bit, self.two, self.w)
 
     def count(self, mask: int) -> int:
         """Stones to come among the kinds of ``mask`` (twins count twice)."""
@@ -344,10 +352,12 @@ def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
     for value, square in ranked[:weights.lookahead]:
         board.place(square, view.current)
         scanned = judge.scan(board)
+        later = 0.0
         if shown:
-            later = _line(judge, board, shown, scanned, weights)
-        else:
-            later = _expect(judge, board, replies, scanned, weights)
+            later += weights.trust * _line(judge, board, shown, weights)
+        if weights.expect and replies and not (shown and weights.trust == 1):
+            share = 1 - weights.trust if shown else 1.0
+            later += share * _expect(judge, board, replies, scanned, weights)
         board.lift(square)
         deep.append((value - scanned.total + later, square))
     deep.sort(key=lambda item: (-item[0], item[1]))
@@ -364,9 +374,13 @@ def _expect(judge: _Judge, board: _Board, replies: dict[int, int], scanned: Scan
     return total / sum(replies.values())
 
 
-def _line(judge: _Judge, board: _Board, stones: list[int], scanned: Scan,
-          w: Weights) -> float:
-    """Value of the best way to place the known ``stones`` in order (beam search)."""
+def _line(judge: _Judge, board: _Board, stones: list[int], w: Weights) -> float:
+    """Value of the best way to place the known ``stones`` in order (beam search).
+
+    Each placed stone leaves the stones to come, so later boards are valued without it.
+    """
+    judge = judge.without(stones[0])
+    scanned = judge.scan(board)
     ranked = judge.ply(board, stones[0], scanned)
     if not ranked:
         return scanned.total - w.stuck * len(stones)
@@ -375,8 +389,8 @@ def _line(judge: _Judge, board: _Board, stones: list[int], scanned: Scan,
     best = None
     for value, square in ranked[:w.beam]:
         board.place(square, stones[0])
-        after = judge.scan(board)
-        found = value - after.total + _line(judge, board, stones[1:], after, w)
+        after = judge.scan(board).total
+        found = value - after + _line(judge, board, stones[1:], w)
         board.lift(square)
         best = found if best is None else max(best, found)
     return best if best is not None else scanned.total

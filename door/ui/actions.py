@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from .auntmary_screen import play_auntmary
 from .halloffame import hall_of_fame
 from .mariant_screen import play_mariant
 from .menu import Action
 from .messages import message_centre
 from .montecarlo_screen import play_montecarlo
+from .settings import terminal_settings
 
 ACTIONS: dict[str, Action] = {}
 ACTIONS["halloffame"] = hall_of_fame
 ACTIONS["messages"] = message_centre
 ACTIONS["montecarlo"] = play_montecarlo
 ACTIONS["mariant"] = play_mariant
+ACTIONS["auntmary"] = play_auntmary
+ACTIONS["settings"] = terminal_settings

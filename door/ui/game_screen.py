@@ -124,6 +124,11 @@ class GameScreen(ABC):
         """Lines the end box shows under the final score (e.g. "the lowest score wins")."""
         return []
 
+    def verdict(self) -> str:
+        """The end box's first line; a game that ends only by resigning says so instead."""
+        return {Status.WON: "You won!", Status.LOST: "No more moves."}.get(self.game.status,
+                                                                           "Game over.")
+
     def header_title(self) -> str:
         return f"{self.title} #{self.game.number}"
 
@@ -242,8 +247,7 @@ async def end_of_game(screen: GameScreen) -> str:
     rank, note = await _record_result(screen)
     game, session = screen.game, screen.session
     screen.draw()
-    verdict = {Status.WON: "You won!", Status.LOST: "No more moves."}.get(game.status,
-                                                                          "Game over.")
+    verdict = screen.verdict()
     lines = [verdict, "", f"Final score: {game.score}", *screen.end_notes()]
     if rank:
         lines.append(f"Your game takes place {rank} in the {screen.title} hall of fame!")

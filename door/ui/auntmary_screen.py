@@ -1,0 +1,559 @@
+"""Aunt Mary on the caller's screen: six columns on the left, stock, waste and foundations
+in a panel on the right, a cursor that picks up and drops cards.
+
+Why the panel is on the right: a column can hold 18 cards (its six dealt cards, a King on
+top of them, then Queen down to Ace), so the columns need every board row.
+Face-down cards take one row whatever their number (``▒▒ 3``), which leaves 18 rows for
+face-up cards on a 24-row screen: the tallest column Aunt Mary can build always fits.
+
+Every place is a *spot* named as the engine writes it: ``1``–``6`` the columns, ``s`` the
+stock, ``w`` the waste, ``fS fH fD fC`` the foundations.  Two ways to move, both keyboard
+only, mixable:
+
+* the cursor: arrows move between the spots; on a column ↑/↓ choose how many of its top
+  run to take (``[ ]`` on the deepest card, ``│ │`` on the cards above it); Enter or Space
+  picks up, and again on another spot drops there (an exact count: ``2:3>5``);
+* hot keys: ``1``–``6`` pick up a column or drop on it, ``W`` picks up the waste, ``F`` drops
+  on the foundations (or, with nothing picked up, walks the cursor along them).  A column
+  picked up by its key moves as many cards as fit where it is dropped (``2>5``).
+
+Dropping a card where it was picked up sends it home when it can go (the old double click);
+``H`` sends home the card under the cursor.  ``S`` turns a stock card, or redeals when the
+stock is empty.  ``T`` gives a tip (again: the next one; ``?`` is the frame's help), ``U``
+undoes, ``R`` or Ctrl-Y redoes, ``A`` auto-finishes when the engine says every card can go
+home (offered on the message line the moment it can), ``X`` resigns after a confirmation.
+Aunt Mary never ends by itself: when the engine finds the game stuck the screen says so,
+once on the message line and for as long as it lasts in the panel, and points at ``X``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from ..games import IllegalMove, Status
+from ..games.auntmary import PASSES, AuntMary, parse_move, run_length
+from ..games.cards import SUITS, Card
+from ..session import Session
+from ..term import Key
+from ..term.screen import BLACK, GREEN, YELLOW, Attr
+from . import theme
+from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label
+from .game_screen import GameScreen, play_game
+from .widgets import confirm
+
+# -- layout (rows and columns on the 80-column screen) ------------------------------------
+PILE_LEFT, PILE_STEP = 1, 7       # column k's "[" is at PILE_LEFT + PILE_STEP * (k - 1)
+NUMBER_ROW, DOWN_ROW, UP_TOP = 1, 2, 3
+PANEL_LEFT, PANEL_WIDTH = 45, 34  # the panel's frame; its text starts at PANEL_LEFT + 2
+PL = PANEL_LEFT + 2
+SLOT_COL = {"s": PL, "w": PL + 16, "fS": PL, "fH": PL + 8, "fD": PL + 16, "fC": PL + 24}
+STOCK_ROW = 3                     # stock and waste slots (labels one row up)
+FOUNDATION_ROW = 7                # foundation slots (label one row up)
+SCORE_ROW, STATE_ROW, LEGEND_ROW = 9, 10, 12
+
+# -- looks ----------------------------------------------------------------------------------
+CURSOR = theme.HOTKEY
+PICKED = Attr(BLACK, YELLOW)
+HINTED = Attr(BLACK, GREEN)
+GAP = theme.DIM
+GAP_TEXT = " ·· "
+PICKED_MARK = "»"
+"""Left of each picked-up card, on yellow: one cell per card, so picking up a long run and
+putting it down costs a few bytes a card (the glyph reads in monochrome, ``>`` in ASCII)."""
+
+PILES = tuple("123456")
+FOUNDATIONS = tuple("f" + s for s in SUITS)
+# Arrow moves between the panel's spots (the columns are handled apart).  Left and right
+# wrap round (column 1 <-> the waste): the waste is the busiest place after the columns.
+PANEL_MOVES: dict[str, dict[str, str]] = {
+    "s": {"left": "6", "right": "w", "down": "fS"},
+    "w": {"left": "s", "right": "1", "down": "fD"},
+    "fS": {"left": "6", "right": "fH", "up": "s"},
+    "fH": {"left": "fS", "right": "fD", "up": "s"},
+    "fD": {"left": "fH", "right": "fC", "up": "w"},
+    "fC": {"left": "fD", "right": "1", "up": "w"},
+}
+SPOTS = (*PILES, "s", "w", *FOUNDATIONS)   # the Tab order
+ARROWS = ("up", "down", "left", "right")
+CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDC]\b")
+
+LEGEND = [
+    ("Arrows", "move the cursor"),
+    ("↑ ↓", "on a column: how many"),
+    ("Enter", "pick up, then drop"),
+    ("1-6 W F", "pick up/drop by key"),
+    ("S", "turn a card/redeal"),
+    ("H T A", "home · tip · finish"),
+    ("U R X", "undo · redo · resign"),
+    ("▒▒ 3", "3 cards face down"),
+]
+
+
+def pile_left(k: int) -> int:
+    """Screen column of column ``k``'s left bracket (``k`` 0-based)."""
+    return PILE_LEFT + PILE_STEP * k
+
+
+def spot_name(spot: str) -> str:
+    """How a spot is called in messages: ``column 3``, ``the waste``, ``the ♥ foundation``."""
+    if spot in PILES:
+        return f"column {spot}"
+    if spot.startswith("f"):
+        return f"the {card_label(Card(1, spot[1]))[1]} foundation"
+    return {"s": "the stock", "w": "the waste"}[spot]
+
+
+def describe(game: AuntMary, move: str) -> str:
+    """A move in words, for tips: ``move 9♦ and 1 card on it from column 2 onto T♣ in 5``."""
+    pos = game.position
+    if move == "s":
+        return "turn a card from the stock (S)"
+    if move == "r":
+        return f"redeal: turn the waste over for pass {game.pass_number + 1} of {PASSES} (S)"
+    if move == "auto":
+        return "every card can go home: press A"
+    mv = parse_move(move)
+    src, dst = mv.src, mv.dst
+    if src == "w":
+        card, where = pos.waste[-1], "the waste"
+    elif isinstance(src, int):
+        col = pos.columns[src]
+        n = mv.count or run_length(col, pos.down[src])
+        card, where = col[-n], f"column {src + 1}"
+        if n > 1:
+            more = n - 1
+            where = f"{where} with the {more} card{'s' if more > 1 else ''} on it"
+    else:
+        assert isinstance(src, str)
+        card = Card(pos.foundations[SUITS.index(src[1])], src[1])
+        where = "its foundation"
+    if dst == "f":
+        return f"send {card_label(card)} home from {where} (H)"
+    assert isinstance(dst, int)
+    target = pos.columns[dst]
+    onto = (f"onto {card_label(target[-1])} in column {dst + 1}" if target
+            else f"to the empty column {dst + 1}")
+    verb = "take" if isinstance(src, str) and src.startswith("f") else "move"
+    return f"{verb} {card_label(card)} from {where} {onto}"
+
+
+class AuntMaryScreen(GameScreen):
+    name = "auntmary"
+    title = "Aunt Mary"
+    game: AuntMary
+    key_line = "Enter 1-6 W F: pick/drop · S stock · H home · T tip · U/R undo/redo · X resign"
+    help_lines: ClassVar[list[str]] = [
+        "Build the columns down in alternating colours; send every card home,",
+        "A to K by suit.  Only a King (or a run headed by one) fills a space.",
+        "",
+        "Arrows      move the cursor; on a column, Up/Down: how many cards",
+        "Enter/Space pick up what is under the cursor; again: drop it there",
+        "1-6         pick up a column (as many cards as fit go), or drop on it",
+        "W           pick up the waste card       F  drop on the foundations",
+        "            (nothing picked up: F walks the cursor along them)",
+        "H           send the card under the cursor home; so does dropping",
+        "            a card back where you picked it up",
+        "S           turn a stock card; on an empty stock: redeal (3 passes)",
+        "Esc/Bksp    put back what you picked up",
+        "T  tip (again: the next)   A  auto-finish   X  resign (asks first)",
+        "U  undo   R or Ctrl-Y  redo (as many as you like, free)",
+        "I  how to play             Q  leave (your game is kept)",
+        "",
+        "A foundation's top card may come back: pick it up, drop it on a column.",
+        "Score: the cards on the foundations, 52 at most.",
+    ]
+
+    def __init__(self, session: Session, game: Any) -> None:
+        super().__init__(session, game)
+        self.spot = "1"
+        self.depth = 1                              # cards of the column under the cursor
+        self.picked: tuple[str, int | None] | None = None   # (spot, count; None: what fits)
+        self.tip_index = 0
+        self.was_stuck = False
+        self.was_auto = False
+        self._notice_state()
+
+    # -- keys ------------------------------------------------------------------------------
+    async def on_key(self, key: Key) -> bool:
+        if key.name == "resize":
+            return False
+        char = key.char.lower() if key.is_char else ""
+        if key.name in ARROWS:
+            self._arrow(key.name)
+        elif key.name in ("tab", "shift-tab"):
+            step = 1 if key.name == "tab" else -1
+            self._go(SPOTS[(SPOTS.index(self.spot) + step) % len(SPOTS)])
+        elif key.name == "home" or key.name == "end":
+            self._go("1" if key.name == "home" else "6")
+        elif key.name == "enter" or char == " ":
+            self._enter()
+        elif char and char in PILES:
+            self._pile_key(char)
+        elif char == "w":
+            self._waste_key()
+        elif char == "f":
+            self._foundation_key()
+        elif char == "s":
+            self.picked = None
+            self._deal()
+        elif char == "h":
+            self._home_key()
+        elif char == "t":
+            self._tip()
+        elif char == "u":
+            self._step_back(undo=True)
+        elif char == "r" or key.name == "ctrl-y":
+            self._step_back(undo=False)
+        elif char == "a":
+            self.picked = None
+            self._play("auto")
+        elif char == "x":
+            await self._resign()
+        elif key.name in ("esc", "backspace") and self.picked is not None:
+            self.picked = None
+            self.say("Put back.")
+        else:
+            return False
+        if char != "t":
+            self.tip_index = 0
+        return True
+
+    # -- the cursor ------------------------------------------------------------------------
+    def _go(self, spot: str, depth: int = 1) -> None:
+        self.spot, self.depth = spot, depth
+
+    def _run(self, spot: str) -> int:
+        return self.game.top_run_length(int(spot))
+
+    def _arrow(self, name: str) -> None:
+        spot = self.spot
+        if spot not in PILES:
+            self._go(PANEL_MOVES[spot].get(name, spot))
+            return
+        k = int(spot)
+        if name == "left":
+            self._go(str(k - 1) if k > 1 else "w")   # the row of places wraps round
+        elif name == "right":
+            self._go(str(k + 1) if k < 6 else "s")
+        elif name == "down":
+            self.depth = max(1, self.depth - 1)
+        elif self.depth < self._run(spot):
+            self.depth += 1
+        else:
+            self._whole_run_note(k)
+
+    def _whole_run_note(self, k: int) -> None:
+        """Up on a column's deepest movable card: say why the cursor goes no further."""
+        game = self.game
+        run, up = game.top_run_length(k), len(game.columns[k - 1]) - game.face_down[k - 1]
+        if run == 0:
+            self.say(f"Column {k} is empty.")
+        elif run < up:
+            below, head = game.columns[k - 1][-run - 1], game.columns[k - 1][-run]
+            moving = "only the top card moves" if run == 1 else f"the top {run} cards move together"
+            self.say(f"{card_label(below)} does not take {card_label(head)}: {moving}.")
+        else:
+            self.say(f"That is all of column {k}'s face-up cards.")
+
+    # -- picking up and dropping -------------------------------------------------------------
+    def _enter(self) -> None:
+        if self.picked is not None:
+            self._drop(self.spot)
+        elif self.spot == "s":
+            self._deal()
+        else:
+            self._pick(self.spot, self.depth if self.spot in PILES else 1)
+
+    def _pick(self, spot: str, count: int | None) -> None:
+        game = self.game
+        if spot in PILES:
+            if not game.columns[int(spot) - 1]:
+                self.refuse(f"Column {spot} is empty: nothing to pick up.")
+                return
+        elif spot == "w":
+            if not game.waste:
+                self.refuse("The waste is empty: S turns a card from the stock.")
+                return
+        elif not game.foundations[spot[1]]:
+            self.refuse(f"{spot_name(spot).capitalize()} is empty.")
+            return
+        self.picked = (spot, count)
+        self.note = ""          # the »« marks say it; a message would cost a modem's time
+
+    def _drop(self, target: str) -> None:
+        assert self.picked is not None
+        (src, count), self.picked = self.picked, None
+        self.depth = 1          # the cursor lands on the top card, wherever the cards went
+        if target == src:
+            if (count or 1) == 1 and src not in FOUNDATIONS and self.game.send_home(src):
+                self._play(f"{src}>f")
+            else:
+                self.say("Put back.")
+        elif target in FOUNDATIONS:
+            if src in FOUNDATIONS:
+                self.refuse("A foundation card only goes back to a column.")
+            elif (count or 1) > 1:
+                self.refuse("Only the top card goes home, one card at a time.")
+            else:
+                self._play(f"{src}>f")
+        elif target == "s":
+            self.refuse("Cards never go back to the stock.")
+        elif target == "w":
+            self.refuse("Only the stock feeds the waste.")
+        elif src in PILES and count is not None:
+            self._play(f"{src}:{count}>{target}")
+        else:
+            self._play(f"{src}>{target}")
+
+    def _pile_key(self, k: str) -> None:
+        if self.picked is not None:
+            self._go(k)
+            self._drop(k)
+        else:
+            self._go(k, max(1, self._run(k)))
+            self._pick(k, None)
+
+    def _waste_key(self) -> None:
+        if self.picked is not None:
+            self._drop("w")
+        else:
+            self._go("w")
+            self._pick("w", 1)
+
+    def _foundation_key(self) -> None:
+        if self.picked is not None:
+            src = self.picked[0]
+            self._drop(src if src in FOUNDATIONS else "fS")   # a foundation card: put back
+            return
+        found = self.game.foundations
+        start = FOUNDATIONS.index(self.spot) + 1 if self.spot in FOUNDATIONS else 0
+        for i in range(4):
+            spot = FOUNDATIONS[(start + i) % 4]
+            if found[spot[1]]:
+                self._go(spot)
+                return
+        self._go("fS")
+        self.say("The foundations are empty: Aces go there first.")
+
+    def _home_key(self) -> None:
+        if self.picked is not None:
+            src, count = self.picked
+            self.picked = None
+            if src in FOUNDATIONS:
+                self.refuse("That card is home already.")
+            elif (count or 1) > 1:
+                self.refuse("Only the top card goes home, one card at a time.")
+            else:
+                self._play(f"{src}>f")
+        elif self.spot in PILES or self.spot == "w":
+            self._play(f"{self.spot}>f")
+        else:
+            self.refuse("H sends home the top card of a column or the waste: "
+                        "put the cursor there first.")
+
+    def _deal(self) -> None:
+        move = self.game.deal_move()
+        # With no stock move left, "r" gets the engine's reason (no redeal left, nothing...).
+        self._play(move or "r")
+
+    # -- playing ---------------------------------------------------------------------------
+    def refuse(self, reason: str) -> None:
+        """The engine's reason, as the screen shows cards (``2C`` -> ``2♣``), capitalised."""
+        reason = CARD_TEXT.sub(lambda m: card_label(Card.parse(m[0])), reason)
+        super().refuse(reason[:1].upper() + reason[1:])
+
+    def _play(self, move: str) -> None:
+        game = self.game
+        before = game.position
+        if not self.play(move):
+            return
+        pos = game.position
+        news = []
+        if move == "r":
+            news.append(f"Pass {game.pass_number} of {PASSES}: the waste is the stock again.")
+        elif pos.home > before.home and move != "auto":
+            card = _gone_home(before.foundations, pos.foundations)
+            news.append(f"{card_label(card)} home.")
+        elif pos.home < before.home:
+            card = _gone_home(pos.foundations, before.foundations)
+            news.append(f"{card_label(card)} taken back from its foundation.")
+        flipped = [k + 1 for k in range(6) if pos.down[k] < before.down[k]]
+        if flipped:
+            news.append(f"A card turned face up in column {flipped[0]}.")
+        if news:
+            self.say(" ".join(news))
+        self._notice_state()
+
+    def _step_back(self, undo: bool) -> None:
+        self.picked = None
+        try:
+            self.game.undo() if undo else self.game.redo()
+        except IllegalMove as exc:
+            self.refuse(f"No {'undo' if undo else 'redo'}: {exc}.")
+            return
+        self.say("Undone." if undo else "Redone.")
+        self._notice_state()
+
+    def _notice_state(self) -> None:
+        """Say it the moment the game becomes stuck, or auto-finish becomes possible."""
+        game = self.game
+        stuck = game.status is Status.STUCK
+        auto = game.auto_finish_available
+        if stuck and not self.was_stuck:
+            self.say("Stuck: nothing can go home or turn over now. U undoes, X resigns.")
+        if auto and not self.was_auto:
+            self.say("Every card can go home now: press A to finish.")
+        self.was_stuck, self.was_auto = stuck, auto
+
+    def _tip(self) -> None:
+        self.picked = None
+        game = self.game
+        if game.auto_finish_available:
+            self.say("Tip: every card can go home now: press A.")
+            return
+        hints = game.hints()
+        if not hints:
+            self.refuse("No tip: nothing useful is left. U undoes, X resigns.")
+            return
+        index = self.tip_index % len(hints)
+        self.tip_index = index + 1
+        move = hints[index]
+        more = f" ({index + 1} of {len(hints)}, T: next)" if len(hints) > 1 else ""
+        self.say(f"Tip: {describe(game, move)}{more}.")
+        mv = parse_move(move)
+        if mv.kind in ("s", "r"):
+            self._go("s")
+        elif isinstance(mv.src, int):
+            src = str(mv.src + 1)
+            self._go(src, mv.count or self._run(src))
+        else:
+            assert isinstance(mv.src, str)
+            self._go(mv.src)
+
+    async def _resign(self) -> None:
+        self.picked = None
+        home = self.game.score
+        if await confirm(self.session, f"Resign? The game ends as lost, with {home} "
+                         f"card{'s' if home != 1 else ''} home."):
+            self._play("resign")
+            self.say(f"You resigned with {home} card{'s' if home != 1 else ''} home.")
+        else:
+            self.say("Play on.")
+
+    def verdict(self) -> str:
+        """Aunt Mary is never lost by the rules: a LOST game was resigned."""
+        return "You resigned." if self.game.status is Status.LOST else super().verdict()
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw_board(self) -> None:
+        for k in range(6):
+            self._draw_pile(k)
+        self._draw_panel()
+
+    def _draw_pile(self, k: int) -> None:
+        screen, game = self.session.screen, self.game
+        left, spot = pile_left(k), str(k + 1)
+        col, down = game.columns[k], game.face_down[k]
+        up = col[down:]
+        screen.put(NUMBER_ROW, left + 2, spot, theme.HOTKEY)
+        if down:
+            screen.put(DOWN_ROW, left + 1, FACE_DOWN_TEXT, FACE_DOWN)
+            screen.put(DOWN_ROW, left + 4, str(down), theme.BRIGHT)
+        room = screen.rows - 4 - UP_TOP + 1
+        hidden = len(up) - room + 1 if len(up) > room else 0
+        if hidden:   # never on 24 rows (18 face-up rows is the most Aunt Mary can build)
+            screen.put(UP_TOP, left + 1, f"+{hidden:<3}", theme.DIM)
+        first = UP_TOP + (1 if hidden else 0)
+        run = run_length(col, down)
+        here = self.spot == spot
+        depth = min(self.depth, max(1, run))
+        picked = 0
+        if self.picked and self.picked[0] == spot:
+            picked = self.picked[1] or run
+        for i, card in enumerate(up[hidden:], hidden):
+            row = first + i - hidden
+            from_top = len(up) - i            # 1 for the top card
+            screen.put(row, left + 1, f" {card_label(card)} ", card_attr(card))
+            if from_top <= picked:
+                screen.put(row, left + 1, PICKED_MARK, PICKED)
+            if here and (from_top == depth or (from_top < depth and not picked)):
+                edge = "[]" if from_top == depth else "││"
+                screen.put(row, left, edge[0], CURSOR)
+                screen.put(row, left + 5, edge[1], CURSOR)
+        if not up:
+            screen.put(UP_TOP, left + 1, GAP_TEXT, GAP)
+            if here:
+                screen.put(UP_TOP, left, "[", CURSOR)
+                screen.put(UP_TOP, left + 5, "]", CURSOR)
+
+    def _slot(self, row: int, spot: str, text: str, attr: Attr) -> None:
+        """One panel place: four cells between the cursor's brackets."""
+        screen, col = self.session.screen, SLOT_COL[spot]
+        screen.put(row, col + 1, text, attr)
+        if self.picked and self.picked[0] == spot:
+            screen.put(row, col + 1, PICKED_MARK, PICKED)
+        if self.spot == spot:
+            screen.put(row, col, "[", CURSOR)
+            screen.put(row, col + 5, "]", CURSOR)
+
+    def _draw_panel(self) -> None:
+        screen, game = self.session.screen, self.game
+        bottom = screen.rows - 4
+        screen.box(NUMBER_ROW, PANEL_LEFT, bottom - NUMBER_ROW + 1, PANEL_WIDTH, theme.FRAME)
+        screen.put(STOCK_ROW - 1, PL + 1, f"Stock {len(game.stock)}", theme.LABEL)
+        screen.put(STOCK_ROW - 1, SLOT_COL["w"] + 1, f"Waste {len(game.waste)}", theme.LABEL)
+        self._slot(STOCK_ROW, "s", FACE_DOWN_TEXT * 2 if game.stock else GAP_TEXT,
+                   FACE_DOWN if game.stock else GAP)
+        waste = game.waste
+        self._slot(STOCK_ROW, "w", f" {card_label(waste[-1])} " if waste else GAP_TEXT,
+                   card_attr(waste[-1]) if waste else GAP)
+        screen.put(STOCK_ROW + 1, PL + 1, self._pass_text(), theme.BRIGHT)
+        screen.put(FOUNDATION_ROW - 1, PL + 1, "Foundations", theme.LABEL)
+        for spot in FOUNDATIONS:
+            rank = game.foundations[spot[1]]
+            if rank:
+                card = Card(rank, spot[1])
+                self._slot(FOUNDATION_ROW, spot, f" {card_label(card)} ", card_attr(card))
+            else:
+                self._slot(FOUNDATION_ROW, spot, f" ·{card_label(Card(1, spot[1]))[1]} ", GAP)
+        screen.put(SCORE_ROW, PL + 1, f"Home {game.score} of 52", theme.BRIGHT)
+        state, attr = self._state_text()
+        screen.put(STATE_ROW, PL + 1, state, attr)
+        if LEGEND_ROW + len(LEGEND) <= bottom:
+            for i, (keys, what) in enumerate(LEGEND):
+                screen.put(LEGEND_ROW + i, PL, keys, theme.HOTKEY)
+                screen.put(LEGEND_ROW + i, PL + 8, what, theme.LABEL)
+
+    def _pass_text(self) -> str:
+        game = self.game
+        text = f"Pass {game.pass_number} of {PASSES}"
+        if game.stock:
+            return text
+        if game.deal_move() == "r":
+            return f"{text} · S: redeal"
+        return f"{text} · stock done" if game.redeals_left == 0 else text
+
+    def _state_text(self) -> tuple[str, Attr]:
+        game = self.game
+        status = game.status
+        if status is Status.WON:
+            return "All home: you won!", theme.MESSAGE
+        if status is Status.LOST:
+            return "Resigned.", theme.WARNING
+        if game.auto_finish_available:
+            return "A: finish, all can go home", theme.MESSAGE
+        if status is Status.STUCK:
+            return "Stuck: X resigns, U undoes", theme.WARNING
+        return "", theme.LABEL
+
+
+def _gone_home(low: tuple[int, ...], high: tuple[int, ...]) -> Card:
+    """The card that makes the difference between two foundation rows (one suit differs)."""
+    s = next(i for i in range(4) if high[i] > low[i])
+    return Card(high[s], SUITS[s])
+
+
+async def play_auntmary(session: Session) -> None:
+    """The main menu's Aunt Mary: resume or deal, play, record, again."""
+    await play_game(session, AuntMaryScreen)

@@ -1,0 +1,485 @@
+"""Aunt Mary on screen, end to end: keys in, pyte screen out.
+
+Most tests feed a real :class:`Session` through a queue-backed Terminal whose output goes to
+a pyte screen (fast, no sockets); one test plays through the real telnet door.  What the
+screen shows is always compared with an engine that played the same moves, never with
+numbers written into the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyteterm import PyteTerminal, TelnetCaller
+
+from door.config import Settings
+from door.games.auntmary import AuntMary
+from door.games.cards import SUITS, Card, new_deck
+from door.net.terminal import Terminal
+from door.session import Session
+from door.term import Charset
+from door.ui.auntmary_screen import (
+    DOWN_ROW,
+    FOUNDATION_ROW,
+    SLOT_COL,
+    STOCK_ROW,
+    UP_TOP,
+    AuntMaryScreen,
+    describe,
+    pile_left,
+)
+from door.ui.cards import card_label
+from door.ui.game_screen import play_game
+
+REPO = Path(__file__).resolve().parents[2]
+NUMBER = 2
+UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
+
+
+class QueueTerminal(Terminal):
+    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
+
+    def __init__(self, charset: str = "utf8", rows: int = 24, color: bool = True) -> None:
+        super().__init__(80, rows, Charset(charset))
+        self.color = color
+        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self.term = PyteTerminal(80, rows, charset)
+
+    async def read(self) -> bytes:
+        return await self.inbox.get()
+
+    def write(self, data: bytes) -> None:
+        self.term.feed(data)
+
+    async def drain(self) -> None:
+        await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        pass
+
+
+class Caller:
+    """Drives ``play_game`` for Aunt Mary and reads its screen."""
+
+    def __init__(self, settings: Settings, **terminal: Any) -> None:
+        self.terminal = QueueTerminal(**terminal)
+        self.session = Session(self.terminal, settings)
+        self.task = asyncio.create_task(play_game(self.session, AuntMaryScreen))
+
+    @property
+    def term(self) -> PyteTerminal:
+        return self.terminal.term
+
+    @property
+    def text(self) -> str:
+        return self.term.text
+
+    def send(self, data: str) -> None:
+        self.terminal.inbox.put_nowait(data.encode())
+
+    @property
+    def bells(self) -> int:
+        return self.term.raw.count(b"\x07")
+
+    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            if self.task.done():
+                self.task.result()
+                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
+            await asyncio.sleep(0.005)
+
+    async def settle(self) -> None:
+        """Let the session take every queued key and draw."""
+        for _ in range(200):
+            await asyncio.sleep(0)
+            if self.terminal.inbox.empty():
+                break
+        for _ in range(50):
+            await asyncio.sleep(0)
+
+    async def start(self, number: int) -> None:
+        await self.wait_for("Game number:")
+        self.send(f"{number}\r")
+        await self.wait_for(f"Aunt Mary #{number}")
+
+    def column(self, k: int) -> list[str]:
+        """Column ``k``'s (1-based) face-up cards as shown, bottom first."""
+        left = pile_left(k - 1)
+        cards = []
+        for row in range(UP_TOP, self.session.screen.rows - 3):
+            label = self.term.lines[row][left + 2:left + 4]
+            if label.strip() in ("", "··"):
+                break
+            cards.append(label)
+        return cards
+
+    def down(self, k: int) -> str:
+        left = pile_left(k - 1)
+        return self.term.lines[DOWN_ROW][left + 1:left + 5]
+
+    def slot(self, spot: str, row: int) -> str:
+        """A panel place's six cells: brackets and the four between."""
+        return self.term.lines[row][SLOT_COL[spot]:SLOT_COL[spot] + 6]
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await self.task
+
+
+def shown(game: AuntMary, k: int) -> list[str]:
+    """What column ``k`` should show: its face-up cards, bottom first."""
+    return [card_label(c) for c in game.columns[k - 1][game.face_down[k - 1]:]]
+
+
+def assert_board(caller: Caller, game: AuntMary) -> None:
+    for k in range(1, 7):
+        assert caller.column(k) == shown(game, k), f"column {k}"
+        down = game.face_down[k - 1]
+        assert caller.down(k) == (f"▒▒ {down}" if down else "    "), f"column {k}"
+    assert f"Stock {len(game.stock)} " in caller.text
+    assert f"Waste {len(game.waste)} " in caller.text
+    assert f"Home {game.score} of 52" in caller.text
+    for suit in SUITS:
+        rank = game.foundations[suit]
+        expected = card_label(Card(rank, suit)) if rank else "·" + card_label(Card(1, suit))[1]
+        assert expected in caller.slot("f" + suit, FOUNDATION_ROW)
+
+
+def build(columns: list[tuple[list[str], list[str]]], foundations: dict[str, int] | None = None,
+          stock: list[str] | None = None, waste: tuple[str, ...] = (), redeals: int = 0,
+          number: int = 5) -> AuntMary:
+    """A position to play from (no history).  Cards not placed go face down under the
+    columns in turn when ``stock`` is given, else into the stock."""
+    foundations = foundations or dict.fromkeys(SUITS, 0)
+    placed = {c for down, up in columns for c in down + up} | set(waste) | set(stock or [])
+    placed |= {str(Card(r, s)) for s, top in foundations.items() for r in range(1, top + 1)}
+    rest = [str(c) for c in new_deck(1) if str(c) not in placed]
+    tableau = [{"down": list(down), "up": list(up)} for down, up in columns]
+    if stock is None:
+        stock = rest
+    else:
+        for i, card in enumerate(rest):
+            tableau[i % len(tableau)]["down"].insert(0, card)
+    return AuntMary.from_json({
+        "game": "auntmary", "number": number, "options": {}, "tableau": tableau,
+        "stock": stock, "waste": list(waste), "foundations": foundations,
+        "redeals": redeals, "actions": []})
+
+
+async def caller_for(settings: Settings, monkeypatch, game: AuntMary, **terminal: Any) -> Caller:
+    """A caller whose next game is ``game`` (the screen's ``choose_game`` returns it)."""
+    async def choose(cls, session):
+        return AuntMary.from_json(game.to_json())   # the test keeps its own to play along
+    monkeypatch.setattr(AuntMaryScreen, "choose_game", classmethod(choose))
+    caller = Caller(settings, **terminal)
+    await caller.wait_for(f"Aunt Mary #{game.number}")
+    return caller
+
+
+@pytest.fixture
+async def caller(settings: Settings):
+    c = Caller(settings)
+    yield c
+    await c.close()
+
+
+async def test_numbered_deal_is_on_screen(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = AuntMary.new(NUMBER)
+    assert_board(caller, game)
+    assert "Pass 1 of 3" in caller.text and "Score 0" in caller.text
+    top = UP_TOP + len(shown(game, 1)) - 1
+    assert caller.term.lines[top][pile_left(0)] == "["            # the cursor: column 1's top
+
+
+async def test_hot_keys_move_a_card_and_undo_redo(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = AuntMary.new(NUMBER)
+    start = [caller.column(k) for k in range(1, 7)]
+    move = next(m for m in game.legal_moves() if ">" in m and m[0].isdigit()
+                and m[-1].isdigit())
+    src, dst = move[0], move[-1]
+    caller.send(src)
+    await caller.settle()
+    top_row = UP_TOP + len(caller.column(int(src))) - 1
+    assert caller.term.lines[top_row][pile_left(int(src) - 1) + 1] == "»"   # picked up
+    caller.send(dst)
+    game.play(f"{src}>{dst}")
+    await caller.settle()
+    assert_board(caller, game)
+    assert [caller.column(k) for k in range(1, 7)] != start
+    caller.send("u")
+    await caller.wait_for("Undone.")
+    assert [caller.column(k) for k in range(1, 7)] == start
+    caller.send("r")
+    await caller.wait_for("Redone.")
+    assert_board(caller, game)
+    caller.send("u\x19")                                   # Ctrl-Y redoes as well
+    await caller.settle()
+    assert_board(caller, game)
+    caller.send("uu")
+    await caller.wait_for("No undo: nothing to undo.")
+
+
+async def test_illegal_move_says_why_and_changes_nothing(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = AuntMary.new(NUMBER)
+    src, dst = next((a, b) for a in "123456" for b in "123456" if a != b
+                    and not any(m.startswith(a) and m.endswith(">" + b)
+                                for m in game.legal_moves()))
+    bells = caller.bells
+    caller.send(src + dst)
+    top = game.columns[int(dst) - 1][-1]
+    await caller.wait_for(f"Nothing in column {src} fits on {card_label(top)}")
+    assert caller.bells == bells + 1
+    assert_board(caller, game)
+    assert "»" not in caller.text                          # the cards were put back
+    caller.send("w")
+    await caller.wait_for("The waste is empty: S turns a card from the stock.")
+    assert caller.bells == bells + 2
+
+
+async def test_cursor_picks_a_run_with_up_and_drops_it(settings: Settings, monkeypatch) -> None:
+    game = build([([], ["KS", "9S", "8H", "7C"]), ([], ["TD"]), ([], ["2C"]), ([], ["3C"]),
+                  ([], ["4C"]), ([], ["5C"])])
+    caller = await caller_for(settings, monkeypatch, game)
+    left = pile_left(0)
+    caller.send(UP + UP)
+    await caller.settle()
+    rows = caller.term.lines
+    assert rows[UP_TOP + 1][left] + rows[UP_TOP + 1][left + 5] == "[]"   # 9♠: the deepest
+    assert rows[UP_TOP + 2][left] + rows[UP_TOP + 3][left] == "││"
+    caller.send(UP)
+    await caller.wait_for("K♠ does not take 9♠: the top 3 cards move together.")
+    caller.send("\r" + RIGHT + " ")
+    game.play("1:3>2")
+    await caller.settle()
+    assert_board(caller, game)
+    assert caller.column(2) == ["T♦", "9♠", "8♥", "7♣"]
+    await caller.close()
+
+
+async def test_stock_turns_and_redeals_up_to_three_passes(settings: Settings,
+                                                          monkeypatch) -> None:
+    game = build([([], ["KS"]), ([], ["KH"]), ([], ["KD"]), ([], ["KC"]), ([], ["5S"]),
+                  ([], ["9H"])], stock=["2C"], redeals=1)
+    caller = await caller_for(settings, monkeypatch, game)
+    assert "Pass 2 of 3" in caller.text
+    caller.send("s")
+    await caller.wait_for("Waste 1 ")
+    assert "2♣" in caller.slot("w", STOCK_ROW) and "S: redeal" in caller.text
+    caller.send("s")
+    await caller.wait_for("Pass 3 of 3: the waste is the stock again.")
+    caller.send("ss")
+    await caller.wait_for("No redeal left: this was the last of 3 passes")
+    assert "stock done" in caller.text
+    await caller.close()
+
+
+async def test_send_home_by_key_and_by_enter_twice(settings: Settings, monkeypatch) -> None:
+    game = build([([], ["KS", "AH"]), ([], ["2H"]), ([], ["KC"]), ([], ["QD"]), ([], ["JS"]),
+                  ([], ["TD"])], stock=[], waste=("3H",))
+    caller = await caller_for(settings, monkeypatch, game)
+    caller.send("h")                                       # the cursor starts on column 1
+    await caller.wait_for("A♥ home.")
+    caller.send(RIGHT + "\r\r")                            # 2♥: Enter twice
+    await caller.wait_for("2♥ home.")
+    caller.send("ww")                                      # the waste card, W twice
+    await caller.wait_for("3♥ home.")
+    game.play("1>f")
+    game.play("2>f")
+    game.play("w>f")
+    assert_board(caller, game)
+    assert "Score 3" in caller.text
+    caller.send("5h")
+    await caller.wait_for("J♠ cannot go to its foundation yet")
+    await caller.close()
+
+
+async def test_foundation_card_comes_back_down(settings: Settings, monkeypatch) -> None:
+    found = {"S": 0, "H": 5, "D": 0, "C": 0}
+    game = build([([], ["6S"]), ([], ["KC"]), ([], ["KD"]), ([], ["KS"]), ([], ["2C"]),
+                  ([], ["3C"])], foundations=found)
+    caller = await caller_for(settings, monkeypatch, game)
+    assert "5♥" in caller.slot("fH", FOUNDATION_ROW)
+    caller.send("f")                                       # the cursor walks to the ♥ pile
+    await caller.settle()
+    assert caller.slot("fH", FOUNDATION_ROW).startswith("[")
+    caller.send("\r1")
+    await caller.wait_for("5♥ taken back from its foundation.")
+    game.play("fH>1")
+    assert_board(caller, game)
+    assert "Score 4" in caller.text
+    caller.send("2f")                                      # K♣ picked, dropped on the piles
+    await caller.wait_for("K♣ cannot go to its foundation yet")
+    await caller.close()
+
+
+async def test_tip_names_a_move_and_puts_the_cursor_on_it(caller: Caller) -> None:
+    await caller.start(NUMBER)
+    game = AuntMary.new(NUMBER)
+    hints = game.hints()
+    caller.send("t")
+    await caller.wait_for(f"Tip: {describe(game, hints[0])}")
+    if len(hints) > 1:
+        caller.send("t")
+        await caller.wait_for(f"Tip: {describe(game, hints[1])}")
+
+
+async def test_stuck_is_said_and_resign_ends_the_game(settings: Settings, monkeypatch) -> None:
+    game = build([([], ["KS"]), ([], ["KH"]), ([], ["KD"]), ([], ["KC"]), ([], ["5S"]),
+                  ([], ["9H"])], stock=["2C"], waste=("4H",), redeals=2)
+    assert not game.stuck
+    caller = await caller_for(settings, monkeypatch, game)
+    assert "Stuck" not in caller.text
+    caller.send("s")                                       # 4♥ goes under 2♣ for good
+    await caller.wait_for("Stuck: nothing can go home or turn over now. U undoes, X resigns.")
+    assert "Stuck: X resigns" in caller.text               # and it stays in the panel
+    caller.send("x")
+    await caller.wait_for("Resign? The game ends as lost, with 0 cards home.")
+    caller.send("n")
+    await caller.wait_for("Play on.")
+    caller.send("x")
+    await caller.wait_for("Resign?")
+    caller.send("y")
+    await caller.wait_for("You resigned.")
+    assert "Final score: 0" in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
+    game = build([([], ["KC"])] + [([], [])] * 5,
+                 foundations={"S": 13, "H": 13, "D": 13, "C": 12})
+    caller = await caller_for(settings, monkeypatch, game)
+    caller.send("1f")
+    await caller.wait_for("You won!")
+    assert "Final score: 52" in caller.text
+    assert "[A] again with game #5" in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+async def test_auto_finish_is_offered_and_wins(settings: Settings, monkeypatch) -> None:
+    game = build([([], ["KS", "QH", "JC"]), ([], ["KH", "QS", "JD"]),
+                  ([], ["KD", "QC", "JH"]), ([], ["KC", "QD", "JS"]), ([], []), ([], [])],
+                 foundations=dict.fromkeys(SUITS, 10))
+    caller = await caller_for(settings, monkeypatch, game)
+    await caller.wait_for("Every card can go home now: press A to finish.")
+    assert "A: finish" in caller.text
+    caller.send("a")
+    await caller.wait_for("You won!")
+    assert "Final score: 52" in caller.text
+    await caller.close()
+
+
+async def test_tallest_column_fits_24_rows(settings: Settings, monkeypatch) -> None:
+    tall = ["3D", "7S", "9C", "2H", "JD", "KS", "QH", "JC", "TH", "9S", "8H", "7C", "6H", "5C",
+            "4H", "3C", "2D", "AS"]
+    game = build([([], tall), ([], ["KD"]), ([], ["KH"]), ([], ["KC"]), ([], ["QS"]),
+                  ([], ["4C"])], stock=[])
+    caller = await caller_for(settings, monkeypatch, game)
+    assert caller.column(1) == shown(game, 1)
+    assert len(caller.column(1)) == 18
+    assert "Enter 1-6 W F" in caller.term.lines[21]
+    caller.send(UP * 13)
+    await caller.wait_for("J♦ does not take K♠: the top 13 cards move together.")
+    await caller.close()
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
+async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) -> None:
+    caller = Caller(settings, charset=charset)
+    await caller.start(NUMBER)
+    caller.send("t")
+    await caller.wait_for("Tip:")
+    caller.send("5?")
+    await caller.wait_for("Press any key to go back.")
+    caller.send("x")
+    await caller.settle()
+    lines = caller.term.lines
+    assert len(lines) == 24
+    assert lines[0].rstrip().endswith(f"Aunt Mary #{NUMBER}")   # nothing scrolled
+    assert "Score 0" in lines[23]
+    assert caller.term.screen.buffer[23][79].data == " "
+    assert caller.session.screen.cells[23][79].ch == " "
+    game = AuntMary.new(NUMBER)
+    card = game.columns[0][0]
+    if charset == "utf8":
+        assert caller.column(1)[0] == card_label(card)
+        assert caller.down(2) == "▒▒ 1"
+    else:   # no CP437 control-range glyphs announced: suits as letters
+        assert caller.column(1)[0] == str(card)
+    if charset == "ascii":
+        assert all(byte < 128 for byte in caller.term.raw)
+        assert caller.down(2) == "## 1"
+    if charset == "cp437":
+        assert caller.down(2) == "▒▒ 1"
+    await caller.close()
+
+
+async def test_monochrome_still_tells_picked_from_cursor(settings: Settings) -> None:
+    caller = Caller(settings, charset="ascii", color=False)
+    await caller.start(NUMBER)
+    caller.send("3" + RIGHT)
+    await caller.settle()
+    game = AuntMary.new(NUMBER)
+    top = UP_TOP + len(shown(game, 3)) - 1
+    assert caller.term.lines[top][pile_left(2) + 1] == ">"     # » picked, in ASCII
+    assert caller.term.screen.buffer[top][pile_left(2) + 1].reverse
+    cursor = UP_TOP + len(shown(game, 4)) - 1
+    assert caller.term.lines[cursor][pile_left(3)] == "["      # the cursor, elsewhere
+    assert all(not c.fg or c.fg == "default" for line in caller.term.screen.buffer.values()
+               for c in line.values())
+    await caller.close()
+
+
+async def test_taller_window_keeps_bottom_rows(settings: Settings) -> None:
+    caller = Caller(settings, rows=30)
+    await caller.start(NUMBER)
+    lines = caller.term.lines
+    assert "Score 0" in lines[29] and "Enter 1-6 W F" in lines[27]
+    assert caller.term.screen.buffer[29][79].data == " "
+    assert_board(caller, AuntMary.new(NUMBER))
+    await caller.close()
+
+
+async def test_through_the_telnet_door(telnet_door) -> None:
+    port = await telnet_door()
+    caller = await TelnetCaller.connect(port, charset="cp437")
+    await caller.wait_for("Press any key")
+    caller.send(" ")
+    await caller.wait_for("Your choice")
+    caller.send("a")
+    await caller.wait_for("Game number:")
+    caller.send(f"{NUMBER}\r")
+    await caller.wait_for(f"Aunt Mary #{NUMBER}")
+    game = AuntMary.new(NUMBER)
+    caller.send("s")
+    game.play("s")
+    await caller.wait_for(f"Stock {len(game.stock)} ")
+    assert str(game.waste[-1]) in caller.term.lines[STOCK_ROW]
+    caller.send("q")
+    await caller.wait_for("Leave this game?")
+    caller.send("y")
+    await caller.wait_for("Your choice")
+    caller.close()
+
+
+def test_instructions_file_is_ours_and_fits() -> None:
+    text = (REPO / "ansi" / "auntmary.ins").read_text(encoding="cp437")
+    assert all(len(line) <= 76 for line in text.splitlines())
+    assert text.count("@E@") >= 4 and "@H@" in text and "@B@" in text and "@N@" in text
+    for key in ("@H@S@B@", "@H@H@B@", "@H@T@B@", "@H@U@B@", "@H@R@B@", "@H@X@B@", "@H@A@B@"):
+        assert key in text
+    for phrase in ("extremely difficult and rarely solvable", "Double clicking on a card",
+                   "gradually revealing more cards", "maintaining order"):   # the seed's
+        assert phrase not in text

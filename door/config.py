@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .term.codes import parse_color
+from .term.screen import Attr
+
 CONFIG_NAME = "sysop.ini"
 HOME_ENV = "REUSSITE_HOME"
 
@@ -78,6 +81,25 @@ class AuntMarySettings:
     passes: int = 3
 
 
+def _default_color(text: str) -> Callable[[], Attr]:
+    return lambda: parse_color(text)
+
+
+@dataclass(frozen=True)
+class ColorsSettings:
+    """Colours of the Monte Carlo door's instruction codes ``@E@ @H@ @B@ @N@``."""
+
+    heading: Attr = field(default_factory=_default_color("bright yellow"))
+    highlight: Attr = field(default_factory=_default_color("bright white"))
+    body: Attr = field(default_factory=_default_color("cyan"))
+    normal: Attr = field(default_factory=_default_color("white"))
+
+    @property
+    def palette(self) -> dict[str, Attr]:
+        return {"heading": self.heading, "highlight": self.highlight, "body": self.body,
+                "normal": self.normal}
+
+
 @dataclass(frozen=True)
 class AncientoSettings:
     board: str = "8x12"
@@ -113,6 +135,7 @@ class Settings:
     montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
     auntmary: AuntMarySettings = field(default_factory=AuntMarySettings)
     anciento: AncientoSettings = field(default_factory=AncientoSettings)
+    colors: ColorsSettings = field(default_factory=ColorsSettings)
 
     @property
     def ansi_dir(self) -> Path:
@@ -204,6 +227,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed")}),
     "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3)}),
     "anciento": (AncientoSettings, {"board": _choice("8x12", "8x8"), "easy": _bool}),
+    "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
+                                "body": parse_color, "normal": parse_color}),
 }
 
 

@@ -95,6 +95,13 @@ class Terminal(ABC):
             self.cols, self.rows = size
             if self.on_resize:
                 self.on_resize(*size)
+            self.wake()
+
+    def wake(self) -> None:
+        """Make a pending :meth:`read` return at once (with a NUL byte, which no key decoder
+        turns into a key) so that the session sees a resize while it waits for a key.
+        Transports that can, override this; the default waits for the next key."""
+        return None
 
     @abstractmethod
     async def read(self) -> bytes:

@@ -127,7 +127,8 @@ def parse_codes(text: str, palette: dict[str, Attr] | None = None,
         elif kind == "letter":
             attr = colors[LETTER_ROLES[value]]
         elif kind == "macro":
-            lines.append(line)
+            if line:  # an empty line here is only the start of the line after a newline
+                lines.append(line)
             lines.append(PAGE_BREAK)
             line = []
         elif kind == "pcb":
@@ -149,7 +150,8 @@ def parse_codes(text: str, palette: dict[str, Attr] | None = None,
         elif kind == "ctrla":
             result = _ctrl_a(attr, value, saved, start)
             if result == "page":
-                lines.append(line)
+                if line:
+                    lines.append(line)
                 lines.append(PAGE_BREAK)
                 line = []
             elif result == "newline":

@@ -1,0 +1,153 @@
+"""Terminal settings: a test pattern, and the caller's charset, colour and screen rows.
+
+The pattern shows what decides the choice at a glance: line boxes, the four suits, a
+face-down card, shades and the eight colours with their bright versions.  A caller whose
+boxes look like garbage presses C until they look right.  Changes apply at once (the whole
+screen is redrawn in the new form); storing them for the next call is the store's job
+(the transport takes a saved choice first, see door/term/detect.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..session import Session
+from ..term.charset import Charset
+from ..term.screen import BLACK, COLOR_NAMES, WHITE, Attr
+from . import theme
+from .widgets import header, message, status_line
+
+# The charset choices in the order C cycles through them: (charset, glyphs, label).
+CHOICES = (("cp437", False, "CP437 (IBM PC)"), ("cp437", True, "CP437 with ☺♥♦ glyphs"),
+           ("utf8", False, "UTF-8"), ("ascii", False, "7-bit ASCII"))
+
+
+@dataclass
+class TerminalChoice:
+    charset: Charset
+    color: bool
+    rows: int
+
+
+def current(session: Session) -> TerminalChoice:
+    return TerminalChoice(session.renderer.charset, session.renderer.color, session.screen.rows)
+
+
+def apply(session: Session, choice: TerminalChoice) -> None:
+    """Switch the session to ``choice``: encoder, key decoder, colour and rows; full repaint."""
+    session.renderer.charset = choice.charset
+    session.renderer.color = choice.color
+    session.terminal.charset, session.terminal.color = choice.charset, choice.color
+    session.decoder.set_encoding(choice.charset.name)
+    if choice.rows != session.screen.rows:
+        session.screen.resize(session.screen.cols, choice.rows)
+    session.renderer.invalidate()
+
+
+def next_charset(charset: Charset) -> Charset:
+    names = [(name, glyphs) for name, glyphs, _ in CHOICES]
+    index = names.index((charset.name, charset.c0_glyphs)) if (
+        charset.name, charset.c0_glyphs) in names else -1
+    name, glyphs, _ = CHOICES[(index + 1) % len(CHOICES)]
+    return Charset(name, glyphs)
+
+
+def row_choices(session: Session) -> list[int]:
+    """24 and 25 rows, and the caller's window height when it is taller."""
+    return sorted({24, 25, session.terminal.rows})
+
+
+def charset_label(charset: Charset) -> str:
+    for name, glyphs, label in CHOICES:
+        if (name, glyphs) == (charset.name, charset.c0_glyphs):
+            return label
+    return charset.name
+
+
+def draw_pattern(session: Session, top: int) -> int:
+    """The test pattern from row ``top``; returns the row after it."""
+    screen = session.screen
+    left, width = 4, 72
+    screen.box(top, left, 9, width, theme.FRAME_BRIGHT, style="double")
+    screen.center(top, " Test pattern ", theme.TITLE)
+    screen.box(top + 1, left + 3, 3, 12, theme.FRAME, style="single")
+    screen.put(top + 2, left + 5, "a box", theme.LABEL)
+    col = screen.put(top + 1, left + 18, "Suits: ", theme.LABEL)
+    col = screen.put(top + 1, col, "♠ ", Attr(WHITE, BLACK, True))
+    col = screen.put(top + 1, col, "♥ ", Attr(1, BLACK, True))
+    col = screen.put(top + 1, col, "♦ ", Attr(1, BLACK, True))
+    screen.put(top + 1, col, "♣", Attr(WHITE, BLACK, True))
+    col = screen.put(top + 2, left + 18, "Card back: ", theme.LABEL)
+    screen.put(top + 2, col, "▒▒", theme.LABEL)
+    col = screen.put(top + 3, left + 18, "Shades: ", theme.LABEL)
+    screen.put(top + 3, col, "░▒▓█", theme.LABEL)
+    col = screen.put(top + 1, left + 44, "Accents: ", theme.LABEL)
+    screen.put(top + 1, col, "Réussite É à ç", theme.BRIGHT)
+    col = screen.put(top + 2, left + 44, "Arrows: ", theme.LABEL)
+    screen.put(top + 2, col, "← ↑ → ↓ ► ◄", theme.BRIGHT)
+    for i, name in enumerate(COLOR_NAMES):
+        col = left + 3 + i * 8
+        screen.put(top + 5, col, f"{name[:7]:<7}", Attr(i, BLACK))
+        screen.put(top + 6, col, f"{name[:7]:<7}", Attr(i, BLACK, True))
+        screen.put(top + 7, col, "       ", Attr(WHITE, i))
+    return top + 9
+
+
+def draw(session: Session, note: str = "") -> None:
+    screen = session.screen
+    screen.clear()
+    screen.cursor = None
+    header(session, "Terminal Settings")
+    row = draw_pattern(session, 2)
+    choice = current(session)
+    rows = row_choices(session)
+    lines = [
+        ("C", "Character set", charset_label(choice.charset)),
+        ("O", "Colour", "on" if choice.color else "off"),
+        ("R", "Screen rows", f"{choice.rows}" + (f" (choices: {', '.join(map(str, rows))})"
+                                                  if len(rows) > 1 else "")),
+    ]
+    for i, (key, label, value) in enumerate(lines):
+        r = row + 1 + i
+        col = screen.put(r, 6, f"[{key}] ", theme.HOTKEY)
+        col = screen.put(r, col, f"{label}: ", theme.LABEL)
+        screen.put(r, col, value, theme.BRIGHT)
+    screen.put(row + 5, 6, "If the box, suits or accents look wrong, press C until they look "
+               "right.", theme.LABEL)
+    screen.put(row + 6, 6, "Every screen of the door reads in monochrome and in ASCII too.",
+               theme.LABEL)
+    if note:
+        message(session, note)
+    status_line(session, "C charset · O colour · R rows · Q/Esc back")
+
+
+async def terminal_settings(session: Session) -> None:
+    """The menu's Terminal Settings: loop until Q or Esc."""
+    note = ""
+    while True:
+        draw(session, note)
+        await session.show()
+        key = await session.key()
+        note = ""
+        choice = current(session)
+        letter = key.char.lower() if key.is_char else ""
+        if key.name == "esc" or letter == "q":
+            return
+        if letter == "c":
+            choice.charset = next_charset(choice.charset)
+            note = f"Character set: {charset_label(choice.charset)}."
+        elif letter == "o":
+            choice.color = not choice.color
+            note = "Colour on." if choice.color else "Colour off."
+        elif letter == "r":
+            options = row_choices(session)
+            at = options.index(choice.rows) if choice.rows in options else -1
+            choice.rows = options[(at + 1) % len(options)]
+            note = f"{choice.rows} rows."
+        elif key.name != "resize":
+            session.bell()
+            note = "Press C, O, R, or Q to go back."
+            continue
+        else:
+            continue
+        apply(session, choice)

@@ -25,6 +25,7 @@ FACE_OFFSET = 2                  # a card face is 4 cells at x+2 … x+5 of its 
 INFO_ROW, LABEL_ROW, CARDS_TOP = 1, 2, 3
 KEYS = "1234567890"
 MIN_TAIL = 13                    # the longest group (K … A) always shows whole
+HIDE_STEP = 6                    # a long column hides its cards six at a time
 
 SELECTED_RED = Attr(RED, YELLOW)
 SELECTED_BLACK = Attr(BLACK, YELLOW)
@@ -66,18 +67,24 @@ def full_column(down: int, up: int) -> list[Cell]:
     return cells or [Cell("empty")]
 
 
-def fitted_column(down: int, up: int, height: int) -> list[Cell]:
-    """A column compressed into ``height`` rows; its last cards are always shown."""
+def fitted_column(down: int, up: int, height: int, keep: int = MIN_TAIL) -> list[Cell]:
+    """A column compressed into ``height`` rows; its last ``keep`` cards always show.
+
+    Cards are hidden in steps of :data:`HIDE_STEP`, not one by one: a deal then adds a card
+    under the same rows instead of shifting the whole tail up (a modem pays for every cell
+    redrawn), and only every few deals does the column close up again.
+    """
     cells = full_column(down, up)
     if len(cells) <= height:
         return cells
     head = [Cell("down", count=down)] if down else []
-    room = max(MIN_TAIL, height - len(head) - 2)       # first card and "+k" take two rows
+    room = max(keep, height - len(head) - 2)          # first card and "+k" take two rows
     hidden = up - 1 - room
     if hidden <= 0:
         return head + [Cell("card", index=i) for i in range(up - room - 1, up)]
+    hidden = min(-(-hidden // HIDE_STEP) * HIDE_STEP, up - 1 - keep)
     return head + [Cell("card", index=0), Cell("more", count=hidden)] + \
-        [Cell("card", index=i) for i in range(up - room, up)]
+        [Cell("card", index=i) for i in range(1 + hidden, up)]
 
 
 def view_height(columns: list[tuple[int, tuple[Card, ...]]]) -> int:
@@ -104,16 +111,13 @@ def draw_cell(screen: Screen, row: int, col: int, cell: Cell, cards: tuple[Card,
             screen.put(row, x, f" {label} ", card_attr(card))
 
 
-def draw_labels(screen: Screen, cursor: int, selected: int | None) -> None:
-    """The column keys 1 … 0 above the columns; the cursor's column is ``►3◄`` highlighted."""
+def draw_labels(screen: Screen, cursor: int) -> None:
+    """The column keys 1 … 0 above the columns; the cursor's column reads ``►3``."""
     for col in range(COLUMNS):
         x = column_x(col) + FACE_OFFSET
-        key = KEYS[col]
         if col == cursor:
-            screen.put(LABEL_ROW, x, f"►{key}◄ ", theme.SELECTED)
-        else:
-            screen.put(LABEL_ROW, x, f" {key}  ",
-                       theme.HOTKEY if col == selected else theme.LABEL)
+            screen.put(LABEL_ROW, x, "►", theme.HOTKEY)
+        screen.put(LABEL_ROW, x + 1, KEYS[col], theme.HOTKEY)
 
 
 def draw_foot(screen: Screen, marks: dict[int, str]) -> None:

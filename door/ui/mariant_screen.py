@@ -197,15 +197,12 @@ class MariantScreen(GameScreen):
             return ()
         return self.game.visible()[self.sel][1][-self.count:]
 
-    def _say_selection(self) -> None:
-        assert self.sel is not None
-        group = self.game.group_length(self.sel)
-        self.say(f"{cards_text(self._selected_cards())} ({self.count} of {group}) from "
-                 f"{KEYS[self.sel]}: where to?")
+    def _quiet(self) -> None:
+        """A selection or a move speaks through the board alone: no message-line bytes."""
+        self.note = ""
 
     async def _column(self, col: int) -> None:
         """A column key (or Enter on the cursor's column): select, move, fewer, remove."""
-        self.cursor = col
         game = self.game
         if self.sel is None:
             group = game.group_length(col)
@@ -214,7 +211,7 @@ class MariantScreen(GameScreen):
                             f"{KEYS[col]} to put them here.")
                 return
             self.sel, self.count = col, group
-            self._say_selection()
+            self._quiet()
         elif self.sel == col:
             if self.count == SUIT_LENGTH and complete_suit(game, col):
                 self._remove(col)
@@ -222,12 +219,8 @@ class MariantScreen(GameScreen):
                 return
             self._resize_selection(-1)
         else:
-            src, cards = self.sel, self._selected_cards()
-            down = game.face_down[src]
-            if self.play(f"{KEYS[src]}:{self.count}>{KEYS[col]}"):
+            if self.play(f"{KEYS[self.sel]}:{self.count}>{KEYS[col]}"):
                 self.sel = None
-                turned = " A card turned up." if game.face_down[src] < down else ""
-                self.say(f"{cards_text(cards)} onto {KEYS[col]}: +1.{turned}")
                 await self._after_action()
 
     def _resize_selection(self, step: int) -> None:
@@ -240,7 +233,7 @@ class MariantScreen(GameScreen):
                 self.refuse(f"Column {KEYS[self.cursor]} is empty.")
                 return
             self.sel, self.count = self.cursor, 1
-            self._say_selection()
+            self._quiet()
             return
         group = game.group_length(self.sel)
         if self.count + step > group:
@@ -252,7 +245,7 @@ class MariantScreen(GameScreen):
             self.sel = None
             self.say("Selection dropped.")
         else:
-            self._say_selection()
+            self._quiet()
 
     # -- the control panel -------------------------------------------------------------------
     async def _deal(self) -> None:
@@ -269,11 +262,9 @@ class MariantScreen(GameScreen):
             self.say("No deal.")
             return
         self.sel = None
-        before = game.stock_count
         if self.play("d"):
-            dealt = before - game.stock_count
-            self.say(f"Dealt {plural(dealt, 'card')}, {game.stock_count} left to deal" +
-                     (f": +{points} for the empty columns." if points else "."))
+            if not game.stock_count:
+                self.say("That was the last deal: the stock is empty.")
             await self._after_action()
 
     async def _undo(self) -> None:
@@ -459,12 +450,12 @@ class MariantScreen(GameScreen):
         height = card_rows(screen.rows)
         visible = game.visible()
         self._draw_info(height, visible)
-        draw_labels(screen, self.cursor, self.sel)
+        draw_labels(screen, self.cursor)
         for col, (down, up) in enumerate(visible):
             if self.viewing:
                 cells = full_column(down, len(up))[self.scroll:self.scroll + height]
             else:
-                cells = fitted_column(down, len(up), height)
+                cells = fitted_column(down, len(up), height, game.group_length(col))
             selected_from = len(up) - self.count if self.sel == col else None
             for i, cell in enumerate(cells[:height]):
                 draw_cell(screen, CARDS_TOP + i, col, cell, up, selected_from)
@@ -479,8 +470,8 @@ class MariantScreen(GameScreen):
             screen.put(INFO_ROW, 1, text, theme.TITLE)
             return
         percent = round(game.multiplier * 100)
-        text = (f"To deal {game.stock_count:<2}  Points {game.raw_points} × {percent} % = "
-                f"{game.score}, lowest wins  Suits off {len(game.removed)}/8")
+        text = (f"To deal {game.stock_count:<2} · Suits off {len(game.removed)}/8 · Your score "
+                f"counts {percent} % · Lowest wins")
         end = screen.put(INFO_ROW, 1, text, theme.LABEL)
         if game.cheater:
             screen.put(INFO_ROW, end + 2, "CHEATER", theme.WARNING)

@@ -73,7 +73,7 @@ def default_setup(session: Session) -> Setup:
     return Setup(down, up)
 
 
-def draw_setup(session: Session, setup: Setup, numbers: range) -> tuple[int, int]:
+def draw_setup(session: Session, setup: Setup) -> tuple[int, int]:
     """Draw the setup box; return where the game number is typed (row, column)."""
     screen = session.screen
     screen.clear()
@@ -104,17 +104,16 @@ def draw_setup(session: Session, setup: Setup, numbers: range) -> tuple[int, int
     screen.put(top + 7, col + 1, f"({dealt} cards dealt, {DECK - dealt} to deal)",
                theme.LABEL)
     screen.put(top + 9, x, f"Your score counts {setup.percent} %", theme.TITLE)
-    screen.put(top + 10, x, "Every move costs points and the LOWEST score wins: more cards",
+    screen.put(top + 10, x, "Each move costs points and the LOWEST score wins. A harder",
                theme.LABEL)
-    screen.put(top + 11, x, "face down or up make the game harder and your points count less.",
+    screen.put(top + 11, x, "start (more cards per column) makes your points count less.",
                theme.LABEL)
     number_row = top + 13
     end = screen.put(number_row, x, PROMPT, theme.BRIGHT)
     screen.put(number_row, end, setup.number.ljust(NUMBER_WIDTH), theme.SELECTED)
     screen.put(number_row, end + NUMBER_WIDTH + 2, "Enter: deal (empty: random)", theme.LABEL)
     screen.cursor = (number_row, end + len(setup.number))
-    status_line(session, f"↑↓ choose · ←→ or -+ change · digits: game "
-                         f"{numbers.start}-{numbers.stop - 1} · Enter deal · Esc back")
+    status_line(session, "↑↓ ←→ setup · digits: number · Enter deal · Esc back")
     return number_row, end
 
 
@@ -123,7 +122,7 @@ async def choose_mariant(session: Session, numbers: range = CARD_GAME_NUMBERS) -
     setup = default_setup(session)
     error = ""
     while True:
-        draw_setup(session, setup, numbers)
+        draw_setup(session, setup)
         message(session, error, theme.WARNING if error else theme.MESSAGE)
         await session.show()
         key = await session.key()

@@ -1,0 +1,173 @@
+"""Mariant screen benchmark: bytes sent to the caller per move.
+
+    python bench/bench_ui_mariant.py [--games 100] [--first 1] [--fd 2] [--fu 1]
+
+Plays numbered games ``first`` … ``first + games - 1`` by keys, through a real
+:class:`Session` and :class:`Renderer` on a fake Terminal, exactly as :meth:`GameScreen.run`
+does (draw, show, key, act).  The player: a whole-group HELP move (``game.hints()``) that
+leads to a position not seen before, else remove a complete suit, else deal, else Auto
+Ending; it stops when none is left (Mariant has no loss: the caller would quit).  Every
+question the screen asks (remove this suit? deal with empty columns? Auto Ending?) is
+answered yes, and its bytes count with the move that caused it.
+
+A *move* is every key of one action: ``3`` ``7`` for a move by column keys (``typed``), or
+arrows to the column and Enter, twice (``cursor``); ``d`` for a deal; ``r`` and a column for
+a removal.  Prints median, p95 and max bytes per move, per charset and form, by kind of
+action, and the full-screen repaint.  Never run by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from door.config import load_settings
+from door.games.mariant import Mariant
+from door.net.terminal import Terminal
+from door.session import Session
+from door.term import Charset, Key
+from door.term.keys import char
+from door.ui.mariant_screen import MariantScreen, complete_suit
+
+HOME = Path(__file__).resolve().parent.parent
+TARGET_MEDIAN, TARGET_P95 = 150, 400
+KEYS = "1234567890"
+MAX_ACTIONS = 600
+
+
+class CountingTerminal(Terminal):
+    """Counts what the session writes; answers "y" to every question the screen asks."""
+
+    def __init__(self, charset: str) -> None:
+        super().__init__(80, 24, Charset(charset))
+        self.sent = 0
+        self.bells = 0
+
+    async def read(self) -> bytes:
+        return b"y"
+
+    def write(self, data: bytes) -> None:
+        self.sent += len(data)
+        self.bells += data == b"\x07"
+
+    async def drain(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def position_key(game: Mariant) -> tuple:
+    return game.stock_count, game.columns, game.face_down
+
+
+def next_action(game: Mariant, seen: set[tuple]) -> tuple[str, str] | None:
+    """(kind, notation) of the player's next action, or None when it would quit."""
+    for hint in game.hints():
+        trial = game.copy()
+        trial.play(hint)
+        if position_key(trial) not in seen:
+            return "move", hint
+    for col in range(10):
+        if complete_suit(game, col):
+            return "remove", f"r{KEYS[col]}"
+    if game.stock_count:
+        return "deal", "d"
+    if game.auto_ending_available:
+        return "auto", "a"
+    return None
+
+
+def column_keys(col: int, cursor: int, form: str) -> list[Key]:
+    if form == "typed":
+        return [char(KEYS[col])]
+    step = "right" if col > cursor else "left"
+    return [Key(step)] * abs(col - cursor) + [Key("enter")]
+
+
+def keys_for(kind: str, move: str, cursor: int, form: str) -> list[Key]:
+    if kind == "move":
+        src, dst = KEYS.index(move[0]), KEYS.index(move[2])
+        return column_keys(src, cursor, form) + column_keys(dst, src, form)
+    if kind == "remove":
+        return [char("r"), char(move[1])]
+    return [char(move)]
+
+
+async def play(number: int, fd: int, fu: int, charset: str, form: str,
+               per_move: dict[str, list[int]]) -> tuple[int, bool]:
+    """Play one game by keys; record bytes per move; return (full-screen bytes, won)."""
+    settings = load_settings(HOME)
+    terminal = CountingTerminal(charset)
+    session = Session(terminal, settings)
+    screen = MariantScreen(session, Mariant.new(number, fd=fd, fu=fu))
+    screen.draw()
+    await session.show()
+    full = terminal.sent
+    seen = {position_key(screen.game)}
+    for _ in range(MAX_ACTIONS):
+        if screen.is_over:
+            break
+        action = next_action(screen.game, seen)
+        if action is None:
+            break
+        kind, move = action
+        before = terminal.sent
+        for key in keys_for(kind, move, screen.cursor, form):
+            if not await screen.on_key(key):
+                raise AssertionError(f"key {key} refused")
+            screen.draw()
+            await session.show()
+        if terminal.bells:
+            raise AssertionError(f"game {number}: {move} refused: {screen.note}")
+        seen.add(position_key(screen.game))
+        per_move[kind].append(terminal.sent - before)
+        per_move["all"].append(terminal.sent - before)
+    return full, screen.game.won
+
+
+def p95(values: list[int]) -> int:
+    ordered = sorted(values)
+    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--fd", type=int, default=2)
+    parser.add_argument("--fu", type=int, default=1)
+    args = parser.parse_args()
+    numbers = range(args.first, args.first + args.games)
+    print(f"Mariant screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), setup "
+          f"{args.fd}+{args.fu}, HELP-move player; bytes per move "
+          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
+    print(f"{'charset':<8} {'form':<7} {'kind':<7} {'moves':>6} {'median':>7} {'p95':>5} "
+          f"{'max':>5} {'mean':>6} {'full screen':>12} {'ok':>4}")
+    for charset in ("cp437", "utf8", "ascii"):
+        for form in ("typed", "cursor"):
+            per_move: dict[str, list[int]] = defaultdict(list)
+            start = time.perf_counter()
+            results = [await play(n, args.fd, args.fu, charset, form, per_move)
+                       for n in numbers]
+            seconds = time.perf_counter() - start
+            full = max(f for f, _ in results)
+            won = sum(w for _, w in results)
+            for kind in ("all", "move", "deal", "remove", "auto"):
+                values = per_move.get(kind)
+                if not values:
+                    continue
+                median = statistics.median(values)
+                ok = median <= TARGET_MEDIAN and p95(values) <= TARGET_P95
+                print(f"{charset:<8} {form:<7} {kind:<7} {len(values):>6} {median:>7.0f} "
+                      f"{p95(values):>5} {max(values):>5} {statistics.mean(values):>6.1f} "
+                      f"{full:>12} {('yes' if ok else 'NO') if kind == 'all' else '':>4}"
+                      + (f"   ({seconds:.1f} s, {won} won)" if kind == "all" else ""))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -2,6 +2,9 @@
 
     python bench/bench_anciento.py [--games 200] [--first 1] [--board 8x12] [--players ...]
 
+Default players: demo (normal mode), demo-fast (one ply), greedy, random; add ``demo-easy``
+(the demo player in Easy mode, seeing the next four stones) with ``--players``.
+
 For each player, over numbered games ``first`` … ``first + games - 1``: final score and stones
 placed (mean, min, median, p90, max), Quatros, games with all 72 stones placed, and time per
 move.  Then the engine alone: placements per second and legal-square generations per second.
@@ -104,7 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first", type=int, default=1, help="first game number")
     parser.add_argument("--board", default="8x12", choices=("8x12", "8x8"))
     parser.add_argument("--players", nargs="+",
-                        default=["demo", "demo-easy", "demo-fast", "greedy", "random"])
+                        default=["demo", "demo-fast", "greedy", "random"],
+                        help="demo, demo-easy (Easy mode, ~2x slower), demo-fast, greedy, random")
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.first + args.games - 1 <= 32000:
         sys.exit("games must lie in 1 … 32000")

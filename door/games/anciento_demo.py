@@ -13,14 +13,18 @@ still to come could legally go there (twins counted twice):
   interior and for squares with more neighbours;
 * an interior square with 4 neighbours and ``f > 0`` is a Quatro waiting: a large premium;
 * an interior square with 3 neighbours is a *pocket*: a premium per stone to come that could
-  go on its 4th side and still leave a stone to come that makes the Quatro;
-* every live square adds a little for mobility, so the game does not jam.
+  go on its 4th side and still leave a stone to come that makes the Quatro (half as much
+  when that 4th side touches no stone yet, so nothing can go there now);
+* every live square adds a little for mobility, so the game does not jam;
+* every stone still to come that fits no square touching the board costs a lot: when it is
+  drawn the game is over.
 
-Search: one ply over every legal square, then the best few squares one ply deeper — with the
-next stone when Easy mode shows it, else as an average over the stones still to come, weighted
-by how many of each are left (expectimax).  The reply ply values the board with the stones to
-come *before* the reply stone is taken out, a small approximation that lets all replies share
-one scan of the board.
+Search: one ply over every legal square, then the best four squares deeper.  Without Easy
+mode: one more ply averaged over the kinds of stones still to come, weighted by how many of
+each are left (expectimax); that reply ply values the board with the stones to come *before*
+the reply stone is taken out, a small approximation that lets all replies share one scan of
+the board.  In Easy mode: a beam search (two squares per stone) through the next three shown
+stones, each board valued without the stones already placed.
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ class Weights:
 
 DEFAULT = Weights()
 FAST = Weights(expect=False)
-"""One ply only (unless Easy mode shows the next stone): about 50 times faster."""
+"""One ply only (Easy mode still searches the shown stones): about 20 times faster."""
 
 
 def _fits_kind(kind: int, around: list[int]) -> bool:
@@ -405,7 +409,7 @@ def choose_move(game: Anciento, weights: Weights = DEFAULT) -> str:
 
 
 def fast_move(game: Anciento) -> str:
-    """The demo player without the expectimax ply (still two plies in Easy mode)."""
+    """The demo player without the expectimax ply (Easy mode still searches the shown stones)."""
     return choose_move(game, FAST)
 
 

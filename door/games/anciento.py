@@ -237,7 +237,13 @@ class Anciento(Game):
     # -- what the caller sees --------------------------------------------------------------
     @property
     def easy(self) -> bool:
+        """Easy mode: the UI shows :meth:`next_stones`.  Changes nothing in rules or score."""
         return bool(self.options.get("easy"))
+
+    @easy.setter
+    def easy(self, on: bool) -> None:
+        """Toggle Easy mode during play (the seed's key E); the record keeps the last setting."""
+        self.options["easy"] = bool(on)
 
     @property
     def current(self) -> Stone | None:

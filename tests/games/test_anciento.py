@@ -390,6 +390,17 @@ def test_check_is_row_major_and_complete():
             game.play(fast_move(game))
 
 
+def test_easy_mode_can_be_toggled_without_changing_the_game():
+    game = Anciento.new(9)
+    before = state(game)
+    game.easy = True
+    assert game.easy and game.options["easy"] is True
+    after = state(game)
+    assert after.pop("options") != before.pop("options") and after == before
+    game.play(fast_move(game))
+    assert Anciento.replay(game.record()).easy
+
+
 def test_easy_mode_shows_the_next_four():
     game = Anciento.new(9, easy=True)
     assert game.easy and game.next_stones() == game.pouch[1:5]

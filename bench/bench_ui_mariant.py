@@ -1,6 +1,7 @@
 """Mariant screen benchmark: bytes sent to the caller per move.
 
     python bench/bench_ui_mariant.py [--games 100] [--first 1] [--fd 2] [--fu 1]
+    python bench/bench_ui_mariant.py --screenshot out.ans   # then: ansilove -o out.png out.ans
 
 Plays numbered games ``first`` … ``first + games - 1`` by keys, through a real
 :class:`Session` and :class:`Renderer` on a fake Terminal, exactly as :meth:`GameScreen.run`
@@ -31,6 +32,8 @@ from door.net.terminal import Terminal
 from door.session import Session
 from door.term import Charset, Key
 from door.term.keys import char
+from door.term.render import sgr_change
+from door.term.screen import Attr, Screen
 from door.ui.mariant_screen import MariantScreen, complete_suit
 
 HOME = Path(__file__).resolve().parent.parent
@@ -130,6 +133,44 @@ async def play(number: int, fd: int, fu: int, charset: str, form: str,
     return full, screen.game.won
 
 
+async def screenshot(path: Path, number: int = 617, actions: int = 14) -> None:
+    """Write the CP437 bytes of a full repaint of a game in progress (for ansilove).
+
+    Game ``number`` in the 3+2 setup, ``actions`` actions of the benchmark's player, then
+    a whole group selected, so the picture shows the outline and where it may go.
+    """
+    terminal = CountingTerminal("cp437")
+    terminal.charset = Charset("cp437", c0_glyphs=True)       # suits as CP437 glyphs
+    session = Session(terminal, load_settings(HOME))
+    screen = MariantScreen(session, Mariant.new(number, fd=3, fu=2))
+    seen = {position_key(screen.game)}
+    for _ in range(actions):
+        kind, move = next_action(screen.game, seen) or ("", "")
+        for key in keys_for(kind, move, screen.cursor, "typed"):
+            await screen.on_key(key)
+        seen.add(position_key(screen.game))
+    hints = screen.game.hints()
+    if hints:
+        await screen.on_key(char(hints[0][0]))
+    screen.draw()
+    path.write_bytes(plain_repaint(session.screen, terminal.charset))
+
+
+def plain_repaint(screen: Screen, charset: Charset) -> bytes:
+    """Every cell, row by row, with SGR only: ansilove knows no cursor moves such as the
+    renderer's backspaces, so the picture is drawn the way an .ANS file is."""
+    out = bytearray(b"\x1b[0m\x1b[2J\x1b[H")
+    attr = Attr(-1, -1)
+    for r, line in enumerate(screen.cells):
+        cells = line if r < screen.rows - 1 else line[:-1]     # never the bottom-right cell
+        for cell in cells:
+            if cell.attr != attr:
+                out += sgr_change(attr, cell.attr)
+                attr = cell.attr
+            out += charset.encode_char(cell.ch)
+    return bytes(out)
+
+
 def p95(values: list[int]) -> int:
     ordered = sorted(values)
     return ordered[max(0, round(0.95 * len(ordered)) - 1)]
@@ -141,7 +182,11 @@ async def main() -> None:
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--fd", type=int, default=2)
     parser.add_argument("--fu", type=int, default=1)
+    parser.add_argument("--screenshot", type=Path, help="write a full repaint (CP437) here")
     args = parser.parse_args()
+    if args.screenshot:
+        await screenshot(args.screenshot)
+        return
     numbers = range(args.first, args.first + args.games)
     print(f"Mariant screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), setup "
           f"{args.fd}+{args.fu}, HELP-move player; bytes per move "

@@ -178,3 +178,32 @@ async def test_reset_scores_and_export_rows(store: Store) -> None:
     assert await store.reset_scores("anciento") == 3
     assert await store.top("anciento") == []
     assert len(await store.top("montecarlo")) == 1
+
+
+@pytest.mark.parametrize("game", ["mariant", "anciento"])
+async def test_ranks_agree_with_a_plain_sort(store: Store, game: str) -> None:
+    """Random scores with many ties and shared dates: the SQL order, each player's best and
+    its rank are exactly what sorting in Python gives."""
+    import random
+
+    rnd = random.Random(5)
+    players = [await store.player("direct", f"p{i}", f"P{i}") for i in range(6)]
+    rows = []
+    for _ in range(60):
+        player = rnd.choice(players)
+        score, status = rnd.randint(1, 8), rnd.choice(["won", "won", "lost"])
+        cheater, ended = rnd.random() < 0.1, T0 + timedelta(hours=rnd.randint(0, 5))
+        game_id = await insert_game(store, player.id, game, score, status=status,
+                                    cheater=cheater, ended=ended)
+        if counts_for_hall(game, status, cheater):
+            rows.append((rank_key(game, score), ended, game_id, player.id))
+    rows.sort()
+    top = await store.top(game, limit=100)
+    assert [e.game_id for e in top] == [r[2] for r in rows]
+    for player in players:
+        best = await store.player_best(game, player.id)
+        mine = [i for i, r in enumerate(rows) if r[3] == player.id]
+        if not mine:
+            assert best is None
+        else:
+            assert (best.game_id, best.rank) == (rows[mine[0]][2], mine[0] + 1)

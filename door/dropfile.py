@@ -12,7 +12,7 @@ only, so ``reussite dropfile`` starts fast.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -111,13 +111,7 @@ def read_dropfile(path: str | Path) -> DropfileCaller:
         caller = parse_dropfile(data, found.name)
     except DropfileError as exc:
         raise DropfileError(f"{found}: {exc}") from None
-    return _with_path(caller, str(found))
-
-
-def _with_path(caller: DropfileCaller, path: str) -> DropfileCaller:
-    fields = {name: getattr(caller, name) for name in DropfileCaller.__dataclass_fields__}
-    fields["path"] = path
-    return DropfileCaller(**fields)
+    return replace(caller, path=str(found))
 
 
 def detect_format(lines: list[str], name: str = "") -> str:

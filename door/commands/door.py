@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,8 @@ HANGUP_GRACE = 1.5
 """Seconds a visit gets to save and unwind after SIGHUP/SIGTERM before it is cancelled:
 Synchronet sends SIGTERM 5 s after SIGHUP, and the issue asks for an exit within 2 s."""
 LOG_NAME = "door.log"
+BBS_SOURCE = "bbs"
+"""``Caller.source`` of every dropfile caller (the store keys players by source and id)."""
 CP437_TERMS = ("ansi", "pc3", "pcansi", "cons25", "scoansi", "syncterm", "netrunner")
 """TERM values that mean an ANSI-BBS terminal, hence CP437 (prefixes: ``ansi-bbs`` too)."""
 
@@ -94,7 +97,7 @@ def _check_options(args: argparse.Namespace, error: type[Exception]) -> None:
         raise error(f"--port {args.port}: expected a port number 1–65535")
     if args.socket is not None and args.socket < 0:
         raise error(f"--socket {args.socket}: expected a descriptor number")
-    if args.time_left is not None and not args.time_left > 0:
+    if args.time_left is not None and not 0 < args.time_left < float("inf"):
         raise error(f"--time-left {args.time_left:g}: expected minutes above 0")
     if args.local and (args.port is not None or args.socket is not None):
         raise error("--local is this console: it cannot go with --port or --socket")
@@ -115,9 +118,12 @@ def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Calle
             time_left = MAX_TIME_LEFT_S
         time_left = max(time_left, 1)
     node = record.node if args.node is None else args.node
+    # One source for every dropfile: the BBS's name in DOOR32.SYS carries its version and
+    # DOOR.SYS names no BBS, so either would split a player's record on an upgrade or a
+    # change of dropfile type.  The BBS's user number (or, without one, the alias) is the key.
     return Caller(alias=record.alias, node=node, time_left_s=time_left,
                   user_name=record.user_name, user_id=record.user_id,
-                  source=record.bbs or record.format), notes
+                  source=BBS_SOURCE), notes
 
 
 def choose_transport(args: argparse.Namespace, record: DropfileCaller,
@@ -143,16 +149,22 @@ def choose_transport(args: argparse.Namespace, record: DropfileCaller,
     return "stdio", None
 
 
-def stdio_charset(environ: os._Environ[str] | dict[str, str]) -> str:
-    """The charset for a caller on stdio: TERM says ANSI-BBS → cp437, dumb → ascii; else
-    LANG/LC_* UTF-8 → utf8; else cp437 (what BBSes expect a door to send)."""
+def stdio_charset(environ: Mapping[str, str]) -> Charset:
+    """The charset for a caller on stdio: TERM says ANSI-BBS → cp437 (SyncTERM-like ones
+    with the glyphs at 0x01–0x1F), dumb → ascii; else LANG/LC_* UTF-8 → utf8; else cp437
+    (what BBSes expect a door to send, and convert for their UTF-8 callers)."""
+    from ..term import Charset
+    from ..term.detect import BBS_TERMINALS
+
     term = environ.get("TERM", "").lower()
+    if term.startswith(BBS_TERMINALS):
+        return Charset("cp437", c0_glyphs=True)
     if term.startswith(CP437_TERMS):
-        return "cp437"
+        return Charset("cp437")
     if term == "dumb":
-        return "ascii"
+        return Charset("ascii")
     lang = " ".join(environ.get(k, "") for k in ("LC_ALL", "LC_CTYPE", "LANG")).lower()
-    return "utf8" if "utf-8" in lang or "utf8" in lang else "cp437"
+    return Charset("utf8" if "utf-8" in lang or "utf8" in lang else "cp437")
 
 
 def pick_charset(args: argparse.Namespace, record: DropfileCaller, transport: str) -> Charset:
@@ -160,11 +172,11 @@ def pick_charset(args: argparse.Namespace, record: DropfileCaller, transport: st
 
     if args.charset:
         return Charset(args.charset)
-    if record.seven_bit:
+    if record.seven_bit or not record.ansi:  # 7E, NG, emulation 0: plain 7-bit text
         return Charset("ascii")
     if transport != "stdio":
         return Charset("cp437")
-    return Charset(stdio_charset(os.environ))
+    return stdio_charset(os.environ)
 
 
 def _log_to_file(settings: Settings, node: int) -> None:
@@ -231,6 +243,8 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
         finally:
             await detach_store(session, opening)
 
+    if transport == "stdio":
+        _check_stdio(error)
     stdin = sys.stdin.fileno() if transport == "stdio" else -1
     with blocking_restored(0, 1), (raw_mode(stdin) if stdin >= 0
                                    else contextlib.nullcontext()):
@@ -255,6 +269,21 @@ async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
             terminal.watch_window()
     terminal.color = record.ansi
     return terminal
+
+
+def _check_stdio(error: type[Exception]) -> None:
+    """The caller must be on a terminal, pipe or socket: a plain file cannot be one."""
+    import stat
+
+    for fd, name in ((0, "standard input"), (1, "standard output")):
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            raise error(f"{name} is closed: the BBS must give the door its caller on "
+                        "stdin/stdout, or a socket") from None
+        if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+            raise error(f"{name} is a file: the caller must be on a terminal, a pipe or a "
+                        "socket (--socket FD, --port P)")
 
 
 def _tty_rows() -> int | None:
@@ -297,7 +326,7 @@ async def detach_store(session: Session, opening) -> None:
     import logging
 
     try:
-        store = await asyncio.wait_for(opening, 1.0)
+        store = await asyncio.wait_for(opening, 0.5)
     except Exception as exc:  # a store that is slow or broken must not keep the caller
         logging.getLogger("door.door").warning("database not ready at exit: %s", exc)
         return

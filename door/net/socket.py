@@ -170,6 +170,9 @@ class SocketTerminal(Terminal):
         self.carrier_lost = False
 
     async def read(self) -> bytes:
+        early = self.take_pushback()
+        if early:
+            return early
         while True:
             try:
                 data = await self._reader.read(4096)

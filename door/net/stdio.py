@@ -69,6 +69,9 @@ class StdioTerminal(Terminal):
         self.carrier_lost = False
 
     async def read(self) -> bytes:
+        early = self.take_pushback()
+        if early:
+            return early
         try:
             data = await self._reader.read(4096)
         except (ConnectionError, OSError):  # EIO: the pty was hung up

@@ -243,3 +243,20 @@ def test_connect_back_refused_exit_2(door_home: Path, door_sys: Path) -> None:
                             cwd=door_home, env=child_env(), timeout=WAIT)
     assert result.returncode == 2
     assert f"cannot connect back to 127.0.0.1:{port}" in result.stderr
+
+
+def test_pipes_work_and_a_plain_file_is_refused(door_home: Path, door_sys: Path,
+                                                tmp_path: Path) -> None:
+    piped = subprocess.Popen(door_command(door_home, door_sys), stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             cwd=door_home, env=child_env())
+    out, _ = piped.communicate(b"", timeout=WAIT)  # the BBS closes the pipe: carrier lost
+    assert piped.returncode == 3 and b"Press any key" in out
+    with open(tmp_path / "screen.txt", "wb") as plain:
+        result = subprocess.run(door_command(door_home, door_sys), stdin=subprocess.DEVNULL,
+                                stdout=plain, stderr=subprocess.PIPE, text=True,
+                                cwd=door_home, env=child_env(), timeout=WAIT)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == ["reussite: standard output is a file: the caller "
+                                          "must be on a terminal, a pipe or a socket "
+                                          "(--socket FD, --port P)"]

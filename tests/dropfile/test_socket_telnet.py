@@ -11,7 +11,7 @@ import socket
 import pytest
 from pyteterm import PyteTerminal
 
-from door.commands.door import EXIT_CARRIER, door_visit
+from door.commands.door import EXIT_CARRIER, door_visit, pick_charset, stdio_charset
 from door.dropfile import MAX_TIME_LEFT_S
 from door.net.socket import (
     DO,
@@ -165,3 +165,30 @@ async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) ->
     assert saved == ["saved"] and terminal.carrier_lost
     assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
     theirs.close()
+
+
+@pytest.mark.parametrize("env,name,glyphs", [
+    ({"TERM": "pc3", "LANG": "en_US.UTF-8"}, "cp437", False),  # Synchronet's ExternalTermANSI
+    ({"TERM": "syncterm", "LANG": "C.UTF-8"}, "cp437", True),
+    ({"TERM": "ansi-bbs"}, "cp437", True),
+    ({"TERM": "dumb", "LANG": "C.UTF-8"}, "ascii", False),
+    ({"TERM": "xterm", "LANG": "C.UTF-8"}, "utf8", False),
+    ({"TERM": "xterm-256color", "LC_ALL": "fr_FR.utf8"}, "utf8", False),
+    ({"TERM": "xterm", "LANG": "C"}, "cp437", False),
+    ({}, "cp437", False),
+])
+def test_stdio_charset_from_term_then_lang(env: dict[str, str], name: str,
+                                           glyphs: bool) -> None:
+    charset = stdio_charset(env)
+    assert (charset.name, charset.c0_glyphs) == (name, glyphs)
+
+
+def test_charset_choice_order(tmp_path) -> None:
+    from argparse import Namespace
+
+    from door.dropfile import parse_dropfile
+    graphics = parse_dropfile(b"0\n-1\n1\nB\n1\nR\nA\n1\n9\n1\n1\n", "door32.sys")
+    plain = parse_dropfile(b"0\n-1\n1\nB\n1\nR\nA\n1\n9\n0\n1\n", "door32.sys")
+    assert pick_charset(Namespace(charset="utf8"), plain, "stdio").name == "utf8"
+    assert pick_charset(Namespace(charset=None), plain, "socket").name == "ascii"
+    assert pick_charset(Namespace(charset=None), graphics, "socket").name == "cp437"

@@ -56,7 +56,7 @@ def card_rows(screen_rows: int) -> int:
 
 
 def foot_row(screen_rows: int) -> int:
-    """The row under the cards: help markers and where a selection fits."""
+    """The row under the card rows: markers of columns that fill the screen go there."""
     return screen_rows - 4
 
 
@@ -120,10 +120,11 @@ def draw_labels(screen: Screen, cursor: int) -> None:
         screen.put(LABEL_ROW, x + 1, KEYS[col], theme.HOTKEY)
 
 
-def draw_foot(screen: Screen, marks: dict[int, str]) -> None:
-    """Markers under columns: ``▲▲`` for Help, ``ok`` where the selection may go."""
-    row = foot_row(screen.rows)
+def draw_marks(screen: Screen, marks: dict[int, str], depths: list[int]) -> None:
+    """Markers right under each column's last row: ``▲▲`` for Help, ``ok`` where the selection
+    may go (on the foot row when the column fills the screen)."""
+    last = foot_row(screen.rows)
     for col, mark in marks.items():
+        row = min(CARDS_TOP + depths[col], last)
         screen.put(row, column_x(col) + FACE_OFFSET, mark,
                    theme.HOTKEY if mark == HELP_MARK else FITS)
-

@@ -39,8 +39,8 @@ from .mariant_board import (
     KEYS,
     card_rows,
     draw_cell,
-    draw_foot,
     draw_labels,
+    draw_marks,
     fitted_column,
     full_column,
     view_height,
@@ -451,6 +451,7 @@ class MariantScreen(GameScreen):
         visible = game.visible()
         self._draw_info(height, visible)
         draw_labels(screen, self.cursor)
+        depths = []
         for col, (down, up) in enumerate(visible):
             if self.viewing:
                 cells = full_column(down, len(up))[self.scroll:self.scroll + height]
@@ -459,7 +460,8 @@ class MariantScreen(GameScreen):
             selected_from = len(up) - self.count if self.sel == col else None
             for i, cell in enumerate(cells[:height]):
                 draw_cell(screen, CARDS_TOP + i, col, cell, up, selected_from)
-        draw_foot(screen, self.marks or self._fit_marks())
+            depths.append(len(cells))
+        draw_marks(screen, self.marks or self._fit_marks(), depths)
 
     def _draw_info(self, height: int, visible: list[tuple[int, tuple[Card, ...]]]) -> None:
         screen, game = self.session.screen, self.game

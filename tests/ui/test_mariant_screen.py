@@ -34,6 +34,7 @@ from door.ui.mariant_screen import MariantScreen
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = 617
 ESC_UP, ESC_DOWN = "\x1b[A", "\x1b[B"
+MARKS = ("▲▲", "ok", "^^")
 
 
 class QueueTerminal(Terminal):
@@ -129,11 +130,14 @@ class Caller:
     def column(self, col: int) -> list[str]:
         """Column ``col`` as shown, top to bottom, blank rows dropped."""
         rows = foot_row(self.terminal.rows) - CARDS_TOP
-        return [f for f in (self.face(col, r).strip() for r in range(rows)) if f]
+        return [f for f in (self.face(col, r).strip() for r in range(rows))
+                if f and f not in MARKS]
 
-    def foot(self, col: int) -> str:
+    def mark(self, col: int) -> str:
+        """The 4 cells right under column ``col``'s last row (Help and "ok" markers)."""
+        depth = len(self.column(col))
         x = column_x(col) + FACE_OFFSET
-        return self.term.lines[foot_row(self.terminal.rows)][x:x + 4]
+        return self.term.lines[min(CARDS_TOP + depth, foot_row(self.terminal.rows))][x:x + 4]
 
     async def close(self) -> None:
         await self.settle()       # Python 3.11's wait_for may drop a cancel racing a key
@@ -269,14 +273,14 @@ async def test_selecting_and_moving_a_group(caller: Caller) -> None:
     moving = [card_label(c) for c in game.visible()[src][1][-game.group_length(src):]]
     caller.send(column_key(src))
     await caller.wait_until(lambda: caller.column(src)[-1] == f"»{moving[-1]}«", "outlined")
-    assert caller.foot(dst) == " ok "                          # where it may go
+    assert caller.mark(dst) == " ok "                          # where it may go
     caller.send(column_key(dst))
     await caller.score(1)
     game.play(f"{column_key(src)}>{column_key(dst)}")
     for col in range(10):
         assert caller.column(col) == shown(game, col), col
     assert caller.column(dst)[-len(moving):] == moving
-    assert caller.foot(dst) == "    "
+    assert caller.mark(dst) == "    "
 
 
 async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> None:
@@ -415,10 +419,10 @@ async def test_help_marks_the_movable_columns(caller: Caller) -> None:
     caller.send("h")
     await caller.wait_for("▲▲ under the columns whose whole group can move")
     for col in range(10):
-        assert (caller.foot(col) == " ▲▲ ") == (col in movable), col
+        assert (caller.mark(col) == " ▲▲ ") == (col in movable), col
     caller.send("\x1b[C")                                       # any key: the marks go
     await caller.settle()
-    assert all(caller.foot(col).strip() == "" for col in range(10))
+    assert all(caller.mark(col).strip() == "" for col in range(10))
 
 
 async def test_help_with_nothing_movable_gives_the_advice(monkeypatch, settings) -> None:
@@ -477,6 +481,21 @@ async def test_info_without_a_store(caller: Caller) -> None:
     caller.send("x")
     await caller.settle()
     assert "Mariant #617: info" not in caller.text
+
+
+async def test_info_then_i_opens_the_instructions(door_home: Path) -> None:
+    (door_home / "ansi" / "mariant.ins").write_bytes((REPO / "ansi" / "mariant.ins").read_bytes())
+    caller = Caller(load_settings(door_home))
+    await caller.start()
+    caller.send("i")
+    await caller.wait_for("I: how to play")
+    caller.send("i")
+    await caller.wait_for("MARIANT (MARIE ANTOINETTE): HOW TO PLAY")
+    assert "Mariant: how to play" in caller.term.lines[0]
+    caller.send("q")                                           # Q leaves the pager
+    await caller.wait_for(f"Mariant #{NUMBER}")
+    assert "HOW TO PLAY" not in caller.text
+    await caller.close()
 
 
 async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> None:

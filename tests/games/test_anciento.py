@@ -580,6 +580,16 @@ def test_record_replays_to_the_same_score(number, options):
     assert again.score == game.score and state(again) == state(game)
 
 
+def test_documented_record_example():
+    record = GameRecord.from_json({"game": "anciento", "number": 505,
+                                   "options": {"board": "8x12", "easy": False},
+                                   "actions": ["h5", "f3", "f2", "undo", "e3", "end"]})
+    game = Anciento.replay(record)
+    assert game.ended and game.history == ["h5", "f3", "e3"]
+    assert game.score == 3 and game.stones_left == 63 and game.status is Status.LOST
+    assert game.record() == record
+
+
 @pytest.mark.parametrize("player", [choose_move, fast_move, greedy_move, RandomPlacer(3)])
 def test_players_play_whole_legal_games(player):
     for number in (2, 3):

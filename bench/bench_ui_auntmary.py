@@ -11,7 +11,8 @@ that picks up and drops one move's cards (or turns the stock), and its bytes are
 frames those keys produced.  Two input forms: ``keys`` (hot keys: ``2`` ``5``, ``W`` ``F``,
 ``S``…) and ``cursor`` (arrows to the source, ↑ for the run, Enter, arrows, Enter; a card
 goes home by Enter twice on it).
-Prints median, p95 and max bytes per move per charset and form, and the full-screen repaint.
+Prints median, p95 and max bytes per move per charset and form, keys per move and the p95 of
+one key's frame, and the full-screen repaint.
 Never run by the test suite.
 """
 
@@ -92,11 +93,19 @@ def source_and_target(game: AuntMary, move: str) -> tuple[str, int, str]:
     return src, count, str(mv.dst + 1)
 
 
+PER_KEY: list[int] = []
+"""Bytes of every frame, one per key (a caller waits for each key's answer)."""
+
+
 async def press(screen: AuntMaryScreen, key: Key) -> None:
     if not await screen.on_key(key):
         raise AssertionError(f"key {key} refused")
     screen.draw()
+    terminal = screen.session.terminal
+    assert isinstance(terminal, CountingTerminal)
+    before = terminal.sent
     await screen.session.show()
+    PER_KEY.append(terminal.sent - before)
 
 
 async def play_move(screen: AuntMaryScreen, move: str, form: str) -> None:
@@ -181,10 +190,12 @@ async def main() -> None:
           f"tip player, at most {args.moves} moves a game; bytes per move "
           f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
-          f"{'mean':>6} {'full screen':>12} {'won':>4} {'ok':>4}")
+          f"{'mean':>6} {'keys/move':>9} {'key p95':>7} {'full screen':>12} {'won':>4} "
+          f"{'ok':>4}")
     for charset in ("cp437", "utf8", "ascii"):
         for form in ("keys", "cursor"):
             per_move: list[int] = []
+            PER_KEY.clear()
             start = time.perf_counter()
             results = [await play(n, charset, form, args.moves, per_move) for n in numbers]
             seconds = time.perf_counter() - start
@@ -193,6 +204,7 @@ async def main() -> None:
             won = sum(score == 52 for _, score in results)
             print(f"{charset:<8} {form:<7} {len(per_move):>6} {median:>7.0f} "
                   f"{p95(per_move):>5} {max(per_move):>5} {statistics.mean(per_move):>6.1f} "
+                  f"{len(PER_KEY) / len(per_move):>9.1f} {p95(PER_KEY):>7} "
                   f"{max(full for full, _ in results):>12} {won:>4} "
                   f"{'yes' if ok else 'NO':>4}   ({seconds:.1f} s)")
 

@@ -226,6 +226,12 @@ class AuntMaryScreen(GameScreen):
     def _run(self, spot: str) -> int:
         return self.game.top_run_length(int(spot))
 
+    def _depth(self) -> int:
+        """The cursor's card count, within the run under it (an undo may shorten the run)."""
+        if self.spot not in PILES:
+            return 1
+        return min(self.depth, max(1, self._run(self.spot)))
+
     def _arrow(self, name: str) -> None:
         spot = self.spot
         if spot not in PILES:
@@ -237,9 +243,9 @@ class AuntMaryScreen(GameScreen):
         elif name == "right":
             self._go(str(k + 1) if k < 6 else "s")
         elif name == "down":
-            self.depth = max(1, self.depth - 1)
-        elif self.depth < self._run(spot):
-            self.depth += 1
+            self.depth = max(1, self._depth() - 1)
+        elif self._depth() < self._run(spot):
+            self.depth = self._depth() + 1
         else:
             self._whole_run_note(k)
 
@@ -263,7 +269,7 @@ class AuntMaryScreen(GameScreen):
         elif self.spot == "s":
             self._deal()
         else:
-            self._pick(self.spot, self.depth if self.spot in PILES else 1)
+            self._pick(self.spot, self._depth())
 
     def _pick(self, spot: str, count: int | None) -> None:
         game = self.game
@@ -279,7 +285,7 @@ class AuntMaryScreen(GameScreen):
             self.refuse(f"{spot_name(spot).capitalize()} is empty.")
             return
         self.picked = (spot, count)
-        self.note = ""          # the »« marks say it; a message would cost a modem's time
+        self.note = ""          # the » marks say it; a message would cost a modem's time
 
     def _drop(self, target: str) -> None:
         assert self.picked is not None
@@ -467,7 +473,7 @@ class AuntMaryScreen(GameScreen):
         first = UP_TOP + (1 if hidden else 0)
         run = run_length(col, down)
         here = self.spot == spot
-        depth = min(self.depth, max(1, run))
+        depth = self._depth() if here else 0
         picked = 0
         if self.picked and self.picked[0] == spot:
             picked = self.picked[1] or run

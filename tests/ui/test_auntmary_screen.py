@@ -264,6 +264,12 @@ async def test_cursor_picks_a_run_with_up_and_drops_it(settings: Settings, monke
     await caller.settle()
     assert_board(caller, game)
     assert caller.column(2) == ["T♦", "9♠", "8♥", "7♣"]
+    caller.send(UP * 3 + "u")           # the cursor held 4 cards; after the undo, T♦ alone
+    await caller.wait_for("Undone.")
+    caller.send("\r")
+    await caller.settle()
+    left = pile_left(1)
+    assert caller.term.lines[UP_TOP][left:left + 6] == "[»T♦ ]"
     await caller.close()
 
 

@@ -147,7 +147,7 @@ class AuntMaryScreen(GameScreen):
         "Build the columns down in alternating colours; send every card home,",
         "A to K by suit.  Only a King (or a run headed by one) fills a space.",
         "",
-        "Arrows      move the cursor; on a column, Up/Down: how many cards",
+        "Arrows, Tab move the cursor; on a column, Up/Down: how many cards",
         "Enter/Space pick up what is under the cursor; again: drop it there",
         "1-6         pick up a column (as many cards as fit go), or drop on it",
         "W           pick up the waste card       F  drop on the foundations",

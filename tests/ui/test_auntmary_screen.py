@@ -401,6 +401,21 @@ async def test_tallest_column_fits_24_rows(settings: Settings, monkeypatch) -> N
     await caller.close()
 
 
+async def test_impossibly_tall_column_is_cut_at_the_bottom(settings: Settings,
+                                                           monkeypatch) -> None:
+    """Play never builds more than 18 face-up cards; a made-up position may: the cards
+    nearest the bottom give way to a count, the top run stays in view."""
+    cards = [str(c) for c in new_deck(1) if c.suit in "SH"][:20]
+    game = build([([], cards), ([], ["KD"]), ([], ["KC"]), ([], []), ([], []), ([], [])])
+    caller = await caller_for(settings, monkeypatch, game)
+    left = pile_left(0)
+    assert caller.term.lines[UP_TOP][left + 1:left + 5] == "+3  "
+    rows = [caller.term.lines[r][left + 2:left + 4] for r in range(UP_TOP + 1, 21)]
+    assert rows == shown(game, 1)[3:]
+    assert "Enter 1-6 W F" in caller.term.lines[21]
+    await caller.close()
+
+
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
 async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) -> None:
     caller = Caller(settings, charset=charset)

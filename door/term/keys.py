@@ -18,8 +18,9 @@ Why a table and not blessed (research/stack.md §3.5): blessed decodes through t
 entry of one terminal kind, so a SyncTERM caller's End (``CSI K``) or PgUp (``CSI V``), or a
 Linux console F1 (``CSI [ A``), is unknown to an ``xterm`` decoder, and the kind a caller
 announces is often missing or wrong.  A door must accept every family at once.  The table is
-also about ten times faster per key than blessed's ``inkey`` loop and has no terminfo
-dependency.  Where two families disagree on one sequence, the table says which wins and why.
+faster (about 10 µs a sequence against blessed's ~490 µs) and has no terminfo dependency;
+docs/terminal.md has the comparison.  Where two families disagree on one sequence, the
+table says which wins and why.
 """
 
 from __future__ import annotations

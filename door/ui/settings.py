@@ -87,7 +87,8 @@ def draw_pattern(session: Session, top: int) -> int:
     screen.put(top + 2, col, "← ↑ → ↓ ► ◄", theme.BRIGHT)
     for i, name in enumerate(COLOR_NAMES):
         col = left + 3 + i * 8
-        screen.put(top + 5, col, f"{name[:7]:<7}", Attr(i, BLACK))
+        plain = Attr(i, WHITE) if i == BLACK else Attr(i, BLACK)  # black shows on grey
+        screen.put(top + 5, col, f"{name[:7]:<7}", plain)
         screen.put(top + 6, col, f"{name[:7]:<7}", Attr(i, BLACK, True))
         screen.put(top + 7, col, "       ", Attr(WHITE, i))
     return top + 9

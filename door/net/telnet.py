@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 
 import telnetlib3
 
+from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,8 @@ def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
         try:
             choice = await terminal.detect_charset(
                 lang=str(writer.get_extra_info("LANG") or ""),
-                charset=str(writer.get_extra_info("charset") or ""))
+                charset=str(writer.get_extra_info("charset") or ""),
+                timeout=PROBE_TIMEOUT if terminal.term_type else RAW_PROBE_TIMEOUT)
             log.info("%s: %s%s, %s", terminal.peer, choice.charset.name,
                      " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
             await run_session(terminal)

@@ -22,6 +22,9 @@ PROBE_CHAR = "é"
 PROBE = b"\r\x1b[6n" + PROBE_CHAR.encode("utf-8") + b"\x1b[6n"
 PROBE_CLEANUP = b"\r\x1b[K"
 PROBE_TIMEOUT = 0.8  # seconds: a modem-speed round trip fits; a silent client waits no more
+# A client that did no telnet negotiation at all (netcat, a raw gateway) already waited for
+# the negotiation to time out: probe it more briefly (a terminal behind it answers in ms).
+RAW_PROBE_TIMEOUT = 0.4
 
 # Terminal types that are ANSI-BBS clients: CP437 with the glyphs at 0x01–0x1F.
 BBS_TERMINALS = ("syncterm", "cterm", "ansi-bbs", "pcansi", "netrunner")

@@ -40,8 +40,8 @@ def test_reading_probe_answers() -> None:
     assert PROBE.startswith(b"\r\x1b[6n") and PROBE.endswith(b"\x1b[6n")
 
 
-async def test_probe_picks_utf8_for_a_utf8_terminal_that_answers(telnet_door) -> None:
-    port = await telnet_door()
+async def test_probe_picks_utf8_for_a_utf8_terminal_that_answers(screen_door) -> None:
+    port = await screen_door()
     caller = await TelnetCaller.connect(port, charset="utf8", term_type="xterm-256color")
     await caller.wait_for("Press any key")
     assert "R  É  U  S  S  I  T  E" in caller.term.text
@@ -50,8 +50,8 @@ async def test_probe_picks_utf8_for_a_utf8_terminal_that_answers(telnet_door) ->
     caller.close()
 
 
-async def test_probe_picks_cp437_for_a_cp437_terminal_that_answers(telnet_door) -> None:
-    port = await telnet_door()
+async def test_probe_picks_cp437_for_a_cp437_terminal_that_answers(screen_door) -> None:
+    port = await screen_door()
     caller = await TelnetCaller.connect(port, charset="cp437")
     await caller.wait_for("Press any key")
     assert "R  É  U  S  S  I  T  E" in caller.term.text and "╔" in caller.term.text
@@ -59,12 +59,12 @@ async def test_probe_picks_cp437_for_a_cp437_terminal_that_answers(telnet_door) 
     caller.close()
 
 
-async def test_silent_terminal_gets_cp437_and_the_title(telnet_door) -> None:
-    port = await telnet_door()
+async def test_silent_terminal_gets_cp437_and_the_title(screen_door) -> None:
+    port = await screen_door()
     caller = await TelnetCaller.connect(port, charset="utf8", answer_cpr=False)
     await caller.wait_for("Press any key")
     assert b"\xc9" in caller.term.raw  # CP437 ╔, shown as garbage by this UTF-8 terminal
     assert "╔" not in caller.term.text
     caller.send("x")  # keys still work after the probe gave up
-    await caller.wait_for("Your choice")
+    await caller.wait_for("Test pattern")
     caller.close()

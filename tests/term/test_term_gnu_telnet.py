@@ -71,8 +71,8 @@ def cells(screen) -> list[list[tuple]]:
              for c in (screen.buffer[y][x] for x in range(79))] for y in range(24)]
 
 
-async def test_gnu_telnet_and_pyte_see_the_same_title_and_menu(telnet_door) -> None:
-    port = await telnet_door()
+async def test_gnu_telnet_and_pyte_see_the_same_title_and_settings(screen_door) -> None:
+    port = await screen_door()
     gnu = PtyTelnet(port)
     try:
         pyte_caller = await TelnetCaller.connect(port, charset="utf8", term_type="xterm")
@@ -83,11 +83,12 @@ async def test_gnu_telnet_and_pyte_see_the_same_title_and_menu(telnet_door) -> N
         assert cells(gnu.screen) == cells(pyte_caller.term.screen)
         gnu.send(b"x")
         pyte_caller.send(b"x")
-        await gnu.wait_for("Your choice")
-        await pyte_caller.wait_for("Your choice")
+        await gnu.wait_for("Test pattern")
+        await pyte_caller.wait_for("Test pattern")
         await gnu.settle()
         await pyte_caller.settle()
         assert cells(gnu.screen) == cells(pyte_caller.term.screen)
+        assert "Suits: ♠ ♥ ♦ ♣" in "\n".join(gnu.screen.display)
         pyte_caller.close()
     finally:
         gnu.close()

@@ -14,20 +14,17 @@ from door.session import Session
 from door.term.codes import parse_codes
 from door.term.screen import Attr
 from door.ui.pager import page_text, paginate, wrap_line
+from door.ui.settings import terminal_settings
 
 
 async def open_settings(port: int, **kw) -> TelnetCaller:
     caller = await TelnetCaller.connect(port, **kw)
-    await caller.wait_for("Press any key")
-    caller.send("x")
-    await caller.wait_for("Your choice")
-    caller.send("s")
     await caller.wait_for("Test pattern")
     return caller
 
 
-async def test_settings_switch_charset_colour_and_rows(telnet_door) -> None:
-    port = await telnet_door()
+async def test_settings_switch_charset_colour_and_rows(screen_door) -> None:
+    port = await screen_door(terminal_settings)
     caller = await open_settings(port, charset="cp437")
     assert "Character set: CP437 (IBM PC)" in caller.term.text
     assert "Suits: H H D C".replace("H H", "S H") in caller.term.text  # no glyphs announced
@@ -55,9 +52,8 @@ async def test_settings_switch_charset_colour_and_rows(telnet_door) -> None:
     assert b"7" in b";".join(sgr)  # coloured bars are shown in reverse video
     caller.send("r")
     await caller.wait_for("Screen rows: 25")
-    caller.send("q")
-    await caller.wait_for("Your choice")
-    caller.close()
+    caller.send("q")  # back: here the visit ends with the screen
+    await caller.wait_closed()
 
 
 async def test_pager_pages_text_with_colour_codes(door_home: Path) -> None:
@@ -105,8 +101,8 @@ def test_wrap_and_paginate() -> None:
         ["a", "b"], ["c", "x", "x", "x"], ["x", "x", ""]]
 
 
-async def test_naws_resize_redraws_the_current_screen(telnet_door) -> None:
-    port = await telnet_door()
+async def test_naws_resize_redraws_the_current_screen(screen_door) -> None:
+    port = await screen_door(resize_then_settings)
     caller = await open_settings(port)
     assert "Q/Esc back" in caller.term.lines[23]
     caller.writer.protocol._extra["rows"] = 30  # the caller's window grows: NAWS again
@@ -116,7 +112,12 @@ async def test_naws_resize_redraws_the_current_screen(telnet_door) -> None:
     await caller.settle()
     assert "Q/Esc back" in caller.term.lines[29] and "Q/Esc back" not in caller.term.lines[23]
     caller.send("q")
-    await caller.wait_for("Your choice")
+    await caller.wait_for("Test pattern")  # the next screen starts at the new size too
     await caller.settle()
-    assert "Hot key" in caller.term.lines[29]
+    assert "Q/Esc back" in caller.term.lines[29]
     caller.close()
+
+
+async def resize_then_settings(session: Session) -> None:
+    await terminal_settings(session)
+    await terminal_settings(session)

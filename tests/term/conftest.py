@@ -1,0 +1,44 @@
+"""A telnet door that runs one screen of our choosing, so terminal tests do not depend on
+the rest of the visit (login, menus) changing around them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from door.config import load_settings
+from door.net.telnet import start_telnet
+from door.session import Session
+from door.ui.settings import terminal_settings
+from door.ui.title import title
+
+Screen = Callable[[Session], Awaitable[None]]
+
+
+async def title_then_settings(session: Session) -> None:
+    await title(session)
+    await terminal_settings(session)
+
+
+@pytest.fixture
+async def screen_door(door_home: Path):
+    """``start(screen)`` → port of a telnet door on 127.0.0.1 whose callers each get
+    ``screen(session)`` (default: the title, then the terminal settings)."""
+    servers = []
+
+    async def start(screen: Screen = title_then_settings) -> int:
+        settings = load_settings(door_home)
+
+        async def run(terminal) -> None:
+            await screen(Session(terminal, settings))
+
+        server = await start_telnet("127.0.0.1", 0, run)
+        servers.append(server)
+        return server.sockets[0].getsockname()[1]
+
+    yield start
+    for server in servers:
+        server.close()
+        await server.wait_closed()

@@ -116,15 +116,17 @@ def draw_labels(screen: Screen, cursor: int) -> None:
     for col in range(COLUMNS):
         x = column_x(col) + FACE_OFFSET
         if col == cursor:
-            screen.put(LABEL_ROW, x, "►", theme.HOTKEY)
+            screen.put(LABEL_ROW, x, "►", theme.NORMAL)
         screen.put(LABEL_ROW, x + 1, KEYS[col], theme.HOTKEY)
 
 
 def draw_marks(screen: Screen, marks: dict[int, str], depths: list[int]) -> None:
-    """Markers right under each column's last row: ``▲▲`` for Help, ``ok`` where the selection
-    may go (on the foot row when the column fills the screen)."""
+    """``▲▲`` (Help) right under each movable column's last row; ``ok`` (where the selection
+    may go) on the foot row, one strip whose marks clear in a few bytes after the move."""
     last = foot_row(screen.rows)
     for col, mark in marks.items():
-        row = min(CARDS_TOP + depths[col], last)
-        screen.put(row, column_x(col) + FACE_OFFSET, mark,
-                   theme.HOTKEY if mark == HELP_MARK else FITS)
+        if mark == HELP_MARK:
+            screen.put(min(CARDS_TOP + depths[col], last), column_x(col) + FACE_OFFSET, mark,
+                       theme.HOTKEY)
+        else:
+            screen.put(last, column_x(col) + FACE_OFFSET, mark, FITS)

@@ -28,7 +28,6 @@ from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ..session import Session
 from ..term import Key
 from . import theme
-from .cards import card_label
 from .game_screen import GameScreen, play_game
 from .mariant_board import (
     CARDS_TOP,
@@ -74,13 +73,6 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
     empty = COLUMNS - len(filled)
     clean = all(down[c] == 0 and game.group_length(c) == len(columns[c]) for c in filled)
     return empty, 0 if clean else 5 * empty
-
-
-def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    """``7♥ 6♠ 5♥`` — or ``K♠…A♠ (13)`` for a long run."""
-    if len(cards) > 4:
-        return f"{card_label(cards[0])}…{card_label(cards[-1])} ({len(cards)})"
-    return " ".join(card_label(c) for c in cards)
 
 
 def plural(n: int, word: str) -> str:

@@ -134,10 +134,15 @@ class Caller:
                 if f and f not in MARKS]
 
     def mark(self, col: int) -> str:
-        """The 4 cells right under column ``col``'s last row (Help and "ok" markers)."""
+        """The 4 cells right under column ``col``'s last row (Help markers)."""
         depth = len(self.column(col))
         x = column_x(col) + FACE_OFFSET
         return self.term.lines[min(CARDS_TOP + depth, foot_row(self.terminal.rows))][x:x + 4]
+
+    def foot(self, col: int) -> str:
+        """The 4 cells of the foot row under column ``col`` ("ok": the selection fits)."""
+        x = column_x(col) + FACE_OFFSET
+        return self.term.lines[foot_row(self.terminal.rows)][x:x + 4]
 
     async def close(self) -> None:
         await self.settle()       # Python 3.11's wait_for may drop a cancel racing a key
@@ -273,14 +278,14 @@ async def test_selecting_and_moving_a_group(caller: Caller) -> None:
     moving = [card_label(c) for c in game.visible()[src][1][-game.group_length(src):]]
     caller.send(column_key(src))
     await caller.wait_until(lambda: caller.column(src)[-1] == f"»{moving[-1]}«", "outlined")
-    assert caller.mark(dst) == " ok "                          # where it may go
+    assert caller.foot(dst) == " ok "                          # where it may go
     caller.send(column_key(dst))
     await caller.score(1)
     game.play(f"{column_key(src)}>{column_key(dst)}")
     for col in range(10):
         assert caller.column(col) == shown(game, col), col
     assert caller.column(dst)[-len(moving):] == moving
-    assert caller.mark(dst) == "    "
+    assert caller.foot(dst) == "    "
 
 
 async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> None:
@@ -508,6 +513,33 @@ async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> 
     await caller.wait_for("Top 10 (lowest first): nobody yet.")
     caller.send("x")
     await caller.close()
+    await store.close()
+
+
+async def test_quit_then_resume_restores_the_game(settings, tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
+    assert await store.start()
+    player = await store.player("direct", "ann", "Ann")
+    caller = Caller(settings, store=store, player=player)
+    await caller.wait_for("Game number:")
+    caller.send("\x1b[C" + f"{NUMBER}\r")                      # 3 down, 1 up
+    await caller.wait_for(f"Mariant #{NUMBER} (3 down, 1 up)")
+    game = Mariant.new(NUMBER, fd=3, fu=1)
+    caller.send("d")
+    game.play("d")
+    await caller.wait_for("To deal 54")
+    caller.send("q")
+    await caller.wait_for("Leave this game?")
+    caller.send("y")
+    await asyncio.wait_for(caller.task, 5)
+
+    again = Caller(settings, store=store, player=player)
+    await again.wait_for(f"Resume your Mariant game #{NUMBER}?")
+    again.send("y")
+    await again.wait_for(f"Mariant #{NUMBER} (3 down, 1 up)")
+    assert [again.column(c) for c in range(10)] == [shown(game, c) for c in range(10)]
+    assert "To deal 54" in again.text and "Your score counts 80 %" in again.text
+    await again.close()
     await store.close()
 
 

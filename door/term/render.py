@@ -200,7 +200,7 @@ class Renderer:
             if line == old:
                 continue
             limit = cols - 1 if r == last_row else cols
-            diffs = [c for c in range(limit) if not _same(line[c], old[c])]
+            diffs = [c for c in range(limit) if line[c] != old[c] and not _same(line[c], old[c])]
             if not diffs:
                 shown[r] = _keep_corner(line, old, limit)
                 continue
@@ -210,9 +210,19 @@ class Renderer:
             if len(tail_diffs) > 3:  # EL is cheaper than writing more than a few spaces
                 erase_from = tail_diffs[0]
                 diffs = [c for c in diffs if c < tail]
-            for c in diffs:
-                self._goto(out, r, c, line)
-                self._write(out, line[c], c, cols)
+            encode = self.charset.encode_char
+            for c in diffs:  # the hot loop: _goto and _write inlined for the common case
+                if self._row != r or self._col != c:
+                    self._goto(out, r, c, line)
+                cell = line[c]
+                if cell.attr != self._attr:
+                    out += sgr_change(self._attr, cell.attr, self.color)
+                    self._attr = cell.attr
+                out += encode(cell.ch)
+                if c + 1 >= cols:  # deferred or immediate wrap differs: re-anchor
+                    self._row = self._col = None
+                else:
+                    self._col = c + 1
             if erase_from is not None:
                 self._goto(out, r, erase_from, line)
                 target = line[erase_from].attr

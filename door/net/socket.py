@@ -199,11 +199,17 @@ class SocketTerminal(Terminal):
         self._send(self.telnet.escape(data) if self.telnet else data)
 
     async def drain(self) -> None:
-        await self._writer.drain()
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError):  # reset or broken pipe: the caller is gone
+            self.carrier_lost = True
+            raise
 
     def hang_up(self) -> None:
         """The BBS says the caller is gone (SIGHUP/SIGTERM): reads end, writes are dropped."""
         self.carrier_lost = True
+        with contextlib.suppress(AttributeError, RuntimeError):
+            self._writer.transport.pause_reading()  # no data may follow the end of input
         self._reader.feed_eof()
 
     async def close(self) -> None:

@@ -67,6 +67,7 @@ class StdioTerminal(Terminal):
                          term_type=os.environ.get("TERM", ""), peer="local")
         self._reader, self._writer = reader, writer
         self.carrier_lost = False
+        self.read_transport: asyncio.ReadTransport | None = None
 
     async def read(self) -> bytes:
         early = self.take_pushback()
@@ -85,11 +86,17 @@ class StdioTerminal(Terminal):
             self._writer.write(data)
 
     async def drain(self) -> None:
-        await self._writer.drain()
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError):  # EIO/EPIPE: the caller is gone
+            self.carrier_lost = True
+            raise
 
     def hang_up(self) -> None:
         """The caller is gone (SIGHUP/SIGTERM from the BBS): reads end, writes are dropped."""
         self.carrier_lost = True
+        if self.read_transport is not None:
+            self.read_transport.pause_reading()  # no data may follow the end of input
         self._reader.feed_eof()
 
     async def close(self) -> None:
@@ -113,9 +120,11 @@ async def open_stdio() -> StdioTerminal:
     """Wrap fds 0 and 1 as an asyncio terminal (works for ttys, pipes and sockets)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
-                                 os.fdopen(0, "rb", 0, closefd=False))
+    read_transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0, closefd=False))
     transport, protocol = await loop.connect_write_pipe(
         asyncio.streams.FlowControlMixin, os.fdopen(1, "wb", 0, closefd=False))
     writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-    return StdioTerminal(reader, writer)
+    terminal = StdioTerminal(reader, writer)
+    terminal.read_transport = read_transport
+    return terminal

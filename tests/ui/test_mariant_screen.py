@@ -543,6 +543,32 @@ async def test_quit_then_resume_restores_the_game(settings, tmp_path: Path) -> N
     await store.close()
 
 
+async def test_info_lists_ten_entries_lowest_first(settings, tmp_path: Path,
+                                                   monkeypatch) -> None:
+    """The box holds a full Top 10 on 24 rows (entries made up: a won Mariant record
+    needs a solved deal, which the store's own tests cover)."""
+    from datetime import UTC, datetime
+
+    from door.store import ScoreEntry
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
+    entries = [ScoreEntry(rank=i, game_id=i, player_id=i, alias=f"Player{i}", score=20 + i,
+                          number=100 + i, status="won", ended=datetime.now(UTC))
+               for i in range(1, 11)]
+
+    async def top(game: str, limit: int = 10) -> list[ScoreEntry]:
+        assert (game, limit) == ("mariant", 10)
+        return entries
+    monkeypatch.setattr(store, "top", top)
+    caller = Caller(settings, store=store)
+    await caller.start()
+    caller.send("i")
+    await caller.wait_for("Top 10, lowest score first (won games only):")
+    assert " 10. Player10" in caller.text and "game #110" in caller.text
+    assert "I: how to play" in caller.text
+    await caller.close()
+    await store.close()
+
+
 async def test_info_when_the_store_fails(settings, tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}")
     caller = Caller(settings, store=store)

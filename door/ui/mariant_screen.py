@@ -250,7 +250,7 @@ class MariantScreen(GameScreen):
             return
         empty, points = deal_penalty(game)
         if points and not await self._ask(
-                f"{plural(empty, 'empty column')}: this deal costs {points} points. Deal?"):
+                f"{plural(empty, 'empty column')} cost{'s' * (empty == 1)} {points} points. Deal?"):
             self.say("No deal.")
             return
         self.sel = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .anciento_screen import play_anciento
 from .auntmary_screen import play_auntmary
 from .halloffame import hall_of_fame
 from .mariant_screen import play_mariant
@@ -9,6 +10,7 @@ from .menu import Action
 from .messages import message_centre
 from .montecarlo_screen import play_montecarlo
 from .settings import terminal_settings
+from .whosonline import whos_online
 
 ACTIONS: dict[str, Action] = {}
 ACTIONS["halloffame"] = hall_of_fame
@@ -17,3 +19,5 @@ ACTIONS["montecarlo"] = play_montecarlo
 ACTIONS["mariant"] = play_mariant
 ACTIONS["auntmary"] = play_auntmary
 ACTIONS["settings"] = terminal_settings
+ACTIONS["anciento"] = play_anciento
+ACTIONS["whosonline"] = whos_online

@@ -1,0 +1,182 @@
+"""Anciento screen benchmark: bytes sent to the caller per move.
+
+    python bench/bench_ui_anciento.py [--games 100] [--first 1] [--board 8x12] [--easy]
+    python bench/bench_ui_anciento.py --screenshot out.ans   # then: ansilove -o out.png out.ans
+
+Plays numbered games ``first`` … ``first + games - 1`` until no stone can be placed, with the
+demo player's fast variant choosing the squares, by keys, through a real :class:`Session`
+and :class:`Renderer` on a fake Terminal, exactly as the screen's loop does (draw, show,
+key, act).  A *move* is every key that brings the cursor to the chosen square and places
+the stone there, and its bytes are all the frames those keys produced.  Three input forms:
+``typed`` (row digit and column letter, ``4e``), ``cursor`` (arrow keys, then Enter) and
+``check`` (C until Check shows the square, then Enter).  Prints median, p95 and max bytes
+per move per charset and form, bytes per key, and the full-screen repaint.  The moves are
+worked out once per game and replayed for every charset and form.  Never run by the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from pathlib import Path
+
+from door.config import Settings, load_settings
+from door.games.anciento import Anciento
+from door.games.anciento_demo import fast_move
+from door.net.terminal import Terminal
+from door.session import Session
+from door.term import Attr, Charset, Key, Screen
+from door.term.keys import char
+from door.term.render import sgr_change
+from door.ui.anciento_screen import AncientoScreen
+from door.ui.anciento_timer import Timer
+
+HOME = Path(__file__).resolve().parent.parent
+TARGET_MEDIAN, TARGET_P95 = 150, 400
+
+
+class CountingTerminal(Terminal):
+    """Counts what the session writes; never reads (keys are handed to the screen)."""
+
+    def __init__(self, charset: str) -> None:
+        super().__init__(80, 24, Charset(charset))
+        self.sent = 0
+
+    async def read(self) -> bytes:
+        raise AssertionError("the benchmark hands keys to the screen directly")
+
+    def write(self, data: bytes) -> None:
+        self.sent += len(data)
+
+    async def drain(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def keys_for(game: Anciento, target: int, cursor: int, form: str) -> list[Key]:
+    """The keys a caller types to put the current stone on ``target``."""
+    if form == "typed":
+        return [char(str(target // game.geo.cols + 1)), char(game.geo.names[target][0])]
+    if form == "check":
+        names = [name for name, _ in game.check()]
+        return [char("c")] * (names.index(game.geo.names[target]) + 1) + [Key("enter")]
+    cols = game.geo.cols
+    dr, dc = target // cols - cursor // cols, target % cols - cursor % cols
+    keys = [Key("down" if dr > 0 else "up")] * abs(dr)
+    keys += [Key("right" if dc > 0 else "left")] * abs(dc)
+    return [*keys, Key("enter")]
+
+
+def moves_of(number: int, board: str, easy: bool) -> list[str]:
+    """The fast demo player's game (the same for every charset and form: worked out once)."""
+    game = Anciento.new(number, board=board, easy=easy)
+    moves = []
+    while not game.is_over:
+        moves.append(fast_move(game))
+        game.play(moves[-1])
+    return moves
+
+
+async def play(settings: Settings, number: int, moves: list[str], board: str, easy: bool,
+               charset: str, form: str, per_move: list[int], per_key: list[int]) -> int:
+    """Play one game by keys; append bytes per move and per key; return the full repaint."""
+    terminal = CountingTerminal(charset)
+    session = Session(terminal, settings)
+    screen = AncientoScreen(session, Anciento.new(number, board=board, easy=easy))
+    game = screen.game
+    screen.draw()
+    await session.show()
+    full = terminal.sent
+    for move in moves:
+        target = game.geo.names.index(move)
+        before, placed = terminal.sent, game.stones_left
+        for key in keys_for(game, target, screen.cursor, form):
+            if not await screen.on_key(key):
+                raise AssertionError(f"key {key} refused")
+            sent = terminal.sent
+            screen.draw()
+            await session.show()
+            per_key.append(terminal.sent - sent)
+        if game.stones_left != placed - 1:
+            raise AssertionError(f"game {number}: the stone was not placed: {screen.note}")
+        per_move.append(terminal.sent - before)
+    return full
+
+
+async def screenshot(path: Path, number: int = 505, moves: int = 24) -> None:
+    """Write the CP437 bytes of a full repaint of a game in progress (for ansilove): game
+    ``number`` in Easy mode with a 25-minute timer, ``moves`` stones of the fast demo player,
+    then Check once, so the picture shows the shapes, the shaded edge and the next stones."""
+    terminal = CountingTerminal("cp437")
+    terminal.charset = Charset("cp437", c0_glyphs=True)       # shapes as CP437 glyphs
+    session = Session(terminal, load_settings(HOME))
+    screen = AncientoScreen(session, Anciento.new(number, easy=True))
+    screen.timer = Timer(25, lambda: 0.0)
+    screen.timer.start()
+    for _ in range(moves):
+        screen.place(screen.game.geo.names.index(fast_move(screen.game)))
+    screen.check()
+    screen.draw()
+    path.write_bytes(plain_repaint(session.screen, terminal.charset))
+
+
+def plain_repaint(screen: Screen, charset: Charset) -> bytes:
+    """Every cell, row by row, with SGR only (ansilove knows no cursor moves), never the
+    bottom-right cell."""
+    out = bytearray(b"\x1b[0m\x1b[2J\x1b[H")
+    attr = Attr(-1, -1)
+    for r, line in enumerate(screen.cells):
+        for cell in line if r < screen.rows - 1 else line[:-1]:
+            if cell.attr != attr:
+                out += sgr_change(attr, cell.attr)
+                attr = cell.attr
+            out += charset.encode_char(cell.ch)
+    return bytes(out)
+
+
+def p95(values: list[int]) -> int:
+    ordered = sorted(values)
+    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--board", choices=["8x12", "8x8"], default="8x12")
+    parser.add_argument("--easy", action="store_true", help="Easy mode (the next 4 shown)")
+    parser.add_argument("--screenshot", type=Path, help="write a full repaint (CP437) here")
+    args = parser.parse_args()
+    if args.screenshot:
+        await screenshot(args.screenshot)
+        return
+    numbers = range(args.first, args.first + args.games)
+    settings = load_settings(HOME)
+    games = {n: moves_of(n, args.board, args.easy) for n in numbers}
+    print(f"Anciento screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), board "
+          f"{args.board}{', easy' if args.easy else ''}, fast demo player; bytes per move "
+          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
+    print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
+          f"{'mean':>6} {'key median':>11} {'full screen':>12} {'ok':>4}")
+    for charset in ("cp437", "utf8", "ascii"):
+        for form in ("typed", "cursor", "check"):
+            per_move: list[int] = []
+            per_key: list[int] = []
+            start = time.perf_counter()
+            fulls = [await play(settings, n, games[n], args.board, args.easy, charset, form,
+                                per_move, per_key) for n in numbers]
+            seconds = time.perf_counter() - start
+            median = statistics.median(per_move)
+            ok = median <= TARGET_MEDIAN and p95(per_move) <= TARGET_P95
+            print(f"{charset:<8} {form:<7} {len(per_move):>6} {median:>7.0f} "
+                  f"{p95(per_move):>5} {max(per_move):>5} {statistics.mean(per_move):>6.1f} "
+                  f"{statistics.median(per_key):>11.0f} {max(fulls):>12} "
+                  f"{'yes' if ok else 'NO':>4}   ({seconds:.1f} s)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,555 @@
+"""Anciento on the caller's screen: the board, the stones, Check, take back, timer, demo.
+
+The board is a grid of 8 rows × 12 columns (8 × 8 when the sysop says so), each square three
+cells wide: a mark, the stone's shape glyph and its pattern digit (``»♦4``; the mark ``»``
+shows the last stone placed).  Edge squares, which score nothing, are shaded.  The cursor is
+a pair of brackets in place of the square's side lines, so it reads in monochrome and ASCII.
+
+Keys follow the DOS original, each F-key with a letter twin: arrows move the cursor (K/F2
+skips occupied squares), Enter places the stone, C/F6 checks the fitting squares one by one,
+``-``/``+`` (or B/F, U/R) take back and put back, E/F10 ends the game and adds the bonuses,
+S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, D shows the demo player.
+
+When no stone can be placed (the pouch is empty, or the current stone fits nowhere) the game
+does not end by itself: take back is still allowed, so the screen says so and waits for E
+or a take back.  After ``end`` the engine's status is WON (all 72 placed) or LOST, which is
+what the frame's ``is_over`` looks for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, ClassVar
+
+from ..games import IllegalMove, Status
+from ..games.anciento import (
+    SELECT_NUMBERS,
+    Anciento,
+    quatro_bonus,
+    stones_left_bonus,
+)
+from ..games.anciento_demo import choose_move
+from ..session import Session
+from ..term import Key
+from ..term.screen import Attr
+from . import theme
+from .anciento_stones import (
+    EDGE,
+    INSIDE,
+    SHAPE_GLYPHS,
+    SHAPE_TEXT,
+    misfit_reason,
+    stone_attr,
+    stone_label,
+)
+from .anciento_timer import KeyWaiter, Timer
+from .game_screen import GameScreen, play_game
+from .widgets import read_line
+
+# -- layout --------------------------------------------------------------------------------
+GRID_TOP = 2                # the grid's top line (column letters on the row above)
+GRID_LEFT = 3               # the grid's left line (row numbers two columns to the left)
+SQUARE = 4                  # three cells inside, one line
+PANEL_LEFT, PANEL_WIDTH = 53, 27
+LAST_MARK = "»"
+
+CURSOR = theme.FRAME
+"""The cursor's brackets share the grid's colour: a move of the cursor then costs no colour
+change on the caller's line (about 15 bytes instead of 30), and brackets read in mono."""
+
+ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+CORNERS = {"home": (0, 0), "pgup": (0, -1), "end": (-1, 0), "pgdn": (-1, -1)}
+TAKE_BACK, PUT_BACK = "-bu", "+=fr"
+
+
+def square_origin(game: Anciento, square: int) -> tuple[int, int]:
+    """Screen (row, column) of the first of a square's three inner cells."""
+    row, col = divmod(square, game.geo.cols)
+    return GRID_TOP + 1 + 2 * row, GRID_LEFT + 1 + SQUARE * col
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class AncientoScreen(GameScreen):
+    name = "anciento"
+    title = "Anciento"
+    game: Anciento
+    numbers = SELECT_NUMBERS
+    help_lines: ClassVar[list[str]] = [
+        "Put the stone next to stones it matches: every neighbour must share",
+        "its shape or its pattern; with 2 or 3 neighbours one of each, with",
+        f"4 (a Quatro) two of each.  Shapes {' '.join(SHAPE_GLYPHS)}"
+        f" ({' '.join(SHAPE_TEXT)}), patterns 1-6.",
+        "",
+        "Arrows, Home End PgUp PgDn  move the [ ] cursor    *  centre",
+        "Enter, Space or Ins  place      C or F6  next square that fits",
+        "Row digit + column letter: 4e puts the stone on e4 at once",
+        "- B U  take back     + F R  put back     (unlimited, no penalty)",
+        "E or F10  end the game: the bonuses are added",
+        "K or F2  skip occupied squares     D  demo (on a fresh game)",
+        "W or F3  pause the timer     T or F5  remove / put back the timer",
+        "S or F4  save under a name   I  how to play   Q  leave (kept)",
+        "",
+        "Points: 0 on the shaded edge; inside 1 2 4 8 for 1 2 3 4 neighbours,",
+        "times BONUS, which doubles after every Quatro.  At the end: 1000,",
+        "500 or 100 for 0, 1 or 2 stones left, and 25 for one Quatro,",
+        "doubled for each more (50, 100, 200 ...).",
+    ]
+    clock = staticmethod(time.monotonic)
+    tick: ClassVar[float] = 1.0
+    """Longest wait for a key while the timer runs (the clock is redrawn at least this often)."""
+    demo_pause: ClassVar[float] = 0.4
+    """Seconds between the demo player's moves when it runs by itself."""
+
+    def __init__(self, session: Session, game: Anciento, demo: bool = False) -> None:
+        super().__init__(session, game)
+        from .anciento_menu import screen_choices
+        choices = screen_choices(session)
+        self.demo = demo
+        self.cursor = game.geo.start[4]
+        self.typed = ""                 # a row digit typed, waiting for its column letter
+        self.skip = False
+        self.check_index = -1
+        self.last: int | None = None
+        self.timed_out = False
+        self.waiter = KeyWaiter(session)
+        minutes = 0 if demo else choices.timer_minutes
+        self.timer = Timer(minutes, self.clock) if minutes else None
+        self._shown_clock = ""
+        self._over_told = False
+        if game.history:
+            self.last = game.geo.names.index(game.history[-1])
+            self.cursor = self.last
+        if not demo and choices.note:
+            self.say(choices.note)
+            choices.note = ""
+
+    # -- options, titles, lines ------------------------------------------------------------
+    @classmethod
+    def game_options(cls, session: Session) -> dict[str, Any]:
+        settings = session.settings.anciento
+        return {"board": settings.board, "easy": settings.easy}
+
+    @classmethod
+    async def choose_game(cls, session: Session) -> Anciento | None:
+        """Random / Pick / Select a game, timer, easy mode, load, demo: the seed's menu."""
+        from .anciento_menu import anciento_menu
+        return await anciento_menu(session, cls)
+
+    def header_title(self) -> str:
+        game = self.game
+        deal = "random game" if game.options.get("random") else f"#{game.number}"
+        return f"{self.title} {'demo ' if self.demo else ''}{deal}"
+
+    @property
+    def key_line(self) -> str:  # type: ignore[override]
+        if self.demo:
+            return "DEMO  Enter/Space: next move · R: run (any key stops) · Esc: leave the demo"
+        return "Arrows+Enter or 4e place · C check · -/+ back/fwd · E end · S save · D demo"
+
+    # -- the game loop: the frame's, with a clock ------------------------------------------
+    async def run(self) -> None:
+        self.session.autosave = self.autosave
+        if self.timer:
+            self.timer.start()
+        self._tell_if_over()            # a loaded or resumed game may be stuck already
+        try:
+            while not self.is_over:
+                self.draw()
+                await self.session.show()
+                key = await self._next_key()
+                if key is not None and not await self.on_key(key) \
+                        and not await self.common_key(key):
+                    self.refuse("That key does nothing here: press ? for the keys.")
+                if self.timer and self.timer.expired and not self.game.ended:
+                    self._time_up()
+        finally:
+            self.session.autosave = None
+            await self.waiter.close()
+
+    async def _next_key(self) -> Key | None:
+        """The next key; None after redrawing the clock when a second has passed."""
+        timer = self.timer
+        if timer is None or not timer.running:
+            return await self.waiter.get()
+        key = await self.waiter.get(min(self.tick, timer.next_change(), timer.left() + 0.01))
+        if key is None:
+            self._draw_panel()
+            await self.session.show()
+        return key
+
+    def _time_up(self) -> None:
+        self.timed_out = True
+        self.game.end()
+
+    async def common_key(self, key: Key) -> bool:
+        await self.waiter.close()       # help, instructions and confirm read keys themselves
+        return await super().common_key(key)
+
+    def verdict(self) -> str:
+        game = self.game
+        if self.timed_out:
+            return "Time is up: the game is over, like it or not."
+        if game.status is Status.WON:
+            return "All 72 stones placed!"
+        return f"Game ended with {plural(game.stones_left, 'stone')} not placed."
+
+    def end_notes(self) -> list[str]:
+        game = self.game
+        left, quatros = stones_left_bonus(game.stones_left), quatro_bonus(game.quatros)
+        return [f"Placements {game.points} + stones-left bonus {left}"
+                f" + Quatro bonus {quatros} ({plural(game.quatros, 'Quatro')})"]
+
+    # -- keys ------------------------------------------------------------------------------
+    async def on_key(self, key: Key) -> bool:
+        char = key.char.lower() if key.is_char else ""
+        geo = self.game.geo
+        if self.typed:
+            row, self.typed = int(self.typed) - 1, ""
+            if char and char.isascii() and "a" <= char < chr(ord("a") + geo.cols):
+                self.check_index = -1
+                self.cursor = row * geo.cols + ord(char) - ord("a")
+                self.place(self.cursor)
+                return True
+            if key.name in ("esc", "backspace"):
+                self.say("Typed row dropped.")
+                return True
+        checking = False
+        if char and char.isascii() and "1" <= char <= str(geo.rows):
+            self.typed = char           # its row number lights up: that says enough
+            return True
+        if key.name in ARROWS:
+            self._move(*ARROWS[key.name])
+        elif key.name in CORNERS:
+            row, col = CORNERS[key.name]
+            geo = self.game.geo
+            self.cursor = (row % geo.rows) * geo.cols + col % geo.cols
+        elif char == "*":
+            self.cursor = self.game.geo.start[4]
+        elif key.name in ("enter", "ins") or char == " ":
+            self.place(self.cursor)
+        elif char == "c" or key.name == "f6":
+            self.check()
+            checking = True
+        elif char and char in TAKE_BACK:
+            self.take_back()
+        elif char and char in PUT_BACK:
+            self.put_back()
+        elif char == "e" or key.name == "f10":
+            await self.end_game()
+        elif char == "s" or key.name == "f4":
+            await self.save()
+        elif char == "d":
+            await self.demo_here()
+        elif char == "k" or key.name == "f2":
+            self.skip = not self.skip
+            self.say(f"Skip occupied squares: {'on' if self.skip else 'off'}.")
+        elif char == "w" or key.name == "f3":
+            self.wait()
+        elif char == "t" or key.name == "f5":
+            self.toggle_timer()
+        else:
+            return False
+        if not checking:
+            self.check_index = -1
+        return True
+
+    def _move(self, drow: int, dcol: int) -> None:
+        geo, board = self.game.geo, self.game.board
+        row, col = divmod(self.cursor, geo.cols)
+        while True:
+            row, col = row + drow, col + dcol
+            if not (0 <= row < geo.rows and 0 <= col < geo.cols):
+                if not self.skip:
+                    return
+                self.refuse("No empty square that way.")
+                return
+            if not self.skip or board[row * geo.cols + col] is None:
+                self.cursor = row * geo.cols + col
+                return
+
+    # -- actions ---------------------------------------------------------------------------
+    def place(self, square: int) -> None:
+        game = self.game
+        name = game.square_name(square)
+        stone = game.current
+        if stone is None:
+            self.refuse("Every stone is placed: press E to end the game and collect the bonus.")
+            return
+        if game.board[square] is not None:
+            self.refuse(f"{name} is taken by {stone_label(game.board[square])}.")
+            return
+        near = game.neighbours(square)
+        if not game.can_place(square):
+            self.refuse(misfit_reason(stone, near, name))
+            return
+        points = game.points_at(square)
+        if not self.play(name):
+            return
+        self.last = square
+        if len(near) == 4:
+            self.say(f"Quatro! {stone_label(stone)} on {name} scores {points}; "
+                     f"BONUS is now x{game.bonus}.")
+        self._tell_if_over()
+
+    def _tell_if_over(self) -> None:
+        """R-ANC-4: nothing more can be placed, but only E (or a take back) ends it."""
+        game = self.game
+        if game.ended or not game.is_over:
+            self._over_told = False
+            return
+        if game.current is None:
+            self.say("All 72 stones are placed! Press E to end the game and collect 1000.")
+        else:
+            self.say(f"{stone_label(game.current)} fits nowhere: take back (-) or "
+                     f"end the game (E).")
+        if not self._over_told:
+            self.session.bell()
+            self._over_told = True
+
+    def check(self) -> None:
+        game = self.game
+        squares = game.check()
+        if not squares:
+            if game.current is None:
+                self.refuse("Every stone is placed: press E to end the game.")
+            else:
+                self.refuse(f"{stone_label(game.current)} fits nowhere: take back (-) or "
+                            "end the game (E).")
+            return
+        self.check_index = (self.check_index + 1) % len(squares)
+        name, points = squares[self.check_index]
+        square = game.geo.names.index(name)
+        self.cursor = square
+        quatro = " (a Quatro)" if len(game.neighbours(square)) == 4 else ""
+        self.say(f"Check {self.check_index + 1} of {len(squares)}: {name} scores "
+                 f"{plural(points, 'point')}{quatro}.  C: next · Enter: place.")
+
+    def take_back(self) -> None:
+        game = self.game
+        if not game.history:
+            self.refuse("Nothing to take back: the six start stones stay." if not game.ended
+                        else "The game has ended.")
+            return
+        square = game.geo.names.index(game.history[-1])
+        stone = game.board[square]
+        game.undo()
+        self.cursor = square
+        self.last = game.geo.names.index(game.history[-1]) if game.history else None
+        self.say(f"Took back {stone_label(stone)} from {game.square_name(square)}."
+                 if stone else "Took back.")
+        self._tell_if_over()
+
+    def put_back(self) -> None:
+        game = self.game
+        try:
+            game.redo()
+        except IllegalMove as exc:
+            self.refuse(f"Nothing to put back: {exc}." if "nothing" not in str(exc)
+                        else "Nothing to put back.")
+            return
+        square = game.geo.names.index(game.history[-1])
+        self.cursor = self.last = square
+        self.say(f"Put back {stone_label(game.board[square])} on {game.square_name(square)}.")
+        self._tell_if_over()
+
+    async def end_game(self) -> None:
+        from .widgets import confirm
+        game = self.game
+        if not game.is_over:
+            await self.waiter.close()
+            self.draw()
+            if not await confirm(self.session, f"End the game now, with "
+                                 f"{plural(game.stones_left, 'stone')} left?"):
+                self.say("The game goes on.")
+                return
+        self.play("end")
+
+    def wait(self) -> None:
+        if self.timer is None or self.timer.removed:
+            self.refuse("No timer is running: set one in the Anciento menu (T) before a game.")
+            return
+        paused = self.timer.toggle_pause()
+        self.say("Timer paused: W starts it again." if paused else "Timer running again.")
+
+    def toggle_timer(self) -> None:
+        if self.timer is None:
+            self.refuse("No timer was set: choose one in the Anciento menu (T) before a game.")
+            return
+        removed = self.timer.toggle_removed()
+        self.say("Timer removed: no time limit.  T puts it back, with the full time."
+                 if removed else f"Timer back: {plural(self.timer.minutes, 'minute')}.")
+
+    async def save(self) -> None:
+        store = getattr(self.session, "store", None)
+        player = getattr(self.session, "player", None)
+        if store is None or player is None:
+            self.refuse("Saving is unavailable: this door has no saved-games database.")
+            return
+        await self.waiter.close()
+        self.draw()
+        self.note = ""
+        row = self.session.screen.rows - 2
+        self.session.screen.put(row, 0, " " * self.session.screen.cols)
+        name = await read_line(self.session, row, 1, "Save this game as: ", 24)
+        self.session.screen.cursor = None
+        if not name or not name.strip():
+            self.say("Not saved.")
+            return
+        try:
+            stored = await store.save_named(player.id, self.name, name, self.game.to_json())
+        except ValueError as exc:          # SaveRefused: no name, or too many saves
+            self.refuse(f"Not saved: {exc}.")
+        except Exception:                  # the store logs why; the game goes on
+            self.refuse("Saving is unavailable right now; your game goes on.")
+        else:
+            self.say(f"Saved as \"{stored}\": load it from the Anciento menu (L).")
+
+    async def demo_here(self) -> None:
+        game = self.game
+        if game.history or game.can_redo:
+            self.refuse("The demo plays a fresh game: start a new one, or choose D in the menu.")
+            return
+        await self.waiter.close()
+        copy = Anciento.from_json(game.to_json())
+        await AncientoScreen(self.session, copy, demo=True).run_demo()
+        self.session.renderer.invalidate()
+        self.say("Back to your game: the demo changed nothing here.")
+
+    # -- the demo --------------------------------------------------------------------------
+    async def run_demo(self) -> None:
+        """The demo player plays this (throw-away) game move by move; never recorded."""
+        game, running = self.game, False
+        self.say("The demo player sees what you see.  Enter: next move · R: run.")
+        try:
+            while not game.is_over:
+                self.draw()
+                await self.session.show()
+                if running:
+                    key = await self.waiter.get(self.demo_pause)
+                    if key is not None:
+                        running = False
+                        self.say("Stopped.  Enter: next move · R: run · Esc: leave.")
+                        continue
+                else:
+                    key = await self.waiter.get()
+                    assert key is not None
+                    char = key.char.lower() if key.is_char else ""
+                    if key.name == "esc" or char == "q":
+                        return
+                    if char == "r":
+                        running = True
+                    elif key.name != "enter" and char not in (" ", "n"):
+                        if key.name != "resize":
+                            self.refuse("Enter or Space: next move · R: run · Esc: leave.")
+                        continue
+                await self._demo_move()
+            game.end()
+            self.say(f"Demo over: final score {game.score}, {plural(game.placed, 'stone')} "
+                     f"on the board.  Press any key.")
+            self.draw()
+            await self.session.show()
+            await self.waiter.get()
+        finally:
+            await self.waiter.close()
+
+    async def _demo_move(self) -> None:
+        game = self.game
+        stone = game.current
+        assert stone is not None
+        move = await asyncio.to_thread(choose_move, game)
+        square = game.geo.names.index(move)
+        points, quatro = game.points_at(square), len(game.neighbours(square)) == 4
+        game.play(move)
+        self.cursor = self.last = square
+        self.say(f"Demo: {stone_label(stone)} on {move}, {plural(points, 'point')}"
+                 f"{'  Quatro! BONUS x' + str(game.bonus) if quatro else ''}.")
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw_board(self) -> None:
+        screen, game = self.session.screen, self.game
+        geo = game.geo
+        span = ["───"] * geo.cols
+        for c in range(geo.cols):
+            screen.put(GRID_TOP - 1, GRID_LEFT + 2 + SQUARE * c, chr(ord("a") + c), theme.LABEL)
+        for r in range(geo.rows + 1):
+            left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == geo.rows else "├┼┤")
+            screen.put(GRID_TOP + 2 * r, GRID_LEFT, left + joint.join(span) + right,
+                       theme.FRAME)
+        for r in range(geo.rows):
+            row = GRID_TOP + 1 + 2 * r
+            digit = str(r + 1)
+            screen.put(row, GRID_LEFT - 2, digit,
+                       theme.SELECTED if self.typed == digit else theme.LABEL)
+            screen.put(row, GRID_LEFT, "│" * (SQUARE * geo.cols + 1), theme.FRAME)
+        for square in range(geo.size):
+            self._draw_square(square)
+        row, col = square_origin(game, self.cursor)
+        screen.put(row, col - 1, "[", CURSOR)
+        screen.put(row, col + 3, "]", CURSOR)
+        self._draw_panel()
+        legend = GRID_TOP + 2 * geo.rows + 1
+        if legend < screen.rows - 3:
+            screen.put(legend, GRID_LEFT - 2,
+                       f"Shapes {' '.join(SHAPE_GLYPHS)}  patterns 1-6 (by colour)  "
+                       "shaded: the edge, 0 points", theme.DIM)
+
+    def _draw_square(self, square: int) -> None:
+        screen, game = self.session.screen, self.game
+        row, col = square_origin(game, square)
+        edge = game.geo.edge[square]
+        stone = game.board[square]
+        if stone is None:
+            screen.put(row, col, "   ", EDGE if edge else INSIDE)
+        else:
+            # The demo marks its last move; in play the cursor stays on the stone just put.
+            mark = LAST_MARK if self.demo and square == self.last else " "
+            screen.put(row, col, mark + stone_label(stone), stone_attr(stone, edge))
+
+    def _draw_panel(self) -> None:
+        screen, game = self.session.screen, self.game
+        top, left, width = 1, PANEL_LEFT, PANEL_WIDTH
+        lines: list[tuple[str, str, Attr]] = []
+        stone = game.current
+        if game.ended:
+            lines.append(("Stone", "(game ended)", theme.LABEL))
+        elif stone is None:
+            lines.append(("Stone", "none left", theme.LABEL))
+        else:
+            lines.append(("Stone", "", theme.LABEL))
+        if game.easy:
+            lines.append(("Next", "", theme.LABEL))
+        lines += [
+            ("", "", theme.LABEL),
+            ("Score", f"{game.score}", theme.BRIGHT),
+            ("BONUS", f"x{game.bonus}", theme.BRIGHT),
+            ("Quatros", f"{game.quatros}", theme.BRIGHT),
+            ("Stones left", f"{game.stones_left}", theme.BRIGHT),
+            ("Timer", self.timer.text() if self.timer else "off", theme.BRIGHT),
+            ("Skip taken", "on" if self.skip else "off", theme.LABEL),
+            ("Easy mode", "on" if game.easy else "off", theme.LABEL),
+            ("Board", f"{game.geo.rows} x {game.geo.cols}", theme.LABEL),
+        ]
+        screen.box(top, left, len(lines) + 2, width, theme.FRAME)
+        screen.put(top, left + 2, " Demo " if self.demo else " Your stone ", theme.TITLE)
+        for i, (label, value, attr) in enumerate(lines):
+            row = top + 1 + i
+            screen.put(row, left + 2, label, theme.LABEL)
+            screen.put(row, left + 14, value[: width - 16], attr)
+        if stone is not None and not game.ended:
+            col = screen.put(top + 1, left + 9, "[", theme.FRAME)
+            col = screen.put(top + 1, col, stone_label(stone), stone_attr(stone))
+            screen.put(top + 1, col, "]", theme.FRAME)
+        if game.easy and not game.ended:
+            col = left + 9
+            for nxt in game.next_stones(4):
+                col = screen.put(top + 2, col, stone_label(nxt), stone_attr(nxt)) + 1
+
+
+async def play_anciento(session: Session) -> None:
+    """The main menu's Anciento: resume or the Anciento menu, play, record, again."""
+    await play_game(session, AncientoScreen)
+

@@ -87,6 +87,8 @@ class Session:
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
+        self.ended_by: SessionEnded | None = None
+        """Why the visit ended, when it was not the caller's choice (exit codes read it)."""
         self.preparing: asyncio.Future | None = None
         """Work started beside the title screen (``reussite door`` opens the store there);
         the visit waits for it before the main menu."""
@@ -97,6 +99,7 @@ class Session:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
         exception may clear ``autosave`` before ``run_visit`` gets to save."""
         self._hook_at_end = self.autosave or self._hook_at_end
+        self.ended_by = exc
         return exc
 
     async def save_game_in_progress(self) -> None:

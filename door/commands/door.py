@@ -387,6 +387,8 @@ async def door_visit(session: Session) -> int:
             loop.remove_signal_handler(sig)
         with contextlib.suppress(Exception):
             await terminal.close()
-    if signalled or getattr(terminal, "carrier_lost", False):
+    from ..session import CarrierLost
+    if (signalled or getattr(terminal, "carrier_lost", False)
+            or isinstance(session.ended_by, CarrierLost)):
         return EXIT_CARRIER
     return code

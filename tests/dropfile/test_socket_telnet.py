@@ -137,6 +137,7 @@ async def test_game_saved_even_when_the_screen_cleared_its_hook(settings) -> Non
     theirs.close()  # the caller hangs up
     with pytest.raises(CarrierLost):
         await session.key()
+    assert isinstance(session.ended_by, CarrierLost)
     session.autosave = None  # what a game screen's ``finally`` does while unwinding
     await session.save_game_in_progress()
     assert saved == ["saved"]

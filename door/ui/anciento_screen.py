@@ -118,7 +118,6 @@ class AncientoScreen(GameScreen):
         self.waiter = KeyWaiter(session)
         minutes = 0 if demo else choices.timer_minutes
         self.timer = Timer(minutes, self.clock) if minutes else None
-        self._shown_clock = ""
         self._over_told = False
         if game.history:
             self.last = game.geo.names.index(game.history[-1])
@@ -171,23 +170,15 @@ class AncientoScreen(GameScreen):
             await self.waiter.close()
 
     async def _next_key(self) -> Key | None:
-        """The next key; None after redrawing the clock when a second has passed."""
+        """The next key, or None when the shown clock changes first (the loop redraws it)."""
         timer = self.timer
         if timer is None or not timer.running:
             return await self.waiter.get()
-        key = await self.waiter.get(min(self.tick, timer.next_change(), timer.left() + 0.01))
-        if key is None:
-            self._draw_panel()
-            await self.session.show()
-        return key
+        return await self.waiter.get(min(self.tick, timer.next_change(), timer.left() + 0.01))
 
     def _time_up(self) -> None:
         self.timed_out = True
         self.game.end()
-
-    async def common_key(self, key: Key) -> bool:
-        await self.waiter.close()       # help, instructions and confirm read keys themselves
-        return await super().common_key(key)
 
     def verdict(self) -> str:
         game = self.game
@@ -360,7 +351,6 @@ class AncientoScreen(GameScreen):
         from .widgets import confirm
         game = self.game
         if not game.is_over:
-            await self.waiter.close()
             self.draw()
             if not await confirm(self.session, f"End the game now, with "
                                  f"{plural(game.stones_left, 'stone')} left?"):
@@ -389,7 +379,6 @@ class AncientoScreen(GameScreen):
         if store is None or player is None:
             self.refuse("Saving is unavailable: this door has no saved-games database.")
             return
-        await self.waiter.close()
         self.draw()
         self.note = ""
         row = self.session.screen.rows - 2
@@ -413,7 +402,6 @@ class AncientoScreen(GameScreen):
         if game.history or game.can_redo:
             self.refuse("The demo plays a fresh game: start a new one, or choose D in the menu.")
             return
-        await self.waiter.close()
         copy = Anciento.from_json(game.to_json())
         await AncientoScreen(self.session, copy, demo=True).run_demo()
         self.session.renderer.invalidate()
@@ -442,6 +430,9 @@ class AncientoScreen(GameScreen):
                         return
                     if char == "r":
                         running = True
+                    elif char == "?" or key.name == "f1":
+                        await self.show_help()
+                        continue
                     elif key.name != "enter" and char not in (" ", "n"):
                         if key.name != "resize":
                             self.refuse("Enter or Space: next move · R: run · Esc: leave.")

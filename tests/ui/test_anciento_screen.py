@@ -24,7 +24,7 @@ from door.store import Store
 from door.term import Charset
 from door.ui.anciento_menu import screen_choices
 from door.ui.anciento_screen import GRID_LEFT, AncientoScreen, square_origin
-from door.ui.anciento_stones import PATTERN_NAMES, SHAPE_TEXT, stone_label
+from door.ui.anciento_stones import PATTERN_NAMES, SHAPE_TEXT, misfit_reason, stone_label
 from door.ui.game_screen import play_game
 
 REPO = Path(__file__).resolve().parents[2]
@@ -228,12 +228,12 @@ async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:
     await caller.wait_for("has no neighbour (diagonals do not count)")
     assert f"{game.square_name(lonely)} has no neighbour" in caller.text
     assert caller.bells == bells + 1
-    misfit = next((sq for sq in range(game.geo.size) if game.board[sq] is None
-                   and game.neighbours(sq) and not game.can_place(sq)), None)
-    if misfit is not None:
-        caller.send(caller.walk(game, misfit) + "\r")
-        await caller.wait_for(f"{stone_label(game.current)} cannot go on "
-                              f"{game.square_name(misfit)}")
+    misfit = next(sq for sq in range(game.geo.size) if game.board[sq] is None
+                  and game.neighbours(sq) and not game.can_place(sq))
+    caller.send(caller.walk(game, misfit) + "\r")
+    await caller.wait_for(f"{stone_label(game.current)} cannot go on "
+                          f"{game.square_name(misfit)}")
+    assert caller.bells == bells + 2
     taken = game.geo.start[5]
     caller.send(caller.walk(game, taken) + "\r")
     await caller.wait_for(f"{game.square_name(taken)} is taken by")
@@ -633,3 +633,14 @@ def test_instructions_file_is_ours_and_fits() -> None:
     for phrase in ("whether you like it or not", "sky is the limit", "It is a Single player",
                    "Neighboring stones must match"):                # the seed's wording
         assert phrase not in text
+
+
+def test_refusals_name_the_rule_that_fails() -> None:
+    a1, a2, a3, a4, b1, c3 = (Stone.parse(t) for t in ("A1", "A2", "A3", "A4", "B1", "C3"))
+    assert misfit_reason(a1, [], "e4") == \
+        "♠1 must touch a stone: e4 has no neighbour (diagonals do not count)."
+    assert misfit_reason(a1, [a2, c3], "e4") == \
+        "♠1 cannot go on e4: ♦3 beside it shares neither its shape nor its pattern."
+    assert misfit_reason(a1, [a2, a3], "e4").endswith("none shares its pattern.")
+    assert misfit_reason(a1, [b1, b1], "e4").endswith("none shares its shape.")
+    assert "(here 3 and 1)" in misfit_reason(a1, [a2, a3, a4, b1], "e4")

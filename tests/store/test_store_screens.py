@@ -144,3 +144,30 @@ async def test_screens_say_unavailable_and_the_door_goes_on(door_home: Path) -> 
         server.close()
         await server.wait_closed()
         await store.close()
+
+
+async def test_long_message_is_paged_and_can_be_deleted(door) -> None:
+    store, port = door
+    bob = await store.player("direct", "bob", "Bob")
+    guest = await store.player("direct", "guest", "Guest")
+    body = "\n".join(f"Line {i:02d} of the saga." for i in range(1, 31))
+    await store.send_message(bob.id, "guest", "The saga", body)
+    caller = await at_menu(port)
+    caller.send("e")
+    await caller.wait_for("The saga")
+    caller.send("\r")
+    await caller.wait_for("Page 1 of 3")
+    assert "Line 01" in caller.term.text and "Line 15" not in caller.term.text
+    caller.send(" ")
+    await caller.wait_for("Page 2 of 3")
+    assert "Line 15" in caller.term.text and "Line 01" not in caller.term.text
+    caller.send("\x1b[5~")  # PgUp
+    await caller.wait_for("Page 1 of 3")
+    caller.send("d")
+    await caller.wait_for("Delete the message from Bob?")
+    caller.send("y")
+    await caller.wait_for("Message deleted.")
+    assert await store.inbox(guest.id) == []
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    await leave(caller)

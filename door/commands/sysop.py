@@ -17,11 +17,13 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cli import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 from ..games import GAME_NAMES
-from ..store import Player, Store, StoreError
-from ..store.migrate import head
+
+if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
+    from ..store import Player, Store
 
 EXPORT_FIELDS = ("id", "alias", "source", "game", "number", "score", "status", "cheater",
                  "hof", "started", "ended", "duration_s", "options", "moves")
@@ -71,6 +73,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
     settings = resolve_settings(args)
+
+    from ..store import Store, StoreError
 
     async def main() -> int:
         store = Store.from_settings(settings, pooled=False)
@@ -200,6 +204,8 @@ def _json(value: object) -> str:
 async def _migrate(store: Store, args: argparse.Namespace, backups: Path) -> int:
     before = await store.revision()
     await store.migrate()
+    from ..store.migrate import head
+
     target = head()
     if before == target:
         print(f"Database {store.describe()} is up to date (revision {target}).")

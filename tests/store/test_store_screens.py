@@ -171,3 +171,23 @@ async def test_long_message_is_paged_and_can_be_deleted(door) -> None:
     caller.send("\x1b")
     await caller.wait_for("Your choice")
     await leave(caller)
+
+
+async def test_main_menu_tells_of_new_messages(door) -> None:
+    store, port = door
+    bob = await store.player("direct", "bob", "Bob")
+    await store.player("direct", "guest", "Guest")
+    await store.send_message(bob.id, "guest", "Hello", "First")
+    await store.send_message(bob.id, "guest", "Again", "Second")
+    caller = await at_menu(port)
+    await caller.wait_for("You have 2 new messages.")
+    caller.send("e")
+    await caller.wait_for("New messages for Guest")
+    caller.send("\r")
+    await caller.wait_for("Subject: ")
+    caller.send("\x1b")
+    await caller.settle()
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    await caller.wait_for("You have 1 new message.")
+    await leave(caller)

@@ -242,6 +242,12 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     return rank, ""
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 async def end_of_game(screen: GameScreen) -> str:
     """The final score, the place in the hall of fame, and what next."""
     rank, note = await _record_result(screen)
@@ -250,9 +256,15 @@ async def end_of_game(screen: GameScreen) -> str:
     verdict = screen.verdict()
     lines = [verdict, "", f"Final score: {game.score}", *screen.end_notes()]
     if rank:
-        lines.append(f"Your game takes place {rank} in the {screen.title} hall of fame!")
+        lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
+                     "hall of fame!")
     elif note:
         lines.append(note)
+    from .menu import messages_news
+
+    news = await messages_news(session)
+    if news:
+        lines += ["", news]
     lines += ["", f"[A] again with game #{game.number}", "[N] a new deal", "[M] main menu"]
     box_text(session, lines, title=f"{screen.title} #{game.number}")
     await session.show()

@@ -50,7 +50,7 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
     entries = session.settings.enabled_menu
     by_key = {e.key: i for i, e in enumerate(entries)}
     selected = 0
-    note = await _news(session)
+    note = await messages_news(session)
     while True:
         draw_menu(session, entries, selected)
         if note:
@@ -87,10 +87,10 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
             continue
         await action(session)
         session.renderer.invalidate()
-        note = await _news(session)
+        note = await messages_news(session)
 
 
-async def _news(session: Session) -> str:
+async def messages_news(session: Session) -> str:
     """"You have N new messages." when there are some (and the message centre is on)."""
     if not any(e.action == "messages" for e in session.settings.enabled_menu):
         return ""

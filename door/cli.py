@@ -52,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bind", metavar="ADDR", help="override [server] bind")
     serve.add_argument("--telnet-port", type=int, metavar="PORT",
                        help="override [server] telnet_port (0 picks a free port)")
+    serve.add_argument("--ssh-port", type=int, metavar="PORT",
+                       help="override [server] ssh_port (0 picks a free port, -1 no SSH)")
     serve.set_defaults(func=cmd_serve)
 
     local = sub.add_parser("local", parents=[common], help="play on this terminal, no network",
@@ -104,7 +106,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
     from .server import serve
 
-    return asyncio.run(serve(settings, bind, port))
+    return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port))
 
 
 def cmd_local(args: argparse.Namespace) -> int:

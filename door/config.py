@@ -52,12 +52,23 @@ class ServerSettings:
     telnet_port: int = 2323
     ssh_port: int = 2222
     max_nodes: int = 32
+    max_per_address: int = 4  # connections at once from one IP address
 
 
 @dataclass(frozen=True)
 class LimitsSettings:
     idle_timeout: int = 300
     minutes_per_call: int = 60
+
+
+@dataclass(frozen=True)
+class AccountsSettings:
+    """Direct callers' logins (``reussite serve``)."""
+
+    guest: bool = False  # a GUEST login without a password
+    login_attempts: int = 5  # failed logins per address, and per handle, before a lockout
+    lockout_minutes: int = 15
+    login_timeout: int = 120  # seconds to finish logging in (slow or silent connections)
 
 
 @dataclass(frozen=True)
@@ -130,6 +141,7 @@ class Settings:
     server: ServerSettings = field(default_factory=ServerSettings)
     menu: tuple[MenuEntry, ...] = DEFAULT_MENU
     limits: LimitsSettings = field(default_factory=LimitsSettings)
+    accounts: AccountsSettings = field(default_factory=AccountsSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     mariant: MariantSettings = field(default_factory=MariantSettings)
     montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
@@ -218,9 +230,13 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
                             "data_dir": _path}),
     "server": (ServerSettings, {"bind": _address, "telnet_port": _PORT, "ssh_port": _PORT,
-                                "max_nodes": _int_between(1, 10000)}),
+                                "max_nodes": _int_between(1, 10000),
+                                "max_per_address": _int_between(1, 10000)}),
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
                                 "minutes_per_call": _int_between(1, 1440)}),
+    "accounts": (AccountsSettings, {"guest": _bool, "login_attempts": _int_between(1, 100),
+                                    "lockout_minutes": _int_between(1, 1440),
+                                    "login_timeout": _int_between(2, 3600)}),
     "database": (DatabaseSettings, {"url": _db_url}),
     "mariant": (MariantSettings, {"face_down": _int_between(2, 6),
                                   "face_up": _int_between(1, 5)}),

@@ -1,20 +1,39 @@
-"""``reussite serve``: the direct-dial server, answering telnet callers on one asyncio loop."""
+"""``reussite serve``: the direct-dial server, answering telnet and SSH callers on one asyncio loop.
+
+Each connection passes the per-address cap, takes the lowest free node (or sees "all nodes
+busy"), logs in (the door's login screen, or the SSH layer for a known handle), then plays.
+SIGTERM/SIGINT tell every caller, save games in progress and close everything within
+``SHUTDOWN_S`` seconds.  One log line per connect, login, game end and disconnect goes to
+stderr and to ``data/reussite.log`` (rotated).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import logging.handlers
 import signal
+import socket
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from .config import Settings
+from .guard import AddressCap, LoginLimiter, address_of
 from .net.telnet import start_telnet
 from .net.terminal import Terminal
-from .session import Caller, Session, run_visit
+from .session import Caller, Session, SessionEnded, run_visit
 from .store import Store
+from .store.accounts import Accounts
 from .store.visit import identify, node_gone, node_seen, open_store
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_S = 5.0  # SIGTERM to everything closed
+LOG_FILE, LOG_BYTES, LOG_BACKUPS = "reussite.log", 1_000_000, 5
+SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance: your game is "
+                   b"saved. Please call again soon.\x1b[0m\r\n")
 
 
 class NodeTable:
@@ -36,6 +55,7 @@ class NodeTable:
 
 
 def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
+    """An open door without logins (every caller is Guest): tests of the screens use it."""
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
         if node is None:
@@ -53,28 +73,219 @@ def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = N
     return run
 
 
-async def serve(settings: Settings, bind: str, port: int,
-                started: asyncio.Future | None = None) -> int:
-    """Run until SIGINT/SIGTERM.  ``started`` receives the bound port (tests use port 0)."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    nodes = NodeTable(settings.server.max_nodes)
-    store = await open_store(settings)
-    server = await start_telnet(bind, port, session_runner(settings, nodes, store))
-    bound = server.sockets[0].getsockname()[1]
-    log.info("telnet: listening on %s port %s (home %s)", bind, bound, settings.home)
-    print(f"Réussite is answering telnet on {bind} port {bound}. Ctrl-C stops it.", flush=True)
-    if started is not None:
-        started.set_result(bound)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, stop.set)
+def _elapsed(start: float) -> str:
+    seconds = int(time.monotonic() - start)
+    return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+class Door:
+    """Everything the server shares between callers: nodes, guards, accounts, live sessions."""
+
+    def __init__(self, settings: Settings, store: Store | None) -> None:
+        self.settings = settings
+        self.store = store
+        self.nodes = NodeTable(settings.server.max_nodes)
+        self.accounts = Accounts(store) if store is not None else None
+        acc = settings.accounts
+        self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
+        self.cap = AddressCap(settings.server.max_per_address)
+        self.live: dict[asyncio.Task, tuple[Session | None, Terminal]] = {}
+        self.closing = False
+        if store is not None:
+            self._log_game_ends(store)
+
+    def _log_game_ends(self, store: Store) -> None:
+        """One log line per finished game, whichever screen stores it."""
+        inner = store.finish_game
+
+        async def finish_game(player_id: int, record: Any, score: int, status: str,
+                              *args: Any, **kw: Any) -> int | None:
+            rank = await inner(player_id, record, score, status, *args, **kw)
+            session = self._session_of(player_id)
+            node = session.caller.node if session else "?"
+            who = session.caller.alias if session else f"player {player_id}"
+            log.info("node %s: %s finished %s #%s: %s, score %s%s", node, who, record.game,
+                     record.number, status, score, f", rank {rank}" if rank else "")
+            return rank
+
+        store.finish_game = finish_game  # type: ignore[method-assign]
+
+    def _session_of(self, player_id: int) -> Session | None:
+        for session, _ in self.live.values():
+            if session is not None and session.player is not None \
+                    and session.player.id == player_id:
+                return session
+        return None
+
+    async def run(self, terminal: Terminal) -> None:
+        """One connection, from the caps to the goodbye."""
+        start = time.monotonic()
+        address = address_of(terminal.peer)
+        kind = "ssh" if hasattr(terminal, "account") else "telnet"
+        if self.closing:
+            return
+        if not self.cap.enter(address):
+            log.warning("%s %s: refused, %d connections from that address already", kind,
+                        terminal.peer, self.settings.server.max_per_address)
+            await self._notice(terminal, "Too many connections from your address: "
+                               "please hang up another one first.")
+            return
+        node = None
+        task = asyncio.current_task()
+        try:
+            node = self.nodes.take()
+            if node is None:
+                log.warning("%s %s: refused, all %d nodes busy", kind, terminal.peer,
+                            self.nodes.max_nodes)
+                await self._notice(terminal, "All nodes are busy. Please call again later.")
+                return
+            log.info("node %s: %s connect from %s", node, kind, terminal.peer)
+            assert task is not None
+            self.live[task] = (None, terminal)
+            await self._visit(terminal, node, task)
+        finally:
+            if node is not None:
+                self.live.pop(task, None)  # type: ignore[arg-type]
+                await node_gone(self.store, node)
+                self.nodes.give_back(node)
+                log.info("node %s: disconnect %s after %s", node, terminal.peer,
+                         _elapsed(start))
+            self.cap.leave(address)
+
+    async def _visit(self, terminal: Terminal, node: int, task: asyncio.Task) -> None:
+        account = getattr(terminal, "account", None)
+        if hasattr(terminal, "account"):  # SSH: UTF-8 unless the terminal type says CP437
+            saved = account.player.charset if account else None
+            await terminal.detect_charset(saved=saved, lang=getattr(terminal, "lang", ""),
+                                          charset="utf-8")
+        caller = Caller(alias=account.handle if account else "New caller", node=node)
+        session = Session(terminal, self.settings, caller, store=self.store,
+                          player=account.player if account else None)
+        self.live[task] = (session, terminal)
+        if account is None and not await self._login(session, terminal):
+            return
+        log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer,
+                 " (ssh auth)" if account else "")
+        await node_seen(self.store, node, session.player, "main menu")
+        await run_visit(session)
+
+    async def _login(self, session: Session, terminal: Terminal) -> bool:
+        from .ui.login import login
+
+        if self.accounts is None:  # no database: everyone plays as a guest, unscored
+            session.caller.alias = "Guest"
+            return True
+        await node_seen(self.store, session.caller.node, None, "logging in")
+        try:
+            who = await asyncio.wait_for(
+                login(session, self.accounts, self.limiter, address_of(terminal.peer),
+                      self.settings.accounts.guest),
+                self.settings.accounts.login_timeout)
+        except TimeoutError:
+            log.info("node %s: login timed out (%s)", session.caller.node, terminal.peer)
+            await self._notice(terminal, "Login timed out.")
+            return False
+        except SessionEnded:
+            return False
+        if who is None:
+            return False
+        session.caller.alias, session.player = who.alias, who.player
+        return True
+
+    async def _notice(self, terminal: Terminal, text: str) -> None:
+        """One line to a caller about to be dropped; never waits long for a slow reader."""
+        terminal.write(b"\r\n" + text.encode("ascii", "replace") + b"\r\n")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(terminal.drain(), 2)
+
+    async def shutdown(self, timeout: float) -> None:
+        """Tell every caller, cancel their visits (run_visit saves games in progress on
+        cancellation), and wait for them — at most ``timeout`` seconds."""
+        self.closing = True
+        tasks = list(self.live)
+        for _, terminal in self.live.values():
+            with contextlib.suppress(Exception):
+                terminal.write(SHUTDOWN_NOTICE)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        log.info("shutdown: %d callers told and closed", len(tasks))
+
+
+def _log_to_file(data_dir: Path) -> logging.Handler | None:
     try:
+        handler = logging.handlers.RotatingFileHandler(
+            data_dir / LOG_FILE, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
+    except OSError as exc:
+        log.warning("no log file in %s: %s", data_dir, exc)
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(handler)
+    return handler
+
+
+class Ports(NamedTuple):
+    telnet: int
+    ssh: int | None
+
+
+async def serve(settings: Settings, bind: str, port: int,
+                started: asyncio.Future | None = None, ssh_port: int | None = None,
+                stop: asyncio.Event | None = None) -> int:
+    """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound
+    :class:`Ports` (tests use port 0); ``ssh_port`` overrides [server] ssh_port (0 picks a
+    free one; -1 turns SSH off)."""
+    from .net.ssh import start_ssh
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    handler = _log_to_file(settings.data_dir)
+    store = await open_store(settings, online_window_s=settings.limits.minutes_per_call * 60 + 120)
+    door = Door(settings, store)
+    ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
+    telnet = ssh = None
+    ssh_bound = None
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    signals: list[int] = []
+    try:
+        telnet = await start_telnet(bind, port, door.run)
+        bound = telnet.sockets[0].getsockname()[1]
+        # Who's online names each server by machine and telnet port: two servers on one
+        # machine never share rows, and a restart takes its own rows back.
+        store.host = f"{socket.gethostname()}:{bound}"[:64]
+        where = f"telnet on {bind} port {bound}"
+        if ssh_port >= 0:
+            ssh = await start_ssh(bind, ssh_port, settings.data_dir, door.run, door.accounts,
+                                  door.limiter, login_timeout=settings.accounts.login_timeout)
+            ssh_bound = ssh.sockets[0].getsockname()[1]
+            where += f" and SSH on port {ssh_bound}"
+        log.info("listening: %s (home %s)", where, settings.home)
+        print(f"Réussite is answering {where}. Ctrl-C stops it.", flush=True)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, stop.set)
+                signals.append(sig)
+        if started is not None:
+            started.set_result(Ports(bound, ssh_bound))
         await stop.wait()
+        log.info("stopping: telling %d callers", len(door.live))
     finally:
-        server.close()
-        await server.wait_closed()
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+        began = time.monotonic()
+        for server in (telnet, ssh):
+            if server is not None:
+                server.close()
+        await door.shutdown(SHUTDOWN_S - 1.5)
+        for server in (telnet, ssh):
+            if server is not None:
+                with contextlib.suppress(Exception):
+                    left = max(0.1, SHUTDOWN_S - 0.5 - (time.monotonic() - began))
+                    await asyncio.wait_for(server.wait_closed(), left)
         await store.close()
-        log.info("telnet: stopped")
+        log.info("stopped")
+        if handler is not None:
+            logging.getLogger().removeHandler(handler)
+            handler.close()
     return 0

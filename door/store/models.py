@@ -180,5 +180,18 @@ class NodeRow(Base):
     heartbeat: Mapped[datetime]
 
 
-__all__ = ["BIG_ID", "Base", "GameRow", "MessageRow", "NamedSaveRow", "NodeRow", "PlayerRow",
-           "ResumeRow", "UTCDateTime"]
+class AccountRow(Base):
+    """A direct caller's login (``reussite serve``): the password hash of a ``direct`` player.
+    Never the password itself: ``password`` is ``scrypt$n$r$p$salt$hash`` (base64)."""
+
+    __tablename__ = "accounts"
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    password: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime]
+    last_login: Mapped[datetime | None]
+
+
+__all__ = ["BIG_ID", "AccountRow", "Base", "GameRow", "MessageRow", "NamedSaveRow", "NodeRow",
+           "PlayerRow", "ResumeRow", "UTCDateTime"]

@@ -10,6 +10,7 @@ from .menu import Action
 from .messages import message_centre
 from .montecarlo_screen import play_montecarlo
 from .settings import terminal_settings
+from .whosonline import whos_online
 
 ACTIONS: dict[str, Action] = {}
 ACTIONS["halloffame"] = hall_of_fame
@@ -19,3 +20,4 @@ ACTIONS["mariant"] = play_mariant
 ACTIONS["auntmary"] = play_auntmary
 ACTIONS["settings"] = terminal_settings
 ACTIONS["anciento"] = play_anciento
+ACTIONS["whosonline"] = whos_online

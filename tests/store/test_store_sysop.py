@@ -44,9 +44,9 @@ def sysop(home: Path, *args: str) -> int:
 
 def test_read_only_chores(home: Path, db_url: str, capsys: pytest.CaptureFixture) -> None:
     assert sysop(home, "migrate") == 0
-    assert "upgraded from revision empty to 0001" in capsys.readouterr().out
+    assert "upgraded from revision empty to 0002" in capsys.readouterr().out
     assert sysop(home, "migrate") == 0
-    assert "is up to date (revision 0001)" in capsys.readouterr().out
+    assert "is up to date (revision 0002)" in capsys.readouterr().out
     asyncio.run(seed(db_url))
     assert sysop(home, "players") == 0
     out = capsys.readouterr().out

@@ -29,7 +29,7 @@ async def test_open_store_migrates_and_a_broken_one_still_opens(door_home: Path)
     settings = load_settings(door_home)
     store = await open_store(settings)
     try:
-        assert await store.revision() == "0001"
+        assert await store.revision() == "0002"
     finally:
         await store.close()
     (door_home / "data" / "reussite.db").write_bytes(b"\0" * 4096 + b"garbage" * 100)

@@ -1,0 +1,178 @@
+"""SSH callers through asyncssh: a PTY, window changes, bytes both ways, logins at the SSH layer.
+
+The ssh user name is the caller's handle when that account exists: the SSH layer then asks
+for its password (keyboard-interactive or password auth).  Any other user name gets in
+without SSH auth and meets the door's own login / new-user screen.  The channel carries
+bytes (``encoding=None``): the session owns the charset, UTF-8 by default over SSH, CP437
+when the terminal type says so (SyncTERM, ansi-bbs) or the caller saved that choice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+from .terminal import Terminal
+
+if TYPE_CHECKING:
+    from ..guard import LoginLimiter
+    from ..store.accounts import Account, Accounts
+
+log = logging.getLogger(__name__)
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+KEEPALIVE_S = 30  # a dead SSH client is noticed within about three of these
+
+SessionRunner = Callable[[Terminal], Awaitable[None]]
+
+
+def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """The server's ed25519 key in ``data_dir``, made on first start (mode 0600) and reused."""
+    path = data_dir / HOST_KEY_NAME
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="reussite host key")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key.export_private_key())
+    key.write_public_key(str(path) + ".pub")
+    log.info("ssh: new host key %s (%s)", path, key.get_fingerprint())
+    return key
+
+
+class SSHTerminal(Terminal):
+    def __init__(self, process: asyncssh.SSHServerProcess, account: Account | None) -> None:
+        cols, rows, _, _ = process.term_size
+        peer = process.get_extra_info("peername")
+        super().__init__(cols=cols or 80, rows=rows or 24,
+                         term_type=process.term_type or "",
+                         peer=f"{peer[0]}:{peer[1]}" if peer else "")
+        self.process = process
+        self.account = account
+        """The account the SSH layer authenticated, or None (the door's login screen)."""
+        self.lang = str(process.env.get("LANG", "")) if process.env else ""
+        self._reading: asyncio.Future | None = None
+        self._woken = asyncio.Event()
+
+    async def read(self) -> bytes:
+        early = self.take_pushback()
+        if early:
+            return early
+        if self._reading is None:
+            self._reading = asyncio.ensure_future(self.process.stdin.read(4096))
+        woken = asyncio.ensure_future(self._woken.wait())
+        try:
+            await asyncio.wait((self._reading, woken), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken.cancel()
+        if not self._reading.done():
+            self._woken.clear()
+            return b"\0"
+        reading, self._reading = self._reading, None
+        try:
+            data = reading.result()
+        except asyncssh.TerminalSizeChanged as exc:
+            self.resized(exc.width, exc.height)
+            return b"\0"
+        except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+            return b"\0"
+        except (asyncssh.Error, ConnectionError, OSError):
+            return b""
+        return data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    def write(self, data: bytes) -> None:
+        if not self.process.stdout.channel.is_closing():
+            self.process.stdout.write(data)
+
+    async def drain(self) -> None:
+        if self.process.stdout.channel.is_closing():
+            raise ConnectionError("ssh channel closed")
+        await self.process.stdout.drain()
+
+    async def close(self) -> None:
+        if self._reading is not None:
+            self._reading.cancel()
+        if not self.process.stdout.channel.is_closing():
+            self.process.exit(0)
+
+
+class DoorSSHServer(asyncssh.SSHServer):
+    """One SSH connection's authentication: password auth for existing handles only."""
+
+    def __init__(self, accounts: Accounts | None, limiter: LoginLimiter) -> None:
+        self.accounts, self.limiter = accounts, limiter
+        self.address = ""
+        self.account: Account | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        peer = conn.get_extra_info("peername")
+        self.address = peer[0] if peer else ""
+
+    async def begin_auth(self, username: str) -> bool:
+        if self.accounts is None:
+            return False
+        try:
+            return await self.accounts.exists(username)
+        except Exception:  # database down: let them in to the door's own screens
+            log.warning("ssh: could not look up %r; no SSH auth", username, exc_info=True)
+            return False
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str,
+                             submethods: str) -> tuple[str, str, str, list[tuple[str, bool]]]:
+        return "", "", "", [("Password: ", False)]
+
+    async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        return len(responses) == 1 and await self.validate_password(username, responses[0])
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        key = username.lower()
+        if self.accounts is None or self.limiter.locked(self.address, key):
+            return False
+        account = await self.accounts.login(username, password)
+        if account is None:
+            self.limiter.failed(self.address, key)
+            log.info("ssh: failed login for %r from %s", username, self.address)
+            return False
+        self.limiter.succeeded(key)
+        self.account = account
+        return True
+
+
+async def start_ssh(host: str, port: int, data_dir: Path, run_session: SessionRunner,
+                    accounts: Accounts | None, limiter: LoginLimiter,
+                    login_timeout: float = 120) -> asyncssh.SSHAcceptor:
+    """Listen for SSH callers; each PTY session gets ``run_session(terminal)``."""
+    key = load_host_key(data_dir)
+
+    async def process(proc: asyncssh.SSHServerProcess) -> None:
+        owner = proc.channel.get_connection().get_owner()
+        terminal = SSHTerminal(proc, getattr(owner, "account", None))
+        try:
+            await run_session(terminal)
+        except (ConnectionError, asyncssh.Error):
+            pass
+        except Exception:
+            log.exception("ssh session on %s ended by an error", terminal.peer)
+        finally:
+            await terminal.close()
+
+    return await asyncssh.create_server(
+        lambda: DoorSSHServer(accounts, limiter), host, port, server_host_keys=[key],
+        process_factory=process, encoding=None, line_editor=False,
+        login_timeout=login_timeout, keepalive_interval=KEEPALIVE_S, keepalive_count_max=3)

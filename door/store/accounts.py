@@ -1,0 +1,154 @@
+"""Direct callers' accounts (``reussite serve``): a handle and a scrypt password hash.
+
+An account is a ``direct`` player (``players.source = "direct"``, ``user_id`` = the handle
+in lower case, so handles are unique ignoring case) plus one ``accounts`` row holding the
+hash.  The password itself is never stored nor logged; hashing runs in a worker thread so
+that a login never stalls the other callers' screens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import os
+import unicodedata
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+
+from .errors import StoreError
+from .models import AccountRow, PlayerRow
+from .store import Player, Store, _player
+
+log = logging.getLogger(__name__)
+
+SOURCE = "direct"
+HANDLE_MIN, HANDLE_MAX = 2, 20
+PASSWORD_MIN, PASSWORD_MAX = 4, 64
+RESERVED = frozenset({"new", "guest", "sysop", "all", "nobody"})
+# scrypt cost: about 16 MiB and 40 ms per hash here (interactive logins, OWASP's minimum).
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+_MAXMEM = 64 * 1024 * 1024
+
+
+class AccountError(StoreError):
+    """A signup refused for a reason the caller can read (taken, invalid)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    player: Player
+
+    @property
+    def handle(self) -> str:
+        return self.player.alias
+
+
+def handle_problem(handle: str) -> str | None:
+    """Why ``handle`` cannot be a handle, or None: 2–20 printable characters, no control or
+    escape bytes, no leading/trailing space, not a reserved word."""
+    if not HANDLE_MIN <= len(handle) <= HANDLE_MAX:
+        return f"A handle has {HANDLE_MIN} to {HANDLE_MAX} characters."
+    if any(not ch.isprintable() or unicodedata.category(ch).startswith("C") for ch in handle):
+        return "A handle has printable characters only."
+    if handle != handle.strip() or "  " in handle:
+        return "No spaces at the ends of a handle, nor two in a row."
+    if handle.lower() in RESERVED:
+        return f"{handle!r} is reserved: pick another handle."
+    return None
+
+
+def hash_password(password: str, salt: bytes | None = None, n: int = SCRYPT_N,
+                  r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
+    salt = salt or os.urandom(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=_MAXMEM,
+                            dklen=32)
+    b64 = base64.b64encode
+    return f"scrypt${n}${r}${p}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    """True when ``password`` matches ``stored`` (constant-time compare); False for a
+    malformed hash rather than an error."""
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt":
+            return False
+        want = base64.b64decode(digest)
+        got = hashlib.scrypt(password.encode("utf-8"), salt=base64.b64decode(salt), n=int(n),
+                             r=int(r), p=int(p), maxmem=_MAXMEM, dklen=len(want))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(want, got)
+
+
+# A hash to check against when the handle is unknown: the answer takes as long either way.
+_DUMMY = hash_password("not a password", salt=b"\0" * 16)
+
+
+class Accounts:
+    """Signup and login against the store's ``accounts`` table."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def exists(self, handle: str) -> bool:
+        return await self._find(handle) is not None
+
+    async def _find(self, handle: str) -> tuple[Player, str] | None:
+        async with self.store._read() as conn:
+            row = (await conn.execute(
+                select(PlayerRow, AccountRow.password)
+                .join(AccountRow, AccountRow.player_id == PlayerRow.id)
+                .where(PlayerRow.source == SOURCE, PlayerRow.user_id == handle.lower()))).first()
+        return (_player(row), row.password) if row else None
+
+    async def signup(self, handle: str, password: str) -> Account:
+        """A new account; AccountError when the handle is invalid or taken (any case)."""
+        problem = handle_problem(handle)
+        if problem:
+            raise AccountError(problem)
+        if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+            raise AccountError(f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
+        hashed = await asyncio.to_thread(hash_password, password)
+        now = self.store._now()
+        async with self.store._write() as conn:
+            ins = self.store._insert(conn, PlayerRow).values(
+                source=SOURCE, user_id=handle.lower(), alias=handle, alias_key=handle.lower(),
+                created=now, last_seen=now)
+            await conn.execute(ins.on_conflict_do_nothing(index_elements=["source", "user_id"]))
+            player_id = (await conn.execute(select(PlayerRow.id).where(
+                PlayerRow.source == SOURCE, PlayerRow.user_id == handle.lower()))).scalar_one()
+            acc = self.store._insert(conn, AccountRow).values(
+                player_id=player_id, password=hashed, created=now, last_login=now)
+            result = await conn.execute(acc.on_conflict_do_nothing(index_elements=["player_id"]))
+            if result.rowcount != 1:
+                raise AccountError(f"{handle!r} is taken: pick another handle.")
+            await conn.execute(update(PlayerRow).where(PlayerRow.id == player_id)
+                               .values(alias=handle, alias_key=handle.lower()))
+            row = (await conn.execute(select(PlayerRow).where(PlayerRow.id == player_id))).one()
+        log.info("account %r created", handle)
+        return Account(_player(row))
+
+    async def login(self, handle: str, password: str) -> Account | None:
+        """The account when the password matches, else None (unknown handle alike)."""
+        found = await self._find(handle) if 0 < len(handle) <= 64 else None
+        stored = found[1] if found else _DUMMY
+        ok = await asyncio.to_thread(check_password, password[:PASSWORD_MAX * 4], stored)
+        if not ok or found is None:
+            return None
+        player = found[0]
+        async with self.store._write() as conn:
+            now = self.store._now()
+            await conn.execute(update(AccountRow).where(AccountRow.player_id == player.id)
+                               .values(last_login=now))
+            await conn.execute(update(PlayerRow).where(PlayerRow.id == player.id)
+                               .values(last_seen=now))
+        return Account(player)
+
+    async def guest(self) -> Player:
+        """The shared guest player (no password; scores are kept under "Guest")."""
+        return await self.store.player(SOURCE, "guest", "Guest")

@@ -1,0 +1,73 @@
+"""Who's online: node, handle, what they are doing, idle time — from the store's node table,
+so callers on every door server sharing the database are listed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from ..session import Session
+from ..store import OnlineNode, StoreError
+from ..store.visit import node_seen
+from . import theme
+from .widgets import header, message, status_line
+
+
+def idle_text(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def draw(session: Session, nodes: list[OnlineNode], note: str = "",
+         now: datetime | None = None) -> None:
+    """The table; a Server column appears only when several door servers share the database
+    (their node numbers overlap)."""
+    screen = session.screen
+    now = now or datetime.now(UTC)
+    screen.clear()
+    header(session, "Who's Online")
+    hosts = sorted({n.host for n in nodes})
+    several = len(hosts) > 1
+    left = 2
+    cols = ("Srv  " if several else "") + f"{'Node':>4}  {'Handle':<20}  {'Doing':<30}  Idle"
+    screen.put(2, left, cols, theme.BRIGHT)
+    room = screen.rows - 6
+    for i, node in enumerate(nodes[:room]):
+        server = f"{hosts.index(node.host) + 1:<3}  " if several else ""
+        handle = (node.alias or "(logging in)")[:20]
+        line = (f"{server}{node.node:>4}  {handle:<20}  {node.activity[:30]:<30}  "
+                f"{idle_text((now - node.heartbeat).total_seconds())}")
+        attr = theme.SELECTED if node.node == session.caller.node and not several \
+            else theme.LABEL
+        screen.put(4 + i, left, line, attr)
+    if len(nodes) > room:
+        screen.put(4 + room, left, f"… and {len(nodes) - room} more", theme.LABEL)
+    if note:
+        message(session, note, theme.WARNING)
+    status_line(session, "R refreshes · any other key returns")
+
+
+async def whos_online(session: Session) -> None:
+    await node_seen(session.store, session.caller.node, session.player, "Who's Online")
+    try:
+        while True:
+            note = ""
+            nodes: list[OnlineNode] = []
+            if session.store is None:
+                note = "Who's online needs the database, which this door runs without."
+            else:
+                try:
+                    nodes = await session.store.online()
+                except StoreError as exc:
+                    note = str(exc)
+            draw(session, nodes, note)
+            await session.show()
+            key = await session.key()
+            if key.name == "resize" or (key.is_char and key.char.lower() == "r"):
+                continue
+            return
+    finally:
+        await node_seen(session.store, session.caller.node, session.player, "main menu")

@@ -1,0 +1,134 @@
+"""Helpers for the server tests: a real ``serve()`` on 127.0.0.1 (telnet and SSH on ports the
+OS picks), sysop.ini edits, and the login / signup keystrokes of a caller."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+from pyteterm import PyteTerminal, TelnetCaller
+
+from door.config import load_settings
+from door.server import Ports, serve
+
+
+def configure(home: Path, **keys: object) -> None:
+    """Set keys in home/sysop.ini by uncommenting their line: ``configure(home, guest="on")``."""
+    path = home / "sysop.ini"
+    text = path.read_text(encoding="utf-8")
+    for key, value in keys.items():
+        text, n = re.subn(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
+        assert n == 1, f"no {key} in sysop.ini"
+    path.write_text(text, encoding="utf-8")
+
+
+@contextlib.asynccontextmanager
+async def running(home: Path, ssh: bool = True) -> AsyncIterator[Ports]:
+    """``reussite serve`` in this event loop until the block ends."""
+    settings = load_settings(home)
+    stop = asyncio.Event()
+    started: asyncio.Future = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(serve(settings, "127.0.0.1", 0, started,
+                                     ssh_port=0 if ssh else -1, stop=stop))
+    done, _ = await asyncio.wait((started, task), return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        task.result()
+    try:
+        yield started.result()
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+
+
+async def call(port: int, rows: int = 24, charset: str = "cp437") -> TelnetCaller:
+    caller = await TelnetCaller.connect(port, rows=rows, charset=charset)
+    await caller.wait_for("Handle:")
+    return caller
+
+
+async def signup(caller: TelnetCaller | SSHCaller, handle: str, password: str) -> None:
+    """From the login screen to the title screen, as a new user."""
+    caller.send("new\r")
+    await caller.wait_for("New user")
+    caller.send(f"{handle}\r")
+    await caller.wait_for("Password:")
+    caller.send(f"{password}\r")
+    await caller.wait_for("Again:")
+    caller.send(f"{password}\r")
+    await caller.wait_for("Press any key")
+
+
+async def login(caller: TelnetCaller | SSHCaller, handle: str, password: str) -> None:
+    caller.send(f"{handle}\r")
+    await caller.wait_for("Password:")
+    caller.send(f"{password}\r")
+
+
+async def to_menu(caller: TelnetCaller | SSHCaller) -> None:
+    await caller.wait_for("Press any key")
+    caller.send(" ")
+    await caller.wait_for("Your choice")
+
+
+class SSHCaller:
+    """asyncssh's client with a PTY on loopback; the screen is a pyte terminal."""
+
+    def __init__(self, conn, process, term: PyteTerminal) -> None:
+        self.conn, self.process, self.term = conn, process, term
+
+    @classmethod
+    async def connect(cls, port: int, user: str, password: str | None = None,
+                      cols: int = 80, rows: int = 24, term_type: str = "xterm-256color",
+                      charset: str = "utf8") -> SSHCaller:
+        conn = await asyncssh.connect(
+            "127.0.0.1", port, username=user, password=password, known_hosts=None,
+            client_keys=None, agent_path=None,
+            preferred_auth="password" if password else "none,password")
+        process = await conn.create_process(term_type=term_type, term_size=(cols, rows),
+                                            encoding=None)
+        return cls(conn, process, PyteTerminal(cols, rows, charset))
+
+    async def pump(self, timeout: float = 0.05) -> bool:
+        try:
+            data = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
+        except TimeoutError:
+            return True
+        if not data:
+            return False
+        self.term.feed(data)
+        return True
+
+    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.term.text:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.term.text}")
+            if not await self.pump() and needle not in self.term.text:
+                raise AssertionError(f"closed before {needle!r}; screen:\n{self.term.text}")
+
+    async def settle(self, quiet: float = 0.15) -> None:
+        """Read until the server has been quiet for ``quiet`` seconds."""
+        while True:
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), quiet)
+            except TimeoutError:
+                return
+            if not data:
+                return
+            self.term.feed(data)
+
+    def send(self, data: str | bytes) -> None:
+        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.term.screen.resize(rows, cols)
+        self.process.change_terminal_size(cols, rows)
+
+    async def close(self) -> None:
+        self.conn.close()
+        await self.conn.wait_closed()

@@ -1,0 +1,65 @@
+"""Node numbers (lowest free) and who's online, on one server and across two sharing a
+database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serverhelp import call, running, signup, to_menu
+
+
+async def open_whos_online(caller) -> None:
+    caller.send("w")
+    await caller.wait_for("Who's Online")
+    await caller.settle()
+
+
+def node_of(text: str, handle: str) -> int:
+    for line in text.splitlines():
+        words = line.split()
+        if handle in words:
+            return int(words[words.index(handle) - 1])
+    raise AssertionError(f"{handle} not listed:\n{text}")
+
+
+async def test_lowest_free_node_and_whos_online(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        ann = await call(ports.telnet)
+        await signup(ann, "Ann", "ann-pass")
+        await to_menu(ann)
+        ben = await call(ports.telnet)
+        await signup(ben, "Ben", "ben-pass")
+        await to_menu(ben)
+        await open_whos_online(ben)
+        assert node_of(ben.term.text, "Ann") == 1
+        assert node_of(ben.term.text, "Ben") == 2
+        assert "Who's Online" in ben.term.text and "main menu" in ben.term.text
+        ann.send("q")
+        await ann.wait_closed()
+
+        cat = await call(ports.telnet)  # node 1 is free again: the lowest goes first
+        await signup(cat, "Cat", "cat-pass")
+        await to_menu(cat)
+        ben.send("r")
+        await ben.wait_for("Cat")
+        await ben.settle()
+        assert node_of(ben.term.text, "Cat") == 1
+        assert "Ann" not in ben.term.text
+        ben.close()
+        cat.close()
+
+
+async def test_two_servers_sharing_one_database(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as one, running(door_home, ssh=False) as two:
+        ann = await call(one.telnet)
+        await signup(ann, "Ann", "ann-pass")
+        await to_menu(ann)
+        ben = await call(two.telnet)
+        await signup(ben, "Ben", "ben-pass")
+        await to_menu(ben)
+        await open_whos_online(ben)
+        text = ben.term.text
+        assert "Srv" in text  # several servers: a server column tells their nodes apart
+        assert node_of(text, "Ann") == 1 and node_of(text, "Ben") == 1
+        ann.close()
+        ben.close()

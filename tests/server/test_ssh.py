@@ -1,0 +1,186 @@
+"""SSH callers end to end: asyncssh's client and OpenSSH's ``ssh`` under a pty."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import shutil
+import signal
+import struct
+import termios
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+from pyteterm import PyteTerminal
+from serverhelp import SSHCaller, configure, running, signup, to_menu
+
+from door.config import load_settings
+from door.games.montecarlo import MonteCarlo, position_name
+from door.net.ssh import HOST_KEY_NAME
+from door.store import Store
+from door.store.accounts import Accounts
+from door.ui.montecarlo_screen import cell_origin
+
+NUMBER = 11982
+
+
+async def make_account(home: Path, handle: str, password: str) -> None:
+    store = Store(load_settings(home).database_url)
+    try:
+        assert await store.start()
+        await Accounts(store).signup(handle, password)
+    finally:
+        await store.close()
+
+
+async def test_new_user_signs_up_inside_the_door_then_logs_in_at_the_ssh_layer(
+        door_home: Path) -> None:
+    async with running(door_home) as ports:
+        new = await SSHCaller.connect(ports.ssh, "carol")  # no such account: no SSH auth
+        await new.wait_for("Handle:")
+        await signup(new, "Carol", "c4r0l-pw")
+        await to_menu(new)
+        assert "♠" in new.term.text or "Carol" in new.term.text  # UTF-8 by default
+        await new.close()
+
+        with pytest.raises(asyncssh.PermissionDenied):
+            await SSHCaller.connect(ports.ssh, "carol", password="not it")
+        back = await SSHCaller.connect(ports.ssh, "CAROL", password="c4r0l-pw")
+        await back.wait_for("Press any key")  # straight to the title: no login screen
+        assert "Handle:" not in back.term.text
+        await to_menu(back)
+        back.resize(80, 30)
+        await back.settle()
+        assert "min left" in back.term.lines[29]  # the status line moved to the new last row
+        back.send("c")
+        await back.wait_for("Game number:")
+        back.send(f"{NUMBER}\r")
+        await back.wait_for(f"Monte Carlo #{NUMBER}")
+        p, q = MonteCarlo.new(NUMBER).pairs()[0]
+        row, col = cell_origin(p)
+        before = back.term.lines[row][col:col + 6]
+        back.send(position_name(p) + position_name(q))
+        await back.settle()
+        assert back.term.lines[row][col:col + 6] != before
+        await back.close()
+
+    key = door_home / "data" / HOST_KEY_NAME
+    assert key.stat().st_mode & 0o777 == 0o600
+    first = key.read_bytes()
+    async with running(door_home):
+        pass
+    assert key.read_bytes() == first  # reused, not made again
+
+
+async def test_cp437_when_the_terminal_type_asks(door_home: Path) -> None:
+    await make_account(door_home, "Dora", "d0ra-pw")
+    async with running(door_home) as ports:
+        caller = await SSHCaller.connect(ports.ssh, "dora", password="d0ra-pw",
+                                         term_type="syncterm", charset="cp437")
+        await caller.wait_for("Press any key")
+        raw = bytes(caller.term.raw)
+        assert "╔".encode("cp437") in raw and "╔".encode() not in raw
+        await caller.close()
+
+
+async def test_failed_ssh_passwords_lock_the_address(door_home: Path) -> None:
+    configure(door_home, login_attempts=2)
+    await make_account(door_home, "Eve", "eve-pw-1")
+    async with running(door_home) as ports:
+        for _ in range(2):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await SSHCaller.connect(ports.ssh, "eve", password="guess")
+        with pytest.raises(asyncssh.PermissionDenied):  # even the right one, for a while
+            await SSHCaller.connect(ports.ssh, "eve", password="eve-pw-1")
+
+
+class PtyProcess:
+    """A program on the slave side of a pty (its controlling terminal); we hold the master."""
+
+    def __init__(self, argv: list[str], cols: int, rows: int) -> None:
+        self.master, slave = os.openpty()
+        self.set_size(cols, rows, fd=slave)
+        env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+
+        def controlling_tty() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        import subprocess
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     preexec_fn=controlling_tty, close_fds=True)
+        os.close(slave)
+        os.set_blocking(self.master, False)
+        self.term = PyteTerminal(cols, rows, "utf8")
+
+    def set_size(self, cols: int, rows: int, fd: int | None = None) -> None:
+        fcntl.ioctl(self.master if fd is None else fd, termios.TIOCSWINSZ,
+                    struct.pack("HHHH", rows, cols, 0, 0))
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.term.screen.resize(rows, cols)
+        self.set_size(cols, rows)  # the kernel sends SIGWINCH to ssh
+
+    async def wait_for(self, needle: str, timeout: float = 8.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.term.text:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.term.text}")
+            try:
+                data = os.read(self.master, 65536)
+            except BlockingIOError:
+                await asyncio.sleep(0.02)
+                continue
+            except OSError:  # EIO: the program has gone
+                if needle in self.term.text:
+                    return
+                raise AssertionError(f"ended before {needle!r}:\n{self.term.text}") from None
+            self.term.feed(data)
+
+    def send(self, data: str) -> None:
+        os.write(self.master, data.encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            with contextlib.suppress(Exception):
+                self.proc.wait(5)
+        os.close(self.master)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+async def test_openssh_client_under_a_pty(door_home: Path) -> None:
+    await make_account(door_home, "Fred", "fr3d-pw")
+    async with running(door_home) as ports:
+        ssh = PtyProcess(["ssh", "-tt", "-p", str(ports.ssh), "-o", "StrictHostKeyChecking=no",
+                          "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+                          "-o", "PubkeyAuthentication=no", "-F", "/dev/null",
+                          "fred@127.0.0.1"], 80, 24)
+        try:
+            await ssh.wait_for("assword")
+            ssh.send("fr3d-pw\r")
+            await ssh.wait_for("Press any key")
+            ssh.send(" ")
+            await ssh.wait_for("Your choice")
+            ssh.resize(80, 28)
+            await ssh.wait_for("min left")
+            deadline = time.monotonic() + 5
+            while "min left" not in ssh.term.lines[27] and time.monotonic() < deadline:
+                await ssh.wait_for("Your choice")
+                await asyncio.sleep(0.05)
+                with contextlib.suppress(BlockingIOError):
+                    ssh.term.feed(os.read(ssh.master, 65536))
+            assert "min left" in ssh.term.lines[27]
+            ssh.send("q")
+            await ssh.wait_for("Farewell, Fred")
+            for _ in range(100):
+                if ssh.proc.poll() is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert ssh.proc.poll() is not None, "ssh should end when the door hangs up"
+        finally:
+            ssh.close()

@@ -1,0 +1,96 @@
+"""Telnet callers end to end: signup, login, wrong password, a Monte Carlo move, quit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serverhelp import call, configure, login, running, signup, to_menu
+
+from door.config import load_settings
+from door.games.montecarlo import MonteCarlo, position_name
+from door.store import Store
+from door.store.accounts import Accounts
+from door.ui.montecarlo_screen import cell_origin
+
+NUMBER = 11982
+
+
+async def test_signup_then_login_then_a_move_then_quit(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        alice = await call(ports.telnet)
+        await signup(alice, "Alice", "tulips4me")
+        await to_menu(alice)
+        assert "Alice" in alice.term.text  # the status line names the caller
+        alice.send("q")
+        await alice.wait_for("Farewell, Alice")
+        await alice.wait_closed()
+
+        again = await call(ports.telnet)
+        await login(again, "alice", "wrong one")  # any case finds the handle
+        await again.wait_for("Wrong handle or password")
+        await login(again, "ALICE", "tulips4me")
+        await to_menu(again)
+        again.send("c")
+        await again.wait_for("Game number:")
+        again.send(f"{NUMBER}\r")
+        await again.wait_for(f"Monte Carlo #{NUMBER}")
+        game = MonteCarlo.new(NUMBER)
+        p, q = game.pairs()[0]
+        row, col = cell_origin(p)
+        before = again.term.lines[row][col:col + 6]
+        again.send(position_name(p) + position_name(q))
+        await again.settle()
+        assert again.term.lines[row][col:col + 6] != before  # the pair left the grid
+        again.close()
+
+    store = Store(load_settings(door_home).database_url)
+    try:
+        accounts = Accounts(store)
+        assert await accounts.exists("aLiCe")
+        assert await accounts.login("alice", "tulips4me") is not None
+        assert await accounts.login("alice", "tulips4m") is None
+    finally:
+        await store.close()
+
+
+async def test_a_taken_handle_any_case_is_refused(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Bob", "b0bpass")
+        first.close()
+        second = await call(ports.telnet)
+        second.send("new\r")
+        await second.wait_for("New user")
+        second.send("BOB\r")
+        await second.wait_for("'BOB' is taken")
+        second.send("x\r")
+        await second.wait_for("A handle has 2 to 20 characters")
+        second.send("guest\r")
+        await second.wait_for("reserved")
+        second.send("Bobby\r")
+        await second.wait_for("Password:")
+        second.send("one1\r")
+        await second.wait_for("Again:")
+        second.send("two2\r")
+        await second.wait_for("The two passwords differ")
+        second.close()
+
+
+async def test_guest_login_when_the_sysop_allows_it(door_home: Path) -> None:
+    configure(door_home, guest="on")
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        await caller.wait_for("GUEST looks around")
+        caller.send("guest\r")
+        await to_menu(caller)
+        assert "Guest" in caller.term.text
+        caller.close()
+
+
+async def test_guest_is_refused_when_off(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        assert "GUEST" not in caller.term.text
+        await login(caller, "guest", "anything")
+        await caller.wait_for("Wrong handle or password")
+        caller.close()

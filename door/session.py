@@ -169,7 +169,8 @@ class Session:
             if self.decoder.pending:
                 wait = ESC_DELAY
             try:
-                data = await asyncio.wait_for(self.terminal.read(), timeout=wait)
+                async with asyncio.timeout(wait):  # wait_for can swallow a cancel on 3.11
+                    data = await self.terminal.read()
             except TimeoutError:
                 if self.decoder.pending:
                     self._keys.extend(self.decoder.flush())

@@ -47,7 +47,7 @@ class Charset:
 
     name: str = "cp437"
     c0_glyphs: bool = False
-    _cache: dict[str, bytes] = field(default_factory=dict, repr=False)
+    _cache: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.name not in CHARSETS:

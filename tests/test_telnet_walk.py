@@ -52,8 +52,7 @@ async def test_menu_follows_sysop_ini(telnet_door, door_home: Path, monkeypatch)
     leave, patience = caller.term.find("[X]  Leave"), caller.term.find("[7]  Marie's Patience")
     assert leave and patience and leave[0] < patience[0]
     caller.send("c")  # switched off: not a hot key any more
-    await caller.settle()
-    assert "Press one of the highlighted keys" in caller.term.text
+    await caller.wait_for("Press one of the highlighted keys")
     caller.send("7")  # a feature not built yet says so plainly
     await caller.wait_for("not built yet")
     caller.send("x")

@@ -40,7 +40,8 @@ async def press_any_key(session: Session, prompt: str = "Press any key to contin
     screen.put(screen.rows - 1, 0, " " * (screen.cols - 1))
     screen.center(screen.rows - 1, prompt, theme.BRIGHT)
     await session.show()
-    await session.key()
+    while (await session.key()).name == "resize":
+        await session.show()
 
 
 async def confirm(session: Session, question: str) -> bool:

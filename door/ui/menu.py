@@ -47,6 +47,9 @@ def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -
 
 async def main_menu(session: Session, actions: dict[str, Action]) -> None:
     """Loop on the menu until the caller quits (raises :class:`QuitDoor`)."""
+    from .settings import apply_saved_choice
+
+    apply_saved_choice(session)
     entries = session.settings.enabled_menu
     by_key = {e.key: i for i, e in enumerate(entries)}
     selected = 0

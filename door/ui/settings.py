@@ -3,13 +3,13 @@
 The pattern shows what decides the choice at a glance: line boxes, the four suits, a
 face-down card, shades and the eight colours with their bright versions.  A caller whose
 boxes look like garbage presses C until they look right.  Changes apply at once (the whole
-screen is redrawn in the new form); storing them for the next call is the store's job
-(the transport takes a saved choice first, see door/term/detect.py).
+screen is redrawn in the new form) and are kept with the caller's player record, so the
+next call starts in the same form once the caller is known (:func:`apply_saved_choice`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..session import Session
 from ..term.charset import Charset
@@ -42,6 +42,51 @@ def apply(session: Session, choice: TerminalChoice) -> None:
     if choice.rows != session.screen.rows:
         session.screen.resize(session.screen.cols, choice.rows)
     session.renderer.invalidate()
+
+
+def charset_code(charset: Charset) -> str:
+    """How a choice is kept in the player record: ``cp437``, ``cp437+g``, ``utf8``, ``ascii``."""
+    return charset.name + ("+g" if charset.c0_glyphs else "")
+
+
+def parse_charset_code(code: str | None) -> Charset | None:
+    name, _, glyphs = (code or "").partition("+")
+    known = {(n, g) for n, g, _ in CHOICES}
+    return Charset(name, glyphs == "g") if (name, glyphs == "g") in known else None
+
+
+def apply_saved_choice(session: Session) -> None:
+    """Start in the form the caller chose on an earlier call, when the player is known."""
+    player = getattr(session, "player", None)
+    if player is None:
+        return
+    choice = current(session)
+    saved = parse_charset_code(player.charset)
+    changed = False
+    if saved is not None and (saved.name, saved.c0_glyphs) != (choice.charset.name,
+                                                                choice.charset.c0_glyphs):
+        choice.charset, changed = saved, True
+    if player.color is not None and player.color != choice.color:
+        choice.color, changed = player.color, True
+    if player.rows and player.rows in row_choices(session) and player.rows != choice.rows:
+        choice.rows, changed = player.rows, True
+    if changed:
+        apply(session, choice)
+
+
+async def save_choice(session: Session, choice: TerminalChoice) -> str:
+    """Keep the choice for the next call; say so, or say why not."""
+    store, player = getattr(session, "store", None), getattr(session, "player", None)
+    if store is None or player is None:
+        return "These settings last for this call."
+    try:
+        await store.update_player_settings(player.id, charset=charset_code(choice.charset),
+                                           color=choice.color, rows=choice.rows)
+    except Exception as exc:  # StoreUnavailable says why in plain words
+        return f"Settings not kept for next time: {exc}"
+    session.player = replace(player, charset=charset_code(choice.charset), color=choice.color,
+                             rows=choice.rows)
+    return ""
 
 
 def next_charset(charset: Charset) -> Charset:
@@ -125,6 +170,7 @@ def draw(session: Session, note: str = "") -> None:
 async def terminal_settings(session: Session) -> None:
     """The menu's Terminal Settings: loop until Q or Esc."""
     note = ""
+    changed = False
     while True:
         draw(session, note)
         await session.show()
@@ -133,6 +179,12 @@ async def terminal_settings(session: Session) -> None:
         choice = current(session)
         letter = key.char.lower() if key.is_char else ""
         if key.name == "esc" or letter == "q":
+            if changed:
+                problem = await save_choice(session, choice)
+                if problem and getattr(session, "store", None) is not None:
+                    draw(session, problem)
+                    await session.show()
+                    await session.key()
             return
         if letter == "c":
             choice.charset = next_charset(choice.charset)
@@ -152,3 +204,4 @@ async def terminal_settings(session: Session) -> None:
         else:
             continue
         apply(session, choice)
+        changed = True

@@ -191,3 +191,24 @@ async def test_main_menu_tells_of_new_messages(door) -> None:
     await caller.wait_for("Your choice")
     await caller.wait_for("You have 1 new message.")
     await leave(caller)
+
+
+async def test_terminal_settings_are_kept_for_the_next_call(door) -> None:
+    store, port = door
+    caller = await at_menu(port)
+    hot = caller.term.find("[C]")
+    assert hot and caller.term.screen.buffer[hot[0]][hot[1] + 1].fg == "brown"
+    caller.send("s")
+    await caller.wait_for("Character set")
+    caller.send("o")
+    await caller.wait_for("Colour off.")
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    await leave(caller)
+    (guest,) = [p for p in await store.players() if p.alias == "Guest"]
+    assert (guest.charset, guest.color, guest.rows) == ("cp437", False, 24)
+
+    again = await at_menu(port)
+    hot = again.term.find("[C]")
+    assert hot and again.term.screen.buffer[hot[0]][hot[1] + 1].fg == "default"
+    await leave(again)

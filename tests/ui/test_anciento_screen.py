@@ -644,3 +644,13 @@ def test_refusals_name_the_rule_that_fails() -> None:
     assert misfit_reason(a1, [a2, a3], "e4").endswith("none shares its pattern.")
     assert misfit_reason(a1, [b1, b1], "e4").endswith("none shares its shape.")
     assert "(here 3 and 1)" in misfit_reason(a1, [a2, a3, a4, b1], "e4")
+
+
+async def test_taller_window_keeps_the_bottom_rows(settings: Settings) -> None:
+    caller = Caller(settings, rows=30)
+    game = await caller.start()
+    lines = caller.term.lines
+    assert "Score 0" in lines[29] and "C check" in lines[27]
+    assert caller.board(game) == [shown(s) for s in game.board]
+    assert caller.term.screen.buffer[29][79].data == " "
+    await caller.close()

@@ -130,7 +130,7 @@ class GameScreen(ABC):
                                                                            "Game over.")
 
     def header_title(self) -> str:
-        return f"{self.title} #{self.game.number}"
+        return f"{self.title} {short_deal_label(self.game)}"
 
     def draw(self) -> None:
         screen = self.session.screen
@@ -215,9 +215,9 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game 
         return None
     session.screen.clear()
     header(session, screen_cls.title)
-    box_text(session, [f"You have an unfinished {screen_cls.title} game #{game.number}.", ""],
-             title="Welcome back")
-    if await confirm(session, f"Resume your {screen_cls.title} game #{game.number}?"):
+    label = f"{screen_cls.title} {deal_label(game)}"
+    box_text(session, [f"You have an unfinished {label}.", ""], title="Welcome back")
+    if await confirm(session, f"Resume your {label}?"):
         with contextlib.suppress(Exception):
             await store.clear_resume(player.id, screen_cls.name)
         return game
@@ -240,6 +240,17 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
         log.warning("score not stored: %s", exc)
         return None, "Scores are unavailable right now; your game was not recorded."
     return rank, ""
+
+
+def deal_label(game: Game) -> str:
+    """How a deal is named to the caller: ``game #1234``, or ``random game`` when its number
+    is not one to share (Anciento's unnumbered random games)."""
+    return "random game" if game.options.get("random") else f"game #{game.number}"
+
+
+def short_deal_label(game: Game) -> str:
+    """The header's form: ``#1234`` or ``random game``."""
+    return "random game" if game.options.get("random") else f"#{game.number}"
 
 
 def ordinal(n: int) -> str:
@@ -265,8 +276,9 @@ async def end_of_game(screen: GameScreen) -> str:
     news = await messages_news(session)
     if news:
         lines += ["", news]
-    lines += ["", f"[A] again with game #{game.number}", "[N] a new deal", "[M] main menu"]
-    box_text(session, lines, title=f"{screen.title} #{game.number}")
+    again = "the same random game" if game.options.get("random") else deal_label(game)
+    lines += ["", f"[A] again with {again}", "[N] a new deal", "[M] main menu"]
+    box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
     await session.show()
     while True:
         key = await session.key()

@@ -7,12 +7,16 @@ decoded here with CP437's glyphs for 0x01–0x1F and the stream learns CSI s / C
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import pyte
 import telnetlib3
 
+from door.net.terminal import Terminal
+from door.term import Charset
 from door.term.charset import CP437_C0
 
 _KEEP = {0x00, 0x07, 0x08, 0x0A, 0x0D, 0x1B}
@@ -133,3 +137,93 @@ class TelnetCaller:
 
     def close(self) -> None:
         self.writer.close()
+
+
+class QueueTerminal(Terminal):
+    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
+
+    def __init__(self, charset: str = "utf8", rows: int = 24, color: bool = True) -> None:
+        super().__init__(80, rows, Charset(charset))
+        self.color = color
+        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self.term = PyteTerminal(80, rows, charset)
+
+    async def read(self) -> bytes:
+        return await self.inbox.get()
+
+    def write(self, data: bytes) -> None:
+        self.term.feed(data)
+
+    async def drain(self) -> None:
+        await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        pass
+
+
+class ScreenCaller:
+    """Drives ``play_game`` for one game screen in-process and reads its pyte screen.
+
+    Game screen tests subclass it, set ``screen_class`` and add what reads their board.
+    """
+
+    screen_class: ClassVar[type]
+
+    def __init__(self, settings: Any, store: Any = None, player: Any = None,
+                 **terminal: Any) -> None:
+        from door.session import Session
+        from door.ui.game_screen import play_game
+
+        self.terminal = QueueTerminal(**terminal)
+        self.session = Session(self.terminal, settings, store=store, player=player)
+        self.task = asyncio.create_task(play_game(self.session, self.screen_class))
+
+    @property
+    def term(self) -> PyteTerminal:
+        return self.terminal.term
+
+    @property
+    def text(self) -> str:
+        return self.term.text
+
+    @property
+    def bells(self) -> int:
+        return self.term.raw.count(b"\x07")
+
+    def send(self, data: str | bytes) -> None:
+        assert data, "an empty read means a closed connection"
+        self.terminal.inbox.put_nowait(data.encode() if isinstance(data, str) else data)
+
+    async def wait_until(self, check: Callable[[], bool], what: str,
+                         timeout: float = 5.0) -> None:
+        """Wait until ``check()`` holds; fail with the screen if the game ends or time runs."""
+        deadline = time.monotonic() + timeout
+        while not check():
+            if self.task.done():
+                self.task.result()
+                raise AssertionError(f"game ended before {what}:\n{self.text}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never {what}; screen:\n{self.text}")
+            await asyncio.sleep(0.005)
+
+    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+        await self.wait_until(lambda: needle in self.text, f"saw {needle!r}", timeout)
+
+    async def settle(self) -> None:
+        """Let the session take every queued key and draw."""
+        for _ in range(200):
+            await asyncio.sleep(0)
+            if self.terminal.inbox.empty():
+                break
+        for _ in range(50):
+            await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        await self.settle()  # let queued keys be read before the cancel
+        if self.task.done():
+            self.task.result()
+            return
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        assert self.task.cancelled() or self.task.done()

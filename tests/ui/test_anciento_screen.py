@@ -9,19 +9,14 @@ that played the same moves.  The timer test drives the screen's clock by hand.
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-from pyteterm import PyteTerminal, TelnetCaller
+from pyteterm import ScreenCaller, TelnetCaller
 
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento, Stone, new_stones
-from door.net.terminal import Terminal
-from door.session import Session
 from door.store import Store
-from door.term import Charset
 from door.ui.anciento_menu import screen_choices
 from door.ui.anciento_screen import GRID_LEFT, AncientoScreen, square_origin
 from door.ui.anciento_stones import PATTERN_NAMES, SHAPE_TEXT, misfit_reason, stone_label
@@ -32,75 +27,16 @@ NUMBER = 505
 ARROW = {(-1, 0): "\x1b[A", (1, 0): "\x1b[B", (0, 1): "\x1b[C", (0, -1): "\x1b[D"}
 
 
-class QueueTerminal(Terminal):
-    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
 
-    def __init__(self, charset: str = "utf8", rows: int = 24, color: bool = True) -> None:
-        super().__init__(80, rows, Charset(charset))
-        self.color = color
-        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self.term = PyteTerminal(80, rows, charset)
-
-    async def read(self) -> bytes:
-        return await self.inbox.get()
-
-    def write(self, data: bytes) -> None:
-        self.term.feed(data)
-
-    async def drain(self) -> None:
-        await asyncio.sleep(0)
-
-    async def close(self) -> None:
-        pass
-
-
-class Caller:
+class Caller(ScreenCaller):
     """Drives ``play_game`` for Anciento and reads its screen."""
 
-    def __init__(self, settings: Settings, store: Store | None = None, player: Any = None,
-                 **terminal: Any) -> None:
-        self.terminal = QueueTerminal(**terminal)
-        self.session = Session(self.terminal, settings, store=store, player=player)
-        self.task = asyncio.create_task(play_game(self.session, AncientoScreen))
+    screen_class = AncientoScreen
 
     def restart(self) -> None:
         """Play again in the same visit (the menu remembers this visit's choices)."""
         assert self.task.done()
         self.task = asyncio.create_task(play_game(self.session, AncientoScreen))
-
-    @property
-    def term(self) -> PyteTerminal:
-        return self.terminal.term
-
-    @property
-    def text(self) -> str:
-        return self.term.text
-
-    @property
-    def bells(self) -> int:
-        return self.term.raw.count(b"\x07")
-
-    def send(self, data: str) -> None:
-        assert data, "an empty read means a closed connection"
-        self.terminal.inbox.put_nowait(data.encode())
-
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            if self.task.done():
-                self.task.result()
-                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
-            await asyncio.sleep(0.005)
-
-    async def settle(self) -> None:
-        for _ in range(200):
-            await asyncio.sleep(0)
-            if self.terminal.inbox.empty():
-                break
-        for _ in range(50):
-            await asyncio.sleep(0)
 
     async def start(self, number: int = NUMBER) -> Anciento:
         await self.wait_for("New Anciento game")
@@ -132,13 +68,6 @@ class Caller:
         dr, dc = target // cols - here // cols, target % cols - here % cols
         return (ARROW[(1 if dr > 0 else -1, 0)] * abs(dr)
                 + ARROW[(0, 1 if dc > 0 else -1)] * abs(dc))
-
-    async def close(self) -> None:
-        await self.settle()
-        if not self.task.done():
-            self.task.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await self.task
 
 
 def shown(stone: Stone | None) -> str:

@@ -9,19 +9,15 @@ numbers written into the test.
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pyteterm import PyteTerminal, TelnetCaller
+from pyteterm import ScreenCaller, TelnetCaller
 
 from door.config import Settings
 from door.games.auntmary import AuntMary
 from door.games.cards import SUITS, Card, new_deck
-from door.net.terminal import Terminal
-from door.session import Session
-from door.term import Charset
 from door.ui.auntmary_screen import (
     DOWN_ROW,
     FOUNDATION_ROW,
@@ -33,76 +29,17 @@ from door.ui.auntmary_screen import (
     pile_left,
 )
 from door.ui.cards import card_label
-from door.ui.game_screen import play_game
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = 2
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 
 
-class QueueTerminal(Terminal):
-    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
 
-    def __init__(self, charset: str = "utf8", rows: int = 24, color: bool = True) -> None:
-        super().__init__(80, rows, Charset(charset))
-        self.color = color
-        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self.term = PyteTerminal(80, rows, charset)
-
-    async def read(self) -> bytes:
-        return await self.inbox.get()
-
-    def write(self, data: bytes) -> None:
-        self.term.feed(data)
-
-    async def drain(self) -> None:
-        await asyncio.sleep(0)
-
-    async def close(self) -> None:
-        pass
-
-
-class Caller:
+class Caller(ScreenCaller):
     """Drives ``play_game`` for Aunt Mary and reads its screen."""
 
-    def __init__(self, settings: Settings, **terminal: Any) -> None:
-        self.terminal = QueueTerminal(**terminal)
-        self.session = Session(self.terminal, settings)
-        self.task = asyncio.create_task(play_game(self.session, AuntMaryScreen))
-
-    @property
-    def term(self) -> PyteTerminal:
-        return self.terminal.term
-
-    @property
-    def text(self) -> str:
-        return self.term.text
-
-    def send(self, data: str) -> None:
-        self.terminal.inbox.put_nowait(data.encode())
-
-    @property
-    def bells(self) -> int:
-        return self.term.raw.count(b"\x07")
-
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            if self.task.done():
-                self.task.result()
-                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
-            await asyncio.sleep(0.005)
-
-    async def settle(self) -> None:
-        """Let the session take every queued key and draw."""
-        for _ in range(200):
-            await asyncio.sleep(0)
-            if self.terminal.inbox.empty():
-                break
-        for _ in range(50):
-            await asyncio.sleep(0)
+    screen_class = AuntMaryScreen
 
     async def start(self, number: int) -> None:
         await self.wait_for("Game number:")
@@ -127,11 +64,6 @@ class Caller:
     def slot(self, spot: str, row: int) -> str:
         """A panel place's six cells: brackets and the four between."""
         return self.term.lines[row][SLOT_COL[spot]:SLOT_COL[spot] + 6]
-
-    async def close(self) -> None:
-        self.task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await self.task
 
 
 def shown(game: AuntMary, k: int) -> list[str]:

@@ -10,24 +10,18 @@ card from complete, Auto Ending one move away, a 22-card column) are built with
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
-from pyteterm import PyteTerminal, TelnetCaller
+from pyteterm import ScreenCaller, TelnetCaller
 
 from door.config import Settings, load_settings
 from door.games import IllegalMove
 from door.games.cards import RANKS, new_deck
 from door.games.mariant import Mariant, column_key
-from door.net.terminal import Terminal
-from door.session import Session
 from door.store import Store
-from door.term import Charset
 from door.ui.cards import card_label
-from door.ui.game_screen import play_game
 from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, column_x, foot_row
 from door.ui.mariant_screen import MariantScreen
 
@@ -37,85 +31,15 @@ ESC_UP, ESC_DOWN = "\x1b[A", "\x1b[B"
 MARKS = ("▲▲", "ok", "^^")
 
 
-class QueueTerminal(Terminal):
-    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
 
-    def __init__(self, charset: str = "utf8", rows: int = 24, color: bool = True) -> None:
-        super().__init__(80, rows, Charset(charset))
-        self.color = color
-        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self.term = PyteTerminal(80, rows, charset)
-
-    async def read(self) -> bytes:
-        return await self.inbox.get()
-
-    def write(self, data: bytes) -> None:
-        self.term.feed(data)
-
-    async def drain(self) -> None:
-        await asyncio.sleep(0)
-
-    async def close(self) -> None:
-        pass
-
-
-class Caller:
+class Caller(ScreenCaller):
     """Drives ``play_game`` for Mariant and reads its screen."""
 
-    def __init__(self, settings: Settings, store: Store | None = None, player: Any = None,
-                 **terminal: Any) -> None:
-        self.terminal = QueueTerminal(**terminal)
-        self.session = Session(self.terminal, settings, store=store, player=player)
-        self.task = asyncio.create_task(play_game(self.session, MariantScreen))
-
-    @property
-    def term(self) -> PyteTerminal:
-        return self.terminal.term
-
-    @property
-    def text(self) -> str:
-        return self.term.text
-
-    @property
-    def bells(self) -> int:
-        return self.term.raw.count(b"\x07")
-
-    def send(self, data: str) -> None:
-        self.terminal.inbox.put_nowait(data.encode())
-
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            if self.task.done():
-                self.task.result()
-                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
-            await asyncio.sleep(0.005)
-
-    async def wait_until(self, check, what: str, timeout: float = 5.0) -> None:
-        """Wait until ``check()`` holds: moves speak through the board, not the message line."""
-        deadline = time.monotonic() + timeout
-        while not check():
-            if self.task.done():
-                self.task.result()
-                raise AssertionError(f"game ended before {what}:\n{self.text}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"never {what}; screen:\n{self.text}")
-            await asyncio.sleep(0.005)
+    screen_class = MariantScreen
 
     async def score(self, score: int) -> None:
         await self.wait_until(lambda: f"Score {score} " in self.term.lines[-1],
                               f"score {score}")
-
-    async def settle(self) -> None:
-        """Let the session take every queued key and draw."""
-        for _ in range(200):
-            await asyncio.sleep(0)
-            if self.terminal.inbox.empty():
-                break
-        for _ in range(50):
-            await asyncio.sleep(0)
 
     async def start(self, number: int = NUMBER) -> None:
         await self.wait_for("Game number:")
@@ -143,15 +67,6 @@ class Caller:
         """The 4 cells of the foot row under column ``col`` ("ok": the selection fits)."""
         x = column_x(col) + FACE_OFFSET
         return self.term.lines[foot_row(self.terminal.rows)][x:x + 4]
-
-    async def close(self) -> None:
-        await self.settle()       # Python 3.11's wait_for may drop a cancel racing a key
-        if self.task.done():
-            self.task.result()
-            return
-        self.task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await self.task
 
 
 def shown(game: Mariant, col: int) -> list[str]:

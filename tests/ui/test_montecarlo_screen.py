@@ -7,87 +7,32 @@ a pyte screen (fast, no sockets); one test plays through the real telnet door.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pyteterm import PyteTerminal, TelnetCaller
+from pyteterm import ScreenCaller, TelnetCaller
 
 from door.config import Settings, load_settings
 from door.games.cards import Card
 from door.games.montecarlo import MonteCarlo, parse_position, position_name
-from door.net.terminal import Terminal
-from door.session import Session
-from door.term import Charset
 from door.ui import montecarlo_screen
 from door.ui.cards import card_label
-from door.ui.game_screen import play_game
 from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-class QueueTerminal(Terminal):
-    """Keys from a queue, bytes into a pyte screen: a caller without the network."""
 
-    def __init__(self, charset: str = "cp437", rows: int = 24, color: bool = True) -> None:
-        super().__init__(80, rows, Charset(charset))
-        self.color = color
-        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self.term = PyteTerminal(80, rows, charset)
-
-    async def read(self) -> bytes:
-        return await self.inbox.get()
-
-    def write(self, data: bytes) -> None:
-        self.term.feed(data)
-
-    async def drain(self) -> None:
-        await asyncio.sleep(0)
-
-    async def close(self) -> None:
-        pass
-
-
-class Caller:
+class Caller(ScreenCaller):
     """Drives ``play_game`` for Monte Carlo and reads its screen."""
 
+    screen_class = MonteCarloScreen
+
     def __init__(self, settings: Settings, **terminal: Any) -> None:
-        self.terminal = QueueTerminal(**terminal)
-        self.session = Session(self.terminal, settings)
-        self.task = asyncio.create_task(play_game(self.session, MonteCarloScreen))
-
-    @property
-    def term(self) -> PyteTerminal:
-        return self.terminal.term
-
-    @property
-    def text(self) -> str:
-        return self.term.text
-
-    def send(self, data: str | bytes) -> None:
-        self.terminal.inbox.put_nowait(data.encode() if isinstance(data, str) else data)
-
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            if self.task.done():
-                self.task.result()
-                raise AssertionError(f"game ended before {needle!r}:\n{self.text}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
-            await asyncio.sleep(0.005)
-
-    async def settle(self) -> None:
-        """Let the session take every queued key and draw."""
-        for _ in range(200):
-            await asyncio.sleep(0)
-            if self.terminal.inbox.empty():
-                break
-        for _ in range(50):
-            await asyncio.sleep(0)
+        terminal.setdefault("charset", "cp437")
+        super().__init__(settings, **terminal)
 
     async def start(self, number: int) -> None:
         await self.wait_for("Game number:")
@@ -101,14 +46,6 @@ class Caller:
 
     def grid_text(self) -> list[str]:
         return [self.cell(p) for p in range(25)]
-
-    async def close(self) -> None:
-        """Cancel the game once every key is taken (a key arriving with the cancellation
-        can swallow it inside ``asyncio.wait_for`` on Python 3.11)."""
-        await self.settle()
-        self.task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await self.task
 
 
 def face(card: Card | None) -> str:

@@ -22,39 +22,19 @@ import statistics
 import time
 from pathlib import Path
 
+from benchkit import CountingTerminal, p95, plain_repaint
+
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento
 from door.games.anciento_demo import fast_move
-from door.net.terminal import Terminal
 from door.session import Session
-from door.term import Attr, Charset, Key, Screen
+from door.term import Charset, Key
 from door.term.keys import char
-from door.term.render import sgr_change
 from door.ui.anciento_screen import AncientoScreen
 from door.ui.anciento_timer import Timer
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400
-
-
-class CountingTerminal(Terminal):
-    """Counts what the session writes; never reads (keys are handed to the screen)."""
-
-    def __init__(self, charset: str) -> None:
-        super().__init__(80, 24, Charset(charset))
-        self.sent = 0
-
-    async def read(self) -> bytes:
-        raise AssertionError("the benchmark hands keys to the screen directly")
-
-    def write(self, data: bytes) -> None:
-        self.sent += len(data)
-
-    async def drain(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
 
 
 def keys_for(game: Anciento, target: int, cursor: int, form: str) -> list[Key]:
@@ -122,25 +102,6 @@ async def screenshot(path: Path, number: int = 505, moves: int = 24) -> None:
     screen.check()
     screen.draw()
     path.write_bytes(plain_repaint(session.screen, terminal.charset))
-
-
-def plain_repaint(screen: Screen, charset: Charset) -> bytes:
-    """Every cell, row by row, with SGR only (ansilove knows no cursor moves), never the
-    bottom-right cell."""
-    out = bytearray(b"\x1b[0m\x1b[2J\x1b[H")
-    attr = Attr(-1, -1)
-    for r, line in enumerate(screen.cells):
-        for cell in line if r < screen.rows - 1 else line[:-1]:
-            if cell.attr != attr:
-                out += sgr_change(attr, cell.attr)
-                attr = cell.attr
-            out += charset.encode_char(cell.ch)
-    return bytes(out)
-
-
-def p95(values: list[int]) -> int:
-    ordered = sorted(values)
-    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
 
 
 async def main() -> None:

@@ -25,36 +25,17 @@ import time
 from collections import deque
 from pathlib import Path
 
+from benchkit import CountingTerminal, p95
+
 from door.config import load_settings
 from door.games.auntmary import AuntMary, parse_move
-from door.net.terminal import Terminal
 from door.session import Session
-from door.term import Charset, Key
+from door.term import Key
 from door.term.keys import char
 from door.ui.auntmary_screen import PANEL_MOVES, PILES, AuntMaryScreen
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400
-
-
-class CountingTerminal(Terminal):
-    """Counts what the session writes; never reads (keys are handed to the screen)."""
-
-    def __init__(self, charset: str) -> None:
-        super().__init__(80, 24, Charset(charset))
-        self.sent = 0
-
-    async def read(self) -> bytes:
-        raise AssertionError("the benchmark hands keys to the screen directly")
-
-    def write(self, data: bytes) -> None:
-        self.sent += len(data)
-
-    async def drain(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
 
 
 def neighbours(spot: str) -> dict[str, str]:
@@ -172,11 +153,6 @@ async def play(number: int, charset: str, form: str, max_moves: int,
         if screen.game.position != shadow.position and not shadow.over:
             raise AssertionError(f"game {number}: {move} was not played: {screen.note}")
     return full, screen.game.score
-
-
-def p95(values: list[int]) -> int:
-    ordered = sorted(values)
-    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
 
 
 async def main() -> None:

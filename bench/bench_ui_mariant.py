@@ -26,42 +26,19 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from benchkit import CountingTerminal, p95, plain_repaint
+
 from door.config import load_settings
 from door.games.mariant import Mariant
-from door.net.terminal import Terminal
 from door.session import Session
 from door.term import Charset, Key
 from door.term.keys import char
-from door.term.render import sgr_change
-from door.term.screen import Attr, Screen
 from door.ui.mariant_screen import MariantScreen, complete_suit
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400
 KEYS = "1234567890"
 MAX_ACTIONS = 600
-
-
-class CountingTerminal(Terminal):
-    """Counts what the session writes; answers "y" to every question the screen asks."""
-
-    def __init__(self, charset: str) -> None:
-        super().__init__(80, 24, Charset(charset))
-        self.sent = 0
-        self.bells = 0
-
-    async def read(self) -> bytes:
-        return b"y"
-
-    def write(self, data: bytes) -> None:
-        self.sent += len(data)
-        self.bells += data == b"\x07"
-
-    async def drain(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
 
 
 def position_key(game: Mariant) -> tuple:
@@ -105,7 +82,7 @@ async def play(number: int, fd: int, fu: int, charset: str, form: str,
                per_move: dict[str, list[int]]) -> tuple[int, bool]:
     """Play one game by keys; record bytes per move; return (full-screen bytes, won)."""
     settings = load_settings(HOME)
-    terminal = CountingTerminal(charset)
+    terminal = CountingTerminal(charset, answer=b"y")
     session = Session(terminal, settings)
     screen = MariantScreen(session, Mariant.new(number, fd=fd, fu=fu))
     screen.draw()
@@ -139,7 +116,7 @@ async def screenshot(path: Path, number: int = 617, actions: int = 14) -> None:
     Game ``number`` in the 3+2 setup, ``actions`` actions of the benchmark's player, then
     a whole group selected, so the picture shows the outline and where it may go.
     """
-    terminal = CountingTerminal("cp437")
+    terminal = CountingTerminal("cp437", answer=b"y")
     terminal.charset = Charset("cp437", c0_glyphs=True)       # suits as CP437 glyphs
     session = Session(terminal, load_settings(HOME))
     screen = MariantScreen(session, Mariant.new(number, fd=3, fu=2))
@@ -154,26 +131,6 @@ async def screenshot(path: Path, number: int = 617, actions: int = 14) -> None:
         await screen.on_key(char(hints[0][0]))
     screen.draw()
     path.write_bytes(plain_repaint(session.screen, terminal.charset))
-
-
-def plain_repaint(screen: Screen, charset: Charset) -> bytes:
-    """Every cell, row by row, with SGR only: ansilove knows no cursor moves such as the
-    renderer's backspaces, so the picture is drawn the way an .ANS file is."""
-    out = bytearray(b"\x1b[0m\x1b[2J\x1b[H")
-    attr = Attr(-1, -1)
-    for r, line in enumerate(screen.cells):
-        cells = line if r < screen.rows - 1 else line[:-1]     # never the bottom-right cell
-        for cell in cells:
-            if cell.attr != attr:
-                out += sgr_change(attr, cell.attr)
-                attr = cell.attr
-            out += charset.encode_char(cell.ch)
-    return bytes(out)
-
-
-def p95(values: list[int]) -> int:
-    ordered = sorted(values)
-    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
 
 
 async def main() -> None:

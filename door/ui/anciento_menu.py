@@ -141,25 +141,7 @@ async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> A
 async def _prompt_digits(session: Session, row: int, col: int, prompt: str, width: int,
                          text: str = "") -> str | None:
     """read_line for digits that may start with the digit already typed at the menu."""
-    if not text:
-        return await read_line(session, row, col, prompt, width, allowed=_is_digit)
-    screen = session.screen
-    while True:
-        end = screen.put(row, col, prompt, theme.BRIGHT)
-        screen.put(row, end, text.ljust(width), theme.SELECTED)
-        screen.cursor = (row, end + len(text))
-        await session.show()
-        key = await session.key()
-        if key.name == "enter":
-            return text
-        if key.name == "esc":
-            return None
-        if key.name == "backspace":
-            text = text[:-1]
-        elif key.is_char and len(text) < width and _is_digit(key.char):
-            text += key.char
-        elif key.name != "resize":
-            session.bell()
+    return await read_line(session, row, col, prompt, width, allowed=_is_digit, text=text)
 
 
 def _is_digit(ch: str) -> bool:

@@ -54,10 +54,11 @@ async def confirm(session: Session, question: str) -> bool:
 
 
 async def read_line(session: Session, row: int, col: int, prompt: str, width: int,
-                    allowed: Callable[[str], bool] = str.isprintable) -> str | None:
-    """A one-line input field: typed characters, Backspace, Enter accepts, Esc cancels (None)."""
+                    allowed: Callable[[str], bool] = str.isprintable,
+                    text: str = "") -> str | None:
+    """A one-line input field: typed characters, Backspace, Enter accepts, Esc cancels (None).
+    ``text`` is what the field starts with (say, the digit that opened it)."""
     screen = session.screen
-    text = ""
     while True:
         end = screen.put(row, col, prompt, theme.BRIGHT)
         screen.put(row, end, text.ljust(width), theme.SELECTED)

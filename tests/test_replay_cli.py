@@ -54,7 +54,7 @@ def test_position_takes_moves_and_refuses_with_reason(name: str, tmp_path: Path)
     assert json.loads(result.stdout)["state"] == game.to_json()
     refused = _replay("--position", str(path), "--moves", f"{move} zz9>q", cwd=tmp_path)
     assert refused.returncode == 1
-    assert refused.stderr.startswith("reussite replay: move 2 (zz9>q) refused: ")
+    assert refused.stderr.startswith("reussite replay: action 2 (zz9>q) refused: ")
     assert refused.stdout == ""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..games import Game, GameRecord, IllegalMove, engine
-from ..games.base import REDO, UNDO
+from ..games.base import apply_actions
 
 
 class ReplayError(Exception):
@@ -64,19 +64,6 @@ def summary(game: Game) -> dict[str, Any]:
     return {"game": game.name, "number": game.number, "options": dict(game.options),
             "score": game.score, "status": str(game.status), "actions": len(game.actions),
             "state": game.to_json()}
-
-
-def apply_actions(game: Game, actions: list[str]) -> None:
-    for index, action in enumerate(actions, 1):
-        try:
-            if action == UNDO:
-                game.undo()
-            elif action == REDO:
-                game.redo()
-            else:
-                game.play(action)
-        except IllegalMove as exc:
-            raise IllegalMove(f"move {index} ({action}) refused: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:

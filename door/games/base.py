@@ -135,14 +135,20 @@ class Game(ABC):
     def replay(cls, record: GameRecord) -> Self:
         """Deal the record's game and apply its actions; IllegalMove names the first bad one."""
         game = cls.new(record.number, **record.options)
-        for index, action in enumerate(record.actions, 1):
-            try:
-                if action == UNDO:
-                    game.undo()
-                elif action == REDO:
-                    game.redo()
-                else:
-                    game.play(action)
-            except IllegalMove as exc:
-                raise IllegalMove(f"action {index} ({action}): {exc}") from None
+        apply_actions(game, record.actions)
         return game
+
+
+def apply_actions(game: Game, actions: list[str]) -> None:
+    """Apply moves and the words ``undo``/``redo`` in order; IllegalMove names the first
+    refused one (``action 3 (b2c3) refused: …``) and the actions before it stay applied."""
+    for index, action in enumerate(actions, 1):
+        try:
+            if action == UNDO:
+                game.undo()
+            elif action == REDO:
+                game.redo()
+            else:
+                game.play(action)
+        except IllegalMove as exc:
+            raise IllegalMove(f"action {index} ({action}) refused: {exc}") from None

@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 
 SHUTDOWN_S = 5.0  # SIGTERM to everything closed
 LOG_FILE, LOG_BYTES, LOG_BACKUPS = "reussite.log", 1_000_000, 5
+INPUT_BURST, INPUT_RATE = 8192, 2048
+"""Bytes a caller may send at once, then per second: more than any typist or paste needs;
+a flood (a megabyte without a newline) is slowed to this pace instead of eating the CPU."""
+SEND_BUFFER = 64 * 1024
+"""Kernel send buffer per caller (the kernel doubles it): a frame is a few KiB, and a caller
+who never reads fills it soon, so Session's drain times out and drops them."""
 SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance: your game is "
                    b"saved. Please call again soon.\x1b[0m\r\n")
 
@@ -91,6 +97,7 @@ class Door:
         self.cap = AddressCap(settings.server.max_per_address)
         self.live: dict[asyncio.Task, tuple[Session | None, Terminal]] = {}
         self.closing = False
+        self.hangup = asyncio.Event()
         if store is not None:
             self._log_game_ends(store)
 
@@ -120,6 +127,7 @@ class Door:
     async def run(self, terminal: Terminal) -> None:
         """One connection, from the caps to the goodbye."""
         start = time.monotonic()
+        meter_input(terminal, self.hangup)
         address = address_of(terminal.peer)
         kind = "ssh" if hasattr(terminal, "account") else "telnet"
         if self.closing:
@@ -199,18 +207,52 @@ class Door:
             await asyncio.wait_for(terminal.drain(), 2)
 
     async def shutdown(self, timeout: float) -> None:
-        """Tell every caller, cancel their visits (run_visit saves games in progress on
-        cancellation), and wait for them — at most ``timeout`` seconds."""
+        """Tell every caller and hang up on them: each session then ends as on carrier loss,
+        saving its game in progress.  Visits still running after ``timeout`` / 2 (stuck in
+        a write or the database) are cancelled; all are waited for at most ``timeout``."""
         self.closing = True
+        self.hangup.set()
         tasks = list(self.live)
         for _, terminal in self.live.values():
             with contextlib.suppress(Exception):
                 terminal.write(SHUTDOWN_NOTICE)
-        for task in tasks:
-            task.cancel()
+                terminal.wake()
         if tasks:
-            await asyncio.wait(tasks, timeout=timeout)
+            _, pending = await asyncio.wait(tasks, timeout=timeout / 2)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=timeout / 2)
         log.info("shutdown: %d callers told and closed", len(tasks))
+
+
+def meter_input(terminal: Terminal, hangup: asyncio.Event) -> None:
+    """Slow ``terminal.read`` down to INPUT_RATE bytes a second past a burst of INPUT_BURST
+    (a token bucket): a flooding caller waits, the others are served.  Once ``hangup`` is
+    set, reads say the caller has gone: the session saves and ends as on carrier loss."""
+    read = terminal.read
+    tokens, last = float(INPUT_BURST), time.monotonic()
+
+    async def metered() -> bytes:
+        nonlocal tokens, last
+        if hangup.is_set():
+            return b""
+        now = time.monotonic()
+        tokens, last = min(float(INPUT_BURST), tokens + (now - last) * INPUT_RATE), now
+        if tokens < 0:
+            await asyncio.sleep(-tokens / INPUT_RATE)
+        data = await read()
+        tokens -= len(data)
+        return data
+
+    terminal.read = metered  # type: ignore[method-assign]
+
+
+def bound_send_buffers(sockets: Any) -> None:
+    """Accepted sockets inherit the listening socket's buffer sizes (Linux, BSD)."""
+    for sock in sockets or ():
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
 def _log_to_file(data_dir: Path) -> logging.Handler | None:
@@ -250,6 +292,7 @@ async def serve(settings: Settings, bind: str, port: int,
     signals: list[int] = []
     try:
         telnet = await start_telnet(bind, port, door.run)
+        bound_send_buffers(telnet.sockets)
         bound = telnet.sockets[0].getsockname()[1]
         # Who's online names each server by machine and telnet port: two servers on one
         # machine never share rows, and a restart takes its own rows back.
@@ -258,6 +301,7 @@ async def serve(settings: Settings, bind: str, port: int,
         if ssh_port >= 0:
             ssh = await start_ssh(bind, ssh_port, settings.data_dir, door.run, door.accounts,
                                   door.limiter, login_timeout=settings.accounts.login_timeout)
+            bound_send_buffers(ssh.sockets)
             ssh_bound = ssh.sockets[0].getsockname()[1]
             where += f" and SSH on port {ssh_bound}"
         log.info("listening: %s (home %s)", where, settings.home)
@@ -274,10 +318,10 @@ async def serve(settings: Settings, bind: str, port: int,
         for sig in signals:
             loop.remove_signal_handler(sig)
         began = time.monotonic()
+        await door.shutdown(SHUTDOWN_S - 1.5)  # before the servers close their connections
         for server in (telnet, ssh):
             if server is not None:
                 server.close()
-        await door.shutdown(SHUTDOWN_S - 1.5)
         for server in (telnet, ssh):
             if server is not None:
                 with contextlib.suppress(Exception):

@@ -31,6 +31,7 @@ ESC_DELAY = 0.05  # seconds to wait after a lone Esc before calling it the Esc k
 IDLE_WARNING = 30  # seconds of warning before an idle caller is disconnected
 TIME_WARNINGS = (300, 180, 60)  # seconds left when the caller is told time is running out
 NOTICE_PAUSE = 1.5  # seconds "your time is up" stays up before the goodbye
+DRAIN_TIMEOUT = 30.0  # seconds a frame may wait for a caller who reads nothing: then hang up
 
 
 class SessionEnded(Exception):
@@ -136,7 +137,10 @@ class Session:
         if data:
             self.terminal.write(data)
             try:
-                await self.terminal.drain()
+                async with asyncio.timeout(DRAIN_TIMEOUT):  # no extra task, unlike wait_for
+                    await self.terminal.drain()
+            except TimeoutError:
+                raise self._ending(CarrierLost("the caller reads nothing")) from None
             except (ConnectionError, OSError) as exc:
                 raise self._ending(CarrierLost(str(exc))) from None
 

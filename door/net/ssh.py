@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from ..config import ConfigError
 from .terminal import Terminal
 
 if TYPE_CHECKING:
@@ -36,7 +37,11 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
     """The server's ed25519 key in ``data_dir``, made on first start (mode 0600) and reused."""
     path = data_dir / HOST_KEY_NAME
     if path.exists():
-        return asyncssh.read_private_key(str(path))
+        try:
+            return asyncssh.read_private_key(str(path))
+        except (asyncssh.KeyImportError, OSError, ValueError) as exc:
+            raise ConfigError(f"{path}: not a usable SSH host key ({exc}); move it away and "
+                              "a new one is made at the next start") from None
     data_dir.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="reussite host key")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -51,6 +51,22 @@ async def call(port: int, rows: int = 24, charset: str = "cp437") -> TelnetCalle
     return caller
 
 
+async def call_when_free(port: int, timeout: float = 5.0) -> TelnetCaller:
+    """Call until the door lets us in: a caller who just hung up frees their node (and their
+    place in the per-address count) a moment after, once their visit has unwound."""
+    deadline = time.monotonic() + timeout
+    while True:
+        caller = await TelnetCaller.connect(port)
+        try:
+            await caller.wait_for("Handle:")
+            return caller
+        except AssertionError:
+            caller.close()
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
 async def signup(caller: TelnetCaller | SSHCaller, handle: str, password: str) -> None:
     """From the login screen to the title screen, as a new user."""
     caller.send("new\r")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pyteterm import TelnetCaller
-from serverhelp import call, configure, login, running, signup
+from serverhelp import call, call_when_free, configure, login, running, signup
 
 
 async def test_all_nodes_busy_past_max_nodes(door_home: Path) -> None:
@@ -17,7 +17,7 @@ async def test_all_nodes_busy_past_max_nodes(door_home: Path) -> None:
         await second.wait_closed()
         first.close()
         await first.wait_closed()
-        third = await call(ports.telnet)  # the node came back
+        third = await call_when_free(ports.telnet)  # the node came back
         third.close()
 
 
@@ -30,7 +30,7 @@ async def test_connections_per_address_are_capped(door_home: Path) -> None:
         await extra.wait_closed()
         callers[0].close()
         await callers[0].wait_closed()
-        again = await call(ports.telnet)
+        again = await call_when_free(ports.telnet)
         again.close()
         callers[1].close()
 

@@ -1,0 +1,386 @@
+"""Load benchmark: N concurrent callers over loopback against a real ``reussite serve``.
+
+Each telnet caller signs up (NEW, handle, password twice), opens Monte Carlo on a numbered
+deal and plays a scripted game at one key a second: three real pairs typed as b2c2 …, then
+cursor moves.  For every key we time keystroke → screen complete (the last byte of the
+server's answer, the answer being over when 30 ms pass without a byte; the quiet time is
+not counted).  The server runs in its own process; we read its RSS and CPU from /proc.
+In the same run a bare telnetlib3 echo server under the same load gives the ceiling (what
+the loop, telnetlib3 and this load generator cost without a door behind them).  SSH
+callers (asyncssh's client) at N = 200.
+
+    python bench/load.py                       # N = 100, 500, 1000, 2000; SSH at 200
+    python bench/load.py --sizes 100 --ssh 0 --keys 10
+
+Figures only: the test suite never runs this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from door.games.montecarlo import MonteCarlo  # noqa: E402
+
+NUMBER = 11982
+QUIET = 0.030  # an answer is over after this long without a byte
+ANSWER_WAIT = 2.0  # a key with no answer at all within this long counts as lost
+RIGHT, LEFT, UP, DOWN = b"\x1b[C", b"\x1b[D", b"\x1b[A", b"\x1b[B"
+
+
+def script(keys: int) -> list[bytes]:
+    """Three real moves typed a character at a time, then cursor moves round a square."""
+    game = MonteCarlo.new(NUMBER)
+    out: list[bytes] = []
+    for _ in range(3):
+        move = game.legal_moves()[0]
+        game.play(move)
+        out += [ch.encode() for ch in move]
+    while len(out) < keys:
+        out += [RIGHT, DOWN, LEFT, UP]
+    return out[:keys]
+
+
+@dataclass
+class Result:
+    latencies: list[float] = field(default_factory=list)
+    lost: int = 0
+    failed: int = 0
+    settled: int = 0  # callers logged in (or failed before): the ramp is over at n
+    errors: list[str] = field(default_factory=list)
+
+
+# -- server processes -------------------------------------------------------------------------
+
+def proc_stats(pid: int) -> tuple[int, float]:
+    """(RSS in KiB, CPU seconds user+system) of a process."""
+    rss = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1])
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return rss, (int(fields[11]) + int(fields[12])) / ticks
+
+
+def make_home(n: int) -> Path:
+    home = Path(tempfile.mkdtemp(prefix="reussite-load-"))
+    text = (REPO / "sysop.ini").read_text(encoding="utf-8")
+    for key, value in (("max_nodes", n + 50), ("max_per_address", min(10000, n + 50)),
+                       ("login_timeout", 600), ("idle_timeout", 3600)):
+        text = re.sub(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
+    (home / "sysop.ini").write_text(text, encoding="utf-8")
+    (home / "ansi").mkdir()
+    (home / "data").mkdir()
+    return home
+
+
+async def start_door(home: Path, ssh: bool) -> tuple[asyncio.subprocess.Process, int, int]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door", "--home", str(home), "--log-level", "warning", "serve",
+        "--telnet-port", "0", "--ssh-port", "0" if ssh else "-1",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
+    telnet = int(re.search(r"telnet on \S+ port (\d+)", line).group(1))
+    found = re.search(r"SSH on port (\d+)", line)
+    return proc, telnet, int(found.group(1)) if found else 0
+
+
+ECHO_SERVER = """
+import asyncio, sys, telnetlib3
+async def shell(reader, writer):
+    try:
+        while (data := await reader.read(4096)):
+            writer.write(data)
+            await writer.drain()
+    finally:
+        writer.close()
+async def main():
+    server = await telnetlib3.create_server(host="127.0.0.1", port=0, shell=shell,
+        encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)
+    print("port", server.sockets[0].getsockname()[1], flush=True)
+    await asyncio.Event().wait()
+asyncio.run(main())
+"""
+
+
+async def start_echo() -> tuple[asyncio.subprocess.Process, int]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", ECHO_SERVER, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL)
+    line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
+    return proc, int(line.split()[1])
+
+
+async def stop(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+# -- callers ----------------------------------------------------------------------------------
+
+class Line:
+    """Bytes from the server with arrival times; telnet commands are skipped, not answered
+    (the server then starts after its negotiation wait, as for a dumb client)."""
+
+    def __init__(self, reader, writer) -> None:
+        self.reader, self.writer = reader, writer
+        self.buf = bytearray()
+
+    async def until(self, needle: bytes, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{needle!r} never came")
+            data = await asyncio.wait_for(self.reader.read(65536), left)
+            if not data:
+                raise ConnectionError(f"closed before {needle!r}")
+            self.buf += data
+            del self.buf[:-4096]
+        self.buf.clear()
+
+    async def answer(self) -> float | None:
+        """Time of the last byte of the next answer, or None when none came."""
+        try:
+            data = await asyncio.wait_for(self.reader.read(65536), ANSWER_WAIT)
+        except TimeoutError:
+            return None
+        if not data:
+            raise ConnectionError("closed")
+        last = time.perf_counter()
+        while True:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), QUIET)
+            except TimeoutError:
+                return last
+            if not data:
+                return last
+            last = time.perf_counter()
+
+    def send(self, data: bytes) -> None:
+        self.writer.write(data)
+
+
+async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
+                      ready: asyncio.Semaphore, res: Result, ssh_port: int = 0) -> None:
+    conn = line = None
+    settled = False
+    try:
+        async with ready:
+            if ssh_port:
+                import asyncssh
+                conn = await asyncssh.connect("127.0.0.1", ssh_port, username=f"s{i}x",
+                                              known_hosts=None, client_keys=None,
+                                              agent_path=None, preferred_auth="none")
+                proc = await conn.create_process(term_type="xterm", term_size=(80, 24),
+                                                 encoding=None)
+                line = Line(proc.stdout, proc.stdin)
+            else:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                line = Line(reader, writer)
+            await line.until(b"Handle:")
+            line.send(b"new\r")
+            await line.until(b"New user")
+            line.send(f"u{i}x\r".encode())
+            await line.until(b"Password:")
+            line.send(b"secret-pw\r")
+            await line.until(b"Again:")
+            line.send(b"secret-pw\r")
+            await line.until(b"Press any key")
+            line.send(b" ")
+            await line.until(b"Your choice")
+            line.send(b"c")
+            await line.until(b"Game number:")
+            line.send(f"{NUMBER}\r".encode())
+            await line.until(b"Monte Carlo")
+            await asyncio.sleep(0.2)
+            line.buf.clear()
+        res.settled += 1
+        settled = True
+        await go.wait()
+        await asyncio.sleep((i % 1000) / 1000)  # spread the callers over the second
+        for key in keys:
+            start = time.perf_counter()
+            line.send(key)
+            done = await line.answer()
+            if done is None:
+                res.lost += 1
+            else:
+                res.latencies.append(done - start)
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+    except Exception as exc:
+        res.failed += 1
+        res.settled += not settled
+        if len(res.errors) < 3:
+            res.errors.append(f"caller {i}: {type(exc).__name__}: {exc}")
+    finally:
+        if conn is not None:
+            conn.close()
+        elif line is not None:
+            line.writer.close()
+
+
+async def echo_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
+                      ready: asyncio.Semaphore, res: Result) -> None:
+    settled = False
+    try:
+        async with ready:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            line = Line(reader, writer)
+            line.send(b"hello\r")
+            await line.until(b"hello")
+        res.settled += 1
+        settled = True
+        await go.wait()
+        await asyncio.sleep((i % 1000) / 1000)
+        for key in keys:
+            start = time.perf_counter()
+            line.send(key)
+            done = await line.answer()
+            if done is None:
+                res.lost += 1
+            else:
+                res.latencies.append(done - start)
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+        writer.close()
+    except Exception as exc:
+        res.failed += 1
+        res.settled += not settled
+        if len(res.errors) < 3:
+            res.errors.append(f"echo caller {i}: {type(exc).__name__}: {exc}")
+
+
+# -- one run ----------------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    what: str
+    n: int
+    p50: float
+    p99: float
+    rss_per_caller: float
+    cpu: float
+    ramp: float
+    lost: int
+    failed: int
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+async def run(what: str, n: int, keys: int, concurrency: int) -> Row:
+    home = None
+    if what == "echo":
+        proc, port = await start_echo()
+        ssh_port = 0
+    else:
+        home = make_home(n)
+        proc, port, ssh_port = await start_door(home, ssh=what == "ssh")
+    try:
+        await asyncio.sleep(0.5)
+        if what != "echo":  # one caller first: the game screens load on first use
+            warm, opened = Result(), asyncio.Event()
+            opened.set()
+            await door_caller(10**6, port, [], opened, asyncio.Semaphore(1), warm,
+                              ssh_port if what == "ssh" else 0)
+            await asyncio.sleep(0.5)
+        rss0, _ = proc_stats(proc.pid)
+        go, ready, res = asyncio.Event(), asyncio.Semaphore(concurrency), Result()
+        script_keys = script(keys)
+        began = time.monotonic()
+        if what == "echo":
+            tasks = [asyncio.create_task(echo_caller(i, port, script_keys, go, ready, res))
+                     for i in range(n)]
+        else:
+            tasks = [asyncio.create_task(door_caller(i, port, script_keys, go, ready, res,
+                                                     ssh_port if what == "ssh" else 0))
+                     for i in range(n)]
+        while res.settled < n:
+            await asyncio.sleep(0.2)
+        ramp = time.monotonic() - began
+        await asyncio.sleep(1.0)
+        rss1, cpu0 = proc_stats(proc.pid)
+        t0 = time.monotonic()
+        go.set()
+        await asyncio.gather(*tasks)
+        rss2, cpu1 = proc_stats(proc.pid)
+        wall = time.monotonic() - t0
+    finally:
+        await stop(proc)
+        if home:
+            shutil.rmtree(home, ignore_errors=True)
+    for err in res.errors:
+        print("   ", err, file=sys.stderr)
+    alive = max(1, n - res.failed)
+    return Row(what, n, pct(res.latencies, 0.5), pct(res.latencies, 0.99),
+               (max(rss1, rss2) - rss0) / alive, 100 * (cpu1 - cpu0) / wall, ramp, res.lost,
+               res.failed)
+
+
+def show(rows: list[Row]) -> None:
+    print()
+    print("| server | callers | p50 ms | p99 ms | server RSS / caller KiB | server CPU % of a "
+          "core | login ramp s | keys unanswered | callers failed |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r.what} | {r.n} | {r.p50:.1f} | {r.p99:.1f} | {r.rss_per_caller:.0f} | "
+              f"{r.cpu:.0f} | {r.ramp:.0f} | {r.lost} | {r.failed} |")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 500, 1000, 2000])
+    parser.add_argument("--ssh", type=int, default=200, help="SSH callers (0: none)")
+    parser.add_argument("--keys", type=int, default=30, help="keys per caller")
+    parser.add_argument("--concurrency", type=int, default=64,
+                        help="callers logging in at once during the ramp")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 2 * max([*args.sizes, args.ssh]) + 200
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
+    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {args.keys} keys per "
+          f"caller at 1 key/s; open files limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}",
+          flush=True)
+    rows: list[Row] = []
+    for n in args.sizes:
+        for what in ("telnet", "echo"):
+            row = await run(what, n, args.keys, args.concurrency)
+            rows.append(row)
+            print(f"  {what} N={n}: p50 {row.p50:.1f} ms, p99 {row.p99:.1f} ms, "
+                  f"{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}%, "
+                  f"ramp {row.ramp:.0f} s, lost {row.lost}, failed {row.failed}", flush=True)
+    if args.ssh:
+        row = await run("ssh", args.ssh, args.keys, args.concurrency)
+        rows.append(row)
+    show(rows)
+    subprocess.run(["uptime"], check=False)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,100 @@
+"""Hostile input on 127.0.0.1, bounded in count and time: the server drops or survives the
+bad connection and keeps answering everyone else."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+import time
+from pathlib import Path
+
+import pytest
+from serverhelp import call, configure, running, signup, to_menu
+
+import door.session
+
+IAC, SB, SE, DO, WILL = 255, 250, 240, 253, 251
+
+
+async def raw_connection(port: int, rcvbuf: int | None = None):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    return await asyncio.open_connection(sock=sock)
+
+
+async def closed_by_server(reader: asyncio.StreamReader, timeout: float) -> bool:
+    """Read (and drop) everything until end of stream; False if it has not come in time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            data = await asyncio.wait_for(reader.read(65536), deadline - time.monotonic())
+        except TimeoutError:
+            return False
+        except ConnectionError:
+            return True
+        if not data:
+            return True
+    return False
+
+
+async def still_answers(port: int, handle: str) -> None:
+    caller = await call(port)
+    await signup(caller, handle, "pass-word")
+    await to_menu(caller)
+    caller.close()
+
+
+async def test_garbage_iac_floods_and_a_megabyte_without_newline(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        attackers = [await raw_connection(ports.telnet) for _ in range(3)]
+        (_, garbage), (_, floods), (_, long_line) = attackers
+        garbage.write(bytes(range(256)) * 400)
+        floods.write(bytes([IAC, WILL, 24, IAC, DO, 1]) * 20000)
+        floods.write(bytes([IAC, SB, 31]) + b"\x01" * 300_000)  # a NAWS that never ends
+        long_line.write(b"A" * 1_000_000)  # buffered on our side; the door takes its time
+        await still_answers(ports.telnet, "Hana")  # meanwhile, a real caller gets in
+        for _, writer in attackers:
+            writer.close()
+        await still_answers(ports.telnet, "Ida")
+
+
+async def test_silent_connection_is_dropped_at_the_login_timeout(door_home: Path) -> None:
+    configure(door_home, login_timeout=2)
+    async with running(door_home, ssh=False) as ports:
+        reader, writer = await raw_connection(ports.telnet)
+        # negotiation wait (1 s) + charset probe (0.8 s) + login timeout (2 s)
+        assert await closed_by_server(reader, 10), "a slowloris connection must time out"
+        writer.close()
+        await still_answers(ports.telnet, "June")
+
+
+async def test_half_open_and_reset_connections_give_their_nodes_back(door_home: Path) -> None:
+    configure(door_home, max_nodes=3, max_per_address=3)
+    async with running(door_home, ssh=False) as ports:
+        for _ in range(12):
+            _, writer = await raw_connection(ports.telnet)
+            sock = writer.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            writer.write(b"x")
+            writer.close()  # RST: the server finds out only when it next reads or writes
+        await asyncio.sleep(2.5)  # past the negotiation wait, the shells start and fail
+        for name in ("Kim", "Lou", "Max"):  # every node is free again
+            await still_answers(ports.telnet, name)
+
+
+async def test_a_caller_who_never_reads_is_dropped(door_home: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(door.session, "DRAIN_TIMEOUT", 1.0)
+    async with running(door_home, ssh=False) as ports:
+        reader, writer = await raw_connection(ports.telnet, rcvbuf=4096)
+        writer.write(b"\x12" * 8000)  # Ctrl-R: a full repaint each, never read
+        await writer.drain()
+        await still_answers(ports.telnet, "Ned")
+        await asyncio.sleep(3)  # 1 s negotiation, 0.8 s probe, repaints, 1 s drain timeout
+        # Had the door kept the caller, it would wait for keys now: no end of stream.
+        assert await closed_by_server(reader, 8), "the door must hang up on a stuck reader"
+        writer.close()

@@ -1,0 +1,63 @@
+"""SIGTERM to a real ``reussite serve``: callers are told, the game in progress is saved to
+the resume slot, the process ends within 5 s, and the log file has the visit's lines."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+from serverhelp import call, signup, to_menu
+
+from door.config import load_settings
+from door.games.montecarlo import MonteCarlo, position_name
+from door.store import Store
+
+NUMBER = 11982
+
+
+async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door", "--home", str(door_home), "--log-level", "info",
+        "serve", "--telnet-port", "0", "--ssh-port", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+        port = int(re.search(r"telnet on \S+ port (\d+)", line).group(1))
+        caller = await call(port)
+        await signup(caller, "Pia", "pia-pass")
+        await to_menu(caller)
+        caller.send("c")
+        await caller.wait_for("Game number:")
+        caller.send(f"{NUMBER}\r")
+        await caller.wait_for(f"Monte Carlo #{NUMBER}")
+        p, q = MonteCarlo.new(NUMBER).pairs()[0]
+        caller.send(position_name(p) + position_name(q))
+        await caller.settle()
+
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        await caller.wait_for("closing for maintenance")
+        await caller.wait_closed()
+        assert await asyncio.wait_for(proc.wait(), 10) == 0
+        assert time.monotonic() - began < 5.0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+    store = Store(load_settings(door_home).database_url)
+    try:
+        (player,) = await store.find_players("Pia")
+        state = await store.load_resume(player.id, "montecarlo")
+        assert state is not None, "the game in progress must be in the resume slot"
+        assert await store.online() == []  # every node left the who's-online table
+    finally:
+        await store.close()
+    log = (door_home / "data" / "reussite.log").read_text(encoding="utf-8")
+    for what in ("node 1: telnet connect from 127.0.0.1", "node 1: login Pia",
+                 "node 1: disconnect 127.0.0.1"):
+        assert what in log, f"{what!r} not in the log:\n{log}"

@@ -183,7 +183,8 @@ class Line:
 
 
 async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
-                      ready: asyncio.Semaphore, res: Result, ssh_port: int = 0) -> None:
+                      ready: asyncio.Semaphore, res: Result, ssh_port: int = 0,
+                      offset: float = 0.0) -> None:
     conn = line = None
     settled = False
     try:
@@ -219,7 +220,7 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
         res.settled += 1
         settled = True
         await go.wait()
-        await asyncio.sleep((i % 1000) / 1000)  # spread the callers over the second
+        await asyncio.sleep(offset)  # callers spread evenly over the second
         for key in keys:
             start = time.perf_counter()
             line.send(key)
@@ -242,7 +243,7 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
 
 
 async def echo_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
-                      ready: asyncio.Semaphore, res: Result) -> None:
+                      ready: asyncio.Semaphore, res: Result, offset: float = 0.0) -> None:
     settled = False
     try:
         async with ready:
@@ -253,7 +254,7 @@ async def echo_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
         res.settled += 1
         settled = True
         await go.wait()
-        await asyncio.sleep((i % 1000) / 1000)
+        await asyncio.sleep(offset)
         for key in keys:
             start = time.perf_counter()
             line.send(key)
@@ -279,6 +280,7 @@ class Row:
     n: int
     p50: float
     p99: float
+    rss_idle: float
     rss_per_caller: float
     cpu: float
     ramp: float
@@ -314,12 +316,12 @@ async def run(what: str, n: int, keys: int, concurrency: int) -> Row:
         script_keys = script(keys)
         began = time.monotonic()
         if what == "echo":
-            tasks = [asyncio.create_task(echo_caller(i, port, script_keys, go, ready, res))
-                     for i in range(n)]
+            tasks = [asyncio.create_task(echo_caller(i, port, script_keys, go, ready, res,
+                                                     offset=i / n)) for i in range(n)]
         else:
             tasks = [asyncio.create_task(door_caller(i, port, script_keys, go, ready, res,
-                                                     ssh_port if what == "ssh" else 0))
-                     for i in range(n)]
+                                                     ssh_port if what == "ssh" else 0,
+                                                     offset=i / n)) for i in range(n)]
         while res.settled < n:
             await asyncio.sleep(0.2)
         ramp = time.monotonic() - began
@@ -338,17 +340,19 @@ async def run(what: str, n: int, keys: int, concurrency: int) -> Row:
         print("   ", err, file=sys.stderr)
     alive = max(1, n - res.failed)
     return Row(what, n, pct(res.latencies, 0.5), pct(res.latencies, 0.99),
-               (max(rss1, rss2) - rss0) / alive, 100 * (cpu1 - cpu0) / wall, ramp, res.lost,
-               res.failed)
+               (rss1 - rss0) / alive, (max(rss1, rss2) - rss0) / alive,
+               100 * (cpu1 - cpu0) / wall, ramp, res.lost, res.failed)
 
 
 def show(rows: list[Row]) -> None:
     print()
-    print("| server | callers | p50 ms | p99 ms | server RSS / caller KiB | server CPU % of a "
-          "core | login ramp s | keys unanswered | callers failed |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| server | callers | p50 ms | p99 ms | RSS / idle caller KiB | RSS / playing caller "
+          "KiB | server CPU % of a core | login ramp s | keys unanswered in 2 s | "
+          "callers failed |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r.what} | {r.n} | {r.p50:.1f} | {r.p99:.1f} | {r.rss_per_caller:.0f} | "
+        print(f"| {r.what} | {r.n} | {r.p50:.1f} | {r.p99:.1f} | {r.rss_idle:.0f} | "
+              f"{r.rss_per_caller:.0f} | "
               f"{r.cpu:.0f} | {r.ramp:.0f} | {r.lost} | {r.failed} |")
 
 
@@ -373,7 +377,7 @@ async def main() -> None:
             row = await run(what, n, args.keys, args.concurrency)
             rows.append(row)
             print(f"  {what} N={n}: p50 {row.p50:.1f} ms, p99 {row.p99:.1f} ms, "
-                  f"{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}%, "
+                  f"{row.rss_idle:.0f}/{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}%, "
                   f"ramp {row.ramp:.0f} s, lost {row.lost}, failed {row.failed}", flush=True)
     if args.ssh:
         row = await run("ssh", args.ssh, args.keys, args.concurrency)

@@ -163,7 +163,10 @@ class Door:
     async def _visit(self, terminal: Terminal, node: int, task: asyncio.Task) -> None:
         account = getattr(terminal, "account", None)
         if hasattr(terminal, "account"):  # SSH: UTF-8 unless the terminal type says CP437
-            saved = account.player.charset if account else None
+            from .ui.settings import parse_charset_code
+
+            kept = parse_charset_code(account.player.charset) if account else None
+            saved = kept.name + ("+glyphs" if kept.c0_glyphs else "") if kept else None
             await terminal.detect_charset(saved=saved, lang=getattr(terminal, "lang", ""),
                                           charset="utf-8")
         caller = Caller(alias=account.handle if account else "New caller", node=node)

@@ -87,6 +87,24 @@ async def test_cp437_when_the_terminal_type_asks(door_home: Path) -> None:
         await caller.close()
 
 
+async def test_cp437_when_the_caller_saved_it(door_home: Path) -> None:
+    await make_account(door_home, "Olga", "olga-pw")
+    store = Store(load_settings(door_home).database_url)
+    try:
+        (player,) = await store.find_players("Olga")
+        await store.update_player_settings(player.id, charset="cp437+g")
+    finally:
+        await store.close()
+    async with running(door_home) as ports:
+        caller = await SSHCaller.connect(ports.ssh, "olga", password="olga-pw",
+                                         charset="cp437")
+        await caller.wait_for("Press any key")  # the title already in the saved charset
+        raw = bytes(caller.term.raw)
+        assert "╔".encode("cp437") in raw and "╔".encode() not in raw
+        assert b"\x06" in raw  # ♠ as the BBS glyph at 0x06: the "+g" of the saved choice
+        await caller.close()
+
+
 async def test_failed_ssh_passwords_lock_the_address(door_home: Path) -> None:
     configure(door_home, login_attempts=2)
     await make_account(door_home, "Eve", "eve-pw-1")

@@ -60,6 +60,28 @@ BOX_STYLES = {"single": SINGLE, "double": DOUBLE, "double-h": DOUBLE_H, "double-
 Span = tuple[str, Attr]
 
 
+# Cells are immutable values: one shared object per (character, attribute) means drawing a
+# frame looks cells up instead of building ~2,000 new tuples (the door's hottest path).
+_CELLS: dict[Attr, dict[str, Cell]] = {}
+_CELL_CACHE_LIMIT = 50_000
+
+
+def _cells_of(attr: Attr) -> dict[str, Cell]:
+    cells = _CELLS.get(attr)
+    if cells is None:
+        if len(_CELLS) > 1024:  # art with odd attributes: start afresh rather than grow
+            _CELLS.clear()
+        cells = _CELLS[attr] = {}
+    return cells
+
+
+def _new_cell(cells: dict[str, Cell], ch: str, attr: Attr) -> Cell:
+    cell = Cell(ch if ch >= " " else "?", attr)
+    if len(cells) < _CELL_CACHE_LIMIT:
+        cells[ch] = cell
+    return cell
+
+
 class Screen:
     """A cols × rows grid of :class:`Cell`.  Drawing clips silently at the edges."""
 
@@ -90,7 +112,8 @@ class Screen:
         if 0 <= row < self.rows and end > 0 and col < self.cols:
             start = max(col, 0)
             stop = min(end, self.cols)
-            self.cells[row][start:stop] = [Cell(ch if ch >= " " else "?", attr)
+            cells = _cells_of(attr)
+            self.cells[row][start:stop] = [cells.get(ch) or _new_cell(cells, ch, attr)
                                            for ch in text[start - col:stop - col]]
         return end
 

@@ -290,6 +290,19 @@ async def end_of_game(screen: GameScreen) -> str:
 
 async def play_game(session: Session, screen_cls: type[GameScreen]) -> None:
     """A round of one title from the main menu: resume or deal, play, record, again?"""
+    store = getattr(session, "store", None)
+    if store is None:
+        await _play_rounds(session, screen_cls)
+        return
+    from ..store.visit import node_seen
+
+    player = getattr(session, "player", None)
+    await node_seen(store, session.caller.node, player, f"Playing {screen_cls.title}")
+    await _play_rounds(session, screen_cls)
+    await node_seen(store, session.caller.node, player, "main menu")
+
+
+async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
     game = await _offer_resume(session, screen_cls)
     while True:
         if game is None:

@@ -29,24 +29,7 @@ class LoggedIn:
 async def read_secret(session: Session, row: int, col: int, prompt: str,
                       width: int = 20) -> str | None:
     """Like ``read_line``, but shows a star per character; Esc cancels (None)."""
-    screen = session.screen
-    text = ""
-    while True:
-        end = screen.put(row, col, prompt, theme.BRIGHT)
-        screen.put(row, end, ("*" * min(len(text), width)).ljust(width), theme.SELECTED)
-        screen.cursor = (row, end + min(len(text), width))
-        await session.show()
-        key = await session.key()
-        if key.name == "enter":
-            return text
-        if key.name == "esc":
-            return None
-        if key.name == "backspace":
-            text = text[:-1]
-        elif key.is_char and len(text) < PASSWORD_MAX and key.char.isprintable():
-            text += key.char
-        elif key.name != "resize":
-            session.bell()
+    return await read_line(session, row, col, prompt, width, mask="*", limit=PASSWORD_MAX)
 
 
 def _draw(session: Session, title: str, lines: list[str], note: str) -> None:

@@ -55,14 +55,18 @@ async def confirm(session: Session, question: str) -> bool:
 
 async def read_line(session: Session, row: int, col: int, prompt: str, width: int,
                     allowed: Callable[[str], bool] = str.isprintable,
-                    text: str = "") -> str | None:
+                    text: str = "", mask: str = "", limit: int | None = None) -> str | None:
     """A one-line input field: typed characters, Backspace, Enter accepts, Esc cancels (None).
-    ``text`` is what the field starts with (say, the digit that opened it)."""
+    ``text`` is what the field starts with (say, the digit that opened it); ``mask`` shows
+    one character per typed one (passwords); ``limit`` allows more than ``width`` characters
+    (the field then shows the first ``width``)."""
     screen = session.screen
+    limit = width if limit is None else limit
     while True:
+        shown = (mask * len(text) if mask else text)[:width]
         end = screen.put(row, col, prompt, theme.BRIGHT)
-        screen.put(row, end, text.ljust(width), theme.SELECTED)
-        screen.cursor = (row, end + len(text))
+        screen.put(row, end, shown.ljust(width), theme.SELECTED)
+        screen.cursor = (row, end + len(shown))
         await session.show()
         key = await session.key()
         if key.name == "enter":
@@ -71,7 +75,7 @@ async def read_line(session: Session, row: int, col: int, prompt: str, width: in
             return None
         if key.name == "backspace":
             text = text[:-1]
-        elif key.is_char and len(text) < width and allowed(key.char):
+        elif key.is_char and len(text) < limit and allowed(key.char):
             text += key.char
         elif key.name != "resize":
             session.bell()

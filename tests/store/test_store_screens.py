@@ -212,3 +212,16 @@ async def test_terminal_settings_are_kept_for_the_next_call(door) -> None:
     hot = again.term.find("[C]")
     assert hot and again.term.screen.buffer[hot[0]][hot[1] + 1].fg == "default"
     await leave(again)
+
+
+async def test_whos_online_says_which_game_is_played(door) -> None:
+    store, port = door
+    caller = await at_menu(port)
+    caller.send("c")
+    await caller.wait_for("Game number:")
+    assert [(n.alias, n.activity) for n in await store.online()] == [
+        ("Guest", "Playing Monte Carlo")]
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    assert [(n.alias, n.activity) for n in await store.online()] == [("Guest", "main menu")]
+    await leave(caller)

@@ -110,11 +110,13 @@ class Screen:
         """Write ``text`` at (row, col) in one attribute; return the column after it."""
         end = col + len(text)
         if 0 <= row < self.rows and end > 0 and col < self.cols:
-            start = max(col, 0)
-            stop = min(end, self.cols)
-            cells = _cells_of(attr)
+            cells = _CELLS.get(attr) or _cells_of(attr)
+            start, stop = col, end
+            if col < 0 or end > self.cols:  # clip (rare: the fast path below is the rule)
+                start, stop = max(col, 0), min(end, self.cols)
+                text = text[start - col:stop - col]
             self.cells[row][start:stop] = [cells.get(ch) or _new_cell(cells, ch, attr)
-                                           for ch in text[start - col:stop - col]]
+                                           for ch in text]
         return end
 
     def put_spans(self, row: int, col: int, spans: Iterable[Span]) -> int:

@@ -93,6 +93,15 @@ class TelnetCaller:
             term.screen.write_process_input = lambda reply: writer.write(reply.encode("ascii"))
         return cls(reader, writer, term)
 
+    @classmethod
+    async def at_menu(cls, port: int, **options: Any) -> TelnetCaller:
+        """Connect, pass the title screen, and stop at the main menu."""
+        caller = await cls.connect(port, **options)
+        await caller.wait_for("Press any key")
+        caller.send(" ")
+        await caller.wait_for("Your choice")
+        return caller
+
     async def pump(self, timeout: float = 0.05) -> bool:
         """Read what is waiting; False at end of connection."""
         try:

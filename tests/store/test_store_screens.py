@@ -35,11 +35,7 @@ async def door(door_home: Path) -> AsyncIterator[tuple[Store, int]]:
 
 
 async def at_menu(port: int) -> TelnetCaller:
-    caller = await TelnetCaller.connect(port)
-    await caller.wait_for("Press any key")
-    caller.send(" ")
-    await caller.wait_for("Your choice")
-    return caller
+    return await TelnetCaller.at_menu(port)
 
 
 async def leave(caller: TelnetCaller) -> None:

@@ -533,10 +533,7 @@ async def test_8x8_board_from_sysop_ini(door_home: Path) -> None:
 
 async def test_through_the_telnet_door(telnet_door) -> None:
     port = await telnet_door()
-    caller = await TelnetCaller.connect(port, charset="cp437")
-    await caller.wait_for("Press any key")
-    caller.send(" ")
-    await caller.wait_for("Your choice")
+    caller = await TelnetCaller.at_menu(port, charset="cp437")
     caller.send("n")
     await caller.wait_for("New Anciento game")
     caller.send(f"s{NUMBER}\r")

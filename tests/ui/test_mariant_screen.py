@@ -665,10 +665,7 @@ async def test_taller_window_gives_more_card_rows(monkeypatch, settings) -> None
 
 async def test_through_the_telnet_door(telnet_door) -> None:
     port = await telnet_door()
-    caller = await TelnetCaller.connect(port, charset="cp437")
-    await caller.wait_for("Press any key")
-    caller.send(" ")
-    await caller.wait_for("Your choice")
+    caller = await TelnetCaller.at_menu(port, charset="cp437")
     caller.send("m")
     await caller.wait_for("Game number:")
     assert "Your score counts 100 %" in caller.term.text

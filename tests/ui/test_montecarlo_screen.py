@@ -407,10 +407,7 @@ async def test_taller_window_keeps_bottom_rows(settings: Settings) -> None:
 
 async def test_through_the_telnet_door(telnet_door) -> None:
     port = await telnet_door()
-    caller = await TelnetCaller.connect(port, charset="cp437")
-    await caller.wait_for("Press any key")
-    caller.send(" ")
-    await caller.wait_for("Your choice")
+    caller = await TelnetCaller.at_menu(port, charset="cp437")
     caller.send("c")
     await caller.wait_for("Game number:")
     caller.send(f"{NUMBER}\r")

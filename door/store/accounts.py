@@ -15,7 +15,10 @@ import hmac
 import logging
 import os
 import unicodedata
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 
@@ -32,6 +35,15 @@ RESERVED = frozenset({"new", "guest", "sysop", "all", "nobody"})
 # scrypt cost: about 16 MiB and 40 ms per hash here (interactive logins, OWASP's minimum).
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 _MAXMEM = 64 * 1024 * 1024
+T = TypeVar("T")
+# Hashes run on two threads of their own, not asyncio's default pool (up to 6 here): each
+# thread's 16 MiB scrypt buffer stays in that thread's malloc arena after use, so fewer
+# threads keep far less memory, and a burst of logins cannot take every core.
+_HASHING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scrypt")
+
+
+async def _hashing(func: Callable[..., T], *args: Any) -> T:
+    return await asyncio.get_running_loop().run_in_executor(_HASHING, func, *args)
 
 
 class AccountError(StoreError):
@@ -113,7 +125,7 @@ class Accounts:
             raise AccountError(problem)
         if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
             raise AccountError(f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
-        hashed = await asyncio.to_thread(hash_password, password)
+        hashed = await _hashing(hash_password, password)
         now = self.store._now()
         async with self.store._write() as conn:
             ins = self.store._insert(conn, PlayerRow).values(
@@ -137,7 +149,7 @@ class Accounts:
         """The account when the password matches, else None (unknown handle alike)."""
         found = await self._find(handle) if 0 < len(handle) <= 64 else None
         stored = found[1] if found else _DUMMY
-        ok = await asyncio.to_thread(check_password, password[:PASSWORD_MAX * 4], stored)
+        ok = await _hashing(check_password, password[:PASSWORD_MAX * 4], stored)
         if not ok or found is None:
             return None
         player = found[0]

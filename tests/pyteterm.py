@@ -102,6 +102,13 @@ class TelnetCaller:
         await caller.wait_for("Your choice")
         return caller
 
+    async def leave_game(self) -> None:
+        """Q, confirm, and back at the main menu (the game is kept for resume)."""
+        self.send("q")
+        await self.wait_for("Leave this game?")
+        self.send("y")
+        await self.wait_for("Your choice")
+
     async def pump(self, timeout: float = 0.05) -> bool:
         """Read what is waiting; False at end of connection."""
         try:
@@ -146,6 +153,18 @@ class TelnetCaller:
 
     def close(self) -> None:
         self.writer.close()
+
+
+def instructions_text(game: str) -> str:
+    """``ansi/<game>.ins``, checked for what every instructions file keeps: lines of at most
+    76 columns and all four colour codes (heading, highlight, body, normal)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "ansi" / f"{game}.ins"
+    text = path.read_text(encoding="cp437")
+    assert all(len(line) <= 76 for line in text.splitlines()), f"{path.name}: a line > 76"
+    assert all(code in text for code in ("@E@", "@H@", "@B@", "@N@")), path.name
+    return text
 
 
 class QueueTerminal(Terminal):

@@ -44,7 +44,11 @@ class Card(NamedTuple):
         return cls(RANKS.index(t[0]) + 1, t[1])
 
 
+_ONE_DECK = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
+"""Cards are immutable, so every deal shares these 52 objects (a thousand callers' games
+would otherwise hold a thousand copies)."""
+
+
 def new_deck(decks: int = 1) -> list[Card]:
     """Return ``decks`` standard 52-card decks in the documented initial order."""
-    one = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
-    return one * decks
+    return list(_ONE_DECK) * decks

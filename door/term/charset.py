@@ -41,23 +41,31 @@ ASCII_FALLBACK = {
 }
 
 
+_ENCODED: dict[tuple[str, bool], dict[str, bytes]] = {}
+"""Each character's bytes per (charset, glyphs), shared by every caller using that charset."""
+_ENCODED_LIMIT = 4096  # characters typed into messages could otherwise grow it without end
+
+
 @dataclass
 class Charset:
     """One caller's character set.  ``c0_glyphs``: the terminal shows CP437 0x01–0x1F."""
 
     name: str = "cp437"
     c0_glyphs: bool = False
-    _cache: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict[str, bytes] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.name not in CHARSETS:
             raise ValueError(f"charset must be one of {', '.join(CHARSETS)}, got {self.name!r}")
+        self._cache = _ENCODED.setdefault((self.name, self.c0_glyphs), {})
 
     def encode_char(self, ch: str) -> bytes:
         """Bytes for one cell character (cached: this is on the hot path of every frame)."""
         cached = self._cache.get(ch)
         if cached is None:
-            cached = self._cache[ch] = self._encode_char(ch)
+            cached = self._encode_char(ch)
+            if len(self._cache) < _ENCODED_LIMIT:
+                self._cache[ch] = cached
         return cached
 
     def encode(self, text: str) -> bytes:

@@ -1,0 +1,177 @@
+"""Memory per idle caller of ``reussite serve``, and where it goes.
+
+Callers sign up and open a Monte Carlo deal the way ``bench/load.py``'s callers do, then sit
+idle.  Two runs of a real server in its own process:
+
+1. untraced: the server's RSS after one warm-up caller, at N/2 and at N callers; prints the
+   growth per caller from the warm-up (what load.py reports) and the slope between N/2 and
+   N (the cost of one more caller, without what the first few callers start once);
+2. under tracemalloc: the Python memory the N callers added, per caller, by the part of the
+   program that allocated it (innermost frame of each allocation's traceback).
+
+    python bench/bench_memory.py [--callers 400]
+
+Figures only: the test suite never runs this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import os
+import re
+import shutil
+import signal
+import sys
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import Result, door_caller, make_home, proc_stats, stop
+
+REPO = Path(__file__).resolve().parent.parent
+
+TRACED_SERVER = """
+import gc, signal, sys, tracemalloc
+tracemalloc.start(8)
+SNAPSHOT = sys.argv[1]
+def dump(*_):
+    gc.collect()
+    tracemalloc.take_snapshot().dump(SNAPSHOT)
+    print("dumped", flush=True, file=sys.stderr)
+signal.signal(signal.SIGUSR1, dump)
+sys.argv.pop(1)
+from door.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+PARTS = (  # (where the allocating frame is, what it is); first match wins
+    ("/door/term/screen.py", "screen: the cell grid screens draw into"),
+    ("/door/term/render.py", "renderer: the frame the caller was last sent"),
+    ("/door/term/", "terminal layer: decoder, charset, art"),
+    ("/door/games/", "game engine state"),
+    ("/door/ui/", "screens' own state (game frame, menu)"),
+    ("/door/store/", "store: player record, who's online"),
+    ("/door/", "session, server, net"),
+    ("/telnetlib3/", "telnetlib3 (option tables, SLC, streams)"),
+    ("/asyncio/", "asyncio (transports, tasks, futures)"),
+    ("/sqlalchemy/", "SQLAlchemy"),
+    ("", "other"),
+)
+
+
+def part_of(trace: tracemalloc.Trace) -> str:
+    frame = trace.traceback[-1]  # frames run from the oldest call to the innermost
+    for where, what in PARTS:
+        if where in frame.filename:
+            return what
+    return "other"
+
+
+async def start(home: Path, traced: bool) -> tuple[asyncio.subprocess.Process, int, Path]:
+    snap_path = home / "memory.snap"
+    head = [sys.executable, "-c", TRACED_SERVER, str(snap_path)] if traced else [
+        sys.executable, "-m", "door"]
+    proc = await asyncio.create_subprocess_exec(
+        *head, "--home", str(home), "--log-level", "warning", "serve", "--telnet-port", "0",
+        "--ssh-port", "-1", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE if traced else asyncio.subprocess.DEVNULL,
+        cwd=str(REPO))
+    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    return proc, int(re.search(r"telnet on \S+ port (\d+)", line).group(1)), snap_path
+
+
+async def callers(port: int, first: int, last: int, go: asyncio.Event, res: Result,
+                  concurrency: int) -> list[asyncio.Task]:
+    """Start callers ``first``..``last - 1``; return once all of them are in or failed."""
+    ready = asyncio.Semaphore(concurrency)
+    tasks = [asyncio.create_task(door_caller(i, port, [], go, ready, res))
+             for i in range(first, last)]
+    while res.settled < last:
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)
+    return tasks
+
+
+async def warm_up(port: int) -> None:
+    opened = asyncio.Event()
+    opened.set()
+    await door_caller(10**6, port, [], opened, asyncio.Semaphore(1), Result())
+    await asyncio.sleep(1.0)
+
+
+async def snapshot(proc: asyncio.subprocess.Process, snap_path: Path) -> tracemalloc.Snapshot:
+    os.kill(proc.pid, signal.SIGUSR1)
+    while not (await asyncio.wait_for(proc.stderr.readline(), 300)).startswith(b"dumped"):
+        pass
+    return tracemalloc.Snapshot.load(str(snap_path))
+
+
+async def rss_run(n: int) -> None:
+    home = make_home(n)
+    proc, port, _ = await start(home, traced=False)
+    go, res = asyncio.Event(), Result()
+    try:
+        await warm_up(port)
+        rss0, _ = proc_stats(proc.pid)
+        tasks = await callers(port, 0, n // 2, go, res, 32)
+        rss_half, _ = proc_stats(proc.pid)
+        tasks += await callers(port, n // 2, n, go, res, 32)
+        rss_n, _ = proc_stats(proc.pid)
+        go.set()
+        await asyncio.gather(*tasks)
+    finally:
+        await stop(proc)
+        shutil.rmtree(home, ignore_errors=True)
+    alive = max(1, n - res.failed)
+    print(f"untraced, {alive} of {n} callers idle in a game (failed: {res.failed})")
+    print(f"  server RSS after the warm-up caller: {rss0 / 1024:.1f} MiB, with them: "
+          f"{rss_n / 1024:.1f} MiB")
+    print(f"  growth per caller from the warm-up (load.py's figure): {(rss_n - rss0) / alive:.0f}"
+          f" KiB")
+    print(f"  slope from {n // 2} to {n} callers: {(rss_n - rss_half) / (n - n // 2):.0f} KiB"
+          " per caller")
+
+
+async def traced_run(n: int) -> None:
+    home = make_home(n)
+    proc, port, snap_path = await start(home, traced=True)
+    go, res = asyncio.Event(), Result()
+    try:
+        await warm_up(port)
+        before = await snapshot(proc, snap_path)
+        tasks = await callers(port, 0, n, go, res, 8)
+        after = await snapshot(proc, snap_path)
+        go.set()
+        await asyncio.gather(*tasks)
+    finally:
+        await stop(proc)
+        shutil.rmtree(home, ignore_errors=True)
+    alive = max(1, n - res.failed)
+    grown: collections.Counter[str] = collections.Counter()
+    for trace in after.traces:
+        grown[part_of(trace)] += trace.size
+    for trace in before.traces:
+        grown[part_of(trace)] -= trace.size
+    total = sum(grown.values())
+    print(f"\ntraced (tracemalloc, 8 frames), {alive} of {n} callers: Python memory added per"
+          f" caller {total / alive / 1024:.1f} KiB")
+    print("\n| part | KiB per caller | share |\n|---|---:|---:|")
+    for what, size in grown.most_common():
+        if abs(size) / alive >= 51:
+            print(f"| {what} | {size / alive / 1024:.1f} | {100 * size / total:.0f} % |")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--callers", type=int, default=400)
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    await rss_run(args.callers)
+    await traced_run(args.callers)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -33,3 +33,15 @@ def test_the_usual_glyphs() -> None:
     assert utf8.encode("♥") == "♥".encode() and utf8.encode("\u4e00") == b"?"
     assert ascii_.encode("╔═╗│▒♥é…½") == b"+=+|#He.%"
     assert glyphs.encode("→←•") == b"><*"  # 0x1A, 0x1B and 0x07 would act, not show
+
+
+def test_callers_share_an_encoding_only_with_the_same_charset() -> None:
+    """Callers share one cache per (charset, glyphs): a caller whose terminal has the
+    CP437 glyphs must never get another's fallback for the same character, nor the reverse."""
+    for first, second in ((Charset("cp437", True), Charset("cp437")),
+                          (Charset("cp437"), Charset("cp437", True)),
+                          (Charset("utf8"), Charset("ascii"))):
+        first.encode_char("♣")
+        assert second.encode_char("♣") == {"cp437": b"\x05" if second.c0_glyphs else b"C",
+                                            "ascii": b"C"}[second.name]
+    assert Charset("utf8").encode_char("♣") == "♣".encode()

@@ -59,6 +59,8 @@ class ServerSettings:
 class LimitsSettings:
     idle_timeout: int = 300
     minutes_per_call: int = 60
+    messages_per_hour: int = 10  # messages one caller may send in an hour (flood control)
+    message_length: int = 2000  # characters in one message's body
 
 
 @dataclass(frozen=True)
@@ -233,7 +235,9 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                 "max_nodes": _int_between(1, 10000),
                                 "max_per_address": _int_between(1, 10000)}),
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
-                                "minutes_per_call": _int_between(1, 1440)}),
+                                "minutes_per_call": _int_between(1, 1440),
+                                "messages_per_hour": _int_between(1, 1000),
+                                "message_length": _int_between(100, 20000)}),
     "accounts": (AccountsSettings, {"guest": _bool, "login_attempts": _int_between(1, 100),
                                     "lockout_minutes": _int_between(1, 1440),
                                     "login_timeout": _int_between(2, 3600)}),

@@ -178,6 +178,8 @@ class Store:
     @classmethod
     def from_settings(cls, settings: Settings, **kw: Any) -> Store:
         kw.setdefault("online_window_s", settings.limits.idle_timeout + 120)
+        kw.setdefault("limits", Limits(body=settings.limits.message_length,
+                                       messages_per_hour=settings.limits.messages_per_hour))
         path = sqlite_path(settings.database_url)
         if path:
             with contextlib.suppress(OSError):  # a missing data/ is reported by the first use

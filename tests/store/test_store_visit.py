@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from door.config import load_settings
 from door.session import Caller
-from door.store import Store
+from door.store import MessageRefused, Store
 from door.store.visit import identify, node_gone, node_seen, open_store
 
 
@@ -40,3 +42,22 @@ async def test_open_store_migrates_and_a_broken_one_still_opens(door_home: Path)
         await node_gone(broken, 1)
     finally:
         await broken.close()
+
+
+async def test_message_limits_come_from_sysop_ini(door_home: Path) -> None:
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace(
+        ";messages_per_hour = 10", "messages_per_hour = 2").replace(
+        ";message_length = 2000", "message_length = 150"), encoding="utf-8")
+    store = await open_store(load_settings(door_home))
+    try:
+        ann = await identify(store, Caller(alias="Ann"))
+        await identify(store, Caller(alias="Bob"))
+        with pytest.raises(MessageRefused, match="150"):
+            await store.send_message(ann.id, "Bob", "long", "x" * 151)
+        await store.send_message(ann.id, "Bob", "one", "x" * 150)
+        await store.send_message(ann.id, "Bob", "two", "hi")
+        with pytest.raises(MessageRefused):
+            await store.send_message(ann.id, "Bob", "three", "hi")
+    finally:
+        await store.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from serverhelp import call, configure, login, running, signup, to_menu
@@ -94,3 +95,22 @@ async def test_guest_is_refused_when_off(door_home: Path) -> None:
         await login(caller, "guest", "anything")
         await caller.wait_for("Wrong handle or password")
         caller.close()
+
+
+async def test_a_finished_game_is_one_log_line(door_home: Path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="door.server")
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        await signup(caller, "Ada", "lovelace1")
+        await to_menu(caller)
+        caller.send("a")
+        await caller.wait_for("Game number:")
+        caller.send("321\r")
+        await caller.wait_for("Aunt Mary #321")
+        caller.send("x")
+        await caller.wait_for("Resign?")
+        caller.send("y")
+        await caller.wait_for("You resigned.")
+        caller.close()
+    ends = [r.getMessage() for r in caplog.records if " finished " in r.getMessage()]
+    assert ends == ["node 1: Ada finished auntmary #321: lost, score 0, rank 1"], ends

@@ -119,6 +119,11 @@ class AncientoSettings:
     easy: bool = False
 
 
+QUIT_TO_BBS = "Quit to the BBS"
+QUIT_DIRECT = "Log off"
+"""What the default Quit label reads to a caller who came straight to the door (telnet or
+SSH to ``reussite serve``, or the sysop's local play): there is no BBS to go back to."""
+
 DEFAULT_MENU = (
     MenuEntry("mariant", "M", "Mariant (Marie Antoinette)"),
     MenuEntry("montecarlo", "C", "Monte Carlo"),
@@ -129,7 +134,7 @@ DEFAULT_MENU = (
     MenuEntry("instructions", "I", "Instructions"),
     MenuEntry("whosonline", "W", "Who's Online"),
     MenuEntry("settings", "S", "Terminal Settings"),
-    MenuEntry("quit", "Q", "Quit to the BBS"),
+    MenuEntry("quit", "Q", QUIT_TO_BBS),
 )
 
 

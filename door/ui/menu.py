@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from ..config import MenuEntry
+from ..config import QUIT_DIRECT, QUIT_TO_BBS, MenuEntry
 from ..session import Session
 from . import theme
 from .widgets import header, message, status_line
@@ -23,11 +23,18 @@ class QuitDoor(Exception):
     """The caller chose Quit."""
 
 
+def label_for(session: Session, entry: MenuEntry) -> str:
+    """The entry's label; the default Quit label says "Log off" to a direct caller."""
+    if entry.action == "quit" and entry.label == QUIT_TO_BBS and not session.caller.source:
+        return QUIT_DIRECT
+    return entry.label
+
+
 def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -> None:
     screen = session.screen
     screen.clear()
     header(session, "Main Menu")
-    width = max(len(e.label) for e in entries) + 12
+    width = max(len(label_for(session, e)) for e in entries) + 12
     left = (screen.cols - width) // 2
     top = max(2, (screen.rows - len(entries) - 6) // 2)
     screen.box(top, left, len(entries) + 4, width, theme.FRAME, style="╔╗╚╝═║")
@@ -38,7 +45,7 @@ def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -
         screen.put(row, left + 2, " " * (width - 4), attr)
         screen.put(row, left + 3, f"[{entry.key}]", theme.SELECTED if i == selected
                    else theme.HOTKEY)
-        screen.put(row, left + 8, entry.label, attr)
+        screen.put(row, left + 8, label_for(session, entry), attr)
     prompt_row = top + len(entries) + 5
     screen.put(prompt_row, left, "Your choice: ", theme.BRIGHT)
     screen.cursor = (prompt_row, left + 13)

@@ -37,6 +37,7 @@ def test_pty_launch_greets_plays_quits_and_restores(door_home: Path, door_sys: P
         door.send(b" ")
         door.wait_for("Your choice")
         assert "dexter · 998 min left" in door.term.text
+        assert "[Q]  Quit to the BBS" in door.term.text  # a BBS caller goes back to the BBS
         row, col = door.term.find("[A]")
         assert door.term.screen.buffer[row][col].bg != "cyan"
         door.send(b"\x1b[B\x1b[B")  # two arrows down: the bar moves to the third entry

@@ -82,6 +82,36 @@ def _new_cell(cells: dict[str, Cell], ch: str, attr: Attr) -> Cell:
     return cell
 
 
+# Screens draw the same strings in the same colours frame after frame (labels, box edges,
+# cards): the cells of each (text, attribute) run are kept too, so drawing one is a single
+# lookup and a slice assignment instead of a lookup per character.
+_RUNS: dict[Attr, dict[str, tuple[Cell, ...]]] = {}
+_RUN_BUDGET = 20_000
+"""Runs kept across all attributes (a few MiB at most): past it the cache starts afresh, so
+text typed by callers (messages, names) cannot grow it without end."""
+_runs_kept = 0
+
+
+def _runs_of(attr: Attr) -> dict[str, tuple[Cell, ...]]:
+    runs = _RUNS.get(attr)
+    if runs is None:
+        runs = _RUNS[attr] = {}
+    return runs
+
+
+def _new_run(runs: dict[str, tuple[Cell, ...]], text: str, attr: Attr) -> tuple[Cell, ...]:
+    global _runs_kept
+    cells = _CELLS.get(attr) or _cells_of(attr)
+    run = tuple([cells.get(ch) or _new_cell(cells, ch, attr) for ch in text])
+    if _runs_kept >= _RUN_BUDGET:
+        _RUNS.clear()
+        _runs_kept = 0
+        runs = _runs_of(attr)
+    runs[text] = run
+    _runs_kept += 1
+    return run
+
+
 class Screen:
     """A cols × rows grid of :class:`Cell`.  Drawing clips silently at the edges."""
 
@@ -110,13 +140,15 @@ class Screen:
         """Write ``text`` at (row, col) in one attribute; return the column after it."""
         end = col + len(text)
         if 0 <= row < self.rows and end > 0 and col < self.cols:
-            cells = _CELLS.get(attr) or _cells_of(attr)
-            start, stop = col, end
+            runs = _RUNS.get(attr) or _runs_of(attr)
+            run = runs.get(text)
+            if run is None:
+                run = _new_run(runs, text, attr)
             if col < 0 or end > self.cols:  # clip (rare: the fast path below is the rule)
                 start, stop = max(col, 0), min(end, self.cols)
-                text = text[start - col:stop - col]
-            self.cells[row][start:stop] = [cells.get(ch) or _new_cell(cells, ch, attr)
-                                           for ch in text]
+                self.cells[row][start:stop] = run[start - col:stop - col]
+            else:
+                self.cells[row][col:end] = run
         return end
 
     def put_spans(self, row: int, col: int, spans: Iterable[Span]) -> int:

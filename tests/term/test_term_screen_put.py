@@ -29,3 +29,23 @@ def test_equal_cells_are_shared() -> None:
     screen.put(0, 0, "aa", Attr(RED))
     screen.put(5, 7, "a", Attr(RED))
     assert screen.cells[0][0] is screen.cells[0][1] is screen.cells[5][7]
+
+
+def test_runs_are_kept_within_their_budget(monkeypatch) -> None:
+    """Drawn runs are cached per (text, attribute); past the budget the cache starts
+    afresh, and what is drawn stays right either way."""
+    from door.term import screen as screen_module
+
+    monkeypatch.setattr(screen_module, "_RUN_BUDGET", 10)
+    monkeypatch.setattr(screen_module, "_RUNS", {})
+    monkeypatch.setattr(screen_module, "_runs_kept", 0)
+    screen = Screen(80, 24)
+    for i in range(25):
+        screen.put(i % 24, 0, f"line {i:02d}", Attr(RED))
+        screen.put(i % 24, 40, "same", Attr(RED))
+        kept = sum(len(runs) for runs in screen_module._RUNS.values())
+        assert kept <= 10
+    assert screen.text()[0].startswith("line 24") and screen.text()[0][40:44] == "same"
+    assert screen.text()[23].startswith("line 23")
+    screen.put(1, 0, "", Attr(RED))  # an empty run changes nothing and keeps nothing new
+    assert screen.text()[1].startswith("line 01")

@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import os
 import re
 import shutil
 import signal
 import sys
 import tracemalloc
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -83,50 +85,62 @@ async def start(home: Path, traced: bool) -> tuple[asyncio.subprocess.Process, i
     return proc, int(re.search(r"telnet on \S+ port (\d+)", line).group(1)), snap_path
 
 
-async def callers(port: int, first: int, last: int, go: asyncio.Event, res: Result,
-                  concurrency: int) -> list[asyncio.Task]:
-    """Start callers ``first``..``last - 1``; return once all of them are in or failed."""
-    ready = asyncio.Semaphore(concurrency)
-    tasks = [asyncio.create_task(door_caller(i, port, [], go, ready, res))
-             for i in range(first, last)]
-    while res.settled < last:
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(1.0)
-    return tasks
+class IdleCallers:
+    """A server with one warmed-up caller; :meth:`add` brings more callers in, idle."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, port: int, snap_path: Path) -> None:
+        self.proc, self.port, self.snap_path = proc, port, snap_path
+        self.go, self.res = asyncio.Event(), Result()
+        self.tasks: list[asyncio.Task] = []
+
+    @property
+    def rss(self) -> int:
+        return proc_stats(self.proc.pid)[0]
+
+    async def add(self, first: int, last: int, concurrency: int) -> None:
+        """Callers ``first``..``last - 1``; returns once all of them are in or failed."""
+        ready = asyncio.Semaphore(concurrency)
+        self.tasks += [asyncio.create_task(door_caller(i, self.port, [], self.go, ready,
+                                                       self.res)) for i in range(first, last)]
+        while self.res.settled < last:
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.0)
+
+    async def snapshot(self) -> tracemalloc.Snapshot:
+        os.kill(self.proc.pid, signal.SIGUSR1)
+        while not (await asyncio.wait_for(self.proc.stderr.readline(), 300)).startswith(
+                b"dumped"):
+            pass
+        return tracemalloc.Snapshot.load(str(self.snap_path))
 
 
-async def warm_up(port: int) -> None:
-    opened = asyncio.Event()
-    opened.set()
-    await door_caller(10**6, port, [], opened, asyncio.Semaphore(1), Result())
-    await asyncio.sleep(1.0)
-
-
-async def snapshot(proc: asyncio.subprocess.Process, snap_path: Path) -> tracemalloc.Snapshot:
-    os.kill(proc.pid, signal.SIGUSR1)
-    while not (await asyncio.wait_for(proc.stderr.readline(), 300)).startswith(b"dumped"):
-        pass
-    return tracemalloc.Snapshot.load(str(snap_path))
+@contextlib.asynccontextmanager
+async def idle_callers(n: int, traced: bool) -> AsyncIterator[IdleCallers]:
+    home = make_home(n)
+    proc, port, snap_path = await start(home, traced)
+    run = IdleCallers(proc, port, snap_path)
+    try:
+        opened = asyncio.Event()
+        opened.set()
+        await door_caller(10**6, port, [], opened, asyncio.Semaphore(1), Result())
+        await asyncio.sleep(1.0)
+        yield run
+    finally:
+        run.go.set()
+        await asyncio.gather(*run.tasks, return_exceptions=True)
+        await stop(proc)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 async def rss_run(n: int) -> None:
-    home = make_home(n)
-    proc, port, _ = await start(home, traced=False)
-    go, res = asyncio.Event(), Result()
-    try:
-        await warm_up(port)
-        rss0, _ = proc_stats(proc.pid)
-        tasks = await callers(port, 0, n // 2, go, res, 32)
-        rss_half, _ = proc_stats(proc.pid)
-        tasks += await callers(port, n // 2, n, go, res, 32)
-        rss_n, _ = proc_stats(proc.pid)
-        go.set()
-        await asyncio.gather(*tasks)
-    finally:
-        await stop(proc)
-        shutil.rmtree(home, ignore_errors=True)
-    alive = max(1, n - res.failed)
-    print(f"untraced, {alive} of {n} callers idle in a game (failed: {res.failed})")
+    async with idle_callers(n, traced=False) as run:
+        rss0 = run.rss
+        await run.add(0, n // 2, 32)
+        rss_half = run.rss
+        await run.add(n // 2, n, 32)
+        rss_n = run.rss
+    alive = max(1, n - run.res.failed)
+    print(f"untraced, {alive} of {n} callers idle in a game (failed: {run.res.failed})")
     print(f"  server RSS after the warm-up caller: {rss0 / 1024:.1f} MiB, with them: "
           f"{rss_n / 1024:.1f} MiB")
     print(f"  growth per caller from the warm-up (load.py's figure): {(rss_n - rss0) / alive:.0f}"
@@ -136,19 +150,11 @@ async def rss_run(n: int) -> None:
 
 
 async def traced_run(n: int) -> None:
-    home = make_home(n)
-    proc, port, snap_path = await start(home, traced=True)
-    go, res = asyncio.Event(), Result()
-    try:
-        await warm_up(port)
-        before = await snapshot(proc, snap_path)
-        tasks = await callers(port, 0, n, go, res, 8)
-        after = await snapshot(proc, snap_path)
-        go.set()
-        await asyncio.gather(*tasks)
-    finally:
-        await stop(proc)
-        shutil.rmtree(home, ignore_errors=True)
+    async with idle_callers(n, traced=True) as run:
+        before = await run.snapshot()
+        await run.add(0, n, 8)
+        after = await run.snapshot()
+    res = run.res
     alive = max(1, n - res.failed)
     grown: collections.Counter[str] = collections.Counter()
     for trace in after.traces:

@@ -26,7 +26,7 @@ from .net.telnet import start_telnet
 from .net.terminal import Terminal
 from .session import Caller, Session, SessionEnded, run_visit
 from .store import Store
-from .store.accounts import Accounts
+from .store.accounts import GUEST_ID, Accounts
 from .store.visit import identify, node_gone, node_seen, open_store
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,8 @@ a flood (a megabyte without a newline) is slowed to this pace instead of eating 
 SEND_BUFFER = 64 * 1024
 """Kernel send buffer per caller (the kernel doubles it): a frame is a few KiB, and a caller
 who never reads fills it soon, so Session's drain times out and drops them."""
+TAKEN_OVER_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m You have called again from another line: this call "
+                     b"ends here, your game is saved.\x1b[0m\r\n")
 SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance: your game is "
                    b"saved. Please call again soon.\x1b[0m\r\n")
 
@@ -97,6 +99,8 @@ class Door:
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         self.cap = AddressCap(settings.server.max_per_address)
         self.live: dict[asyncio.Task, tuple[Session | None, Terminal]] = {}
+        self._hangups: dict[asyncio.Task, asyncio.Event] = {}
+        """Per connection: set to hang that one caller up (a later call took over)."""
         self.closing = False
         self.hangup = asyncio.Event()
         if store is not None:
@@ -128,7 +132,10 @@ class Door:
     async def run(self, terminal: Terminal) -> None:
         """One connection, from the caps to the goodbye."""
         start = time.monotonic()
-        meter_input(terminal, self.hangup)
+        task = asyncio.current_task()
+        assert task is not None
+        own_hangup = asyncio.Event()
+        meter_input(terminal, self.hangup, own_hangup)
         address = address_of(terminal.peer)
         kind = "ssh" if hasattr(terminal, "account") else "telnet"
         if self.closing:
@@ -140,7 +147,6 @@ class Door:
                                "please hang up another one first.")
             return
         node = None
-        task = asyncio.current_task()
         try:
             node = self.nodes.take()
             if node is None:
@@ -149,12 +155,13 @@ class Door:
                 await self._notice(terminal, "All nodes are busy. Please call again later.")
                 return
             log.info("node %s: %s connect from %s", node, kind, terminal.peer)
-            assert task is not None
             self.live[task] = (None, terminal)
+            self._hangups[task] = own_hangup
             await self._visit(terminal, node, task)
         finally:
             if node is not None:
-                self.live.pop(task, None)  # type: ignore[arg-type]
+                self.live.pop(task, None)
+                self._hangups.pop(task, None)
                 await node_gone(self.store, node)
                 self.nodes.give_back(node)
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
@@ -175,6 +182,8 @@ class Door:
                           player=account.player if account else None)
         self.live[task] = (session, terminal)
         if account is None and not await self._login(session, terminal):
+            return
+        if not await self._one_call_per_account(session, task):
             return
         log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer,
                  " (ssh auth)" if account else "")
@@ -204,6 +213,44 @@ class Door:
         session.caller.alias, session.player = who.alias, who.player
         return True
 
+    async def _one_call_per_account(self, session: Session, task: asyncio.Task) -> bool:
+        """A handle is in the door on one node at a time (its saved games are one per game).
+
+        A second call may take over from the first, which is hung up with its game saved,
+        as if its line had dropped: a caller whose connection died without the server
+        noticing yet is not locked out.  Guests share one record and may come in together.
+        """
+        from .ui import theme
+        from .ui.widgets import confirm, header
+
+        player = session.player
+        if player is None or player.user_id == GUEST_ID:
+            return True
+        other = next((t for t, (s, _) in self.live.items() if t is not task and s is not None
+                      and s.player is not None and s.player.id == player.id), None)
+        if other is None:
+            return True
+        other_session, other_terminal = self.live[other]
+        assert other_session is not None
+        node, alias = other_session.caller.node, session.caller.alias
+        screen = session.screen
+        screen.clear()
+        header(session, "Already here")
+        screen.put(3, 2, f"{alias} is already in the door on node {node}.", theme.BRIGHT)
+        screen.put(5, 2, "Y  hangs that call up (a game in progress is saved) and carries on "
+                         "here", theme.LABEL)
+        screen.put(6, 2, "N  ends this call instead", theme.LABEL)
+        if not await confirm(session, f"Hang up the call on node {node}?"):
+            await self._notice(session.terminal, "One call at a time, please. Goodbye.")
+            return False
+        log.info("node %s: %s takes over from node %s", session.caller.node, alias, node)
+        with contextlib.suppress(Exception):
+            other_terminal.write(TAKEN_OVER_NOTICE)
+        self._hangups[other].set()
+        other_terminal.wake()
+        await asyncio.wait([other], timeout=SHUTDOWN_S)
+        return True
+
     async def _notice(self, terminal: Terminal, text: str) -> None:
         """One line to a caller about to be dropped; never waits long for a slow reader."""
         terminal.write(b"\r\n" + text.encode("ascii", "replace") + b"\r\n")
@@ -230,16 +277,17 @@ class Door:
         log.info("shutdown: %d callers told and closed", len(tasks))
 
 
-def meter_input(terminal: Terminal, hangup: asyncio.Event) -> None:
+def meter_input(terminal: Terminal, *hangups: asyncio.Event) -> None:
     """Slow ``terminal.read`` down to INPUT_RATE bytes a second past a burst of INPUT_BURST
-    (a token bucket): a flooding caller waits, the others are served.  Once ``hangup`` is
-    set, reads say the caller has gone: the session saves and ends as on carrier loss."""
+    (a token bucket): a flooding caller waits, the others are served.  Once one of
+    ``hangups`` is set, reads say the caller has gone: the session saves and ends as on
+    carrier loss."""
     read = terminal.read
     tokens, last = float(INPUT_BURST), time.monotonic()
 
     async def metered() -> bytes:
         nonlocal tokens, last
-        if hangup.is_set():
+        if any(hangup.is_set() for hangup in hangups):
             return b""
         now = time.monotonic()
         tokens, last = min(float(INPUT_BURST), tokens + (now - last) * INPUT_RATE), now

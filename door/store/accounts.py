@@ -32,6 +32,7 @@ from .store import Player, Store, _player
 log = logging.getLogger(__name__)
 
 SOURCE = "direct"
+GUEST_ID = "guest"  # the shared guest player's user_id (a reserved word: never a handle)
 HANDLE_MIN, HANDLE_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 4, 64
 RESERVED = frozenset({"new", "guest", "sysop", "all", "nobody"})
@@ -183,4 +184,4 @@ class Accounts:
 
     async def guest(self) -> Player:
         """The shared guest player (no password; scores are kept under "Guest")."""
-        return await self.store.player(SOURCE, "guest", "Guest")
+        return await self.store.player(SOURCE, GUEST_ID, "Guest")

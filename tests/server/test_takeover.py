@@ -1,0 +1,80 @@
+"""One call per handle: a second call takes over from the first (its game kept), or leaves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serverhelp import SSHCaller, call, configure, login, running, signup, to_menu
+
+from door.games.montecarlo import MonteCarlo, position_name
+
+NUMBER = 42
+
+
+async def test_a_second_call_takes_over_and_finds_the_game_saved(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Remy", "again-pw")
+        await to_menu(first)
+        first.send("c")
+        await first.wait_for("Game number:")
+        first.send(f"{NUMBER}\r")
+        await first.wait_for(f"Monte Carlo #{NUMBER}")
+        p, q = MonteCarlo.new(NUMBER).pairs()[0]
+        first.send(position_name(p) + position_name(q))
+        await first.settle()
+
+        second = await call(ports.telnet)
+        await login(second, "remy", "again-pw")
+        await second.wait_for("Remy is already in the door on node 1.")
+        second.send("y")
+        await first.wait_for("You have called again from another line")
+        await first.wait_closed()
+        await to_menu(second)
+        second.send("c")
+        await second.wait_for(f"Resume your Monte Carlo game #{NUMBER}?")
+        second.close()
+
+
+async def test_a_second_call_that_declines_leaves_the_first_alone(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Remy", "again-pw")
+        await to_menu(first)
+        second = await call(ports.telnet)
+        await login(second, "Remy", "again-pw")
+        await second.wait_for("already in the door on node 1")
+        second.send("n")
+        await second.wait_for("One call at a time")
+        await second.wait_closed()
+        first.send("w")  # the first call still answers; who's online shows it alone
+        await first.wait_for("Doing")
+        rows = [line.split() for line in first.term.lines[3:20] if line.strip()]
+        assert [row[:2] for row in rows] == [["1", "Remy"]], rows  # node 2 has gone
+        first.close()
+
+
+async def test_guests_share_a_record_and_come_in_together(door_home: Path) -> None:
+    configure(door_home, guest="on")
+    async with running(door_home, ssh=False) as ports:
+        callers = [await call(ports.telnet) for _ in range(2)]
+        for caller in callers:
+            caller.send("guest\r")
+            await to_menu(caller)
+            assert "already in the door" not in caller.term.text
+        for caller in callers:
+            caller.close()
+
+
+async def test_an_ssh_call_takes_over_from_a_telnet_one(door_home: Path) -> None:
+    async with running(door_home) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Dana", "dana-pw1")
+        await to_menu(first)
+        second = await SSHCaller.connect(ports.ssh, "dana", password="dana-pw1")
+        await second.wait_for("Dana is already in the door on node 1")
+        second.send("\r")  # Enter is yes
+        await first.wait_for("You have called again from another line")
+        await first.wait_closed()
+        await to_menu(second)
+        await second.close()

@@ -123,11 +123,8 @@ class Door:
         store.finish_game = finish_game  # type: ignore[method-assign]
 
     def _session_of(self, player_id: int) -> Session | None:
-        for session, _ in self.live.values():
-            if session is not None and session.player is not None \
-                    and session.player.id == player_id:
-                return session
-        return None
+        calls = self._calls_of(player_id)
+        return calls[0][0] if calls else None
 
     async def run(self, terminal: Terminal) -> None:
         """One connection, from the caps to the goodbye."""
@@ -226,13 +223,10 @@ class Door:
         player = session.player
         if player is None or player.user_id == GUEST_ID:
             return True
-        other = next((t for t, (s, _) in self.live.items() if t is not task and s is not None
-                      and s.player is not None and s.player.id == player.id), None)
-        if other is None:
+        others = self._calls_of(player.id, but=task)
+        if not others:
             return True
-        other_session, other_terminal = self.live[other]
-        assert other_session is not None
-        node, alias = other_session.caller.node, session.caller.alias
+        node, alias = others[0][0].caller.node, session.caller.alias
         screen = session.screen
         screen.clear()
         header(session, "Already here")
@@ -244,12 +238,21 @@ class Door:
             await self._notice(session.terminal, "One call at a time, please. Goodbye.")
             return False
         log.info("node %s: %s takes over from node %s", session.caller.node, alias, node)
-        with contextlib.suppress(Exception):
-            other_terminal.write(TAKEN_OVER_NOTICE)
-        self._hangups[other].set()
-        other_terminal.wake()
-        await asyncio.wait([other], timeout=SHUTDOWN_S)
+        others = self._calls_of(player.id, but=task)  # any that came or went meanwhile
+        for other_session, other_task in others:
+            with contextlib.suppress(Exception):
+                other_session.terminal.write(TAKEN_OVER_NOTICE)
+            self._hangups[other_task].set()  # kept beside live[task], so always there
+            other_session.terminal.wake()
+        if others:
+            await asyncio.wait([t for _, t in others], timeout=SHUTDOWN_S)
         return True
+
+    def _calls_of(self, player_id: int, but: asyncio.Task | None = None
+                  ) -> list[tuple[Session, asyncio.Task]]:
+        """The live calls logged in as this player (except ``but``), oldest first."""
+        return [(s, t) for t, (s, _) in self.live.items() if t is not but and s is not None
+                and s.player is not None and s.player.id == player_id]
 
     async def _notice(self, terminal: Terminal, text: str) -> None:
         """One line to a caller about to be dropped; never waits long for a slow reader."""

@@ -351,7 +351,7 @@ async def serve(settings: Settings, bind: str, port: int,
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     handler = _log_to_file(settings.data_dir)
-    store = await open_store(settings, online_window_s=settings.limits.minutes_per_call * 60 + 120)
+    store = await open_store(settings)
     door = Door(settings, store)
     ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
     telnet = ssh = None

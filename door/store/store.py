@@ -618,6 +618,13 @@ class Store:
                       "since": case((NodeRow.player_id == ins.excluded.player_id,
                                      NodeRow.since), else_=now)}))
 
+    async def node_touch(self, node: int) -> None:
+        """The caller on this node pressed a key: their idle time starts again."""
+        async with self._write() as conn:
+            await conn.execute(update(NodeRow).where(NodeRow.host == self.host,
+                                                     NodeRow.node == node)
+                               .values(heartbeat=self._now()))
+
     async def node_leave(self, node: int) -> None:
         async with self._write() as conn:
             await conn.execute(delete(NodeRow).where(NodeRow.host == self.host,

@@ -158,3 +158,37 @@ async def test_who_is_online(clocked) -> None:
     assert [n.node for n in await store.online()] == [2]
     await store.node_leave(2)
     assert await store.online() == []
+
+
+async def test_keys_keep_a_caller_in_whos_online(clocked, settings) -> None:
+    """A caller playing one long game never changes screen: their keys, not their screens,
+    keep the Idle column right and the node in the list (at most one write per 30 s)."""
+    from pyteterm import QueueTerminal
+
+    from door.session import HEARTBEAT_S, Caller, Session
+
+    store, clock = clocked
+    ann = await store.player("direct", "ann", "Ann")
+    await store.node_heartbeat(3, ann.id, "Playing Mariant")
+    started = clock.now
+    seconds = [0.0]
+    terminal = QueueTerminal()
+    session = Session(terminal, settings, Caller(alias="Ann", node=3), clock=lambda: seconds[0],
+                      store=store, player=ann)
+
+    async def key_after(wait: float) -> None:
+        seconds[0] += wait
+        clock.advance(seconds=wait)
+        terminal.inbox.put_nowait(b"x")
+        await session.key()
+        if session._touching is not None:
+            await session._touching
+
+    for _ in range(12):  # a key a minute for 12 minutes: longer than the online window
+        await key_after(60)
+    (node,) = await store.online()
+    assert node.heartbeat == clock.now and node.since == started
+    assert node.activity == "Playing Mariant"
+    await key_after(HEARTBEAT_S / 3)  # soon after: no new write
+    (node,) = await store.online()
+    assert node.heartbeat == clock.now - timedelta(seconds=HEARTBEAT_S / 3)

@@ -159,6 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
+    # SQLiteImpl"): only its warnings matter to a sysop.
+    if args.log_level != "debug":
+        logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         return args.func(args)
     except (ConfigError, CliError) as exc:

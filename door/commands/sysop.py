@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         return parser
 
     chore("players", "list the players, with games played and last visit", _players)
+    chore("who", "list the callers in the door now, on every server sharing the database",
+          _who)
     scores = chore("scores", "show a game's hall of fame", _scores)
     scores.add_argument("game", choices=GAME_NAMES, metavar="GAME",
                         help=f"one of {', '.join(GAME_NAMES)}")
@@ -116,6 +118,25 @@ async def _players(store: Store, args: argparse.Namespace, backups: Path) -> int
         seen = p.last_seen.strftime("%Y-%m-%d %H:%M") if p.last_seen else "-"
         print(f"{p.alias:<24} {p.source:<20} {p.user_id:<12} {p.games_played:>6}  {seen}")
     print(f"{len(players)} player{'s' if len(players) != 1 else ''}")
+    return EXIT_OK
+
+
+async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    from datetime import UTC, datetime
+
+    from ..ui.whosonline import idle_text
+
+    nodes = await store.online()
+    if not nodes:
+        print("Nobody is in the door.")
+        return EXIT_OK
+    now = datetime.now(UTC)
+    print(f"{'server':<24} {'node':>4}  {'handle':<20} {'doing':<30} {'idle':>7}  on since")
+    for n in nodes:
+        print(f"{n.host:<24} {n.node:>4}  {(n.alias or '(logging in)'):<20} "
+              f"{n.activity:<30} {idle_text((now - n.heartbeat).total_seconds()):>7}  "
+              f"{n.since:%Y-%m-%d %H:%M}")
+    print(f"{len(nodes)} caller{'s' if len(nodes) != 1 else ''}")
     return EXIT_OK
 
 

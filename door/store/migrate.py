@@ -4,8 +4,6 @@ command); ``upgrade_async`` runs on an engine from inside one (``serve``, ``door
 
 from __future__ import annotations
 
-import logging
-
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -15,9 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 SCRIPT_LOCATION = "door:migrations"
 PG_LOCK_ID = 0x52_45_55_53  # "REUS": one migrating process at a time on a shared server
-
-# Alembic says "Context impl SQLiteImpl" at INFO on every start: only its warnings matter here.
-logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def alembic_config(url: str | URL) -> Config:

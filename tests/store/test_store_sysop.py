@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -64,6 +66,28 @@ def test_read_only_chores(home: Path, db_url: str, capsys: pytest.CaptureFixture
     assert backup.is_file() and backup.stat().st_size > 0
 
 
+def test_who_lists_the_callers_in_the_door(home: Path, db_url: str,
+                                           capsys: pytest.CaptureFixture) -> None:
+    assert sysop(home, "who") == 0
+    assert "Nobody is in the door." in capsys.readouterr().out
+
+    async def two_nodes() -> None:
+        store = Store(db_url, host="moon:2323")
+        assert await store.start()
+        ann = await store.player("direct", "ann", "Ann")
+        await store.node_heartbeat(1, ann.id, "Playing Aunt Mary")
+        await store.node_heartbeat(2, None, "logging in")
+        await store.close()
+
+    asyncio.run(two_nodes())
+    assert sysop(home, "who") == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert rows[0][:4] == ["server", "node", "handle", "doing"]
+    assert rows[1][:6] == ["moon:2323", "1", "Ann", "Playing", "Aunt", "Mary"]
+    assert rows[2][:4] == ["moon:2323", "2", "(logging", "in)"]
+    assert rows[3] == ["2", "callers"]
+
+
 def test_destructive_chores_ask_and_back_up(home: Path, db_url: str,
                                             capsys: pytest.CaptureFixture,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,3 +118,11 @@ def test_unavailable_database_is_one_line(door_home: Path, capsys) -> None:
     assert err.strip().splitlines()[-1] == ("reussite: scores are unavailable right now: "
                                             "the database file is damaged")
     assert "Traceback" not in err
+
+
+def test_a_chore_says_nothing_on_stderr_at_the_default_log_level(door_home: Path) -> None:
+    """Alembic's INFO lines (plugins, "Context impl") are not the sysop's business."""
+    done = subprocess.run([sys.executable, "-m", "door", "--home", str(door_home), "sysop",
+                           "players"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stderr == "" and "No players yet." in done.stdout

@@ -31,9 +31,6 @@ ESC_DELAY = 0.05  # seconds to wait after a lone Esc before calling it the Esc k
 IDLE_WARNING = 30  # seconds of warning before an idle caller is disconnected
 TIME_WARNINGS = (300, 180, 60)  # seconds left when the caller is told time is running out
 NOTICE_PAUSE = 1.5  # seconds "your time is up" stays up before the goodbye
-HEARTBEAT_S = 30.0
-"""Keys refresh the caller's row in who's online at most this often: the Idle column is
-right to within it, and a caller at the keyboard never fades out of the list."""
 DRAIN_TIMEOUT = 30.0  # seconds a frame may wait for a caller who reads nothing: then hang up
 
 
@@ -81,8 +78,6 @@ class Session:
         self.decoder = KeyDecoder(terminal.charset.name)
         self._keys: deque[Key] = deque()
         self._clock = clock
-        self._heard = clock()  # when a key last refreshed who's online
-        self._touching: asyncio.Task | None = None
         limit = self.caller.time_left_s
         if limit is None:
             limit = settings.limits.minutes_per_call * 60
@@ -163,18 +158,6 @@ class Session:
         self.renderer.invalidate()
         self._keys.append(Key("resize"))
 
-    def _still_here(self) -> None:
-        """Refresh who's online beside the key (never in its way), at most every
-        HEARTBEAT_S seconds and one write at a time."""
-        now = self._clock()
-        if self.store is None or now - self._heard < HEARTBEAT_S or (
-                self._touching is not None and not self._touching.done()):
-            return
-        from .store.visit import node_touched
-
-        self._heard = now
-        self._touching = asyncio.create_task(node_touched(self.store, self.caller.node))
-
     async def key(self) -> Key:
         """The caller's next key.  Ctrl-R repaints; silence past the idle limit ends the call."""
         idle = self.settings.limits.idle_timeout
@@ -209,7 +192,8 @@ class Session:
             if not data:
                 raise self._ending(CarrierLost("connection closed"))
             warned = False
-            self._still_here()
+            if self.store is not None:  # who's online: the caller is at the keyboard
+                self.store.node_touch(self.caller.node)
             for key in self.decoder.feed(data):
                 if key.name == "ctrl-r":
                     self.renderer.invalidate()
@@ -275,6 +259,4 @@ async def run_visit(session: Session) -> None:
         await asyncio.shield(session.save_game_in_progress())
         raise
     finally:
-        if session._touching is not None:  # a last heartbeat lands before the node is freed
-            await asyncio.shield(session._touching)
         log.info("node %s: %s left", session.caller.node, session.caller.alias)

@@ -54,16 +54,6 @@ async def node_seen(store: Store | None, node: int, player: Player | None,
         log.debug("node %s: heartbeat not stored: %s", node, exc)
 
 
-async def node_touched(store: Store | None, node: int) -> None:
-    """Who's online: the caller on this node is still at the keyboard (idle time 0)."""
-    if store is None:
-        return
-    try:
-        await store.node_touch(node)
-    except Exception as exc:  # runs beside the visit, which must never hear of it
-        log.debug("node %s: heartbeat not stored: %s", node, exc)
-
-
 async def node_gone(store: Store | None, node: int) -> None:
     if store is None:
         return

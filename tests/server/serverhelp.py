@@ -91,6 +91,15 @@ async def to_menu(caller: TelnetCaller | SSHCaller) -> None:
     await caller.wait_for("Your choice")
 
 
+async def open_game(caller: TelnetCaller | SSHCaller, key: str, number: int,
+                    title: str = "Monte Carlo") -> None:
+    """From the main menu into game ``number`` (``key`` is the menu's hot key)."""
+    caller.send(key)
+    await caller.wait_for("Game number:")
+    caller.send(f"{number}\r")
+    await caller.wait_for(f"{title} #{number}")
+
+
 class SSHCaller:
     """asyncssh's client with a PTY on loopback; the screen is a pyte terminal."""
 

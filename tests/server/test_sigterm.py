@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from serverhelp import call, signup, to_menu
+from serverhelp import call, open_game, signup, to_menu
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -30,10 +30,7 @@ async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> N
         caller = await call(port)
         await signup(caller, "Pia", "pia-pass")
         await to_menu(caller)
-        caller.send("c")
-        await caller.wait_for("Game number:")
-        caller.send(f"{NUMBER}\r")
-        await caller.wait_for(f"Monte Carlo #{NUMBER}")
+        await open_game(caller, "c", NUMBER)
         p, q = MonteCarlo.new(NUMBER).pairs()[0]
         caller.send(position_name(p) + position_name(q))
         await caller.settle()

@@ -16,7 +16,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from pyteterm import PyteTerminal
-from serverhelp import SSHCaller, configure, running, signup, to_menu
+from serverhelp import SSHCaller, configure, open_game, running, signup, to_menu
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -56,10 +56,7 @@ async def test_new_user_signs_up_inside_the_door_then_logs_in_at_the_ssh_layer(
         back.resize(80, 30)
         await back.settle()
         assert "min left" in back.term.lines[29]  # the status line moved to the new last row
-        back.send("c")
-        await back.wait_for("Game number:")
-        back.send(f"{NUMBER}\r")
-        await back.wait_for(f"Monte Carlo #{NUMBER}")
+        await open_game(back, "c", NUMBER)
         p, q = MonteCarlo.new(NUMBER).pairs()[0]
         row, col = cell_origin(p)
         before = back.term.lines[row][col:col + 6]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serverhelp import SSHCaller, call, configure, login, running, signup, to_menu
+from serverhelp import SSHCaller, call, configure, login, open_game, running, signup, to_menu
 
 from door.games.montecarlo import MonteCarlo, position_name
 
@@ -16,10 +16,7 @@ async def test_a_second_call_takes_over_and_finds_the_game_saved(door_home: Path
         first = await call(ports.telnet)
         await signup(first, "Remy", "again-pw")
         await to_menu(first)
-        first.send("c")
-        await first.wait_for("Game number:")
-        first.send(f"{NUMBER}\r")
-        await first.wait_for(f"Monte Carlo #{NUMBER}")
+        await open_game(first, "c", NUMBER)
         p, q = MonteCarlo.new(NUMBER).pairs()[0]
         first.send(position_name(p) + position_name(q))
         await first.settle()

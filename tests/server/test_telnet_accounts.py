@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from serverhelp import call, configure, login, running, signup, to_menu
+from serverhelp import call, configure, login, open_game, running, signup, to_menu
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -31,10 +31,7 @@ async def test_signup_then_login_then_a_move_then_quit(door_home: Path) -> None:
         await again.wait_for("Wrong handle or password")
         await login(again, "ALICE", "tulips4me")
         await to_menu(again)
-        again.send("c")
-        await again.wait_for("Game number:")
-        again.send(f"{NUMBER}\r")
-        await again.wait_for(f"Monte Carlo #{NUMBER}")
+        await open_game(again, "c", NUMBER)
         game = MonteCarlo.new(NUMBER)
         p, q = game.pairs()[0]
         row, col = cell_origin(p)
@@ -103,10 +100,7 @@ async def test_a_finished_game_is_one_log_line(door_home: Path, caplog) -> None:
         caller = await call(ports.telnet)
         await signup(caller, "Ada", "lovelace1")
         await to_menu(caller)
-        caller.send("a")
-        await caller.wait_for("Game number:")
-        caller.send("321\r")
-        await caller.wait_for("Aunt Mary #321")
+        await open_game(caller, "a", 321, "Aunt Mary")
         caller.send("x")
         await caller.wait_for("Resign?")
         caller.send("y")

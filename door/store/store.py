@@ -651,6 +651,8 @@ class Store:
                                    .values(heartbeat=self._now()))
         except StoreError as exc:  # who's online is best effort: the visit never hears of it
             log.debug("heartbeats of %d nodes not stored: %s", len(nodes), exc)
+        except Exception:  # a task of its own: nobody else would see this
+            log.warning("heartbeats of %d nodes not stored", len(nodes), exc_info=True)
 
     async def node_leave(self, node: int) -> None:
         async with self._write() as conn:

@@ -111,6 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_local(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
+    from .commands.door import log_to_file
     from .net.stdio import open_stdio, raw_mode
     from .session import Caller, Session, run_visit
     from .term import Charset
@@ -124,6 +125,7 @@ def cmd_local(args: argparse.Namespace) -> int:
         await run_visit(session)
         await terminal.close()
 
+    log_to_file(settings, 0)
     with raw_mode(sys.stdin.fileno()):
         asyncio.run(play())
     return EXIT_OK

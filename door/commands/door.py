@@ -79,7 +79,7 @@ def cmd_door(args: argparse.Namespace) -> int:
     except DropfileError as exc:
         raise CliError(str(exc)) from None
     caller, notes = make_caller(record, args)
-    _log_to_file(settings, caller.node)
+    log_to_file(settings, caller.node)
     import logging
     log = logging.getLogger("door.door")
     log.info("dropfile %s (%s): %s, node %s, %s s left", record.path, record.format,
@@ -179,8 +179,9 @@ def pick_charset(args: argparse.Namespace, record: DropfileCaller, transport: st
     return stdio_charset(os.environ)
 
 
-def _log_to_file(settings: Settings, node: int) -> None:
-    """Log to data/door.log: on stdio, stderr is the caller's screen."""
+def log_to_file(settings: Settings, node: int) -> None:
+    """Log to data/door.log: on stdio, stderr is the caller's screen (``reussite door``,
+    and the sysop's own in ``reussite local``)."""
     import logging
 
     root = logging.getLogger()

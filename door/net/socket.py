@@ -16,8 +16,7 @@ import socket
 import stat
 
 from ..term import Charset
-from .stdio import CLEAN_EXIT
-from .terminal import Terminal
+from .stream import StreamTerminal
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 BINARY, ECHO, SGA, NAWS = 0, 1, 3, 31
@@ -158,30 +157,22 @@ class TelnetFilter:
         return None
 
 
-class SocketTerminal(Terminal):
+class SocketTerminal(StreamTerminal):
     """One caller on a stream socket; telnet handling on when the stream is a raw client."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
                  telnet: bool, charset: Charset | None = None, rows: int | None = None,
                  peer: str = "") -> None:
-        super().__init__(80, rows or 24, charset, peer=peer)
-        self._reader, self._writer = reader, writer
+        super().__init__(reader, writer, 80, rows or 24, charset, peer=peer)
         self.telnet = TelnetFilter() if telnet else None
-        self.carrier_lost = False
 
     async def read(self) -> bytes:
         early = self.take_pushback()
         if early:
             return early
         while True:
-            try:
-                data = await self._reader.read(4096)
-            except (ConnectionError, OSError):
-                data = b""
-            if not data:
-                self.carrier_lost = True
-                return b""
-            if self.telnet is None:
+            data = await self._read_stream()
+            if not data or self.telnet is None:
                 return data
             clean, replies, sizes = self.telnet.feed(data)
             if replies:
@@ -191,33 +182,11 @@ class SocketTerminal(Terminal):
             if clean:
                 return clean
 
-    def _send(self, data: bytes) -> None:
-        if not self.carrier_lost and not self._writer.is_closing():
-            self._writer.write(data)
-
     def write(self, data: bytes) -> None:
         self._send(self.telnet.escape(data) if self.telnet else data)
 
-    async def drain(self) -> None:
-        try:
-            await self._writer.drain()
-        except (ConnectionError, OSError):  # reset or broken pipe: the caller is gone
-            self.carrier_lost = True
-            raise
-
-    def hang_up(self) -> None:
-        """The BBS says the caller is gone (SIGHUP/SIGTERM): reads end, writes are dropped."""
-        self.carrier_lost = True
-        with contextlib.suppress(AttributeError, RuntimeError):
-            self._writer.transport.pause_reading()  # no data may follow the end of input
-        self._reader.feed_eof()
-
     async def close(self) -> None:
-        """Leave the caller's terminal clean (when still there), then close the socket."""
-        if not self.carrier_lost:
-            self.write(CLEAN_EXIT)
-            with contextlib.suppress(ConnectionError, OSError, TimeoutError):
-                await asyncio.wait_for(self._writer.drain(), 1.0)
+        await super().close()
         self._writer.close()
         with contextlib.suppress(ConnectionError, OSError, TimeoutError):
             await asyncio.wait_for(self._writer.wait_closed(), 1.0)

@@ -9,7 +9,6 @@ when the terminal type says so (SyncTERM, ansi-bbs) or the caller saved that cho
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from collections.abc import Awaitable, Callable
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from ..config import ConfigError
-from .terminal import Terminal
+from .terminal import Terminal, WakeableRead
 
 if TYPE_CHECKING:
     from ..guard import LoginLimiter
@@ -63,24 +62,15 @@ class SSHTerminal(Terminal):
         self.account = account
         """The account the SSH layer authenticated, or None (the door's login screen)."""
         self.lang = str(process.env.get("LANG", "")) if process.env else ""
-        self._reading: asyncio.Future | None = None
-        self._woken = asyncio.Event()
+        self._input = WakeableRead()
 
     async def read(self) -> bytes:
         early = self.take_pushback()
         if early:
             return early
-        if self._reading is None:
-            self._reading = asyncio.ensure_future(self.process.stdin.read(4096))
-        woken = asyncio.ensure_future(self._woken.wait())
-        try:
-            await asyncio.wait((self._reading, woken), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            woken.cancel()
-        if not self._reading.done():
-            self._woken.clear()
-            return b"\0"
-        reading, self._reading = self._reading, None
+        reading = await self._input.read_or_wake(lambda: self.process.stdin.read(4096))
+        if reading is None:
+            return b"\0"  # woken by a resize: the session looks at its keys again
         try:
             data = reading.result()
         except asyncssh.TerminalSizeChanged as exc:
@@ -93,7 +83,7 @@ class SSHTerminal(Terminal):
         return data if isinstance(data, bytes) else data.encode("utf-8", "replace")
 
     def wake(self) -> None:
-        self._woken.set()
+        self._input.wake()
 
     def write(self, data: bytes) -> None:
         if not self.process.stdout.channel.is_closing():
@@ -105,8 +95,7 @@ class SSHTerminal(Terminal):
         await self.process.stdout.drain()
 
     async def close(self) -> None:
-        if self._reading is not None:
-            self._reading.cancel()
+        self._input.stop_reading()
         if not self.process.stdout.channel.is_closing():
             self.process.exit(0)
 

@@ -13,11 +13,7 @@ import tty
 from collections.abc import Iterator
 
 from ..term import Charset
-from .terminal import Terminal
-
-CLEAN_EXIT = b"\x1b[0m\x1b7\x1b[r\x1b8\x1b[?25h"
-"""Attributes reset, scroll region reset (the cursor kept where it was: DECSTBM homes it),
-cursor shown: the BBS gets its terminal back."""
+from .stream import StreamTerminal
 
 
 @contextlib.contextmanager
@@ -56,55 +52,22 @@ def _local_charset() -> Charset:
     return Charset("utf8" if "utf-8" in lang or "utf8" in lang else "cp437")
 
 
-class StdioTerminal(Terminal):
+class StdioTerminal(StreamTerminal):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  charset: Charset | None = None) -> None:
         try:
             cols, rows = os.get_terminal_size(sys.stdout.fileno())
         except OSError:
             cols, rows = 80, 24
-        super().__init__(cols, rows, charset or _local_charset(),
+        super().__init__(reader, writer, cols, rows, charset or _local_charset(),
                          term_type=os.environ.get("TERM", ""), peer="local")
-        self._reader, self._writer = reader, writer
-        self.carrier_lost = False
         self.read_transport: asyncio.ReadTransport | None = None
 
     async def read(self) -> bytes:
-        early = self.take_pushback()
-        if early:
-            return early
-        try:
-            data = await self._reader.read(4096)
-        except (ConnectionError, OSError):  # EIO: the pty was hung up
-            data = b""
-        if not data:
-            self.carrier_lost = True
-        return data
+        return self.take_pushback() or await self._read_stream()
 
-    def write(self, data: bytes) -> None:
-        if not self.carrier_lost and not self._writer.is_closing():
-            self._writer.write(data)
-
-    async def drain(self) -> None:
-        try:
-            await self._writer.drain()
-        except (ConnectionError, OSError):  # EIO/EPIPE: the caller is gone
-            self.carrier_lost = True
-            raise
-
-    def hang_up(self) -> None:
-        """The caller is gone (SIGHUP/SIGTERM from the BBS): reads end, writes are dropped."""
-        self.carrier_lost = True
-        if self.read_transport is not None:
-            self.read_transport.pause_reading()  # no data may follow the end of input
-        self._reader.feed_eof()
-
-    async def close(self) -> None:
-        """Leave the terminal clean and everything written on its way (never hangs)."""
-        if not self.carrier_lost:
-            self.write(CLEAN_EXIT)
-        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
-            await asyncio.wait_for(self._writer.drain(), 1.0)
+    def _input_transport(self) -> asyncio.ReadTransport | None:
+        return self.read_transport  # stdin is a pipe of its own
 
     def watch_window(self) -> None:
         """Follow window-size changes of the controlling terminal (SIGWINCH)."""

@@ -7,14 +7,13 @@ connection, whatever happens inside the session.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
 import telnetlib3
 
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
-from .terminal import Terminal
+from .terminal import Terminal, WakeableRead
 
 log = logging.getLogger(__name__)
 
@@ -29,24 +28,15 @@ class TelnetTerminal(Terminal):
                          term_type=str(writer.get_extra_info("TERM") or ""),
                          peer=f"{peer[0]}:{peer[1]}" if peer else "")
         self._reader, self._writer = reader, writer
-        self._reading: asyncio.Future | None = None  # outlives a cancelled or woken read()
-        self._woken = asyncio.Event()
+        self._input = WakeableRead()
 
     async def read(self) -> bytes:
         early = self.take_pushback()
         if early:
             return early
-        if self._reading is None:
-            self._reading = asyncio.ensure_future(self._reader.read(4096))
-        woken = asyncio.ensure_future(self._woken.wait())
-        try:
-            await asyncio.wait((self._reading, woken), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            woken.cancel()
-        if not self._reading.done():
-            self._woken.clear()
+        reading = await self._input.read_or_wake(lambda: self._reader.read(4096))
+        if reading is None:
             return b"\0"  # woken by a resize: the session looks at its keys again
-        reading, self._reading = self._reading, None
         try:
             data = reading.result()
         except (ConnectionError, OSError):
@@ -54,7 +44,7 @@ class TelnetTerminal(Terminal):
         return data if isinstance(data, bytes) else data.encode("latin-1", "replace")
 
     def wake(self) -> None:
-        self._woken.set()
+        self._input.wake()
 
     def write(self, data: bytes) -> None:
         if not self._writer.is_closing():
@@ -64,8 +54,7 @@ class TelnetTerminal(Terminal):
         await self._writer.drain()
 
     async def close(self) -> None:
-        if self._reading is not None:
-            self._reading.cancel()
+        self._input.stop_reading()
         self._writer.close()
 
 

@@ -182,6 +182,19 @@ class Line:
         self.writer.write(data)
 
 
+async def play_keys(line: Line, keys: list[bytes], res: Result) -> None:
+    """One key a second; each key's time to the last byte of its answer (or a loss)."""
+    for key in keys:
+        start = time.perf_counter()
+        line.send(key)
+        done = await line.answer()
+        if done is None:
+            res.lost += 1
+        else:
+            res.latencies.append(done - start)
+        await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+
+
 async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
                       ready: asyncio.Semaphore, res: Result, ssh_port: int = 0,
                       offset: float = 0.0) -> None:
@@ -221,15 +234,7 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
         settled = True
         await go.wait()
         await asyncio.sleep(offset)  # callers spread evenly over the second
-        for key in keys:
-            start = time.perf_counter()
-            line.send(key)
-            done = await line.answer()
-            if done is None:
-                res.lost += 1
-            else:
-                res.latencies.append(done - start)
-            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+        await play_keys(line, keys, res)
     except Exception as exc:
         res.failed += 1
         res.settled += not settled
@@ -255,15 +260,7 @@ async def echo_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
         settled = True
         await go.wait()
         await asyncio.sleep(offset)
-        for key in keys:
-            start = time.perf_counter()
-            line.send(key)
-            done = await line.answer()
-            if done is None:
-                res.lost += 1
-            else:
-                res.latencies.append(done - start)
-            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+        await play_keys(line, keys, res)
         writer.close()
     except Exception as exc:
         res.failed += 1

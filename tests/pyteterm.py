@@ -73,34 +73,12 @@ class PyteTerminal:
         return None
 
 
-class TelnetCaller:
-    """A real telnet client (telnetlib3) on loopback whose screen is a :class:`PyteTerminal`."""
+class PyteCaller:
+    """A caller on a byte stream (``reader.read``, ``writer.write``) whose screen is a
+    :class:`PyteTerminal`: what the telnet and SSH clients of the tests share."""
 
     def __init__(self, reader, writer, term: PyteTerminal) -> None:
         self.reader, self.writer, self.term = reader, writer, term
-
-    @classmethod
-    async def connect(cls, port: int, cols: int = 80, rows: int = 24,
-                      charset: str = "cp437", term_type: str = "ansi",
-                      answer_cpr: bool = True) -> TelnetCaller:
-        """``answer_cpr``: answer cursor position requests as a real terminal does (pyte
-        replies through ``write_process_input``); False plays a client that never answers."""
-        reader, writer = await telnetlib3.open_connection(
-            "127.0.0.1", port, encoding=False, cols=cols, rows=rows, term=term_type,
-            connect_minwait=0.05, connect_maxwait=1.0)
-        term = PyteTerminal(cols, rows, charset)
-        if answer_cpr:
-            term.screen.write_process_input = lambda reply: writer.write(reply.encode("ascii"))
-        return cls(reader, writer, term)
-
-    @classmethod
-    async def at_menu(cls, port: int, **options: Any) -> TelnetCaller:
-        """Connect, pass the title screen, and stop at the main menu."""
-        caller = await cls.connect(port, **options)
-        await caller.wait_for("Press any key")
-        caller.send(" ")
-        await caller.wait_for("Your choice")
-        return caller
 
     async def leave_game(self) -> None:
         """Q, confirm, and back at the main menu (the game is kept for resume)."""
@@ -150,6 +128,33 @@ class TelnetCaller:
         while await self.pump(0.1):
             if time.monotonic() > deadline:
                 raise AssertionError("the door did not close the connection")
+
+
+class TelnetCaller(PyteCaller):
+    """A real telnet client (telnetlib3) on loopback whose screen is a :class:`PyteTerminal`."""
+
+    @classmethod
+    async def connect(cls, port: int, cols: int = 80, rows: int = 24,
+                      charset: str = "cp437", term_type: str = "ansi",
+                      answer_cpr: bool = True) -> TelnetCaller:
+        """``answer_cpr``: answer cursor position requests as a real terminal does (pyte
+        replies through ``write_process_input``); False plays a client that never answers."""
+        reader, writer = await telnetlib3.open_connection(
+            "127.0.0.1", port, encoding=False, cols=cols, rows=rows, term=term_type,
+            connect_minwait=0.05, connect_maxwait=1.0)
+        term = PyteTerminal(cols, rows, charset)
+        if answer_cpr:
+            term.screen.write_process_input = lambda reply: writer.write(reply.encode("ascii"))
+        return cls(reader, writer, term)
+
+    @classmethod
+    async def at_menu(cls, port: int, **options: Any) -> TelnetCaller:
+        """Connect, pass the title screen, and stop at the main menu."""
+        caller = await cls.connect(port, **options)
+        await caller.wait_for("Press any key")
+        caller.send(" ")
+        await caller.wait_for("Your choice")
+        return caller
 
     def close(self) -> None:
         self.writer.close()

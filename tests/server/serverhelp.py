@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
-from pyteterm import PyteTerminal, TelnetCaller
+from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
 
 from door.config import load_settings
 from door.server import Ports, serve
@@ -67,7 +67,7 @@ async def call_when_free(port: int, timeout: float = 5.0) -> TelnetCaller:
             await asyncio.sleep(0.1)
 
 
-async def signup(caller: TelnetCaller | SSHCaller, handle: str, password: str) -> None:
+async def signup(caller: PyteCaller, handle: str, password: str) -> None:
     """From the login screen to the title screen, as a new user."""
     caller.send("new\r")
     await caller.wait_for("New user")
@@ -79,19 +79,19 @@ async def signup(caller: TelnetCaller | SSHCaller, handle: str, password: str) -
     await caller.wait_for("Press any key")
 
 
-async def login(caller: TelnetCaller | SSHCaller, handle: str, password: str) -> None:
+async def login(caller: PyteCaller, handle: str, password: str) -> None:
     caller.send(f"{handle}\r")
     await caller.wait_for("Password:")
     caller.send(f"{password}\r")
 
 
-async def to_menu(caller: TelnetCaller | SSHCaller) -> None:
+async def to_menu(caller: PyteCaller) -> None:
     await caller.wait_for("Press any key")
     caller.send(" ")
     await caller.wait_for("Your choice")
 
 
-async def open_game(caller: TelnetCaller | SSHCaller, key: str, number: int,
+async def open_game(caller: PyteCaller, key: str, number: int,
                     title: str = "Monte Carlo") -> None:
     """From the main menu into game ``number`` (``key`` is the menu's hot key)."""
     caller.send(key)
@@ -100,11 +100,12 @@ async def open_game(caller: TelnetCaller | SSHCaller, key: str, number: int,
     await caller.wait_for(f"{title} #{number}")
 
 
-class SSHCaller:
+class SSHCaller(PyteCaller):
     """asyncssh's client with a PTY on loopback; the screen is a pyte terminal."""
 
     def __init__(self, conn, process, term: PyteTerminal) -> None:
-        self.conn, self.process, self.term = conn, process, term
+        super().__init__(process.stdout, process.stdin, term)
+        self.conn, self.process = conn, process
 
     @classmethod
     async def connect(cls, port: int, user: str, password: str | None = None,
@@ -117,38 +118,6 @@ class SSHCaller:
         process = await conn.create_process(term_type=term_type, term_size=(cols, rows),
                                             encoding=None)
         return cls(conn, process, PyteTerminal(cols, rows, charset))
-
-    async def pump(self, timeout: float = 0.05) -> bool:
-        try:
-            data = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
-        except TimeoutError:
-            return True
-        if not data:
-            return False
-        self.term.feed(data)
-        return True
-
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.term.text:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.term.text}")
-            if not await self.pump() and needle not in self.term.text:
-                raise AssertionError(f"closed before {needle!r}; screen:\n{self.term.text}")
-
-    async def settle(self, quiet: float = 0.15) -> None:
-        """Read until the server has been quiet for ``quiet`` seconds."""
-        while True:
-            try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), quiet)
-            except TimeoutError:
-                return
-            if not data:
-                return
-            self.term.feed(data)
-
-    def send(self, data: str | bytes) -> None:
-        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
 
     def resize(self, cols: int, rows: int) -> None:
         self.term.screen.resize(rows, cols)

@@ -45,7 +45,7 @@ from .anciento_stones import (
 )
 from .anciento_timer import KeyWaiter, Timer
 from .game_screen import GameScreen, play_game
-from .widgets import read_line
+from .widgets import plural, read_line
 
 # -- layout --------------------------------------------------------------------------------
 GRID_TOP = 2                # the grid's top line (column letters on the row above)
@@ -67,10 +67,6 @@ def square_origin(game: Anciento, square: int) -> tuple[int, int]:
     """Screen (row, column) of the first of a square's three inner cells."""
     row, col = divmod(square, game.geo.cols)
     return GRID_TOP + 1 + 2 * row, GRID_LEFT + 1 + SQUARE * col
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class AncientoScreen(GameScreen):

@@ -40,7 +40,7 @@ from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
 from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label
 from .game_screen import GameScreen, play_game
-from .widgets import confirm
+from .widgets import confirm, plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
 PILE_LEFT, PILE_STEP = 1, 7       # column k's "[" is at PILE_LEFT + PILE_STEP * (k - 1)
@@ -123,7 +123,7 @@ def describe(game: AuntMary, move: str) -> str:
         card, where = col[-n], f"column {src + 1}"
         if n > 1:
             more = n - 1
-            where = f"{where} with the {more} card{'s' if more > 1 else ''} on it"
+            where = f"{where} with the {plural(more, 'card')} on it"
     else:
         assert isinstance(src, str)
         card = Card(pos.foundations[SUITS.index(src[1])], src[1])
@@ -440,10 +440,10 @@ class AuntMaryScreen(GameScreen):
     async def _resign(self) -> None:
         self.picked = None
         home = self.game.score
-        if await confirm(self.session, f"Resign? The game ends as lost, with {home} "
-                         f"card{'s' if home != 1 else ''} home."):
+        cards = plural(home, "card")
+        if await confirm(self.session, f"Resign? The game ends as lost, with {cards} home."):
             self._play("resign")
-            self.say(f"You resigned with {home} card{'s' if home != 1 else ''} home.")
+            self.say(f"You resigned with {cards} home.")
         else:
             self.say("Play on.")
 

@@ -45,7 +45,7 @@ from .mariant_board import (
     view_height,
 )
 from .mariant_setup import choose_mariant
-from .widgets import box_text, confirm
+from .widgets import box_text, confirm, plural
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +73,6 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
     empty = COLUMNS - len(filled)
     clean = all(down[c] == 0 and game.group_length(c) == len(columns[c]) for c in filled)
     return empty, 0 if clean else 5 * empty
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class MariantScreen(GameScreen):

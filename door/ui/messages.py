@@ -14,7 +14,15 @@ from ..session import Session
 from ..store import Message, MessageRefused, StoreError, StoreUnavailable, UnknownPlayer
 from ..store.visit import node_seen
 from . import theme
-from .widgets import confirm, header, message, press_any_key, read_line, status_line
+from .widgets import (
+    confirm,
+    header,
+    message,
+    plural,
+    press_any_key,
+    read_line,
+    status_line,
+)
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +44,7 @@ async def new_messages_note(session: Session) -> str | None:
         return None
     if not count:
         return None
-    return f"You have {count} new message{'s' if count != 1 else ''}."
+    return f"You have {plural(count, 'new message')}."
 
 
 def wrap_body(body: str, width: int = BODY_WIDTH) -> list[str]:

@@ -42,6 +42,7 @@ from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
 from .cards import card_attr, card_label
 from .game_screen import GameScreen, play_game
+from .widgets import plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
 GRID_TOP = 3                      # the grid's top border
@@ -76,7 +77,7 @@ def consolidation_summary(event: Consolidation) -> str:
     """``Consolidated: 6 cards moved up, 4 dealt`` (the stock's emptiness said plainly)."""
     moved = len(event.moves)
     dealt = f"{len(event.dealt)} dealt" if event.dealt else "none dealt (the stock is empty)"
-    return f"Consolidated: {moved} card{'s' if moved != 1 else ''} moved up, {dealt}"
+    return f"Consolidated: {plural(moved, 'card')} moved up, {dealt}"
 
 
 def _solve_verdict(number: int, mode: str, node_limit: int) -> str:
@@ -236,7 +237,7 @@ class MonteCarloScreen(GameScreen):
             self.marks = {}
         slid = " and the cards slid back" if len(game.consolidations) < before_events else ""
         lost = before_score - game.score
-        self.say(f"Undone{slid}: {lost} point{'s' if lost != 1 else ''} given back."
+        self.say(f"Undone{slid}: {plural(lost, 'point')} given back."
                  if lost else f"Undone{slid}.")
 
     def _hint(self) -> None:

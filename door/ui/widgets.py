@@ -8,6 +8,11 @@ from ..session import Session
 from . import theme
 
 
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``: counts in what callers read."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def header(session: Session, title: str) -> None:
     """Row 0: the door's name on the left, the screen's title on the right."""
     screen = session.screen

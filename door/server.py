@@ -39,10 +39,11 @@ a flood (a megabyte without a newline) is slowed to this pace instead of eating 
 SEND_BUFFER = 64 * 1024
 """Kernel send buffer per caller (the kernel doubles it): a frame is a few KiB, and a caller
 who never reads fills it soon, so Session's drain times out and drops them."""
-TAKEN_OVER_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m You have called again from another line: this call "
-                     b"ends here, your game is saved.\x1b[0m\r\n")
-SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance: your game is "
-                   b"saved. Please call again soon.\x1b[0m\r\n")
+# One line each, shorter than the 80 columns of the screen they are printed over.
+TAKEN_OVER_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m You have called again from another line: your "
+                     b"game is saved.\x1b[0m\r\n")
+SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance. Your game is "
+                   b"saved: call again soon.\x1b[0m\r\n")
 
 
 class NodeTable:

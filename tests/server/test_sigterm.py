@@ -38,6 +38,8 @@ async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> N
         began = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         await caller.wait_for("closing for maintenance")
+        row, _ = caller.term.find("closing for maintenance")
+        assert "call again soon." in caller.term.lines[row]  # one line: it fits 80 columns
         await caller.wait_closed()
         assert await asyncio.wait_for(proc.wait(), 10) == 0
         assert time.monotonic() - began < 5.0

@@ -26,6 +26,8 @@ async def test_a_second_call_takes_over_and_finds_the_game_saved(door_home: Path
         await second.wait_for("Remy is already in the door on node 1.")
         second.send("y")
         await first.wait_for("You have called again from another line")
+        row, _ = first.term.find("You have called again")
+        assert "your game is saved." in first.term.lines[row]  # one line: it fits 80 columns
         await first.wait_closed()
         await to_menu(second)
         second.send("c")

@@ -46,6 +46,15 @@ SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance. 
                    b"saved: call again soon.\x1b[0m\r\n")
 
 
+class Call(NamedTuple):
+    """One live connection: its visit (None until it has one), its line, and the event
+    that hangs up this caller alone (a later call of the same handle took over)."""
+
+    session: Session | None
+    terminal: Terminal
+    hangup: asyncio.Event
+
+
 class NodeTable:
     """Node numbers for callers: each gets the lowest free one."""
 
@@ -99,9 +108,7 @@ class Door:
         acc = settings.accounts
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         self.cap = AddressCap(settings.server.max_per_address)
-        self.live: dict[asyncio.Task, tuple[Session | None, Terminal]] = {}
-        self._hangups: dict[asyncio.Task, asyncio.Event] = {}
-        """Per connection: set to hang that one caller up (a later call took over)."""
+        self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
         if store is not None:
@@ -153,13 +160,11 @@ class Door:
                 await self._notice(terminal, "All nodes are busy. Please call again later.")
                 return
             log.info("node %s: %s connect from %s", node, kind, terminal.peer)
-            self.live[task] = (None, terminal)
-            self._hangups[task] = own_hangup
+            self.live[task] = Call(None, terminal, own_hangup)
             await self._visit(terminal, node, task)
         finally:
             if node is not None:
                 self.live.pop(task, None)
-                self._hangups.pop(task, None)
                 await node_gone(self.store, node)
                 self.nodes.give_back(node)
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
@@ -178,7 +183,7 @@ class Door:
         caller = Caller(alias=account.handle if account else "New caller", node=node)
         session = Session(terminal, self.settings, caller, store=self.store,
                           player=account.player if account else None)
-        self.live[task] = (session, terminal)
+        self.live[task] = self.live[task]._replace(session=session)
         if account is None and not await self._login(session, terminal):
             return
         if not await self._one_call_per_account(session, task):
@@ -243,7 +248,7 @@ class Door:
         for other_session, other_task in others:
             with contextlib.suppress(Exception):
                 other_session.terminal.write(TAKEN_OVER_NOTICE)
-            self._hangups[other_task].set()  # kept beside live[task], so always there
+            self.live[other_task].hangup.set()
             other_session.terminal.wake()
         if others:
             await asyncio.wait([t for _, t in others], timeout=SHUTDOWN_S)
@@ -252,8 +257,9 @@ class Door:
     def _calls_of(self, player_id: int, but: asyncio.Task | None = None
                   ) -> list[tuple[Session, asyncio.Task]]:
         """The live calls logged in as this player (except ``but``), oldest first."""
-        return [(s, t) for t, (s, _) in self.live.items() if t is not but and s is not None
-                and s.player is not None and s.player.id == player_id]
+        return [(c.session, t) for t, c in self.live.items() if t is not but
+                and c.session is not None and c.session.player is not None
+                and c.session.player.id == player_id]
 
     async def _notice(self, terminal: Terminal, text: str) -> None:
         """One line to a caller about to be dropped; never waits long for a slow reader."""
@@ -268,7 +274,7 @@ class Door:
         self.closing = True
         self.hangup.set()
         tasks = list(self.live)
-        for _, terminal in self.live.values():
+        for _, terminal, _ in self.live.values():
             with contextlib.suppress(Exception):
                 terminal.write(SHUTDOWN_NOTICE)
                 terminal.wake()

@@ -44,6 +44,7 @@ class DoorSettings:
     sysop: str = "Sysop"
     ansi_dir: Path = Path("ansi")
     data_dir: Path = Path("data")
+    goodbye_pause: float = 1.5  # seconds the goodbye stays up before a BBS caller goes back
 
 
 @dataclass(frozen=True)
@@ -230,12 +231,24 @@ def _db_url(value: str) -> str:
     return value
 
 
+def _seconds_between(low: float, high: float) -> Callable[[str], float]:
+    def parse(value: str) -> float:
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"expected seconds {low:g}–{high:g}") from None
+        if not low <= number <= high:
+            raise ValueError(f"expected seconds {low:g}–{high:g}")
+        return number
+    return parse
+
+
 _PORT = _int_between(1, 65535)
 
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
-                            "data_dir": _path}),
+                            "data_dir": _path, "goodbye_pause": _seconds_between(0, 60)}),
     "server": (ServerSettings, {"bind": _address, "telnet_port": _PORT, "ssh_port": _PORT,
                                 "max_nodes": _int_between(1, 10000),
                                 "max_per_address": _int_between(1, 10000)}),

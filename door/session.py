@@ -90,6 +90,9 @@ class Session:
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
         self.ended_by: SessionEnded | None = None
         """Why the visit ended, when it was not the caller's choice (exit codes read it)."""
+        self.leaving = False
+        """The visit is ending by the caller's choice or a limit: the goodbye is on its way,
+        and a hang-up from now on changes nothing (``reussite door`` keeps exit code 0)."""
         self.preparing: asyncio.Future | None = None
         """Work started beside the title screen (``reussite door`` opens the store there);
         the visit waits for it before the main menu."""
@@ -241,9 +244,12 @@ async def run_visit(session: Session) -> None:
                 await session.preparing
         await main_menu(session, ACTIONS)
     except QuitDoor:
-        await goodbye(session)
+        session.leaving = True
+        with contextlib.suppress(CarrierLost):  # gone during the goodbye: nothing to save
+            await goodbye(session)
     except (IdleTimeout, TimeUp) as exc:
         from .ui.widgets import message
+        session.leaving = True
         await session.save_game_in_progress()
         text = ("Your time is up." if isinstance(exc, TimeUp)
                 else "No key for too long: see you next time.")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..dropfile import DropfileCaller
     from ..session import Caller, Session
     from ..term import Charset
+    from .hangup import HangupSignals
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CARRIER = 0, 1, 2, 3
 HANGUP_GRACE = 1.5
@@ -210,6 +211,10 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
 
     from ..net.socket import NotASocket, connect_back, inherit_socket
     from ..net.stdio import blocking_restored, raw_mode
+    from .hangup import HangupSignals, ignore_hangups
+
+    signals = HangupSignals()  # from here on a hang-up is the visit's to handle
+    signals.install()
 
     sock: socketlib.socket | None = None
     if transport == "connect":
@@ -239,17 +244,18 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
         session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
                        f"{'' if minutes == 1 else 's'} for this visit.", MESSAGE)
         opening = session.preparing = asyncio.ensure_future(attach_store(session, settings))
-        try:
-            return await door_visit(session)
-        finally:
-            await detach_store(session, opening)
+        return await door_visit(session, finish=lambda: detach_store(session, opening),
+                                signals=signals)
 
     if transport == "stdio":
         _check_stdio(error)
     stdin = sys.stdin.fileno() if transport == "stdio" else -1
     with blocking_restored(0, 1), (raw_mode(stdin) if stdin >= 0
                                    else contextlib.nullcontext()):
-        return asyncio.run(visit())
+        try:
+            return asyncio.run(visit())
+        finally:
+            ignore_hangups()  # the visit has been handled: nothing may kill us now
 
 
 async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
@@ -339,57 +345,80 @@ async def detach_store(session: Session, opening) -> None:
         await store.close()
 
 
-async def door_visit(session: Session) -> int:
+async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | None = None,
+                     signals: HangupSignals | None = None) -> int:
     """Run one visit with the BBS's signals wired to carrier loss; returns the exit code.
 
     SIGHUP, SIGTERM and SIGINT hang the terminal up, so the visit meets :class:`CarrierLost`
     at its next key and saves the game in progress (the same path as a dropped line); if it
     has not finished :data:`HANGUP_GRACE` seconds later it is cancelled, which saves too.
+
+    Then, in this order: ``finish()`` (the door's bookkeeping: its Who's Online row, the
+    database closed), the log line, and last the caller's line is closed, which is what a
+    socket BBS waits for.  A signal once the caller has chosen to leave (or ran out of time)
+    is already handled: it ends the goodbye pause at once and changes nothing else.
+
+    ``signals``: the process's handlers, installed before the loop (``reussite door``);
+    without them the visit installs its own and puts the old ones back at the end.
     """
     import asyncio
     import contextlib
     import logging
-    import signal
 
-    from ..session import run_visit
+    from ..session import CarrierLost, run_visit
+    from .hangup import HangupSignals
 
+    own_signals = signals is None
+    if signals is None:
+        signals = HangupSignals()
+        signals.install()
     log = logging.getLogger("door.door")
     loop = asyncio.get_running_loop()
     terminal = session.terminal
+    node = session.caller.node
     task = asyncio.ensure_future(run_visit(session))
     signalled: list[str] = []
 
-    def on_signal(sig: signal.Signals) -> None:
+    def hang_up() -> None:
+        hang_up_terminal = getattr(terminal, "hang_up", None)
+        if hang_up_terminal is not None:
+            hang_up_terminal()
+
+    def on_signal(name: str) -> None:
+        if task.done() or session.leaving:
+            log.info("node %s: %s from the BBS while the door was leaving: already "
+                     "handled", node, name)
+            hang_up()  # the goodbye pause ends now; the bookkeeping goes on
+            return
         if signalled:
             return
-        signalled.append(sig.name)
-        log.info("node %s: %s from the BBS: the caller is gone", session.caller.node,
-                 sig.name)
-        hang_up = getattr(terminal, "hang_up", None)
-        if hang_up is not None:
-            hang_up()
+        signalled.append(name)
+        log.info("node %s: %s from the BBS: the caller is gone", node, name)
+        hang_up()
         loop.call_later(HANGUP_GRACE, task.cancel)
 
-    watched = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
-    for sig in watched:
-        loop.add_signal_handler(sig, on_signal, sig)
+    signals.attach(loop, on_signal)
     code = EXIT_OK
     try:
-        await task
-    except asyncio.CancelledError:
-        if not signalled:
-            raise
-    except Exception:
-        log.exception("node %s: the visit ended by an error", session.caller.node)
-        await session.save_game_in_progress()
-        code = EXIT_ERROR
+        try:
+            await task
+        except asyncio.CancelledError:
+            if not signalled:
+                raise
+        except Exception:
+            log.exception("node %s: the visit ended by an error", node)
+            await session.save_game_in_progress()
+            code = EXIT_ERROR
+        if signalled or isinstance(session.ended_by, CarrierLost):
+            code = EXIT_CARRIER
+        try:
+            if finish is not None:
+                await finish()
+            log.info("node %s: back to the BBS, exit code %d", node, code)
+        finally:
+            with contextlib.suppress(Exception):
+                await terminal.close()
     finally:
-        for sig in watched:
-            loop.remove_signal_handler(sig)
-        with contextlib.suppress(Exception):
-            await terminal.close()
-    from ..session import CarrierLost
-    if (signalled or getattr(terminal, "carrier_lost", False)
-            or isinstance(session.ended_by, CarrierLost)):
-        return EXIT_CARRIER
+        if own_signals:
+            signals.restore()
     return code

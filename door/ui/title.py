@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 
 from ..session import Session
@@ -56,3 +58,17 @@ async def goodbye(session: Session) -> None:
     screen.cursor = (screen.rows - 2, 0)
     await session.show()
     session.terminal.write(b"\x1b[0m\r\n")
+    if session.caller.source:  # a BBS clears the screen as soon as its caller is back
+        await linger(session, session.settings.door.goodbye_pause)
+
+
+async def linger(session: Session, seconds: float) -> None:
+    """Leave the last screen up for ``seconds``; any key, or the caller hanging up, ends
+    the wait at once.  The bytes read are the caller's goodbye: nothing to decode."""
+    if seconds <= 0:
+        return
+    with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+        await session.terminal.drain()
+        async with asyncio.timeout(seconds):
+            while await session.terminal.read() == b"\0":  # a resize wake-up, not a key
+                pass

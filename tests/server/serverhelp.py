@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
+from homehelp import configure as configure
 from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
 
 from door.config import load_settings
 from door.server import Ports, serve
-
-
-def configure(home: Path, **keys: object) -> None:
-    """Set keys in home/sysop.ini by uncommenting their line: ``configure(home, guest="on")``."""
-    path = home / "sysop.ini"
-    text = path.read_text(encoding="utf-8")
-    for key, value in keys.items():
-        text, n = re.subn(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
-        assert n == 1, f"no {key} in sysop.ini"
-    path.write_text(text, encoding="utf-8")
 
 
 @contextlib.asynccontextmanager

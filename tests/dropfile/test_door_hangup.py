@@ -1,0 +1,160 @@
+"""The BBS hangs up as the door leaves: ENiGMA½ closes a socket door's connection and sends
+SIGHUP the moment the door says goodbye.  The door's own bookkeeping (its Who's Online row)
+must be done whatever comes, and the exit code must say how the visit ended: 0 after the
+caller quit, 3 when the line dropped first."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from doorproc import WAIT, PtyDoor, SocketCaller, child_env, door_command
+from homehelp import configure
+
+from door.commands.hangup import HangupSignals
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+@pytest.fixture
+def door_sys(tmp_path: Path) -> Path:
+    path = tmp_path / "DOOR.SYS"
+    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
+    return path
+
+
+def online_rows(home: Path) -> int:
+    """Who's Online rows in the door's real SQLite file."""
+    database = home / "data" / "reussite.db"
+    if not database.exists():
+        return 0
+    with sqlite3.connect(database) as conn:
+        try:
+            return conn.execute("SELECT count(*) FROM nodes").fetchone()[0]
+        except sqlite3.OperationalError:  # the door has not made its tables yet
+            return 0
+
+
+def wait_until(check, what: str) -> None:
+    end = time.monotonic() + WAIT
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError(f"{what} never happened")
+        time.sleep(0.05)
+
+
+@contextmanager
+def socket_door(home: Path, dropfile: Path) -> Iterator[tuple[subprocess.Popen, SocketCaller]]:
+    """The door connected back to us, the way ENiGMA½ ``io: socket`` runs it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(WAIT)
+    port = listener.getsockname()[1]
+    proc = subprocess.Popen(door_command(home, dropfile, "--port", str(port)),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=home, env=child_env())
+    try:
+        conn, _ = listener.accept()
+        yield proc, SocketCaller(conn)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        listener.close()
+
+
+def to_menu_with_row(caller: SocketCaller, home: Path) -> None:
+    caller.wait_for("Press any key")
+    caller.sock.sendall(b" ")
+    caller.wait_for("Your choice")
+    wait_until(lambda: online_rows(home) == 1, "the door's Who's Online row")
+
+
+def test_socket_bbs_closes_and_sighups_right_after_the_goodbye(door_home: Path,
+                                                               door_sys: Path) -> None:
+    with socket_door(door_home, door_sys) as (proc, caller):
+        to_menu_with_row(caller, door_home)
+        caller.sock.sendall(b"q")
+        caller.wait_for("Farewell, dexter.")
+        caller.sock.close()  # the BBS drops the line and signals at once, as ENiGMA½ does
+        proc.send_signal(signal.SIGHUP)
+        assert proc.wait(timeout=WAIT) == 0
+    assert online_rows(door_home) == 0
+    log = (door_home / "data" / "door.log").read_text(encoding="utf-8")
+    assert "SIGHUP from the BBS while the door was leaving: already handled" in log
+    assert "back to the BBS, exit code 0" in log
+
+
+def test_socket_line_dropped_mid_visit_then_sighup(door_home: Path, door_sys: Path) -> None:
+    with socket_door(door_home, door_sys) as (proc, caller):
+        to_menu_with_row(caller, door_home)
+        caller.sock.close()
+        proc.send_signal(signal.SIGHUP)
+        assert proc.wait(timeout=WAIT) == 3
+    assert online_rows(door_home) == 0
+    assert "exit code 3" in (door_home / "data" / "door.log").read_text(encoding="utf-8")
+
+
+def test_pty_sighup_during_the_goodbye_is_a_normal_quit(door_home: Path,
+                                                        door_sys: Path) -> None:
+    configure(door_home, goodbye_pause=60)  # without the signal, the door would linger
+    door = PtyDoor(door_command(door_home, door_sys), door_home)
+    try:
+        door.wait_for("Press any key")
+        door.send(b" ")
+        door.wait_for("Your choice")
+        wait_until(lambda: online_rows(door_home) == 1, "the door's Who's Online row")
+        door.send(b"q")
+        door.wait_for("Farewell, dexter.")
+        door.proc.send_signal(signal.SIGHUP)
+        assert door.finish() == 0
+    finally:
+        door.close()
+    assert online_rows(door_home) == 0
+
+
+def test_goodbye_pause_is_skipped_by_any_key(door_home: Path, door_sys: Path) -> None:
+    configure(door_home, goodbye_pause=60)
+    door = PtyDoor(door_command(door_home, door_sys), door_home)
+    try:
+        door.wait_for("Press any key")
+        door.send(b" ")
+        door.wait_for("Your choice")
+        door.send(b"q")
+        door.wait_for("Farewell, dexter.")
+        assert door.proc.poll() is None  # the goodbye stays up: 60 s unless a key comes
+        door.send(b"x")
+        assert door.finish() == 0  # well within WAIT, so the key ended the pause
+    finally:
+        door.close()
+
+
+async def test_a_signal_before_the_loop_runs_is_kept_for_the_visit() -> None:
+    """A BBS may hang up while the door is still starting: the signal waits for the loop."""
+    signals = HangupSignals()
+    signals.install()
+    try:
+        os.kill(os.getpid(), signal.SIGHUP)  # no loop attached yet: kept, and nobody dies
+        heard: list[str] = []
+        got = asyncio.Event()
+
+        def on_signal(name: str) -> None:
+            heard.append(name)
+            got.set()
+        signals.attach(asyncio.get_running_loop(), on_signal)
+        await asyncio.wait_for(got.wait(), WAIT)
+        got.clear()
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(got.wait(), WAIT)
+        assert heard == ["SIGHUP", "SIGTERM"]
+    finally:
+        signals.restore()
+    assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL

@@ -1,0 +1,16 @@
+"""Editing a test door home: sysop.ini keys set the way a sysop would set them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+
+def configure(home: Path, **keys: object) -> None:
+    """Set keys in home/sysop.ini by uncommenting their line: ``configure(home, guest="on")``."""
+    path = home / "sysop.ini"
+    text = path.read_text(encoding="utf-8")
+    for key, value in keys.items():
+        text, n = re.subn(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
+        assert n == 1, f"no {key} in sysop.ini"
+    path.write_text(text, encoding="utf-8")

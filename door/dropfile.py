@@ -21,6 +21,10 @@ MAX_TIME_LEFT_S = 24 * 3600
 DEFAULT_TIME_LEFT_S = 60 * 60
 """Used (with a warning) when a dropfile's time left cannot be read at all."""
 MAX_NAME = 40
+FIXED_TIMES = {15360: "ENiGMA½ (DOOR.SYS) and x84",
+               546 * 60: "ENiGMA½ (DOOR32.SYS and DORINFOx.DEF)"}
+"""Time-left values some BBSes write for every caller whatever their real time ("TODO" in
+ENiGMA½'s core/dropfile.js): a warning names the writer."""
 MAX_FILE_BYTES = 64 * 1024
 
 DOOR_SYS, DOOR32_SYS, DORINFO = "DOOR.SYS", "DOOR32.SYS", "DORINFO"
@@ -248,9 +252,11 @@ def _time_left(seconds: int | None, minutes: int | None, notes: _Notes, where: s
     if best > MAX_TIME_LEFT_S:
         notes.add(f"{where}: {best} s is more than a day: clamped to {MAX_TIME_LEFT_S} s")
         best = MAX_TIME_LEFT_S
-    if best == 15360:
-        notes.add(f"{where}: 15360 s (256 min) is the fixed figure ENiGMA½ and x84 write, "
-                  "not the caller's real time")
+    fixed = FIXED_TIMES.get(best)
+    if fixed:
+        notes.add(f"{where}: {best} s ({best // 60} min) is the fixed figure {fixed} write, "
+                  "not the caller's real time: give the door --time-left MIN (or the BBS's "
+                  "time-left argument)")
     return best
 
 

@@ -17,6 +17,7 @@ lost: the caller hung up (EOF, EIO, reset) or the BBS sent SIGHUP/SIGTERM (game 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -62,6 +63,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     parser.add_argument("--charset", choices=["cp437", "utf8", "ascii"],
                         help="the caller's character set (default: cp437 on sockets; on "
                              "stdio from TERM, then LANG)")
+    parser.add_argument("--keep-dropfile", type=Path, metavar="PATH",
+                        help="copy the dropfile to PATH (a file, or a folder to put it in) "
+                             "before the visit: some BBSes delete theirs when the door exits")
     parser.add_argument("--telnet", action=argparse.BooleanOptionalAction, default=None,
                         help="socket only: --telnet announces telnet options too; "
                              "--no-telnet passes bytes untouched (default: IAC stripped and "
@@ -85,10 +89,32 @@ def cmd_door(args: argparse.Namespace) -> int:
     log = logging.getLogger("door.door")
     log.info("dropfile %s (%s): %s, node %s, %s s left", record.path, record.format,
              caller.alias, caller.node, caller.time_left_s)
+    log.debug("dropfile as read: %s", json.dumps(record.as_json(), ensure_ascii=False))
     for note in (*record.warnings, *notes):
         log.warning("dropfile: %s", note)
+    if args.keep_dropfile is not None:
+        keep_dropfile(Path(record.path), args.keep_dropfile)
     transport, target = choose_transport(args, record, CliError)
     return _run(settings, caller, record, args, transport, target, CliError)
+
+
+def keep_dropfile(source: Path, target: Path) -> None:
+    """Copy the dropfile for the sysop (``--keep-dropfile``): ENiGMA½ deletes its
+    ``drop/node<N>/`` folder as soon as the door exits.  A copy that fails is logged and the
+    caller plays on."""
+    import logging
+    import shutil
+
+    log = logging.getLogger("door.door")
+    if target.is_dir():
+        target = target / source.name
+    try:
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        log.warning("--keep-dropfile %s: cannot copy the dropfile there: %s", target,
+                    exc.strerror or exc)
+        return
+    log.info("dropfile kept as %s", target)
 
 
 def _check_options(args: argparse.Namespace, error: type[Exception]) -> None:

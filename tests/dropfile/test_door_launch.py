@@ -261,3 +261,35 @@ def test_pipes_work_and_a_plain_file_is_refused(door_home: Path, door_sys: Path,
     assert result.stderr.splitlines() == ["reussite: standard output is a file: the caller "
                                           "must be on a terminal, a pipe or a socket "
                                           "(--socket FD, --port P)"]
+
+
+@pytest.mark.parametrize("into_folder", [True, False])
+def test_keep_dropfile_and_the_parsed_dropfile_at_debug(door_home: Path, door_sys: Path,
+                                                        tmp_path: Path,
+                                                        into_folder: bool) -> None:
+    """ENiGMA½ deletes drop/node<N>/ when the door exits: --keep-dropfile saves a copy first."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    target = kept if into_folder else kept / "last-door.sys"
+    piped = subprocess.run(door_command(door_home, door_sys, "--keep-dropfile", str(target),
+                                        "--log-level", "debug"),
+                           input=b"", capture_output=True, cwd=door_home, env=child_env(),
+                           timeout=WAIT)
+    assert piped.returncode == 3  # the caller was gone at once: carrier lost
+    copy = kept / "DOOR.SYS" if into_folder else target
+    assert copy.read_bytes() == door_sys.read_bytes()
+    log = (door_home / "data" / "door.log").read_text(encoding="utf-8")
+    assert f"dropfile kept as {copy}" in log
+    assert 'DEBUG door.door: dropfile as read: {"format": "DOOR.SYS", "user_name": ' \
+           '"Dexter Cellfish", "alias": "dexter"' in log
+
+
+def test_keep_dropfile_that_cannot_be_written_is_logged(door_home: Path, door_sys: Path,
+                                                         tmp_path: Path) -> None:
+    target = tmp_path / "no-such-folder" / "DOOR.SYS"
+    piped = subprocess.run(door_command(door_home, door_sys, "--keep-dropfile", str(target)),
+                           input=b"", capture_output=True, cwd=door_home, env=child_env(),
+                           timeout=WAIT)
+    assert piped.returncode == 3 and b"Press any key" in piped.stdout  # the visit went on
+    log = (door_home / "data" / "door.log").read_text(encoding="utf-8")
+    assert f"--keep-dropfile {target}: cannot copy the dropfile there" in log

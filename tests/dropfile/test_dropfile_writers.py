@@ -75,7 +75,21 @@ def test_enigma_twelve_hour_times_and_fixed_15360() -> None:
                      44: "04:59", 45: "04:59", 33: "X:\\MAIN\\", 34: "X:\\GEN\\"})
     caller = parse_dropfile(data, "DOOR.SYS")
     assert (caller.alias, caller.time_left_s, caller.screen_rows) == ("NuSkooler", 15360, 25)
-    assert any("ENiGMA" in w for w in caller.warnings)
+    assert any("ENiGMA" in w and "--time-left" in w for w in caller.warnings)
+
+
+@pytest.mark.parametrize("name,data", [
+    ("door32.sys", b"2\r\n-1\r\n57600\r\nMy Board\r\n1\r\nReal\r\nAlias\r\n30\r\n546\r\n1\r\n"
+                   b"1\r\n"),
+    ("DORINFO1.DEF", b"My Board\r\nSys\r\nSys\r\nCOM1\r\n57600\r\n0\r\nAlias\r\nAlias\r\n\r\n"
+                     b"1\r\n30\r\n546\r\n-1\r\n"),
+])
+def test_enigma_fixed_546_minutes_in_door32_and_dorinfo(name: str, data: bytes) -> None:
+    """ENiGMA½'s DOOR32.SYS and DORINFOx.DEF say 546 minutes for everyone (a TODO)."""
+    caller = parse_dropfile(data, name)
+    assert caller.time_left_s == 546 * 60
+    assert [w for w in caller.warnings if "ENiGMA½ (DOOR32.SYS and DORINFOx.DEF)" in w
+            and "--time-left" in w]
 
 
 def test_mystic_integer_birthday_and_blank_lines() -> None:
@@ -175,9 +189,9 @@ def door32(lines: list[str], eol: str = "\n") -> bytes:
       "50", "60", "1", "3"], "local", None, 60, 0),
     (["2", "5", "115200", "Synchronet BBS for Linux  Version 3.22a", "7", "Real", "Alias",
       "50", "60", "1", "3"], "telnet", 5, 60, 0),
-    # ENiGMA½: 2 with -1 (no socket sharing), 546 minutes.
+    # ENiGMA½: 2 with -1 (no socket sharing), 546 minutes for everyone (warned).
     (["2", "-1", "115200", "ENiGMA BBS", "1", "Real", "Alias", "10", "546", "1", "1"],
-     "telnet", None, 546, 0),
+     "telnet", None, 546, 1),
     # Mystic on Unix: 2 with handle 0 (meaning stdin).
     (["2", "0", "38400", "Mystic 1.10 A38", "1", "Real", "Alias", "10", "60", "1", "1"],
      "telnet", 0, 60, 0),

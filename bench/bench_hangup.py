@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "dropfile")]
+sys.path.insert(0, str(REPO / "tests"))
 from doorproc import PtyDoor, SocketCaller, child_env, door_command  # noqa: E402
 
 DOOR_SYS = REPO / "tests" / "dropfile" / "samples" / "mystic_demoscene_DOOR.SYS"

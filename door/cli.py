@@ -46,14 +46,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"reussite {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    serve = sub.add_parser("serve", parents=[common], help="answer direct callers over telnet",
-                           description="Listen for telnet callers on [server] bind and "
-                                       "telnet_port of sysop.ini.")
+    serve = sub.add_parser("serve", parents=[common],
+                           help="answer direct callers over telnet and SSH, and member "
+                                "boards' callers over RLogin",
+                           description="Listen for telnet and SSH callers on [server] bind, "
+                                       "telnet_port and ssh_port of sysop.ini, and for the "
+                                       "RLogin callers of [boards] on rlogin_port.")
     serve.add_argument("--bind", metavar="ADDR", help="override [server] bind")
     serve.add_argument("--telnet-port", type=int, metavar="PORT",
                        help="override [server] telnet_port (0 picks a free port)")
     serve.add_argument("--ssh-port", type=int, metavar="PORT",
                        help="override [server] ssh_port (0 picks a free port, -1 no SSH)")
+    serve.add_argument("--rlogin-port", type=int, metavar="PORT",
+                       help="override [server] rlogin_port (0 picks a free port, -1 no "
+                            "RLogin)")
     serve.set_defaults(func=cmd_serve)
 
     local = sub.add_parser("local", parents=[common], help="play on this terminal, no network",
@@ -106,7 +112,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
     from .server import serve
 
-    return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port))
+    return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port,
+                             rlogin_port=args.rlogin_port))
 
 
 def cmd_local(args: argparse.Namespace) -> int:

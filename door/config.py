@@ -8,6 +8,7 @@ silently ignored), and so is any bad value.
 from __future__ import annotations
 
 import configparser
+import ipaddress
 import os
 import re
 from collections.abc import Callable
@@ -54,6 +55,26 @@ class ServerSettings:
     ssh_port: int = 2222
     max_nodes: int = 32
     max_per_address: int = 4  # connections at once from one IP address
+    rlogin_port: int | None = None  # RLogin for the member boards of [boards]; None: off
+
+
+@dataclass(frozen=True)
+class Board:
+    """A BBS that sends its callers to ``reussite serve`` over RLogin ([boards])."""
+
+    tag: str  # upper case; its callers are known as handle@TAG
+    secret: str  # carried in an RLogin user-name field
+    networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+    name: str = ""
+
+    def allows(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.networks)
 
 
 @dataclass(frozen=True)
@@ -156,6 +177,7 @@ class Settings:
     auntmary: AuntMarySettings = field(default_factory=AuntMarySettings)
     anciento: AncientoSettings = field(default_factory=AncientoSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
+    boards: tuple[Board, ...] = ()
 
     @property
     def ansi_dir(self) -> Path:
@@ -245,13 +267,23 @@ def _seconds_between(low: float, high: float) -> Callable[[str], float]:
 
 _PORT = _int_between(1, 65535)
 
+
+def _port_or_off(value: str) -> int | None:
+    if value.strip().lower() in ("off", "no", "none", ""):
+        return None
+    try:
+        return _PORT(value)
+    except ValueError:
+        raise ValueError("expected off or a port number 1–65535") from None
+
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
                             "data_dir": _path, "goodbye_pause": _seconds_between(0, 60)}),
     "server": (ServerSettings, {"bind": _address, "telnet_port": _PORT, "ssh_port": _PORT,
                                 "max_nodes": _int_between(1, 10000),
-                                "max_per_address": _int_between(1, 10000)}),
+                                "max_per_address": _int_between(1, 10000),
+                                "rlogin_port": _port_or_off}),
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
                                 "minutes_per_call": _int_between(1, 1440),
                                 "messages_per_hour": _int_between(1, 1000),
@@ -321,8 +353,11 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
         if section == "menu":
             values["menu"] = _parse_menu(parser["menu"], lines, where)
             continue
+        if section == "boards":
+            values["boards"] = _parse_boards(parser["boards"], lines, where)
+            continue
         if section not in _SECTIONS:
-            known = ", ".join(f"[{s}]" for s in (*_SECTIONS, "menu"))
+            known = ", ".join(f"[{s}]" for s in (*_SECTIONS, "menu", "boards"))
             raise ConfigError(f"{where}:{lines.section(section)}: [{section}]: unknown section "
                               f"(expected one of {known})")
         cls, parsers = _SECTIONS[section]
@@ -378,6 +413,49 @@ def _parse_menu(section: configparser.SectionProxy, lines: _Locator,
         raise ConfigError(f"{where}:{lines.section('menu')}: [menu]: expected an enabled quit "
                           "entry (callers must be able to leave)")
     return tuple(entries)
+
+
+BOARD_TAG = re.compile(r"[A-Za-z0-9]{1,8}")
+SECRET_MIN = 8
+
+
+def _parse_boards(section: configparser.SectionProxy, lines: _Locator,
+                  where: str) -> tuple[Board, ...]:
+    """``TAG = secret | addresses | name``: one member board per line (name optional)."""
+    boards: list[Board] = []
+    secrets: dict[str, str] = {}
+    for key, raw in section.items():
+        prefix = f"{where}:{lines.key('boards', key)}: [boards] {key}"
+        if not BOARD_TAG.fullmatch(key):
+            raise ConfigError(f"{prefix}: expected a tag of 1 to 8 letters or digits")
+        tag = key.upper()
+        parts = [p.strip() for p in raw.split("|")]
+        if len(parts) not in (2, 3):
+            raise ConfigError(f"{prefix}: expected `secret | addresses | name`, got {raw!r}")
+        secret, addresses = parts[0], parts[1]
+        if len(secret) < SECRET_MIN or any(c.isspace() or ord(c) < 32 for c in secret):
+            raise ConfigError(f"{prefix}: expected a secret of at least {SECRET_MIN} "
+                              "characters without spaces")
+        if secret in secrets:
+            raise ConfigError(f"{prefix}: the same secret as board {secrets[secret]}: give "
+                              "each board its own")
+        secrets[secret] = tag
+        networks = []
+        for text in filter(None, (a.strip() for a in addresses.split(","))):
+            try:
+                networks.append(ipaddress.ip_network(text, strict=False))
+            except ValueError:
+                raise ConfigError(f"{prefix}: {text!r} is not an IP address or network "
+                                  "(such as 203.0.113.7 or 2001:db8::/64)") from None
+        if not networks:
+            raise ConfigError(f"{prefix}: expected the board's addresses (comma-separated)")
+        name = parts[2] if len(parts) == 3 else ""
+        try:
+            name = _text(name) if name else ""
+        except ValueError as exc:
+            raise ConfigError(f"{prefix}: {exc} in the name") from None
+        boards.append(Board(tag, secret, tuple(networks), name))
+    return tuple(boards)
 
 
 class _Locator:

@@ -50,14 +50,15 @@ class LoginLimiter:
 
 
 class AddressCap:
-    """At most ``limit`` connections at once from one IP address."""
+    """At most ``limit`` connections at once from one IP address (or the ``limit`` given for
+    that connection: a member board's address carries all of its callers)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._open: dict[str, int] = defaultdict(int)
 
-    def enter(self, address: str) -> bool:
-        if self._open[address] >= self.limit:
+    def enter(self, address: str, limit: int | None = None) -> bool:
+        if self._open[address] >= (self.limit if limit is None else limit):
             return False
         self._open[address] += 1
         return True

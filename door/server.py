@@ -1,7 +1,9 @@
-"""``reussite serve``: the direct-dial server, answering telnet and SSH callers on one asyncio loop.
+"""``reussite serve``: the direct-dial server, answering telnet and SSH callers on one asyncio loop,
+and RLogin callers of the member boards in sysop.ini's ``[boards]`` (a game hub).
 
 Each connection passes the per-address cap, takes the lowest free node (or sees "all nodes
-busy"), logs in (the door's login screen, or the SSH layer for a known handle), then plays.
+busy"), logs in (the door's login screen, the SSH layer for a known handle, or the member
+board's word for an RLogin caller), then plays.
 SIGTERM/SIGINT tell every caller, save games in progress and close everything within
 ``SHUTDOWN_S`` seconds.  One log line per connect, login, game end and disconnect goes to
 stderr and to ``data/reussite.log`` (rotated).
@@ -20,8 +22,10 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .config import Settings
+from .boards import BoardLogin, BoardRefused, board_login
+from .config import GAME_ACTIONS, Settings
 from .guard import AddressCap, LoginLimiter, address_of
+from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import start_telnet
 from .net.terminal import Terminal
 from .session import Caller, Session, SessionEnded, run_visit
@@ -142,12 +146,19 @@ class Door:
         own_hangup = asyncio.Event()
         meter_input(terminal, self.hangup, own_hangup)
         address = address_of(terminal.peer)
-        kind = "ssh" if hasattr(terminal, "account") else "telnet"
+        kind = terminal.kind or "telnet"
         if self.closing:
             return
-        if not self.cap.enter(address):
+        board: BoardLogin | None = None
+        if isinstance(terminal, RLoginTerminal):
+            board = await self._board_login(terminal, address)
+            if board is None:
+                return
+        # A member board's address carries all of its callers: only the nodes limit them.
+        limit = self.settings.server.max_nodes if board else None
+        if not self.cap.enter(address, limit):
             log.warning("%s %s: refused, %d connections from that address already", kind,
-                        terminal.peer, self.settings.server.max_per_address)
+                        terminal.peer, limit or self.settings.server.max_per_address)
             await self._notice(terminal, "Too many connections from your address: "
                                "please hang up another one first.")
             return
@@ -161,7 +172,7 @@ class Door:
                 return
             log.info("node %s: %s connect from %s", node, kind, terminal.peer)
             self.live[task] = Call(None, terminal, own_hangup)
-            await self._visit(terminal, node, task)
+            await self._visit(terminal, node, task, board)
         finally:
             if node is not None:
                 self.live.pop(task, None)
@@ -171,7 +182,37 @@ class Door:
                          _elapsed(start))
             self.cap.leave(address)
 
-    async def _visit(self, terminal: Terminal, node: int, task: asyncio.Task) -> None:
+    async def _board_login(self, terminal: RLoginTerminal, address: str) -> BoardLogin | None:
+        """Who an RLogin caller is, on a member board's word; None (after one line for the
+        caller and one for the log) when no board vouches for them."""
+        boards = [b for b in self.settings.boards if b.allows(address)]
+        if not boards:
+            log.warning("rlogin %s: refused, not the address of a board in [boards]",
+                        terminal.peer)
+            await self._notice(terminal, "This door takes RLogin calls from its member "
+                                         "boards only.")
+            return None
+        if self.limiter.locked(address):
+            log.warning("rlogin %s: refused, locked out after wrong secrets", terminal.peer)
+            await self._notice(terminal, "Too many wrong board secrets: try again later.")
+            return None
+        try:
+            hello = await terminal.handshake()
+            login = board_login(boards, hello)
+        except HandshakeError as exc:
+            log.warning("rlogin %s: dropped: %s", terminal.peer, exc)
+            return None
+        except BoardRefused as exc:
+            self.limiter.failed(address)
+            log.warning("rlogin %s: refused: %s", terminal.peer, exc)
+            await self._notice(terminal, "Your board is not let in here: its sysop should "
+                                         "check the secret.")
+            return None
+        self.limiter.succeeded(address)
+        return login
+
+    async def _visit(self, terminal: Terminal, node: int, task: asyncio.Task,
+                     board: BoardLogin | None = None) -> None:
         account = getattr(terminal, "account", None)
         if hasattr(terminal, "account"):  # SSH: UTF-8 unless the terminal type says CP437
             from .ui.settings import parse_charset_code
@@ -180,18 +221,45 @@ class Door:
             saved = kept.name + ("+glyphs" if kept.c0_glyphs else "") if kept else None
             await terminal.detect_charset(saved=saved, lang=getattr(terminal, "lang", ""),
                                           charset="utf-8")
-        caller = Caller(alias=account.handle if account else "New caller", node=node)
+        if isinstance(terminal, RLoginTerminal):  # the terminal type, else a probe
+            await terminal.ask_window_size()
+            choice = await terminal.detect_charset()
+            log.info("%s: %s%s, %s", terminal.peer, choice.charset.name,
+                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
+        if board is not None:
+            caller = Caller(alias=board.alias, node=node, source=board.source,
+                            user_id=board.user_id)
+        else:
+            caller = Caller(alias=account.handle if account else "New caller", node=node)
         session = Session(terminal, self.settings, caller, store=self.store,
                           player=account.player if account else None)
         self.live[task] = self.live[task]._replace(session=session)
-        if account is None and not await self._login(session, terminal):
+        if board is not None:
+            await self._board_caller(session, board)
+        elif account is None and not await self._login(session, terminal):
             return
         if not await self._one_call_per_account(session, task):
             return
-        log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer,
-                 " (ssh auth)" if account else "")
+        how = " (ssh auth)" if account else f" (rlogin, board {board.board.tag})" if board \
+            else ""
+        log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer, how)
         await node_seen(self.store, node, session.player, "main menu")
         await run_visit(session)
+
+    async def _board_caller(self, session: Session, board: BoardLogin) -> None:
+        """A member board's caller: their player record, and the game their BBS asked for
+        (``xtrn=``), else the title and the main menu."""
+        session.player = await identify(self.store, session.caller)
+        if board.xtrn:
+            game = board.xtrn.lower()
+            enabled = {e.action for e in self.settings.enabled_menu}
+            if game in GAME_ACTIONS and game in enabled:
+                session.start_action = game
+            else:
+                log.warning("node %s: board %s asked for xtrn=%s: no such game here, the "
+                            "main menu instead", session.caller.node, board.board.tag,
+                            board.xtrn)
+                session.notify(f"No game {board.xtrn!r} here: pick one from the menu.")
 
     async def _login(self, session: Session, terminal: Terminal) -> bool:
         from .ui.login import login
@@ -332,6 +400,7 @@ def _log_to_file(data_dir: Path) -> logging.Handler | None:
 class Ports(NamedTuple):
     telnet: int
     ssh: int | None
+    rlogin: int | None = None
 
 
 def tune_garbage_collector() -> None:
@@ -350,10 +419,10 @@ def tune_garbage_collector() -> None:
 
 async def serve(settings: Settings, bind: str, port: int,
                 started: asyncio.Future | None = None, ssh_port: int | None = None,
-                stop: asyncio.Event | None = None) -> int:
+                stop: asyncio.Event | None = None, rlogin_port: int | None = None) -> int:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound
     :class:`Ports` (tests use port 0); ``ssh_port`` overrides [server] ssh_port (0 picks a
-    free one; -1 turns SSH off)."""
+    free one; -1 turns SSH off), ``rlogin_port`` [server] rlogin_port (likewise)."""
     from .net.ssh import start_ssh
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -361,8 +430,10 @@ async def serve(settings: Settings, bind: str, port: int,
     store = await open_store(settings)
     door = Door(settings, store)
     ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
-    telnet = ssh = None
-    ssh_bound = None
+    if rlogin_port is None:
+        rlogin_port = -1 if settings.server.rlogin_port is None else settings.server.rlogin_port
+    telnet = ssh = rlogin = None
+    ssh_bound = rlogin_bound = None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals: list[int] = []
@@ -380,6 +451,13 @@ async def serve(settings: Settings, bind: str, port: int,
             bound_send_buffers(ssh.sockets)
             ssh_bound = ssh.sockets[0].getsockname()[1]
             where += f" and SSH on port {ssh_bound}"
+        if rlogin_port >= 0:
+            rlogin = await start_rlogin(bind, rlogin_port, door.run)
+            bound_send_buffers(rlogin.sockets)
+            rlogin_bound = rlogin.sockets[0].getsockname()[1]
+            where += f" and RLogin on port {rlogin_bound}"
+            if not settings.boards:
+                log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
         log.info("listening: %s (home %s)", where, settings.home)
         print(f"Réussite is answering {where}. Ctrl-C stops it.", flush=True)
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -387,7 +465,7 @@ async def serve(settings: Settings, bind: str, port: int,
                 loop.add_signal_handler(sig, stop.set)
                 signals.append(sig)
         if started is not None:
-            started.set_result(Ports(bound, ssh_bound))
+            started.set_result(Ports(bound, ssh_bound, rlogin_bound))
         tune_garbage_collector()
         await stop.wait()
         log.info("stopping: telling %d callers", len(door.live))
@@ -396,10 +474,10 @@ async def serve(settings: Settings, bind: str, port: int,
             loop.remove_signal_handler(sig)
         began = time.monotonic()
         await door.shutdown(SHUTDOWN_S - 1.5)  # before the servers close their connections
-        for server in (telnet, ssh):
+        for server in (telnet, ssh, rlogin):
             if server is not None:
                 server.close()
-        for server in (telnet, ssh):
+        for server in (telnet, ssh, rlogin):
             if server is not None:
                 with contextlib.suppress(Exception):
                     left = max(0.1, SHUTDOWN_S - 0.5 - (time.monotonic() - began))

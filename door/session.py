@@ -90,6 +90,9 @@ class Session:
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
         self.ended_by: SessionEnded | None = None
         """Why the visit ended, when it was not the caller's choice (exit codes read it)."""
+        self.start_action: str | None = None
+        """A game to open at once, instead of the title and the main menu (an RLogin caller
+        whose BBS asked for ``xtrn=GAME``); leaving it ends the visit."""
         self.leaving = False
         """The visit is ending by the caller's choice or a limit: the goodbye is on its way,
         and a hang-up from now on changes nothing (``reussite door`` keeps exit code 0)."""
@@ -229,19 +232,22 @@ class Session:
 
 async def run_visit(session: Session) -> None:
     """A whole visit: title, main menu, goodbye.  Ends quietly on carrier loss."""
-    from .ui.menu import QuitDoor, main_menu
+    from .ui.menu import QuitDoor, main_menu, straight_to
     from .ui.title import goodbye, title
 
     log.info("node %s: %s connected from %s", session.caller.node, session.caller.alias,
              session.terminal.peer or "local")
     try:
-        await title(session)
+        if session.start_action is None:
+            await title(session)
         # The game screens (and the store some import) load while the title is up: a BBS
         # caller sees the first screen sooner.
         from .ui.actions import ACTIONS
         if session.preparing is not None:
             with contextlib.suppress(Exception):
                 await session.preparing
+        if session.start_action is not None:
+            await straight_to(session, ACTIONS[session.start_action])
         await main_menu(session, ACTIONS)
     except QuitDoor:
         session.leaving = True

@@ -62,6 +62,20 @@ def test_every_key_of_the_repository_file_is_commented() -> None:
      ":2: [menu] mariant: expected on or off"),
     ("[menu]\nmariant = M | Mariant | on\nquit = Q | Quit | off\n",
      ":1: [menu]: expected an enabled quit entry"),
+    ("[door]\ngoodbye_pause = 61\n", ":2: [door] goodbye_pause: expected seconds 0–60"),
+    ("[server]\nrlogin_port = maybe\n", ":2: [server] rlogin_port: expected off or a port "
+                                        "number 1–65535, got 'maybe'"),
+    ("[boards]\nX-A = secret-123 | 127.0.0.1\n",
+     ":2: [boards] x-a: expected a tag of 1 to 8 letters or digits"),
+    ("[boards]\nXA = secret-123\n", ":2: [boards] xa: expected `secret | addresses | name`"),
+    ("[boards]\nXA = short | 127.0.0.1\n",
+     ":2: [boards] xa: expected a secret of at least 8 characters without spaces"),
+    ("[boards]\nXA = secret-123 | localhost\n",
+     ":2: [boards] xa: 'localhost' is not an IP address or network"),
+    ("[boards]\nXA = secret-123 |  | Xanadu\n", ":2: [boards] xa: expected the board's "
+                                                 "addresses"),
+    ("[boards]\nXA = secret-123 | 10.0.0.1\nYB = secret-123 | 10.0.0.2\n",
+     ":3: [boards] yb: the same secret as board XA: give each board its own"),
 ])
 def test_bad_config_names_file_line_section_key(tmp_path: Path, text: str,
                                                 expected: str) -> None:
@@ -72,6 +86,22 @@ def test_bad_config_names_file_line_section_key(tmp_path: Path, text: str,
     assert message.startswith(str(tmp_path / "sysop.ini") + ":")
     assert expected in message
     assert "\n" not in message
+
+
+def test_boards_and_rlogin_port(tmp_path: Path) -> None:
+    settings = parse_settings("[server]\nrlogin_port = 2513\n[boards]\n"
+                              "xa = s3cret-xa | 203.0.113.7, 2001:db8::/64 | Xanadu BBS\n"
+                              "YB2 = s3cret-yb | 198.51.100.0/24\n", tmp_path)
+    assert settings.server.rlogin_port == 2513
+    xa, yb = settings.boards
+    assert (xa.tag, xa.secret, xa.name, yb.tag, yb.name) == ("XA", "s3cret-xa", "Xanadu BBS",
+                                                             "YB2", "")
+    assert xa.allows("203.0.113.7") and xa.allows("2001:db8::5")
+    assert xa.allows("::ffff:203.0.113.7")  # an IPv4 caller on a dual-stack listener
+    assert not xa.allows("203.0.113.8") and not xa.allows("bbs.example")
+    assert yb.allows("198.51.100.200") and not yb.allows("203.0.113.7")
+    assert parse_settings("", tmp_path).server.rlogin_port is None
+    assert parse_settings("[server]\nrlogin_port = off\n", tmp_path).server.rlogin_port is None
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -52,6 +52,8 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
 
 
 class SSHTerminal(Terminal):
+    kind = "ssh"
+
     def __init__(self, process: asyncssh.SSHServerProcess, account: Account | None) -> None:
         cols, rows, _, _ = process.term_size
         peer = process.get_extra_info("peername")

@@ -21,6 +21,8 @@ SessionRunner = Callable[[Terminal], Awaitable[None]]
 
 
 class TelnetTerminal(Terminal):
+    kind = "telnet"
+
     def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
         peer = writer.get_extra_info("peername")
         super().__init__(cols=writer.get_extra_info("cols") or 80,

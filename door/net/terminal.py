@@ -37,6 +37,9 @@ class Terminal(ABC):
     ``on_resize``.
     """
 
+    kind = ""
+    """How the caller came: "telnet", "ssh", "rlogin" for the server's callers (logs, rules)."""
+
     def __init__(self, cols: int = DEFAULT_COLS, rows: int = DEFAULT_ROWS,
                  charset: Charset | None = None, term_type: str = "", peer: str = "") -> None:
         self.cols, self.rows = sane_size(cols, rows)

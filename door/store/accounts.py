@@ -82,7 +82,7 @@ class Account:
 
 def handle_problem(handle: str) -> str | None:
     """Why ``handle`` cannot be a handle, or None: 2–20 printable characters, no control or
-    escape bytes, no leading/trailing space, not a reserved word."""
+    escape bytes, no leading/trailing space, no @, not a reserved word."""
     if not HANDLE_MIN <= len(handle) <= HANDLE_MAX:
         return f"A handle has {HANDLE_MIN} to {HANDLE_MAX} characters."
     if any(not ch.isprintable() or unicodedata.category(ch).startswith("C") for ch in handle):
@@ -91,6 +91,8 @@ def handle_problem(handle: str) -> str | None:
         return "No spaces at the ends of a handle, nor two in a row."
     if handle.lower() in RESERVED:
         return f"{handle!r} is reserved: pick another handle."
+    if "@" in handle:  # handle@TAG is a member board's caller (door/boards.py)
+        return "A handle has no @ in it: that marks the players of other boards."
     return None
 
 

@@ -100,6 +100,16 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
         note = await messages_news(session)
 
 
+async def straight_to(session: Session, action: Action) -> None:
+    """One screen and no menu (an RLogin caller sent to one game): when the caller leaves
+    it, the visit is over (raises :class:`QuitDoor`)."""
+    from .settings import apply_saved_choice
+
+    apply_saved_choice(session)
+    await action(session)
+    raise QuitDoor
+
+
 async def messages_news(session: Session) -> str:
     """"You have N new messages." when there are some (and the message centre is on)."""
     if not any(e.action == "messages" for e in session.settings.enabled_menu):

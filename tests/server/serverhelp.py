@@ -18,13 +18,14 @@ from door.server import Ports, serve
 
 
 @contextlib.asynccontextmanager
-async def running(home: Path, ssh: bool = True) -> AsyncIterator[Ports]:
+async def running(home: Path, ssh: bool = True, rlogin: bool = False) -> AsyncIterator[Ports]:
     """``reussite serve`` in this event loop until the block ends."""
     settings = load_settings(home)
     stop = asyncio.Event()
     started: asyncio.Future = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(serve(settings, "127.0.0.1", 0, started,
-                                     ssh_port=0 if ssh else -1, stop=stop))
+                                     ssh_port=0 if ssh else -1, stop=stop,
+                                     rlogin_port=0 if rlogin else -1))
     done, _ = await asyncio.wait((started, task), return_when=asyncio.FIRST_COMPLETED)
     if task in done:
         task.result()
@@ -116,3 +117,25 @@ class SSHCaller(PyteCaller):
     async def close(self) -> None:
         self.conn.close()
         await self.conn.wait_closed()
+
+
+class RLoginCaller(PyteCaller):
+    """A scripted RLogin client (RFC 1282), as a BBS's gateway opens one: the two user-name
+    fields and a terminal type, then bytes.  It answers cursor-position probes but not the
+    window-size request (urgent data), like most BBS gateways."""
+
+    @classmethod
+    async def connect(cls, port: int, client_user: str, server_user: str,
+                      term: str = "ansi-bbs/57600", charset: str = "cp437") -> RLoginCaller:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"\0" + b"\0".join(f.encode() for f in (client_user, server_user, term))
+                     + b"\0")
+        screen = PyteTerminal(80, 24, charset)
+        screen.screen.write_process_input = lambda reply: writer.write(reply.encode("ascii"))
+        caller = cls(reader, writer, screen)
+        first = await asyncio.wait_for(reader.readexactly(1), 5)
+        assert first == b"\0", f"the server's first byte is {first!r}, not NUL"
+        return caller
+
+    def close(self) -> None:
+        self.writer.close()

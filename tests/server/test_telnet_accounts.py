@@ -65,6 +65,8 @@ async def test_a_taken_handle_any_case_is_refused(door_home: Path) -> None:
         await second.wait_for("A handle has 2 to 20 characters")
         second.send("guest\r")
         await second.wait_for("reserved")
+        second.send("Pat@XA\r")  # a member board's caller's name: not for a direct caller
+        await second.wait_for("A handle has no @ in it")
         second.send("Bobby\r")
         await second.wait_for("Password:")
         second.send("one1\r")

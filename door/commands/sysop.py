@@ -1,7 +1,8 @@
 """``reussite sysop``: the sysop's database chores, from the shell.
 
-``players``, ``scores GAME``, ``export-scores FILE.csv``, ``migrate``, ``backup`` only read
-(or upgrade); ``reset-scores``, ``delete-player`` and ``purge-messages`` destroy, so they ask
+``players``, ``who``, ``boards``, ``scores GAME``, ``bulletin GAME``, ``export-scores FILE.csv``,
+``migrate``, ``backup`` only read (or upgrade, or write the file asked for);
+``reset-scores``, ``delete-player`` and ``purge-messages`` destroy, so they ask
 first (or take ``--yes``) and write a backup copy of the database before touching anything.
 
 Exit codes: 0 done; 1 the database is unavailable or the backup failed (nothing destroyed);
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..cli import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 from ..games import GAME_NAMES
+from .bulletin import FORMATS
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
     from ..store import Player, Store
@@ -49,12 +51,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     chore("players", "list the players, with games played and last visit", _players)
     chore("who", "list the callers in the door now, on every server sharing the database",
           _who)
+    chore("boards", "list the member boards of [boards]: players, callers now, games today",
+          _boards)
     scores = chore("scores", "show a game's hall of fame", _scores)
     scores.add_argument("game", choices=GAME_NAMES, metavar="GAME",
                         help=f"one of {', '.join(GAME_NAMES)}")
     scores.add_argument("--number", type=int, metavar="N", help="only game number N")
     scores.add_argument("--limit", type=int, default=10, metavar="N",
                         help="how many lines (default 10)")
+    bulletin = chore("bulletin", "write a game's hall of fame as a bulletin file for BBSes",
+                     _bulletin)
+    bulletin.add_argument("game", choices=GAME_NAMES, metavar="GAME",
+                          help=f"one of {', '.join(GAME_NAMES)}")
+    bulletin.add_argument("--format", choices=FORMATS, default="ans",
+                          help="ans: CP437 with ANSI colours (default); asc: plain text; "
+                               "json: the entries as data")
+    bulletin.add_argument("--output", "-o", type=Path, metavar="FILE",
+                          help="write FILE (replaced whole) instead of standard output")
+    bulletin.add_argument("--limit", type=int, default=10, metavar="N",
+                          help="how many places (default 10)")
+    bulletin.add_argument("--board", metavar="TAG",
+                          help="only the callers of this member board, ranked among "
+                               "themselves")
     reset = chore("reset-scores", "forget every finished game of GAME (a fresh hall of fame)",
                   _reset_scores, confirm=True)
     reset.add_argument("game", choices=GAME_NAMES, metavar="GAME",
@@ -75,6 +93,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
     settings = resolve_settings(args)
+    args.settings = settings
 
     from ..store import Store, StoreError
 
@@ -137,6 +156,69 @@ async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
               f"{n.activity:<30} {idle_text((now - n.heartbeat).total_seconds()):>7}  "
               f"{n.since:%Y-%m-%d %H:%M}")
     print(f"{len(nodes)} caller{'s' if len(nodes) != 1 else ''}")
+    return EXIT_OK
+
+
+async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    from datetime import datetime
+
+    from ..boards import SOURCE_PREFIX, board_source
+
+    settings = args.settings
+    midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+    activity = await store.activity_by_source(midnight)
+    port = settings.server.rlogin_port
+    print(f"RLogin: {'port ' + str(port) if port else 'off'} ([server] rlogin_port)")
+    configured = {b.tag for b in settings.boards}
+    gone = sorted(s[len(SOURCE_PREFIX):] for s in activity
+                  if s.startswith(SOURCE_PREFIX) and s[len(SOURCE_PREFIX):] not in configured)
+    if not settings.boards and not gone:
+        print("No member boards: add them to [boards] in sysop.ini.")
+        return EXIT_OK
+    print(f"{'board':<8} {'name':<24} {'players':>7} {'online':>6} {'games today':>11}  "
+          "addresses")
+    rows = [(b.tag, b.name, ", ".join(str(n.network_address) if n.num_addresses == 1
+                                       else str(n) for n in b.networks))
+            for b in settings.boards]
+    rows += [(tag, "(no longer in [boards])", "-") for tag in gone]
+    for tag, name, addresses in rows:
+        seen = activity.get(board_source(tag))
+        players, online, games = (seen.players, seen.online, seen.games) if seen else (0, 0, 0)
+        print(f"{tag:<8} {name[:24]:<24} {players:>7} {online:>6} {games:>11}  {addresses}")
+    count = len(rows)
+    print(f"{count} board{'s' if count != 1 else ''}; games today: since "
+          f"{midnight:%Y-%m-%d %H:%M %Z}")
+    return EXIT_OK
+
+
+async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> int:
+    from ..boards import board_source
+    from ..ui.halloffame import list_title, rule
+    from .bulletin import render, write_atomically
+
+    if not 1 <= args.limit <= 100:
+        raise CliError("--limit: expected 1 to 100 places")
+    source = None
+    title = list_title(args.game, None)
+    if args.board:
+        tag = args.board.upper()
+        if tag not in {b.tag for b in args.settings.boards}:
+            raise CliError(f"--board {args.board}: no such board in [boards] "
+                           "(see `reussite sysop boards`)")
+        source, title = board_source(tag), f"{title} ({tag})"
+    entries = await store.top(args.game, args.limit, source=source)
+    data = render(args.format, args.settings.door.name, args.game, title, rule(args.game),
+                  entries)
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return EXIT_OK
+    try:
+        write_atomically(args.output, data)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    print(f"{args.game} hall of fame ({len(entries)} entr{'ies' if len(entries) != 1 else 'y'}"
+          f", {args.format}) written to {args.output}", file=sys.stderr)
     return EXIT_OK
 
 

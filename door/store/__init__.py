@@ -17,10 +17,11 @@ from .store import (
     OnlineNode,
     Player,
     ScoreEntry,
+    SourceActivity,
     Store,
     verify_record,
 )
 
 __all__ = ["HALL_SIZE", "Limits", "Message", "MessageRefused", "NamedSave", "OnlineNode",
-           "Player", "RecordRejected", "SaveRefused", "ScoreEntry", "Store", "StoreError",
-           "StoreUnavailable", "UnknownPlayer", "verify_record"]
+           "Player", "RecordRejected", "SaveRefused", "ScoreEntry", "SourceActivity", "Store",
+           "StoreError", "StoreUnavailable", "UnknownPlayer", "verify_record"]

@@ -58,7 +58,8 @@ def better_than(key: int, ended: datetime, game_id: int) -> ColumnElement[bool]:
 def board(where: ColumnElement[bool], limit: int) -> Select[Any]:
     """A top list: the games matching ``where`` in hall-of-fame order, with their player."""
     return (select(GameRow.id, GameRow.player_id, PlayerRow.alias, GameRow.score,
-                   GameRow.number, GameRow.status, GameRow.ended, GameRow.rank_key)
+                   GameRow.number, GameRow.status, GameRow.ended, GameRow.rank_key,
+                   PlayerRow.source)
             .join(PlayerRow, PlayerRow.id == GameRow.player_id)
             .where(where).order_by(*ORDER).limit(limit))
 

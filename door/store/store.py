@@ -86,6 +86,16 @@ class ScoreEntry:
     number: int
     status: str
     ended: datetime
+    source: str = ""  # the player's: "direct", "bbs", "board:TAG"
+
+
+@dataclass(frozen=True)
+class SourceActivity:
+    """For one ``players.source``: its players, their games since a time, who is on now."""
+
+    players: int = 0
+    games: int = 0
+    online: int = 0
 
 
 @dataclass(frozen=True)
@@ -372,9 +382,13 @@ class Store:
                 cap=HALL_SIZE))).scalar_one()
         return ahead + 1 if ahead < HALL_SIZE else None
 
-    async def top(self, game: str, limit: int = 10) -> list[ScoreEntry]:
-        """The hall of fame of ``game``: best first, ties to the earlier game."""
-        return await self._board(queries.hall_filter(game), limit)
+    async def top(self, game: str, limit: int = 10, source: str | None = None
+                  ) -> list[ScoreEntry]:
+        """The hall of fame of ``game``: best first, ties to the earlier game; only the
+        players of ``source`` (a member board's, say) when given, ranked among themselves."""
+        if source is None:
+            return await self._board(queries.hall_filter(game), limit)
+        return await self._board(queries.hall_filter(game, PlayerRow.source == source), limit)
 
     async def number_board(self, game: str, number: int, limit: int = 10) -> list[ScoreEntry]:
         """The best games on one deal ("best on Anciento #505")."""
@@ -671,6 +685,26 @@ class Store:
         return [OnlineNode(r.host, r.node, r.player_id, r.alias, r.activity, r.since,
                            r.heartbeat) for r in rows]
 
+    async def activity_by_source(self, since: datetime) -> dict[str, SourceActivity]:
+        """Per ``players.source``: players, games ended since ``since``, callers online now
+        (on every door server sharing the database), for ``reussite sysop boards``."""
+        counts: dict[str, dict[str, int]] = {}
+        async with self._read() as conn:
+            for key, query in (
+                ("players", select(PlayerRow.source, func.count())
+                 .group_by(PlayerRow.source)),
+                ("games", select(PlayerRow.source, func.count())
+                 .join(GameRow, GameRow.player_id == PlayerRow.id)
+                 .where(GameRow.ended >= since).group_by(PlayerRow.source)),
+                ("online", select(PlayerRow.source, func.count())
+                 .join(NodeRow, NodeRow.player_id == PlayerRow.id)
+                 .where(NodeRow.heartbeat >= self._now() - self.online_window)
+                 .group_by(PlayerRow.source)),
+            ):
+                for source, count in (await conn.execute(query)).all():
+                    counts.setdefault(source, {})[key] = count
+        return {source: SourceActivity(**values) for source, values in counts.items()}
+
     # -- backups ------------------------------------------------------------------------------
     async def backup(self, folder: Path) -> Path:
         """A consistent copy of the database in ``folder``: ``VACUUM INTO`` for SQLite (safe
@@ -701,7 +735,7 @@ def _player(row: Any) -> Player:
 
 def _entry(rank: int, row: Any) -> ScoreEntry:
     return ScoreEntry(rank, row.id, row.player_id, row.alias, row.score, row.number, row.status,
-                      row.ended)
+                      row.ended, row.source)
 
 
 def _sqlite_backup(source: str, target: Path) -> None:
@@ -773,4 +807,4 @@ def _plain_reason(exc: BaseException) -> str:
 
 
 __all__ = ["HALL_SIZE", "Limits", "Message", "NamedSave", "OnlineNode", "Player", "ScoreEntry",
-           "Store", "verify_record"]
+           "SourceActivity", "Store", "verify_record"]

@@ -18,25 +18,23 @@ Carlo game with one move made) with the database open, then hangs up:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
-import shutil
 import signal
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
-from doorproc import PtyDoor, SocketCaller, child_env, door_command  # noqa: E402
+from benchkit import REPO, make_door_home
 
-DOOR_SYS = REPO / "tests" / "dropfile" / "samples" / "mystic_demoscene_DOOR.SYS"
+sys.path.insert(0, str(REPO / "tests"))
+from doorproc import PtyDoor, connect_back_door, door_command
+
 PROMISE_MS = 2000.0
 
 
@@ -84,15 +82,9 @@ class Socket:
     """The door connected back to our listener (ENiGMA½ ``io: socket``)."""
 
     def __init__(self, home: Path) -> None:
-        listener = socket.create_server(("127.0.0.1", 0))
-        listener.settimeout(20)
-        port = listener.getsockname()[1]
-        self.proc = subprocess.Popen(door_command(home, home / "DOOR.SYS", "--port", str(port)),
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, cwd=home, env=child_env())
-        conn, _ = listener.accept()
-        listener.close()
-        self.caller = SocketCaller(conn)
+        self._stack = contextlib.ExitStack()
+        self.proc, self.caller = self._stack.enter_context(
+            connect_back_door(home, home / "DOOR.SYS"))
         self.caller.sock.settimeout(0.02)
 
     def text(self) -> str:
@@ -108,9 +100,7 @@ class Socket:
         self.caller.sock.close()
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
+        self._stack.close()
         self.caller.sock.close()
 
 
@@ -172,10 +162,7 @@ def main() -> None:
         for _ in range(runs):
             with tempfile.TemporaryDirectory() as tmp:
                 home = Path(tmp)
-                shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
-                (home / "ansi").mkdir()
-                (home / "data").mkdir()
-                shutil.copy(DOOR_SYS, home / "DOOR.SYS")
+                make_door_home(home)
                 ms, code, left = one_run(home, mode, how, game)
             times.append(ms)
             codes.add(code)

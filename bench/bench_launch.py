@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import select
-import shutil
 import statistics
 import subprocess
 import sys
@@ -23,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-DOOR_SYS = REPO / "tests" / "dropfile" / "samples" / "mystic_demoscene_DOOR.SYS"
+from benchkit import make_door_home
+
 TARGET_MS = 150.0
 
 
@@ -67,12 +66,8 @@ def main() -> None:
     runs = parser.parse_args().runs
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
-        (home / "ansi").mkdir()
-        (home / "data").mkdir()
-        shutil.copy(DOOR_SYS, home / "DOOR.SYS")
         door = [sys.executable, "-m", "door", "--home", str(home), "door",
-                str(home / "DOOR.SYS")]
+                str(make_door_home(home))]
         first_byte_ms(door, home)  # warm the page cache and the database once
         rows = [
             ("python -c pass (exit)", [exit_ms([sys.executable, "-c", "pass"], home)

@@ -1,11 +1,27 @@
-"""What the screen benchmarks share: a terminal that counts bytes, percentiles, and a plain
-full repaint for screenshots.  Imported by the bench scripts in this folder."""
+"""What the benchmarks share: a terminal that counts bytes, percentiles, a plain full repaint
+for screenshots, and a throwaway door home.  Imported by the bench scripts in this folder."""
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 from door.net.terminal import Terminal
 from door.term import Attr, Charset, Screen
 from door.term.render import sgr_change
+
+REPO = Path(__file__).resolve().parent.parent
+DOOR_SYS = REPO / "tests" / "dropfile" / "samples" / "mystic_demoscene_DOOR.SYS"
+
+
+def make_door_home(home: Path) -> Path:
+    """A door home in ``home`` (the repository's sysop.ini, empty ansi/ and data/) with a
+    Mystic DOOR.SYS beside it: returns the dropfile's path."""
+    shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
+    (home / "ansi").mkdir()
+    (home / "data").mkdir()
+    shutil.copy(DOOR_SYS, home / "DOOR.SYS")
+    return home / "DOOR.SYS"
 
 
 class CountingTerminal(Terminal):

@@ -206,16 +206,27 @@ def _text(value: str) -> str:
     return value.strip()
 
 
-def _int_between(low: int, high: int) -> Callable[[str], int]:
-    def parse(value: str) -> int:
+def _between(low: float, high: float, convert: Callable[[str], Any],
+             what: str) -> Callable[[str], Any]:
+    expected = f"expected {what} {low:g}–{high:g}"
+
+    def parse(value: str) -> Any:
         try:
-            number = int(value)
+            number = convert(value)
         except ValueError:
-            raise ValueError(f"expected a whole number {low}–{high}") from None
+            raise ValueError(expected) from None
         if not low <= number <= high:
-            raise ValueError(f"expected a whole number {low}–{high}")
+            raise ValueError(expected)
         return number
     return parse
+
+
+def _int_between(low: int, high: int) -> Callable[[str], int]:
+    return _between(low, high, int, "a whole number")
+
+
+def _seconds_between(low: float, high: float) -> Callable[[str], float]:
+    return _between(low, high, float, "seconds")
 
 
 def _choice(*choices: str) -> Callable[[str], str]:
@@ -251,18 +262,6 @@ def _db_url(value: str) -> str:
     if value and not re.match(r"^(sqlite|postgresql)(\+\w+)?://", value):
         raise ValueError("expected empty (SQLite in data/) or a sqlite:// or postgresql:// URL")
     return value
-
-
-def _seconds_between(low: float, high: float) -> Callable[[str], float]:
-    def parse(value: str) -> float:
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"expected seconds {low:g}–{high:g}") from None
-        if not low <= number <= high:
-            raise ValueError(f"expected seconds {low:g}–{high:g}")
-        return number
-    return parse
 
 
 _PORT = _int_between(1, 65535)

@@ -3,6 +3,7 @@ pty (read through pyte) or a socket, the way Synchronet, ENiGMA½ or Mystic star
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import select
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from pyteterm import PyteTerminal
@@ -129,3 +131,24 @@ class SocketCaller:
         while not self.closed and time.monotonic() < end:
             self.pump()
         assert self.closed, "the door kept the connection open"
+
+
+@contextlib.contextmanager
+def connect_back_door(home: Path, dropfile: Path, *options: str
+                      ) -> Iterator[tuple[subprocess.Popen, SocketCaller]]:
+    """The door connecting back to our listener, the way ENiGMA½ ``io: socket`` and WWIV run
+    it: (the door's process, the caller's end of the socket)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(WAIT)
+    port = listener.getsockname()[1]
+    proc = subprocess.Popen(door_command(home, dropfile, "--port", str(port), *options),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=home, env=child_env())
+    try:
+        conn, _ = listener.accept()
+        yield proc, SocketCaller(conn)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        listener.close()

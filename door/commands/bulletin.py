@@ -11,15 +11,14 @@ rewritten (a nightly event) never shows half a list.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import tempfile
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the command line imports this module to build its help: keep it light
+    from datetime import datetime
+
     from ..store import ScoreEntry
 
 FORMATS = ("ans", "asc", "json")
@@ -53,6 +52,9 @@ def _lines(door: str, title: str, rule: str, entries: Sequence[ScoreEntry],
 
 def render(fmt: str, door: str, game: str, title: str, rule: str,
            entries: Sequence[ScoreEntry], now: datetime | None = None) -> bytes:
+    import json
+    from datetime import UTC, datetime
+
     now = now or datetime.now(UTC)
     if fmt == "json":
         return (json.dumps({
@@ -72,6 +74,8 @@ def render(fmt: str, door: str, game: str, title: str, rule: str,
 
 def write_atomically(path: Path, data: bytes) -> None:
     """``path`` holds either the old file or the new one, never a part."""
+    import tempfile
+
     folder = path.parent if str(path.parent) else Path(".")
     fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
     try:

@@ -86,6 +86,7 @@ class RLoginTerminal(StreamTerminal):
         self._answered = False
         self._window_asked = False
         self._held = b""  # the start of a window-size message split across reads
+        self._sizes_seen = 0
 
     async def handshake(self, timeout: float = HANDSHAKE_TIMEOUT) -> Hello:
         """Read the client's opening and answer it; HandshakeError if it never comes right."""
@@ -134,19 +135,10 @@ class RLoginTerminal(StreamTerminal):
             return
         self._window_asked = True
 
-    async def read(self) -> bytes:
-        early = self.take_pushback()
-        if early:
-            return early
-        while True:
-            data = await self._read_stream()
-            if not data:
-                return data
-            clean = self._take_window_sizes(data)
-            if clean:
-                return clean
-            if self._window_asked and not self._held:
-                return b"\0"  # only a resize: the session looks at its keys again
+    def _incoming(self, data: bytes) -> bytes:
+        before = self._sizes_seen
+        clean = self._take_window_sizes(data)
+        return clean or (b"\0" if self._sizes_seen != before else b"")
 
     def _take_window_sizes(self, data: bytes) -> bytes:
         """The caller's bytes without the window-size messages (after we asked for them)."""
@@ -166,6 +158,7 @@ class RLoginTerminal(StreamTerminal):
                 break
             if data.startswith(WINDOW_MAGIC):
                 rows, cols, _, _ = struct.unpack(">4H", data[4:WINDOW_MESSAGE])
+                self._sizes_seen += 1
                 self.resized(cols, rows)
                 data = data[WINDOW_MESSAGE:]
             else:

@@ -166,21 +166,15 @@ class SocketTerminal(StreamTerminal):
         super().__init__(reader, writer, 80, rows or 24, charset, peer=peer)
         self.telnet = TelnetFilter() if telnet else None
 
-    async def read(self) -> bytes:
-        early = self.take_pushback()
-        if early:
-            return early
-        while True:
-            data = await self._read_stream()
-            if not data or self.telnet is None:
-                return data
-            clean, replies, sizes = self.telnet.feed(data)
-            if replies:
-                self._send(replies)
-            for cols, rows in sizes:
-                self.resized(cols, rows)
-            if clean:
-                return clean
+    def _incoming(self, data: bytes) -> bytes:
+        if self.telnet is None:
+            return data
+        clean, replies, sizes = self.telnet.feed(data)
+        if replies:
+            self._send(replies)
+        for cols, rows in sizes:
+            self.resized(cols, rows)
+        return clean or (b"\0" if sizes else b"")
 
     def write(self, data: bytes) -> None:
         self._send(self.telnet.escape(data) if self.telnet else data)

@@ -63,9 +63,6 @@ class StdioTerminal(StreamTerminal):
                          term_type=os.environ.get("TERM", ""), peer="local")
         self.read_transport: asyncio.ReadTransport | None = None
 
-    async def read(self) -> bytes:
-        return self.take_pushback() or await self._read_stream()
-
     def _input_transport(self) -> asyncio.ReadTransport | None:
         return self.read_transport  # stdin is a pipe of its own
 

@@ -23,6 +23,25 @@ class StreamTerminal(Terminal):
         self._reader, self._writer = reader, writer
         self.carrier_lost = False
 
+    async def read(self) -> bytes:
+        """The caller's next bytes (``b""`` once gone), without what :meth:`_incoming`
+        keeps for the protocol; ``b"\0"`` when that was all of it (a window size: the
+        session looks at its keys again)."""
+        early = self.take_pushback()
+        if early:
+            return early
+        while True:
+            data = await self._read_stream()
+            if not data:
+                return data
+            clean = self._incoming(data)
+            if clean:
+                return clean
+
+    def _incoming(self, data: bytes) -> bytes:
+        """The caller's bytes in ``data``: transports that speak a protocol take theirs."""
+        return data
+
     async def _read_stream(self) -> bytes:
         """The next bytes, or ``b""`` when the caller has gone (EOF, a reset socket, EIO
         from a hung-up pty)."""

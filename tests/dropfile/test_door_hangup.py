@@ -8,16 +8,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sqlite3
-import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from doorproc import WAIT, PtyDoor, SocketCaller, child_env, door_command
+from doorproc import WAIT, PtyDoor, SocketCaller, connect_back_door, door_command
 from homehelp import configure
 
 from door.commands.hangup import HangupSignals
@@ -52,25 +48,6 @@ def wait_until(check, what: str) -> None:
         time.sleep(0.05)
 
 
-@contextmanager
-def socket_door(home: Path, dropfile: Path) -> Iterator[tuple[subprocess.Popen, SocketCaller]]:
-    """The door connected back to us, the way ENiGMA½ ``io: socket`` runs it."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(WAIT)
-    port = listener.getsockname()[1]
-    proc = subprocess.Popen(door_command(home, dropfile, "--port", str(port)),
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, cwd=home, env=child_env())
-    try:
-        conn, _ = listener.accept()
-        yield proc, SocketCaller(conn)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        listener.close()
-
-
 def to_menu_with_row(caller: SocketCaller, home: Path) -> None:
     caller.wait_for("Press any key")
     caller.sock.sendall(b" ")
@@ -80,7 +57,7 @@ def to_menu_with_row(caller: SocketCaller, home: Path) -> None:
 
 def test_socket_bbs_closes_and_sighups_right_after_the_goodbye(door_home: Path,
                                                                door_sys: Path) -> None:
-    with socket_door(door_home, door_sys) as (proc, caller):
+    with connect_back_door(door_home, door_sys) as (proc, caller):
         to_menu_with_row(caller, door_home)
         caller.sock.sendall(b"q")
         caller.wait_for("Farewell, dexter.")
@@ -94,7 +71,7 @@ def test_socket_bbs_closes_and_sighups_right_after_the_goodbye(door_home: Path,
 
 
 def test_socket_line_dropped_mid_visit_then_sighup(door_home: Path, door_sys: Path) -> None:
-    with socket_door(door_home, door_sys) as (proc, caller):
+    with connect_back_door(door_home, door_sys) as (proc, caller):
         to_menu_with_row(caller, door_home)
         caller.sock.close()
         proc.send_signal(signal.SIGHUP)

@@ -12,7 +12,7 @@ import termios
 from pathlib import Path
 
 import pytest
-from doorproc import WAIT, PtyDoor, SocketCaller, child_env, door_command
+from doorproc import WAIT, PtyDoor, SocketCaller, child_env, connect_back_door, door_command
 
 SAMPLES = Path(__file__).parent / "samples"
 CLEAN_EXIT = b"\x1b[0m\x1b7\x1b[r\x1b8\x1b[?25h"
@@ -154,15 +154,7 @@ def test_dorinfo_launch(door_home: Path, tmp_path: Path) -> None:
 
 
 def test_connect_back_to_the_bbs_listener(door_home: Path, door_sys: Path) -> None:
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(WAIT)
-    port = listener.getsockname()[1]
-    proc = subprocess.Popen(door_command(door_home, door_sys, "--port", str(port)),
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, cwd=door_home, env=child_env())
-    try:
-        conn, _ = listener.accept()
-        caller = SocketCaller(conn)
+    with connect_back_door(door_home, door_sys) as (proc, caller):
         caller.wait_for("Welcome, dexter!")
         assert b"\xff" not in caller.term.raw  # no telnet announced to a bridging BBS
         caller.sock.sendall(b"\r")
@@ -172,11 +164,6 @@ def test_connect_back_to_the_bbs_listener(door_home: Path, door_sys: Path) -> No
         caller.wait_closed()
         assert proc.wait(timeout=WAIT) == 0
         assert CLEAN_EXIT in caller.term.raw
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        listener.close()
 
 
 def test_inherited_raw_telnet_socket(door_home: Path, tmp_path: Path) -> None:

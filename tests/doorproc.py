@@ -79,6 +79,12 @@ class PtyDoor:
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
 
+    def to_menu(self) -> None:
+        """Past the title screen to the main menu."""
+        self.wait_for("Press any key")
+        self.send(b" ")
+        self.wait_for("Your choice")
+
     def finish(self, timeout: float = WAIT) -> int:
         """Wait for the exit, reading everything the door still had to say."""
         end = time.monotonic() + timeout

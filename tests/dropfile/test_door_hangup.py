@@ -85,9 +85,7 @@ def test_pty_sighup_during_the_goodbye_is_a_normal_quit(door_home: Path,
     configure(door_home, goodbye_pause=60)  # without the signal, the door would linger
     door = PtyDoor(door_command(door_home, door_sys), door_home)
     try:
-        door.wait_for("Press any key")
-        door.send(b" ")
-        door.wait_for("Your choice")
+        door.to_menu()
         wait_until(lambda: online_rows(door_home) == 1, "the door's Who's Online row")
         door.send(b"q")
         door.wait_for("Farewell, dexter.")
@@ -102,9 +100,7 @@ def test_goodbye_pause_is_skipped_by_any_key(door_home: Path, door_sys: Path) ->
     configure(door_home, goodbye_pause=60)
     door = PtyDoor(door_command(door_home, door_sys), door_home)
     try:
-        door.wait_for("Press any key")
-        door.send(b" ")
-        door.wait_for("Your choice")
+        door.to_menu()
         door.send(b"q")
         door.wait_for("Farewell, dexter.")
         assert door.proc.poll() is None  # the goodbye stays up: 60 s unless a key comes

@@ -76,9 +76,7 @@ def test_sighup_mid_game_saves_it_for_the_next_launch(door_home: Path,
     log = door_home / "data" / "door.log"
     door = PtyDoor(door_command(door_home, door_sys), door_home)
     try:
-        door.wait_for("Press any key")
-        door.send(b" ")
-        door.wait_for("Your choice")
+        door.to_menu()
         door.wait_until(lambda: log.exists() and "ready" in log.read_text(),
                         "the database opening")
         door.send(b"c")
@@ -93,9 +91,7 @@ def test_sighup_mid_game_saves_it_for_the_next_launch(door_home: Path,
         door.close()
     again = PtyDoor(door_command(door_home, door_sys), door_home)
     try:
-        again.wait_for("Press any key")
-        again.send(b" ")
-        again.wait_for("Your choice")
+        again.to_menu()
         again.send(b"c")
         again.wait_for("Resume your Monte Carlo game #42?")
         again.send(b"y")

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import logging.handlers
 import signal
 import socket
 import time
@@ -25,13 +24,17 @@ from typing import Any, NamedTuple
 from .boards import BoardLogin, BoardRefused, board_login
 from .config import GAME_ACTIONS, Settings
 from .guard import AddressCap, LoginLimiter, address_of
+from .logfiles import FORMAT, PrivateRotatingFileHandler
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import start_telnet
 from .net.terminal import Terminal
+from .private import make_private_dir
 from .session import Caller, Session, SessionEnded, run_visit
 from .store import Store
 from .store.accounts import GUEST_ID, Accounts
+from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
+from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
 
 log = logging.getLogger(__name__)
 
@@ -79,19 +82,22 @@ class NodeTable:
 
 def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
     """An open door without logins (every caller is Guest): tests of the screens use it."""
+    keeper = GameKeeper(store) if store is not None else None
+
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
         if node is None:
             terminal.write(b"\r\nAll nodes are busy. Please call again later.\r\n")
             await terminal.drain()
             return
+        caller = Caller(alias="Guest", node=node)
         try:
-            caller = Caller(alias="Guest", node=node)
             player = await identify(store, caller)
-            await node_seen(store, node, player, "main menu")
-            await run_visit(Session(terminal, settings, caller, store=store, player=player))
+            await node_seen(store, caller, player, "main menu")
+            await run_visit(Session(terminal, settings, caller, store=store, player=player,
+                                    keeper=keeper))
         finally:
-            await node_gone(store, node)
+            await node_gone(store, caller)
             nodes.give_back(node)
     return run
 
@@ -115,6 +121,7 @@ class Door:
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
+        self.keeper = GameKeeper(store) if store is not None else None
         if store is not None:
             self._log_game_ends(store)
 
@@ -175,8 +182,9 @@ class Door:
             await self._visit(terminal, node, task, board)
         finally:
             if node is not None:
-                self.live.pop(task, None)
-                await node_gone(self.store, node)
+                call = self.live.pop(task, None)
+                if call is not None and call.session is not None:
+                    await node_gone(self.store, call.session.caller)
                 self.nodes.give_back(node)
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
                          _elapsed(start))
@@ -232,7 +240,7 @@ class Door:
         else:
             caller = Caller(alias=account.handle if account else "New caller", node=node)
         session = Session(terminal, self.settings, caller, store=self.store,
-                          player=account.player if account else None)
+                          player=account.player if account else None, keeper=self.keeper)
         self.live[task] = self.live[task]._replace(session=session)
         if board is not None:
             await self._board_caller(session, board)
@@ -243,7 +251,7 @@ class Door:
         how = " (ssh auth)" if account else f" (rlogin, board {board.board.tag})" if board \
             else ""
         log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer, how)
-        await node_seen(self.store, node, session.player, "main menu")
+        await node_seen(self.store, caller, session.player, "main menu")
         await run_visit(session)
 
     async def _board_caller(self, session: Session, board: BoardLogin) -> None:
@@ -267,7 +275,7 @@ class Door:
         if self.accounts is None:  # no database: everyone plays as a guest, unscored
             session.caller.alias = "Guest"
             return True
-        await node_seen(self.store, session.caller.node, None, "logging in")
+        await node_seen(self.store, session.caller, None, "logging in")
         try:
             who = await asyncio.wait_for(
                 login(session, self.accounts, self.limiter, address_of(terminal.peer),
@@ -285,42 +293,49 @@ class Door:
         return True
 
     async def _one_call_per_account(self, session: Session, task: asyncio.Task) -> bool:
-        """A handle is in the door on one node at a time (its saved games are one per game).
+        """A handle is in the door on one line at a time (its saved games are one per game).
 
         A second call may take over from the first, which is hung up with its game saved,
         as if its line had dropped: a caller whose connection died without the server
-        noticing yet is not locked out.  Guests share one record and may come in together.
+        noticing yet is not locked out.  Calls on this server are ended here and now;
+        those of another server sharing the database are told through the store.  Guests
+        share one record and may come in together.
         """
-        from .ui import theme
-        from .ui.widgets import confirm, header
-
         player = session.player
         if player is None or player.user_id == GUEST_ID:
             return True
-        others = self._calls_of(player.id, but=task)
-        if not others:
-            return True
-        node, alias = others[0][0].caller.node, session.caller.alias
-        screen = session.screen
-        screen.clear()
-        header(session, "Already here")
-        screen.put(3, 2, f"{alias} is already in the door on node {node}.", theme.BRIGHT)
-        screen.put(5, 2, "Y  hangs that call up (a game in progress is saved) and carries on "
-                         "here", theme.LABEL)
-        screen.put(6, 2, "N  ends this call instead", theme.LABEL)
-        if not await confirm(session, f"Hang up the call on node {node}?"):
-            await self._notice(session.terminal, "One call at a time, please. Goodbye.")
-            return False
-        log.info("node %s: %s takes over from node %s", session.caller.node, alias, node)
-        others = self._calls_of(player.id, but=task)  # any that came or went meanwhile
-        for other_session, other_task in others:
+        local = [OtherCall(f"node {other.caller.node}", self._ender(other_task))
+                 for other, other_task in self._calls_of(player.id, but=task)]
+        remote = await calls_elsewhere(self.store, session,
+                                       skip_host=self.store.host if self.store else None)
+        return await one_call_per_player(session, local + remote)
+
+    def _ender(self, task: asyncio.Task):
+        async def end() -> None:
+            call = self.live.get(task)
+            if call is None:
+                return
             with contextlib.suppress(Exception):
-                other_session.terminal.write(TAKEN_OVER_NOTICE)
-            self.live[other_task].hangup.set()
-            other_session.terminal.wake()
-        if others:
-            await asyncio.wait([t for _, t in others], timeout=SHUTDOWN_S)
-        return True
+                call.terminal.write(TAKEN_OVER_NOTICE)
+            call.hangup.set()
+            call.terminal.wake()
+            await asyncio.wait([task], timeout=SHUTDOWN_S)
+        return end
+
+    def hang_up_node(self, node: int) -> None:
+        """Hang up the call on ``node`` (told through the store that its player called
+        again elsewhere); its visit saves its game as on carrier loss."""
+        for call in self.live.values():
+            if call.session is not None and call.session.caller.node == node:
+                with contextlib.suppress(Exception):
+                    call.terminal.write(TAKEN_OVER_NOTICE)
+                call.hangup.set()
+                call.terminal.wake()
+
+    def call_tokens(self) -> dict[int, str]:
+        """This server's logged-in calls: node → token (for the hang-up orders)."""
+        return {c.session.caller.node: c.session.caller.token for c in self.live.values()
+                if c.session is not None and c.session.player is not None}
 
     def _calls_of(self, player_id: int, but: asyncio.Task | None = None
                   ) -> list[tuple[Session, asyncio.Task]]:
@@ -353,6 +368,8 @@ class Door:
             if pending:
                 await asyncio.wait(pending, timeout=timeout / 2)
         log.info("shutdown: %d callers told and closed", len(tasks))
+        if self.keeper is not None:
+            await self.keeper.close()
 
 
 def meter_input(terminal: Terminal, *hangups: asyncio.Event) -> None:
@@ -387,12 +404,12 @@ def bound_send_buffers(sockets: Any) -> None:
 
 def _log_to_file(data_dir: Path) -> logging.Handler | None:
     try:
-        handler = logging.handlers.RotatingFileHandler(
+        handler = PrivateRotatingFileHandler(
             data_dir / LOG_FILE, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
     except OSError as exc:
         log.warning("no log file in %s: %s", data_dir, exc)
         return None
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(logging.Formatter(FORMAT))
     logging.getLogger().addHandler(handler)
     return handler
 
@@ -425,7 +442,7 @@ async def serve(settings: Settings, bind: str, port: int,
     free one; -1 turns SSH off), ``rlogin_port`` [server] rlogin_port (likewise)."""
     from .net.ssh import start_ssh
 
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    make_private_dir(settings.data_dir)
     handler = _log_to_file(settings.data_dir)
     store = await open_store(settings)
     door = Door(settings, store)
@@ -464,10 +481,13 @@ async def serve(settings: Settings, bind: str, port: int,
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, stop.set)
                 signals.append(sig)
+        watch = asyncio.create_task(watch_hang_up_orders(store, door.call_tokens,
+                                                         door.hang_up_node))
         if started is not None:
             started.set_result(Ports(bound, ssh_bound, rlogin_bound))
         tune_garbage_collector()
         await stop.wait()
+        watch.cancel()
         log.info("stopping: telling %d callers", len(door.live))
     finally:
         for sig in signals:

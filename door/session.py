@@ -12,9 +12,10 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .config import Settings
@@ -24,6 +25,7 @@ from .term import Attr, Key, KeyDecoder, Renderer, Screen
 
 if TYPE_CHECKING:
     from .store import Player, Store
+    from .store.keeper import GameKeeper
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +62,14 @@ class Caller:
     user_name: str = ""  # the real name a BBS gave, when it gave one
     user_id: str = ""  # the BBS's user number, opaque
     source: str = ""  # where the caller came from: the BBS name or dropfile format, "" direct
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """Names this call in who's online (a node number alone may be reused by the BBS)."""
 
 
 class Session:
     def __init__(self, terminal: Terminal, settings: Settings, caller: Caller | None = None,
                  clock=time.monotonic, store: Store | None = None,
-                 player: Player | None = None) -> None:
+                 player: Player | None = None, keeper: GameKeeper | None = None) -> None:
         self.terminal = terminal
         self.settings = settings
         self.caller = caller or Caller()
@@ -73,6 +77,17 @@ class Session:
         """The database (scores, saves, messages); None when the door runs without one."""
         self.player = player
         """The caller's record in the store; None when unknown or the store is unavailable."""
+        if keeper is None and store is not None:  # a server shares one; else one per visit
+            from .store.keeper import GameKeeper
+            keeper = GameKeeper(store)
+        self.keeper = keeper
+        """Writes the game in progress as it is played (None: no database, nothing kept)."""
+        self.chores: list[asyncio.Future] = []
+        """Work beside the visit (``reussite door`` watches for hang-up orders): cancelled
+        by whoever started it when the visit ends."""
+        self.admission: Callable[[], Awaitable[bool]] | None = None
+        """Asked after the title screen, before the main menu (one call per player): False
+        ends the visit."""
         self.screen = Screen(terminal.cols, terminal.rows)
         self.renderer = Renderer(terminal.charset, terminal.color)
         self.decoder = KeyDecoder(terminal.charset.name)
@@ -246,6 +261,8 @@ async def run_visit(session: Session) -> None:
         if session.preparing is not None:
             with contextlib.suppress(Exception):
                 await session.preparing
+        if session.admission is not None and not await session.admission():
+            return
         if session.start_action is not None:
             await straight_to(session, ACTIONS[session.start_action])
         await main_menu(session, ACTIONS)

@@ -213,10 +213,13 @@ def log_to_file(settings: Settings, node: int) -> None:
 
     root = logging.getLogger()
     level = root.level
+    from ..logfiles import PrivateFileHandler
+    from ..private import make_private_dir
+
     try:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(settings.data_dir / LOG_NAME,
-                                                       encoding="utf-8")
+        make_private_dir(settings.data_dir)
+        handler: logging.Handler = PrivateFileHandler(settings.data_dir / LOG_NAME,
+                                                      encoding="utf-8")
     except OSError:
         handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter(
@@ -329,31 +332,52 @@ def _tty_rows() -> int | None:
 
 async def attach_store(session: Session, settings: Settings):
     """Open the database (``door.store``), apply its migrations, and give the session its
-    ``store`` and ``player``, as ``serve`` does; returns the store, or None without one.
+    ``store``, ``player`` and game keeper, as ``serve`` does; returns the store, or None
+    without one.
 
     Runs as a task beside the visit, so its imports (SQLAlchemy, Alembic: about 0.3 s) come
     after the first screen.  A store that cannot open is logged and the visit plays on
-    without scores (``open_store`` never raises for a database problem).
+    without scores (``open_store`` never raises for a database problem).  The player is
+    in the door on one node at a time: after the title, a call that finds another live
+    call of the same BBS user offers to take over (:mod:`door.takeover`), and this call
+    itself hangs up when a later one takes over from it.
     """
     import asyncio
     import logging
 
     await asyncio.sleep(0)  # let the visit (scheduled after us) send its first screen first
     try:
+        from ..store.keeper import GameKeeper
         from ..store.visit import identify, node_seen, open_store
+        from ..takeover import calls_elsewhere, one_call_per_player, watch_hang_up_orders
     except ImportError as exc:
         logging.getLogger("door.door").warning("no database (%s): playing without scores",
                                                exc)
         return None
     store = await open_store(settings)
     session.store = store
+    session.keeper = GameKeeper(store)
     session.player = await identify(store, session.caller)
-    await node_seen(store, session.caller.node, session.player, "main menu")
+    await node_seen(store, session.caller, session.player, "main menu")
+
+    async def admission() -> bool:
+        return await one_call_per_player(session, await calls_elsewhere(store, session))
+
+    def hang_up(_node: int) -> None:
+        hang = getattr(session.terminal, "hang_up", None)
+        if hang is not None:
+            hang()
+
+    session.admission = admission
+    caller = session.caller
+    session.chores.append(asyncio.ensure_future(watch_hang_up_orders(
+        store, lambda: {caller.node: caller.token} if session.player else {}, hang_up)))
     return store
 
 
 async def detach_store(session: Session, opening) -> None:
-    """Wait (briefly) for the store to be open, leave who's online, close it."""
+    """Wait (briefly) for the store to be open, write what the keeper holds, leave who's
+    online, close it."""
     import asyncio
     import contextlib
     import logging
@@ -366,7 +390,11 @@ async def detach_store(session: Session, opening) -> None:
     if store is None:
         return
     from ..store.visit import node_gone
-    await node_gone(store, session.caller.node)
+    for chore in session.chores:
+        chore.cancel()
+    if session.keeper is not None:
+        await session.keeper.close()
+    await node_gone(store, session.caller)
     with contextlib.suppress(Exception):
         await store.close()
 

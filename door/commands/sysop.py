@@ -25,6 +25,7 @@ from ..games import GAME_NAMES
 from .bulletin import FORMATS
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
+    from ..config import Settings
     from ..store import Player, Store
 
 EXPORT_FIELDS = ("id", "alias", "source", "game", "number", "score", "status", "cheater",
@@ -97,6 +98,8 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
 
     from ..store import Store, StoreError
 
+    _warn_if_shared(settings)
+
     async def main() -> int:
         store = Store.from_settings(settings, pooled=False)
         try:
@@ -110,6 +113,18 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
             await store.close()
 
     return asyncio.run(main())
+
+
+def _warn_if_shared(settings: Settings) -> None:
+    """A database (it holds password hashes) that other users can read: say so and how to
+    fix it; the chore goes on.  New databases are made 0600 (door/private.py)."""
+    from ..private import is_shared
+    from ..store.engine import sqlite_path
+
+    path = sqlite_path(settings.database_url)
+    if path is not None and is_shared(Path(path)):
+        print(f"reussite: warning: {path} can be read by other users of this machine and "
+              f"holds password hashes: chmod 600 {path}", file=sys.stderr)
 
 
 def _confirm(args: argparse.Namespace, question: str) -> None:

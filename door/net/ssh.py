@@ -67,6 +67,8 @@ class SSHTerminal(Terminal):
         self._input = WakeableRead()
 
     async def read(self) -> bytes:
+        if self.process.stdout.channel.is_closing():  # hung up: buffered keys are dropped
+            return b""
         early = self.take_pushback()
         if early:
             return early

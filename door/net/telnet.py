@@ -31,8 +31,12 @@ class TelnetTerminal(Terminal):
                          peer=f"{peer[0]}:{peer[1]}" if peer else "")
         self._reader, self._writer = reader, writer
         self._input = WakeableRead()
+        self.gone = False
+        """The connection is closed: keys still buffered are dropped, not played."""
 
     async def read(self) -> bytes:
+        if self.gone:  # hung up: what they typed before is not worth drawing
+            return b""
         early = self.take_pushback()
         if early:
             return early
@@ -69,6 +73,12 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         super().on_naws(rows, cols)
         if self.terminal is not None:
             self.terminal.resized(cols, rows)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.terminal is not None:
+            self.terminal.gone = True
+            self.terminal.wake()
+        super().connection_lost(exc)
 
 
 def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:

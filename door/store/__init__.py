@@ -17,11 +17,13 @@ from .store import (
     OnlineNode,
     Player,
     ScoreEntry,
+    SlotSave,
     SourceActivity,
     Store,
     verify_record,
 )
 
 __all__ = ["HALL_SIZE", "Limits", "Message", "MessageRefused", "NamedSave", "OnlineNode",
-           "Player", "RecordRejected", "SaveRefused", "ScoreEntry", "SourceActivity", "Store",
+           "Player", "RecordRejected", "SaveRefused", "ScoreEntry", "SlotSave",
+           "SourceActivity", "Store",
            "StoreError", "StoreUnavailable", "UnknownPlayer", "verify_record"]

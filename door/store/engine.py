@@ -18,6 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 BUSY_TIMEOUT_S = 15.0
+SQLITE_POOL = {"pool_size": 4, "max_overflow": 4, "pool_timeout": 30}
+"""At most eight SQLite connections (each is a thread in aiosqlite): reads in WAL never wait,
+and writes queue on the store's lock, so more would only cost threads and file handles."""
+
 READONLY = "reussite_readonly"
 """Execution option marking a connection whose transactions only read."""
 
@@ -31,6 +35,9 @@ def make_engine(url: str | URL, *, busy_timeout: float = BUSY_TIMEOUT_S,
         kw.setdefault("poolclass", NullPool)
     if url.get_backend_name() == "sqlite":
         kw.setdefault("connect_args", {"timeout": busy_timeout})
+        if pooled and sqlite_path(url):
+            for key, value in SQLITE_POOL.items():
+                kw.setdefault(key, value)
     else:
         kw.setdefault("pool_pre_ping", True)
     engine = create_async_engine(url, **kw)

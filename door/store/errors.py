@@ -13,7 +13,13 @@ class StoreError(Exception):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot be read or written now; nothing was half-written."""
+    """The database cannot be read or written now; nothing was half-written.  ``reason`` is
+    a short key (``full``, ``readonly``, ``busy``, ``unreachable``…) for code that reacts to
+    the cause; ``str(exc)`` is the sentence for people."""
+
+    def __init__(self, message: str, reason: str = "other") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class RecordRejected(StoreError, ValueError):

@@ -117,7 +117,11 @@ class GameRow(Base):
 
 
 class ResumeRow(Base):
-    """The automatic save of an unfinished game: one per player and game."""
+    """The automatic save of an unfinished game: one per player and game.
+
+    ``owner`` is the claim of the visit playing it (a random id, new for every game started
+    or resumed): saves from any other visit are refused, so a forgotten process can never
+    write over a newer game.  ``version`` grows with every save of that owner."""
 
     __tablename__ = "resume_slots"
 
@@ -126,6 +130,8 @@ class ResumeRow(Base):
     game: Mapped[str] = mapped_column(String(16), primary_key=True)
     state: Mapped[dict[str, Any]]
     saved: Mapped[datetime]
+    owner: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class NamedSaveRow(Base):
@@ -167,7 +173,11 @@ class MessageRow(Base):
 
 
 class NodeRow(Base):
-    """Who is online: one row per busy node of each door server (``host``)."""
+    """Who is online: one row per busy node of each door server (``host``).
+
+    ``token`` names the call that owns the row (a BBS may give the node to a new caller
+    while a forgotten door process still runs); ``hangup`` is set by a later call of the
+    same player that takes over: the owner saves its game and hangs up."""
 
     __tablename__ = "nodes"
 
@@ -178,6 +188,8 @@ class NodeRow(Base):
     activity: Mapped[str] = mapped_column(String(40))
     since: Mapped[datetime]
     heartbeat: Mapped[datetime]
+    token: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    hangup: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class AccountRow(Base):

@@ -8,6 +8,14 @@ SQL (``games_played = games_played + 1``, upserts) or lock the row they read fir
 the same code is correct on both.  Any database failure comes out as
 :class:`StoreUnavailable` with a plain reason, logged once for the sysop; nothing is
 half-written because every unit is one transaction.
+
+Two rules keep a busy server from wedging (bench/soak.py, docs/storage.md):
+
+* a unit runs in a task of its own (:func:`unit`): a caller who hangs up mid-query cancels
+  only their wait, never the query, so no connection is dropped half-used (a cancelled
+  aiosqlite call leaked its connection, its thread and, mid-transaction, the write lock);
+* on SQLite this process's writers queue on one lock before ``BEGIN IMMEDIATE``, so at most
+  one connection waits on the database's own busy timeout, whatever the number of callers.
 """
 
 from __future__ import annotations
@@ -15,23 +23,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import difflib
+import errno
+import functools
 import logging
+import os
+import secrets
 import socket
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import case, delete, event, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..games import GameRecord, IllegalMove, Status
 from ..games import engine as game_engine
+from ..private import PRIVATE_FILE, make_private_database, make_private_dir
 from . import queries
 from .engine import BUSY_TIMEOUT_S, READONLY, make_engine, safe_url, sqlite_path
 from .errors import (
@@ -50,6 +63,9 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 HALL_SIZE = 10
 """Places in a hall of fame: finish_game reports a rank only inside it."""
@@ -128,6 +144,18 @@ class OnlineNode:
     activity: str
     since: datetime
     heartbeat: datetime
+    token: str = ""
+
+
+@dataclass(frozen=True)
+class SlotSave:
+    """One owner's newest state of an unfinished game, for :meth:`Store.keep_resumes`."""
+
+    player_id: int
+    game: str
+    owner: int
+    version: int
+    state: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -150,6 +178,28 @@ PLAYER_SETTINGS = {"charset": (str, type(None)), "color": (bool, type(None)),
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def new_claim() -> int:
+    """A fresh owner id for a resume slot or a who's-online row (62 random bits: never 0,
+    the value of rows written before owners existed)."""
+    return secrets.randbits(62) | 1
+
+
+def unit(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Awaitable[R]]:
+    """Run a store call in a task of its own, shielded from the caller's cancellation.
+
+    A caller who hangs up (or a server shutting down) cancels only the wait: the query
+    finishes, commits or rolls back, and gives its connection back to the pool.  The store
+    keeps the task until then, so :meth:`Store.close` can wait for it."""
+    @functools.wraps(method)
+    async def shielded(*args: P.args, **kw: P.kwargs) -> R:
+        store = args[0]
+        task = asyncio.ensure_future(method(*args, **kw))
+        store._units.add(task)  # type: ignore[attr-defined]
+        task.add_done_callback(store._unit_done)  # type: ignore[attr-defined]
+        return await asyncio.shield(task)
+    return shielded
 
 
 def verify_record(record: GameRecord, score: int, status: str) -> bool:
@@ -183,6 +233,9 @@ class Store:
                  pooled: bool = True, clock: Callable[[], datetime] = utc_now,
                  touch_every_s: float = TOUCH_EVERY_S) -> None:
         self.url = url
+        path = sqlite_path(url)
+        if path:
+            make_private_database(path)
         self.engine = make_engine(url, busy_timeout=busy_timeout, pooled=pooled)
         self.host = (host or socket.gethostname())[:64]
         self.limits = limits or Limits()
@@ -193,16 +246,18 @@ class Store:
         self._touched: set[int] = set()
         self._toucher: asyncio.Task | None = None
         self._closed = False
+        self._units: set[asyncio.Future] = set()
+        self._writers = asyncio.Lock() if self.dialect == "sqlite" else None
+        self._epoch = 0
+        """Bumped when the database file may have changed under us (read-only, replaced,
+        damaged): pooled connections of an older epoch are closed at their next checkout."""
+        _recycle_on_epoch(self)
 
     @classmethod
     def from_settings(cls, settings: Settings, **kw: Any) -> Store:
         kw.setdefault("online_window_s", settings.limits.idle_timeout + 120)
         kw.setdefault("limits", Limits(body=settings.limits.message_length,
                                        messages_per_hour=settings.limits.messages_per_hour))
-        path = sqlite_path(settings.database_url)
-        if path:
-            with contextlib.suppress(OSError):  # a missing data/ is reported by the first use
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
         return cls(settings.database_url, **kw)
 
     @property
@@ -217,6 +272,7 @@ class Store:
         async with self._guard():
             await upgrade_async(self.engine)
 
+    @unit
     async def revision(self) -> str | None:
         """The schema revision the database is at (None when empty)."""
         async with self._read() as conn:
@@ -231,11 +287,20 @@ class Store:
             return False
         return True
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = 5.0) -> None:
+        """Finish the units under way (at most ``timeout`` seconds), then close every
+        connection."""
         self._closed = True
         if self._toucher is not None:
             self._toucher.cancel()
+        if self._units:
+            await asyncio.wait(list(self._units), timeout=timeout)
         await self.engine.dispose()
+
+    def _unit_done(self, task: asyncio.Future) -> None:
+        self._units.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: its caller may have stopped waiting
 
     # -- units of work and failures ----------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -248,16 +313,19 @@ class Store:
             if not _is_database_error(exc):
                 raise
             unavailable = self._unavailable(exc)
-            # Drop pooled connections: one opened read-only, or on a file since replaced,
-            # would keep failing after the sysop fixes things.
-            with contextlib.suppress(Exception):
-                await self.engine.dispose()
+            if unavailable.reason in FILE_TROUBLE:
+                # Connections opened read-only, or on a file since replaced, would keep
+                # failing after the sysop fixes things: each is closed at its next checkout.
+                self._epoch += 1
             raise unavailable from None
 
     @contextlib.asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
-        """One short write transaction (BEGIN IMMEDIATE on SQLite)."""
-        async with self._guard(), self.engine.begin() as conn:
+        """One short write transaction (BEGIN IMMEDIATE on SQLite), after this process's
+        other writers."""
+        turn = self._writers if self._writers is not None else contextlib.nullcontext()
+        async with (turn, self._guard(), self.engine.connect() as conn,
+                    _closed_on_failure(conn), conn.begin()):
             yield conn
 
     @contextlib.asynccontextmanager
@@ -265,20 +333,21 @@ class Store:
         """One short read-only transaction (a deferred BEGIN: never waits for a writer)."""
         async with self._guard(), self.engine.connect() as conn:
             await conn.execution_options(**{READONLY: True})
-            async with conn.begin():
+            async with _closed_on_failure(conn), conn.begin():
                 yield conn
 
     def _unavailable(self, exc: BaseException) -> StoreUnavailable:
         """Log the cause for the sysop (once a minute per reason: a broken database must not
         flood the log with one line per caller action) and make the caller's error."""
-        reason = _plain_reason(exc)
+        key = _reason_key(exc, sqlite_path(self.url))
+        reason = REASONS[key]
         now = time.monotonic()
         repeat = self._last_report[0] == reason and now - self._last_report[1] < LOG_EVERY_S
         if not repeat:
             self._last_report = (reason, now)
         log.log(logging.DEBUG if repeat else logging.ERROR, "database %s: %s (%s: %s)",
                 self.describe(), reason, type(_root(exc)).__name__, _root(exc))
-        return StoreUnavailable(f"scores are unavailable right now: {reason}")
+        return StoreUnavailable(f"scores are unavailable right now: {reason}", reason=key)
 
     def _insert(self, conn: AsyncConnection, table: Any) -> Any:
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
@@ -288,6 +357,7 @@ class Store:
         return self._clock()
 
     # -- players ------------------------------------------------------------------------------
+    @unit
     async def player(self, source: str, user_id: str, alias: str) -> Player:
         """The player known to ``source`` (a BBS's name, or ``"direct"``) as ``user_id``,
         created on first call; the alias is refreshed from what the BBS says today."""
@@ -308,11 +378,13 @@ class Store:
                 PlayerRow.source == source, PlayerRow.user_id == user_id))).one()
         return _player(row)
 
+    @unit
     async def player_by_id(self, player_id: int) -> Player | None:
         async with self._read() as conn:
             row = (await conn.execute(select(PlayerRow).where(PlayerRow.id == player_id))).first()
         return _player(row) if row else None
 
+    @unit
     async def update_player_settings(self, player_id: int, **changes: Any) -> None:
         """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``."""
         for key, value in changes.items():
@@ -324,6 +396,7 @@ class Store:
             await conn.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                                .values(**changes))
 
+    @unit
     async def find_players(self, name: str) -> list[Player]:
         """Players whose alias is ``name`` whatever the case (several BBSes may share one)."""
         key = clean_line(name, self.limits.alias).lower()
@@ -332,12 +405,14 @@ class Store:
                                        .order_by(PlayerRow.id))).all()
         return [_player(r) for r in rows]
 
+    @unit
     async def players(self) -> list[Player]:
         async with self._read() as conn:
             rows = (await conn.execute(select(PlayerRow)
                                        .order_by(PlayerRow.alias_key, PlayerRow.id))).all()
         return [_player(r) for r in rows]
 
+    @unit
     async def delete_player(self, player_id: int) -> bool:
         """Remove a player with their games, saves, resume slots and received messages;
         messages they sent keep their signature."""
@@ -352,10 +427,14 @@ class Store:
         return result.rowcount > 0
 
     # -- finished games and the hall of fame -------------------------------------------------
+    @unit
     async def finish_game(self, player_id: int, record: GameRecord, score: int, status: str,
-                          cheater: bool, started: datetime, ended: datetime) -> int | None:
+                          cheater: bool, started: datetime, ended: datetime,
+                          resume_owner: int | None = None) -> int | None:
         """Store a finished game, after replaying its record to check the score.  Returns the
-        rank it earned in its game's hall of fame (1–10), or None if it did not place."""
+        rank it earned in its game's hall of fame (1–10), or None if it did not place.
+        ``resume_owner``: the game's resume slot is emptied in the same transaction, if
+        that owner still holds it."""
         status = str(status)
         replay_cheater = await asyncio.to_thread(verify_record, record, score, status)
         cheater = bool(cheater) or replay_cheater
@@ -375,6 +454,8 @@ class Store:
                     started=started, ended=ended,
                     duration_s=max(0, int((ended - started).total_seconds())))
                 .returning(GameRow.id))).scalar_one()
+            if resume_owner is not None:
+                await self._clear_slot(conn, player_id, record.game, resume_owner)
             if not hof:
                 return None
             ahead = (await conn.execute(queries.count_above(
@@ -394,6 +475,7 @@ class Store:
         """The best games on one deal ("best on Anciento #505")."""
         return await self._board(queries.hall_filter(game, GameRow.number == number), limit)
 
+    @unit
     async def player_best(self, game: str, player_id: int) -> ScoreEntry | None:
         """The player's best game of ``game`` and its rank in the whole hall of fame."""
         async with self._read() as conn:
@@ -405,11 +487,13 @@ class Store:
                 queries.hall_filter(game), best.rank_key, best.ended, best.id))).scalar_one()
         return _entry(ahead + 1, best)
 
+    @unit
     async def _board(self, where: Any, limit: int) -> list[ScoreEntry]:
         async with self._read() as conn:
             rows = (await conn.execute(queries.board(where, max(0, limit)))).all()
         return [_entry(rank, row) for rank, row in enumerate(rows, 1)]
 
+    @unit
     async def game_record(self, game_id: int) -> GameRecord | None:
         async with self._read() as conn:
             row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
@@ -417,6 +501,7 @@ class Store:
             return None
         return GameRecord(row.game, row.number, dict(row.options), list(row.moves))
 
+    @unit
     async def reset_scores(self, game: str) -> int:
         """Forget every finished game of ``game`` (the sysop's fresh start)."""
         async with self._write() as conn:
@@ -438,26 +523,72 @@ class Store:
                 return
             last = rows[-1].id
 
-    # -- resume slots and named saves ---------------------------------------------------------
-    async def save_resume(self, player_id: int, game: str, state: dict[str, Any]) -> None:
-        """Keep the unfinished game (one slot per player and game; the newest wins)."""
-        now = self._now()
-        async with self._write() as conn:
-            ins = self._insert(conn, ResumeRow).values(player_id=player_id, game=game,
-                                                       state=state, saved=now)
-            await conn.execute(ins.on_conflict_do_update(
-                index_elements=["player_id", "game"], set_={"state": state, "saved": now}))
+    # -- resume slots ------------------------------------------------------------------------
+    # One slot per player and game holds the unfinished game.  A visit that starts or
+    # resumes a game *claims* the slot with a new owner id; its saves are written only
+    # while the slot is still its own and only when newer than the slot's version, so a
+    # forgotten process (a hang-up the BBS never noticed) cannot overwrite a newer game.
 
+    @unit
+    async def claim_resume(self, player_id: int, game: str, state: dict[str, Any],
+                           version: int = 0) -> int:
+        """Make ``state`` the slot's game, owned from now on by the returned owner id."""
+        owner, now = new_claim(), self._now()
+        async with self._write() as conn:
+            ins = self._insert(conn, ResumeRow).values(
+                player_id=player_id, game=game, state=state, saved=now, owner=owner,
+                version=version)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["player_id", "game"],
+                set_={"state": state, "saved": now, "owner": owner, "version": version}))
+        return owner
+
+    @unit
+    async def keep_resumes(self, saves: list[SlotSave]) -> list[SlotSave]:
+        """Write many owners' newest states in one transaction; return the saves refused
+        because their slot has another owner now (or is gone: the game finished)."""
+        if not saves:
+            return []
+        now = self._now()
+        refused: list[SlotSave] = []
+        async with self._write() as conn:
+            for save in saves:
+                done = await conn.execute(
+                    update(ResumeRow).where(ResumeRow.player_id == save.player_id,
+                                            ResumeRow.game == save.game,
+                                            ResumeRow.owner == save.owner,
+                                            ResumeRow.version < save.version)
+                    .values(state=save.state, saved=now, version=save.version))
+                if done.rowcount == 0 and not await self._slot_is(conn, save):
+                    refused.append(save)
+        return refused
+
+    async def _slot_is(self, conn: AsyncConnection, save: SlotSave) -> bool:
+        """Whether the slot is still this owner's (its version already as new or newer)."""
+        owner = (await conn.execute(select(ResumeRow.owner).where(
+            ResumeRow.player_id == save.player_id, ResumeRow.game == save.game))).scalar()
+        return owner == save.owner
+
+    @unit
     async def load_resume(self, player_id: int, game: str) -> dict[str, Any] | None:
         async with self._read() as conn:
             return (await conn.execute(select(ResumeRow.state).where(
                 ResumeRow.player_id == player_id, ResumeRow.game == game))).scalar()
 
-    async def clear_resume(self, player_id: int, game: str) -> None:
+    @unit
+    async def clear_resume(self, player_id: int, game: str, owner: int | None = None) -> bool:
+        """Empty the slot (only if ``owner`` still holds it, when given)."""
         async with self._write() as conn:
-            await conn.execute(delete(ResumeRow).where(ResumeRow.player_id == player_id,
-                                                       ResumeRow.game == game))
+            return await self._clear_slot(conn, player_id, game, owner)
 
+    async def _clear_slot(self, conn: AsyncConnection, player_id: int, game: str,
+                          owner: int | None) -> bool:
+        query = delete(ResumeRow).where(ResumeRow.player_id == player_id, ResumeRow.game == game)
+        if owner is not None:
+            query = query.where(ResumeRow.owner == owner)
+        return (await conn.execute(query)).rowcount > 0
+
+    @unit
     async def resumable(self, player_id: int) -> list[str]:
         """Games with a resume slot, most recently saved first."""
         async with self._read() as conn:
@@ -465,6 +596,8 @@ class Store:
                 select(ResumeRow.game).where(ResumeRow.player_id == player_id)
                 .order_by(ResumeRow.saved.desc(), ResumeRow.game))).scalars())
 
+    # -- named saves -------------------------------------------------------------------------
+    @unit
     async def save_named(self, player_id: int, game: str, name: str,
                          state: dict[str, Any]) -> str:
         """Save under ``name`` (replacing a save of the same name, whatever its case); return
@@ -492,6 +625,7 @@ class Store:
                 set_={"name": name, "state": state, "saved": now}))
         return name
 
+    @unit
     async def list_named(self, player_id: int, game: str) -> list[NamedSave]:
         async with self._read() as conn:
             rows = (await conn.execute(
@@ -500,11 +634,13 @@ class Store:
                 .order_by(NamedSaveRow.saved.desc(), NamedSaveRow.name_key))).all()
         return [NamedSave(r.name, r.saved) for r in rows]
 
+    @unit
     async def load_named(self, player_id: int, game: str, name: str) -> dict[str, Any] | None:
         async with self._read() as conn:
             return (await conn.execute(select(NamedSaveRow.state).where(
                 *self._save_key(player_id, game, name)))).scalar()
 
+    @unit
     async def delete_named(self, player_id: int, game: str, name: str) -> bool:
         async with self._write() as conn:
             result = await conn.execute(delete(NamedSaveRow).where(
@@ -517,6 +653,7 @@ class Store:
                 NamedSaveRow.name_key == key)
 
     # -- messages -----------------------------------------------------------------------------
+    @unit
     async def send_message(self, from_id: int, to_name: str, subject: str, body: str) -> int:
         """Send a message to the player called ``to_name`` (any case; ``alias@source`` picks
         one of several players of that name).  Control and escape sequences are stripped
@@ -551,6 +688,7 @@ class Store:
                     subject=subject, body=body, sent=now, read_at=None)
                 .returning(MessageRow.id))).scalar_one()
 
+    @unit
     async def recipient(self, to_name: str) -> int:
         """The id of the one player a message to ``to_name`` would reach; UnknownPlayer
         (with near names) otherwise.  Lets the UI check the name before the text is typed."""
@@ -589,6 +727,7 @@ class Store:
         starts = [k for k in by_key if k.startswith(key) and k not in close][:3 - len(close)]
         return [by_key[k] for k in (*close, *starts)]
 
+    @unit
     async def inbox(self, player_id: int, unread_only: bool = False) -> list[Message]:
         """The player's messages, newest first."""
         query = select(MessageRow).where(MessageRow.recipient_id == player_id)
@@ -601,6 +740,7 @@ class Store:
         return [Message(r.id, r.sender_id, r.sender_name, r.subject, r.body, r.sent, r.read_at)
                 for r in rows]
 
+    @unit
     async def mark_read(self, player_id: int, message_id: int) -> bool:
         async with self._write() as conn:
             result = await conn.execute(
@@ -610,6 +750,7 @@ class Store:
                 .values(read_at=self._now()))
         return result.rowcount > 0
 
+    @unit
     async def delete_message(self, player_id: int, message_id: int) -> bool:
         """Delete one of the player's own received messages."""
         async with self._write() as conn:
@@ -617,12 +758,14 @@ class Store:
                 MessageRow.id == message_id, MessageRow.recipient_id == player_id))
         return result.rowcount > 0
 
+    @unit
     async def unread_count(self, player_id: int) -> int:
         async with self._read() as conn:
             return (await conn.execute(select(func.count()).where(
                 MessageRow.recipient_id == player_id,
                 MessageRow.read_at.is_(None)))).scalar_one()
 
+    @unit
     async def purge_messages(self, older_than: timedelta) -> int:
         async with self._write() as conn:
             result = await conn.execute(delete(MessageRow).where(
@@ -630,17 +773,25 @@ class Store:
         return result.rowcount
 
     # -- who is online ------------------------------------------------------------------------
-    async def node_heartbeat(self, node: int, player_id: int | None, activity: str) -> None:
-        """This node is busy with ``player_id`` doing ``activity`` (call on each screen)."""
+    @unit
+    async def node_heartbeat(self, node: int, player_id: int | None, activity: str,
+                             token: str = "") -> None:
+        """This node is busy with ``player_id`` doing ``activity`` (call on each screen);
+        ``token`` names the call (a new token takes the row over, with no hang-up order)."""
         activity = clean_line(activity, self.limits.activity)
+        token = token[:32]
         now = self._now()
         async with self._write() as conn:
             ins = self._insert(conn, NodeRow).values(host=self.host, node=node,
                                                      player_id=player_id, activity=activity,
-                                                     since=now, heartbeat=now)
+                                                     since=now, heartbeat=now, token=token,
+                                                     hangup=False)
             await conn.execute(ins.on_conflict_do_update(
                 index_elements=["host", "node"],
                 set_={"player_id": player_id, "activity": activity, "heartbeat": now,
+                      "token": token,
+                      "hangup": case((NodeRow.token == ins.excluded.token, NodeRow.hangup),
+                                     else_=False),
                       "since": case((NodeRow.player_id == ins.excluded.player_id,
                                      NodeRow.since), else_=now)}))
 
@@ -668,11 +819,55 @@ class Store:
         except Exception:  # a task of its own: nobody else would see this
             log.warning("heartbeats of %d nodes not stored", len(nodes), exc_info=True)
 
-    async def node_leave(self, node: int) -> None:
+    @unit
+    async def node_leave(self, node: int, token: str | None = None,
+                         host: str | None = None) -> None:
+        """Remove the node's row (only while ``token``'s call owns it, when given: a BBS may
+        have given the node to someone else since)."""
         async with self._write() as conn:
-            await conn.execute(delete(NodeRow).where(NodeRow.host == self.host,
-                                                     NodeRow.node == node))
+            query = delete(NodeRow).where(NodeRow.host == (host or self.host),
+                                          NodeRow.node == node)
+            if token is not None:
+                query = query.where(NodeRow.token == token[:32])
+            await conn.execute(query)
 
+    @unit
+    async def other_calls(self, player_id: int, token: str) -> list[OnlineNode]:
+        """The player's other live calls, on any door server sharing this database."""
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NodeRow, PlayerRow.alias)
+                .outerjoin(PlayerRow, PlayerRow.id == NodeRow.player_id)
+                .where(NodeRow.player_id == player_id, NodeRow.token != token[:32],
+                       NodeRow.heartbeat >= self._now() - self.online_window)
+                .order_by(NodeRow.host, NodeRow.node))).all()
+        return [_online(r) for r in rows]
+
+    @unit
+    async def ask_to_hang_up(self, host: str, node: int, token: str) -> bool:
+        """Tell the call ``token`` on ``host``/``node`` to save its game and hang up (it
+        looks every :data:`door.takeover.WATCH_S` seconds).  False when that call is gone."""
+        async with self._write() as conn:
+            done = await conn.execute(update(NodeRow).where(
+                NodeRow.host == host, NodeRow.node == node, NodeRow.token == token[:32])
+                .values(hangup=True))
+        return done.rowcount > 0
+
+    @unit
+    async def hang_up_orders(self, calls: dict[int, str]) -> list[int]:
+        """Of this server's live calls (node → token), the nodes to hang up: asked to by a
+        later call of the same player, or whose row now belongs to another call (a BBS
+        gave the node to a new caller while this process was left running)."""
+        if not calls:
+            return []
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NodeRow.node, NodeRow.token, NodeRow.hangup)
+                .where(NodeRow.host == self.host, NodeRow.node.in_(sorted(calls))))).all()
+        return sorted(r.node for r in rows
+                      if r.hangup or (r.token and r.token != calls[r.node][:32]))
+
+    @unit
     async def online(self) -> list[OnlineNode]:
         """Nodes with a heartbeat in the last ``online_window`` (a crashed server's nodes
         fade out by themselves), on every door server sharing this database."""
@@ -682,8 +877,7 @@ class Store:
                 .outerjoin(PlayerRow, PlayerRow.id == NodeRow.player_id)
                 .where(NodeRow.heartbeat >= self._now() - self.online_window)
                 .order_by(NodeRow.host, NodeRow.node))).all()
-        return [OnlineNode(r.host, r.node, r.player_id, r.alias, r.activity, r.since,
-                           r.heartbeat) for r in rows]
+        return [_online(r) for r in rows]
 
     async def activity_by_source(self, since: datetime) -> dict[str, SourceActivity]:
         """Per ``players.source``: players, games ended since ``since``, callers online now
@@ -706,14 +900,16 @@ class Store:
         return {source: SourceActivity(**values) for source, values in counts.items()}
 
     # -- backups ------------------------------------------------------------------------------
+    @unit
     async def backup(self, folder: Path) -> Path:
         """A consistent copy of the database in ``folder``: ``VACUUM INTO`` for SQLite (safe
         while callers play), ``pg_dump`` for PostgreSQL.  StoreUnavailable if it fails."""
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private_dir(folder)
         stamp = self._now().strftime("%Y%m%d-%H%M%S-%f")
         path = sqlite_path(self.url)
         if path is not None:
             target = folder / f"reussite-{stamp}.db"
+            make_private_database(str(target))  # VACUUM INTO fills an empty file
             try:
                 await asyncio.to_thread(_sqlite_backup, path, target)
             except sqlite3.Error as exc:
@@ -722,6 +918,7 @@ class Store:
         if self.dialect != "postgresql":
             raise StoreUnavailable(f"no backup method for {self.dialect}")
         target = folder / f"reussite-{stamp}.sql"
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
         await _pg_dump(self.engine.url, target)
         return target
 
@@ -731,6 +928,11 @@ class Store:
 def _player(row: Any) -> Player:
     return Player(row.id, row.source, row.user_id, row.alias, row.charset, row.color, row.rows,
                   bool(row.expert), row.games_played, row.created, row.last_seen)
+
+
+def _online(row: Any) -> OnlineNode:
+    return OnlineNode(row.host, row.node, row.player_id, row.alias, row.activity, row.since,
+                      row.heartbeat, row.token)
 
 
 def _entry(rank: int, row: Any) -> ScoreEntry:
@@ -747,7 +949,6 @@ def _sqlite_backup(source: str, target: Path) -> None:
 
 
 async def _pg_dump(url: Any, target: Path) -> None:
-    import os
     import shutil
 
     pg_dump = shutil.which("pg_dump")
@@ -782,28 +983,89 @@ def _is_database_error(exc: BaseException) -> bool:
     return type(exc).__module__.split(".")[0] in ("asyncpg", "aiosqlite", "psycopg")
 
 
-_REASONS = (
-    (("readonly", "read-only", "read only"), "the database is read-only"),
-    (("unable to open database file",), "the database file cannot be opened (check the "
-                                        "data folder exists and is writable)"),
-    (("disk is full", "no space left", "disk full"), "the disk holding the database is full"),
-    (("not a database", "malformed", "corrupt", "disk i/o error"),
-     "the database file is damaged"),
-    (("locked", "busy"), "the database stayed busy too long"),
-    (("connect", "connection", "refused", "name or service"),
-     "the database server cannot be reached"),
-    (("permission denied",), "the database refuses access"),
+REASONS = {
+    "readonly": "the database is read-only",
+    "cannot_open": "the database file cannot be opened (check the data folder exists and is "
+                   "writable)",
+    "full": "no space left on device (the disk holding the database is full)",
+    "damaged": "the database file is damaged",
+    "busy": "the database stayed busy too long",
+    "unreachable": "the database server cannot be reached",
+    "denied": "the database refuses access",
+    "other": "the database reported an error",
+}
+FILE_TROUBLE = frozenset({"readonly", "cannot_open", "damaged"})
+"""Reasons after which pooled connections are not trusted any more."""
+
+_SQLITE_CODES = {8: "readonly", 14: "cannot_open", 13: "full", 11: "damaged", 26: "damaged",
+                 5: "busy", 6: "busy", 23: "denied"}
+_NEEDLES = (
+    (("readonly", "read-only", "read only"), "readonly"),
+    (("unable to open database file",), "cannot_open"),
+    (("disk is full", "no space left", "disk full", "diskfull"), "full"),
+    (("not a database", "malformed", "corrupt", "disk i/o error"), "damaged"),
+    (("locked", "busy"), "busy"),
+    (("connect", "connection", "refused", "name or service"), "unreachable"),
+    (("permission denied",), "denied"),
 )
+LOW_SPACE = 1024 * 1024
+"""Free bytes under which an I/O error on the database's disk is taken for a full disk."""
 
 
-def _plain_reason(exc: BaseException) -> str:
-    text = f"{exc} {_root(exc)}".lower()
-    if isinstance(_root(exc), ConnectionError):
-        return "the database server cannot be reached"
-    for needles, reason in _REASONS:
-        if any(n in text for n in needles):
-            return reason
-    return "the database reported an error"
+def _reason_key(exc: BaseException, path: str | None = None) -> str:
+    """Which of :data:`REASONS` explains ``exc``.  An I/O error on a disk with (almost) no
+    space left is a full disk, not a damaged file: SQLite reports ENOSPC on its WAL or
+    shared-memory file as a plain "disk I/O error"."""
+    root = _root(exc)
+    if isinstance(root, ConnectionError):
+        return "unreachable"
+    if isinstance(root, OSError) and root.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "full"
+    code = getattr(root, "sqlite_errorcode", None)
+    key = _SQLITE_CODES.get(code & 0xFF) if isinstance(code, int) else None
+    if key is None:
+        text = f"{exc} {root} {type(root).__name__}".lower()
+        key = next((k for needles, k in _NEEDLES if any(n in text for n in needles)), "other")
+    if key in ("damaged", "other", "cannot_open") and path and _disk_is_full(path):
+        return "full"
+    return key
+
+
+def _disk_is_full(path: str) -> bool:
+    try:
+        found = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < LOW_SPACE
+
+
+@contextlib.asynccontextmanager
+async def _closed_on_failure(conn: AsyncConnection) -> AsyncIterator[None]:
+    """A connection that failed for another reason than a busy database is closed, not put
+    back in the pool: its state (a half-done transaction, a file handle to a full or
+    replaced file) is not worth trusting."""
+    try:
+        yield
+    except Exception as exc:
+        if _is_database_error(exc) and _reason_key(exc) != "busy" and not conn.invalidated:
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
+        raise
+
+
+def _recycle_on_epoch(store: Store) -> None:
+    """Pooled connections opened before the store's last file trouble are closed at their
+    next checkout and replaced (SQLAlchemy's documented "pessimistic" recycling)."""
+    pool_events = store.engine.sync_engine
+
+    @event.listens_for(pool_events, "connect")
+    def _stamp(_dbapi_conn: Any, record: Any) -> None:
+        record.info["epoch"] = store._epoch
+
+    @event.listens_for(pool_events, "checkout")
+    def _check(_dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        if record.info.get("epoch", store._epoch) != store._epoch:
+            raise DisconnectionError("opened before the database file was fixed")
 
 
 __all__ = ["HALL_SIZE", "Limits", "Message", "NamedSave", "OnlineNode", "Player", "ScoreEntry",

@@ -7,7 +7,7 @@ database is down, so a failure is logged and the visit goes on without scores.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import StoreError
 from .store import Player, Store
@@ -43,21 +43,30 @@ async def identify(store: Store | None, caller: Any) -> Player | None:
         return None
 
 
-async def node_seen(store: Store | None, node: int, player: Player | None,
+class OnNode(Protocol):
+    """A call as who's online knows it: its node and the token naming this call."""
+
+    node: int
+    token: str
+
+
+async def node_seen(store: Store | None, call: OnNode, player: Player | None,
                     activity: str) -> None:
-    """Who's online: this node is busy with ``player`` doing ``activity``."""
+    """Who's online: this call's node is busy with ``player`` doing ``activity``."""
     if store is None:
         return
     try:
-        await store.node_heartbeat(node, player.id if player else None, activity)
+        await store.node_heartbeat(call.node, player.id if player else None, activity,
+                                   call.token)
     except StoreError as exc:
-        log.debug("node %s: heartbeat not stored: %s", node, exc)
+        log.debug("node %s: heartbeat not stored: %s", call.node, exc)
 
 
-async def node_gone(store: Store | None, node: int) -> None:
+async def node_gone(store: Store | None, call: OnNode) -> None:
+    """This call leaves who's online (its row only: the node may be someone else's now)."""
     if store is None:
         return
     try:
-        await store.node_leave(node)
+        await store.node_leave(call.node, call.token)
     except StoreError as exc:
-        log.debug("node %s: leave not stored: %s", node, exc)
+        log.debug("node %s: leave not stored: %s", call.node, exc)

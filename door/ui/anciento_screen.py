@@ -147,6 +147,7 @@ class AncientoScreen(GameScreen):
 
     # -- the game loop: the frame's, with a clock ------------------------------------------
     async def run(self) -> None:
+        await self.start_keeping()
         self.session.autosave = self.autosave
         if self.timer:
             self.timer.start()
@@ -161,6 +162,7 @@ class AncientoScreen(GameScreen):
                     self.refuse("That key does nothing here: press ? for the keys.")
                 if self.timer and self.timer.expired and not self.game.ended:
                     self._time_up()
+                self.note_moves()
         finally:
             self.session.autosave = None
             await self.waiter.close()

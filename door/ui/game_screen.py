@@ -16,7 +16,6 @@ Layout on an 80 × N screen (N ≥ 24):
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from abc import ABC, abstractmethod
 from datetime import UTC, datetime
@@ -25,6 +24,8 @@ from typing import Any, ClassVar
 from ..games import Game, IllegalMove, Status, engine
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
 from ..session import Session
+from ..store.errors import StoreError, StoreUnavailable
+from ..store.keeper import KeptGame
 from ..term import Key
 from . import theme
 from .widgets import box_text, confirm, header, message, read_line, status_line
@@ -53,6 +54,9 @@ class GameScreen(ABC):
         self.note = ""
         self.note_attr = theme.MESSAGE
         self.started = datetime.now(UTC)
+        self.kept: KeptGame | None = None
+        """The game as the keeper follows it (None: no database, or not started yet)."""
+        self._kept_actions = len(game.actions)
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
@@ -173,6 +177,7 @@ class GameScreen(ABC):
 
     async def run(self) -> None:
         """Play until the game is over (returns) or the caller leaves (raises LeaveGame)."""
+        await self.start_keeping()
         self.session.autosave = self.autosave
         try:
             while not self.is_over:
@@ -181,28 +186,50 @@ class GameScreen(ABC):
                 key = await self.session.key()
                 if not await self.on_key(key) and not await self.common_key(key):
                     self.refuse("That key does nothing here: press ? for the keys.")
+                self.note_moves()
         finally:
             self.session.autosave = None
 
-    async def autosave(self) -> None:
-        """Keep the unfinished game in the caller's resume slot."""
-        store, player = _store_and_player(self.session)
-        if store is None or player is None or self.is_over:
+    # -- the game in progress, kept as it is played -------------------------------------------
+    async def start_keeping(self) -> None:
+        """Claim the caller's resume slot for this game (new, resumed or loaded): from now
+        on its moves are written as they are played, and no other visit's save of this
+        game can overwrite them."""
+        keeper, player = self.session.keeper, self.session.player
+        if keeper is None or player is None or self.kept is not None or self.is_over:
             return
-        await store.save_resume(player.id, self.name, self.game.to_json())
+        self.kept = await keeper.start(KeptGame(player.id, self.name, self.game.to_json,
+                                                trouble=self._tell_trouble))
+        self._kept_actions = len(self.game.actions)
 
+    def note_moves(self) -> None:
+        """After each key: a move (or undo) since the last look is handed to the keeper,
+        which writes it within a couple of seconds."""
+        if self.kept is not None and len(self.game.actions) != self._kept_actions:
+            self._kept_actions = len(self.game.actions)
+            if self.session.keeper is not None:
+                self.session.keeper.changed(self.kept)
 
-def _store_and_player(session: Session) -> tuple[Any, Any]:
-    return getattr(session, "store", None), getattr(session, "player", None)
+    def _tell_trouble(self, text: str) -> None:
+        self.say(text)
+        self.note_attr = theme.WARNING
+
+    async def autosave(self) -> None:
+        """Write the unfinished game to the caller's resume slot now (every exit path)."""
+        self.note_moves()
+        if self.kept is not None and self.session.keeper is not None and not self.is_over:
+            await self.session.keeper.flush(self.kept)
 
 
 async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game | None:
-    store, player = _store_and_player(session)
+    """The unfinished game of this title, if the caller wants it back.  The slot is left as
+    it is either way: a resumed game claims it as play starts, a new deal replaces it."""
+    store, player = session.store, session.player
     if store is None or player is None:
         return None
     try:
         state = await store.load_resume(player.id, screen_cls.name)
-    except Exception as exc:  # the store says why; play goes on without it
+    except StoreError as exc:  # the store says why; play goes on without it
         log.warning("resume unavailable: %s", exc)
         return None
     if not state:
@@ -210,35 +237,46 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game 
     try:
         game = engine(screen_cls.name).from_json(state)
     except (ValueError, KeyError, TypeError):
-        log.warning("node %s: unreadable %s resume slot dropped", session.caller.node,
+        log.warning("node %s: unreadable %s resume slot left alone", session.caller.node,
                     screen_cls.name)
         return None
     session.screen.clear()
     header(session, screen_cls.title)
     label = f"{screen_cls.title} {deal_label(game)}"
-    box_text(session, [f"You have an unfinished {label}.", ""], title="Welcome back")
-    if await confirm(session, f"Resume your {label}?"):
-        with contextlib.suppress(Exception):
-            await store.clear_resume(player.id, screen_cls.name)
-        return game
-    with contextlib.suppress(Exception):
-        await store.clear_resume(player.id, screen_cls.name)
-    return None
+    box_text(session, [f"You have an unfinished {label}.", "",
+                       "N keeps it for later; a new deal you start replaces it."],
+             title="Welcome back")
+    return game if await confirm(session, f"Resume your {label}?") else None
 
 
 async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
-    """Store the finished game; return (hall-of-fame rank or None, a note for the caller)."""
-    store, player = _store_and_player(screen.session)
+    """Store the finished game (its resume slot emptied with it); return (hall-of-fame rank
+    or None, a note for the caller).  A database that cannot take it now gets it later."""
+    session, game = screen.session, screen.game
+    store, player, keeper = session.store, session.player, session.keeper
     if store is None or player is None:
         return None, ""
-    game = screen.game
-    try:
-        rank = await store.finish_game(
-            player.id, game.record(), game.score, str(game.status),
+    owner = None
+    if screen.kept is not None and keeper is not None:
+        keeper.forget(screen.kept)
+        owner = screen.kept.owner
+    args = (player.id, game.record(), game.score, str(game.status),
             bool(getattr(game, "cheater", False)), screen.started, datetime.now(UTC))
-    except Exception as exc:
-        log.warning("score not stored: %s", exc)
-        return None, "Scores are unavailable right now; your game was not recorded."
+    label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
+    try:
+        if keeper is None:
+            rank = await store.finish_game(*args, resume_owner=owner)
+        else:
+            rank = await keeper.finish(label, lambda: store.finish_game(
+                *args, resume_owner=owner))
+    except StoreUnavailable as exc:
+        log.warning("node %s: score not stored yet: %s", session.caller.node, exc)
+        if keeper is None:
+            return None, "Scores are unavailable right now; your game was not recorded."
+        return None, "The database is busy: your score is kept and recorded when it is back."
+    except StoreError as exc:
+        log.warning("node %s: score refused: %s", session.caller.node, exc)
+        return None, "Your game could not be recorded."
     return rank, ""
 
 
@@ -290,16 +328,16 @@ async def end_of_game(screen: GameScreen) -> str:
 
 async def play_game(session: Session, screen_cls: type[GameScreen]) -> None:
     """A round of one title from the main menu: resume or deal, play, record, again?"""
-    store = getattr(session, "store", None)
+    store = session.store
     if store is None:
         await _play_rounds(session, screen_cls)
         return
     from ..store.visit import node_seen
 
-    player = getattr(session, "player", None)
-    await node_seen(store, session.caller.node, player, f"Playing {screen_cls.title}")
+    player = session.player
+    await node_seen(store, session.caller, player, f"Playing {screen_cls.title}")
     await _play_rounds(session, screen_cls)
-    await node_seen(store, session.caller.node, player, "main menu")
+    await node_seen(store, session.caller, player, "main menu")
 
 
 async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
@@ -313,10 +351,7 @@ async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
         try:
             await screen.run()
         except LeaveGame:
-            try:
-                await screen.autosave()
-            except Exception as exc:  # the store says why; nothing else to do here
-                log.warning("node %s: game not saved on quit: %s", session.caller.node, exc)
+            await screen.autosave()  # the keeper retries what the database cannot take now
             return
         choice = await end_of_game(screen)
         if choice == MENU:

@@ -123,6 +123,6 @@ class HallOfFame:
 
 async def hall_of_fame(session: Session) -> None:
     """The menu action: browse every game's hall of fame until Esc."""
-    await node_seen(session.store, session.caller.node, session.player, "Hall of Fame")
+    await node_seen(session.store, session.caller, session.player, "Hall of Fame")
     await HallOfFame(session).run()
-    await node_seen(session.store, session.caller.node, session.player, "main menu")
+    await node_seen(session.store, session.caller, session.player, "main menu")

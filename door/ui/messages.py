@@ -281,6 +281,6 @@ class MessageCentre:
 
 async def message_centre(session: Session) -> None:
     """The menu action: the caller's messages until Esc."""
-    await node_seen(session.store, session.caller.node, session.player, "Message Centre")
+    await node_seen(session.store, session.caller, session.player, "Message Centre")
     await MessageCentre(session).run()
-    await node_seen(session.store, session.caller.node, session.player, "main menu")
+    await node_seen(session.store, session.caller, session.player, "main menu")

@@ -51,7 +51,7 @@ def draw(session: Session, nodes: list[OnlineNode], note: str = "",
 
 
 async def whos_online(session: Session) -> None:
-    await node_seen(session.store, session.caller.node, session.player, "Who's Online")
+    await node_seen(session.store, session.caller, session.player, "Who's Online")
     try:
         while True:
             note = ""
@@ -70,4 +70,4 @@ async def whos_online(session: Session) -> None:
                 continue
             return
     finally:
-        await node_seen(session.store, session.caller.node, session.player, "main menu")
+        await node_seen(session.store, session.caller, session.player, "main menu")

@@ -32,7 +32,7 @@ async def session(store: Store, worker: int, index: int, rounds: int, shared_id:
         try:
             await store.finish_game(shared_id, game.record(), game.score, str(game.status),
                                     False, now, now)
-            await store.save_resume(me.id, "montecarlo", {"round": r})
+            await store.claim_resume(me.id, "montecarlo", {"round": r})
             await store.save_named(me.id, "anciento", f"round {r}", {"round": r})
             await store.send_message(me.id, "hub", f"round {r}", f"from {me.alias}")
             # Pairs of sessions in different processes write to each other at once.

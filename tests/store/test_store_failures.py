@@ -59,10 +59,10 @@ async def test_read_only_file(tmp_path: Path, caplog: pytest.LogCaptureFixture) 
     try:
         with unwritable(db):
             with pytest.raises(StoreUnavailable, match="scores are unavailable right now"):
-                await store.save_resume(1, "anciento", {"x": 1})
+                await store.claim_resume(1, "anciento", {"x": 1})
             assert any(r.levelno == logging.ERROR and "read-only" in r.getMessage()
                        for r in caplog.records)
-        await store.save_resume(1, "anciento", {"x": 1})  # fixed: works again
+        await store.claim_resume(1, "anciento", {"x": 1})  # fixed: works again
         assert await store.load_resume(1, "anciento") == {"x": 1}
     finally:
         await store.close()
@@ -117,9 +117,9 @@ async def test_disk_full(tmp_path: Path) -> None:
 
     try:
         with pytest.raises(StoreUnavailable, match="full"):
-            await store.save_resume(1, "anciento", {"blob": "x" * 400_000})
+            await store.claim_resume(1, "anciento", {"blob": "x" * 400_000})
         assert await store.load_resume(1, "anciento") is None
-        await store.save_resume(1, "anciento", {"small": 1})  # room for small things still
+        await store.claim_resume(1, "anciento", {"small": 1})  # room for small things still
     finally:
         await store.close()
 
@@ -132,10 +132,10 @@ async def test_locked_too_long_then_free(tmp_path: Path) -> None:
     try:
         holder.execute("BEGIN IMMEDIATE")  # another process sitting on the write lock
         with pytest.raises(StoreUnavailable, match="busy too long"):
-            await store.save_resume(1, "anciento", {"x": 1})
+            await store.claim_resume(1, "anciento", {"x": 1})
         assert await store.load_resume(1, "anciento") is None  # readers are not blocked
         holder.execute("ROLLBACK")
-        await store.save_resume(1, "anciento", {"x": 1})
+        await store.claim_resume(1, "anciento", {"x": 1})
     finally:
         holder.close()
         await store.close()

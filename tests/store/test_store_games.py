@@ -153,7 +153,7 @@ async def test_delete_player_takes_everything_of_theirs(store: Store) -> None:
     ann = await store.player("direct", "ann", "Ann")
     bob = await store.player("direct", "bob", "Bob")
     await insert_game(store, ann.id, "anciento", 50)
-    await store.save_resume(ann.id, "anciento", {"s": 1})
+    await store.claim_resume(ann.id, "anciento", {"s": 1})
     await store.save_named(ann.id, "anciento", "x", {"s": 2})
     await store.send_message(ann.id, "Bob", "hi", "from Ann")
     await store.send_message(bob.id, "Ann", "hi", "from Bob")

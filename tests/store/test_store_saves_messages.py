@@ -21,13 +21,13 @@ async def clocked(db_url: str):
     await store.close()
 
 
-async def test_resume_slot_one_per_game_newest_wins(store: Store) -> None:
+async def test_resume_slot_one_per_game_newest_claim_wins(store: Store) -> None:
     ann = await store.player("direct", "ann", "Ann")
     game = played_game("anciento", 12, 5)
     assert await store.load_resume(ann.id, "anciento") is None
-    await store.save_resume(ann.id, "anciento", {"old": True})
-    await store.save_resume(ann.id, "anciento", game.to_json())
-    await store.save_resume(ann.id, "montecarlo", {"mc": 1})
+    await store.claim_resume(ann.id, "anciento", {"old": True})
+    await store.claim_resume(ann.id, "anciento", game.to_json())
+    await store.claim_resume(ann.id, "montecarlo", {"mc": 1})
     state = await store.load_resume(ann.id, "anciento")
     assert type(game).from_json(state).to_json() == game.to_json()
     assert sorted(await store.resumable(ann.id)) == ["anciento", "montecarlo"]

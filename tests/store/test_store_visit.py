@@ -9,6 +9,7 @@ import pytest
 from door.config import load_settings
 from door.session import Caller
 from door.store import MessageRefused, Store
+from door.store.migrate import head
 from door.store.visit import identify, node_gone, node_seen, open_store
 
 
@@ -20,9 +21,13 @@ async def test_bbs_and_direct_callers_get_their_own_records(store: Store) -> Non
     direct = await identify(store, Caller(alias="Ann", node=4))
     assert bbs.id == same.id and same.alias == "Ann the Great"
     assert (direct.source, direct.user_id) == ("direct", "ann") and direct.id != bbs.id
-    await node_seen(store, 2, bbs, "main menu")
+    call, later = Caller(alias="Ann", node=2), Caller(alias="Bob", node=2)
+    await node_seen(store, call, bbs, "main menu")
     assert [(n.node, n.alias) for n in await store.online()] == [(2, "Ann the Great")]
-    await node_gone(store, 2)
+    await node_seen(store, later, direct, "main menu")  # the BBS gave node 2 to another call
+    await node_gone(store, call)  # the first call's late exit leaves the new row alone
+    assert [(n.node, n.alias) for n in await store.online()] == [(2, "Ann")]
+    await node_gone(store, later)
     assert await store.online() == []
     assert await identify(None, Caller()) is None
 
@@ -31,15 +36,15 @@ async def test_open_store_migrates_and_a_broken_one_still_opens(door_home: Path)
     settings = load_settings(door_home)
     store = await open_store(settings)
     try:
-        assert await store.revision() == "0002"
+        assert await store.revision() == head()
     finally:
         await store.close()
     (door_home / "data" / "reussite.db").write_bytes(b"\0" * 4096 + b"garbage" * 100)
     broken = await open_store(settings)  # logs, does not raise: the door answers anyway
     try:
         assert await identify(broken, Caller(alias="Ann")) is None
-        await node_seen(broken, 1, None, "main menu")  # silently not recorded
-        await node_gone(broken, 1)
+        await node_seen(broken, Caller(), None, "main menu")  # silently not recorded
+        await node_gone(broken, Caller())
     finally:
         await broken.close()
 

@@ -1,0 +1,517 @@
+"""Soak benchmark: is any game lost under load, hostile callers and hang-ups?
+
+A real ``reussite serve`` on loopback; ``--players`` callers play real games of all four
+titles over telnet (moves chosen from the engines' own legal moves and typed as a caller
+would), each visit ending at random in one of three ways: the game is finished, the caller
+quits it (Q, Y), or the caller hangs up in the middle of it.  ``--hostile`` callers send
+random bytes, half escape sequences and held keys, at the login screen and inside games, and
+hang up mid-frame.  One control caller presses a key a second throughout, and its
+keystroke-to-screen latency is measured.
+
+After every visit the database is read (by this process, through the project's Store):
+an unfinished game must be in its resume slot with every move the caller typed, a
+finished one in the games table with its whole move list.  A game missing either way, or
+with fewer moves, counts as *lost*.  The server's log is read for "database is locked" /
+"busy too long", and /proc for its open files and threads before, during and 10 s after.
+
+    python bench/soak.py                                  # 300 players, 50 hostile, 10 min
+    python bench/soak.py --players 50 --hostile 10 --minutes 2
+    python bench/soak.py --database postgresql+asyncpg://postgres@/reussite?host=/tmp/pg
+
+Figures only: the test suite never runs this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import resource
+import shutil
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(BENCH.parent))
+
+from bench_ui_anciento import keys_for as anciento_keys  # noqa: E402
+from bench_ui_auntmary import source_and_target  # noqa: E402
+from bench_ui_mariant import keys_for as mariant_keys  # noqa: E402
+from load import Line, make_home, proc_stats, start_door, stop  # noqa: E402
+
+from door.games import Game, Status, engine  # noqa: E402
+from door.store import Store  # noqa: E402
+from door.term import Key  # noqa: E402
+
+TITLES = {  # name: (menu key, header title)
+    "montecarlo": ("c", "Monte Carlo"),
+    "auntmary": ("a", "Aunt Mary"),
+    "mariant": ("m", "Mariant"),
+    "anciento": ("n", "Anciento"),
+}
+PASSWORD = "soak-pass"
+KEY_BYTES = {"enter": b"\r", "up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C",
+             "left": b"\x1b[D", "esc": b"\x1b"}
+CHECK_WAIT = 15.0  # seconds the database gets to show a visit's game after the hang-up
+
+
+def key_bytes(key: Key) -> bytes:
+    return key.char.encode() if key.is_char else KEY_BYTES[key.name]
+
+
+# -- what a player types for a move ----------------------------------------------------------
+
+def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
+    """A legal move for the shadow ``game`` and the bytes a caller types for it (None: no
+    move this driver can type)."""
+    name = game.name
+    if name == "montecarlo":
+        moves = [m for m in game.legal_moves() if len(m) == 4]
+        if not moves:
+            moves = game.legal_moves()
+            return (moves[0], [b"d"]) if moves else None
+        move = rng.choice(moves)
+        return move, [c.encode() for c in move]
+    if name == "mariant":
+        moves = [m for m in game.legal_moves() if ">" in m]
+        if moves and rng.random() < 0.85:
+            move = rng.choice(moves)
+            return move, [key_bytes(k) for k in mariant_keys("move", move, 0, "typed")]
+        if "d" in game.legal_moves():
+            return "d", [b"d"]
+        return None
+    if name == "auntmary":
+        moves = [m for m in game.legal_moves() if m == "s" or not m.startswith("f")]
+        if not moves:
+            return None
+        move = rng.choice(moves)
+        if move == "s":
+            return move, [b"s"]
+        src, _count, dst = source_and_target(game, move)  # type: ignore[arg-type]
+        return move, [src.encode(), b"f" if dst.startswith("f") else dst.encode()]
+    if name == "anciento":
+        moves = [m for m in game.legal_moves() if m != "end"]
+        if not moves:
+            return None
+        move = rng.choice(moves)
+        target = game.geo.names.index(move)  # type: ignore[attr-defined]
+        return move, [key_bytes(k) for k in anciento_keys(game, target, 0, "check")]
+    raise ValueError(name)
+
+
+# -- the tally --------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    visits: int = 0
+    started: int = 0
+    resumed: int = 0
+    saved: int = 0  # unfinished games found whole in their resume slot after the visit
+    finished: int = 0  # finished games found whole in the games table
+    lost: int = 0
+    moves: int = 0
+    failed_visits: int = 0
+    hostile_connections: int = 0
+    hostile_bytes: int = 0
+    control: list[float] = field(default_factory=list)
+    control_lost: int = 0
+    losses: list[str] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+class Player:
+    """One soak caller: an account, and per title the shadow of the game they left."""
+
+    def __init__(self, index: int, seed: int) -> None:
+        self.handle = f"soak{index}"
+        self.rng = random.Random(seed * 100_003 + index)
+        self.signed_up = False
+        self.left: dict[str, Game] = {}  # title -> the unfinished game the store should hold
+        self.player_id: int | None = None
+
+
+async def login(line: Line, player: Player) -> None:
+    await line.until(b"Handle:")
+    if player.signed_up:
+        line.send(f"{player.handle}\r".encode())
+        await line.until(b"Password:")
+        line.send(f"{PASSWORD}\r".encode())
+    else:
+        line.send(b"new\r")
+        await line.until(b"New user")
+        line.send(f"{player.handle}\r".encode())
+        await line.until(b"Password:")
+        line.send(f"{PASSWORD}\r".encode())
+        await line.until(b"Again:")
+        line.send(f"{PASSWORD}\r".encode())
+        player.signed_up = True
+    await line.until(b"Press any key")
+    line.send(b" ")
+    await line.until(b"Your choice")
+
+
+async def open_title(line: Line, player: Player, title: str, tally: Tally) -> Game:
+    """From the main menu into a game of ``title``: the one left last time (resumed), or a
+    new deal."""
+    key, header = TITLES[title]
+    line.send(key.encode())
+    kept = player.left.get(title)
+    if kept is not None:
+        await line.until(b"Resume your")
+        line.send(b"y")
+        await line.until(header.encode())
+        tally.resumed += 1
+        return kept
+    number = player.rng.randrange(1, 30000)
+    if title == "anciento":
+        await line.until(b"New Anciento game")
+        line.send(b"s")
+    await line.until(b"Game number")
+    line.send(f"{number}\r".encode())
+    await line.until(f"#{number}".encode())
+    tally.started += 1
+    return engine(title).new(number)
+
+
+async def wait_answer(line: Line) -> None:
+    """Until the screen has answered (or 2 s of silence: the key may have been refused)."""
+    await line.answer()
+
+
+async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> None:
+    """One visit: log in, play one game a while, then finish, quit or hang up."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    line = Line(reader, writer)
+    title = player.rng.choice(list(TITLES))
+    game: Game | None = None
+    ending = "hangup"
+    try:
+        await login(line, player)
+        game = await open_title(line, player, title, tally)
+        player.left.pop(title, None)
+        await asyncio.sleep(0.3)
+        line.buf.clear()
+        budget = player.rng.randrange(5, 60)
+        for _ in range(budget):
+            if game.status in (Status.WON, Status.LOST):
+                break
+            found = next_move(game, player.rng)
+            if found is None:
+                break
+            move, keys = found
+            for data in keys:
+                line.send(data)
+                await wait_answer(line)
+            game.play(move)
+            tally.moves += 1
+            await asyncio.sleep(player.rng.uniform(0.05, 0.6))
+        if game.status in (Status.WON, Status.LOST):
+            ending = "finished"
+            await line.until(b"main menu", timeout=30)
+            line.send(b"m")
+            await line.until(b"Your choice", timeout=30)
+        else:
+            ending = player.rng.choice(("quit", "hangup"))
+            if ending == "quit":
+                line.send(b"q")
+                await line.until(b"Leave this game?", timeout=30)
+                line.send(b"y")
+                await line.until(b"Your choice", timeout=30)
+        tally.visits += 1
+    except (TimeoutError, ConnectionError, OSError) as exc:
+        tally.failed_visits += 1
+        tally.error(f"{type(exc).__name__}: {str(exc)[:60]}")
+    finally:
+        if ending == "hangup" and player.rng.random() < 0.5:
+            line.send(b"\x1b[")  # hang up mid-sequence, as a dropped modem does
+        writer.close()
+    if game is not None and game.actions:
+        await check_kept(player, title, game, store, tally)
+
+
+async def check_kept(player: Player, title: str, game: Game, store: Store,
+                     tally: Tally) -> None:
+    """The database must hold the game with every move typed: in the games table if it
+    was finished, else in the resume slot (which the next visit to that title resumes)."""
+    if player.player_id is None:
+        found = await store.find_players(player.handle)
+        player.player_id = found[0].id if found else None
+    deadline = time.monotonic() + CHECK_WAIT
+    over = game.status in (Status.WON, Status.LOST)
+    while True:
+        if over:
+            record = await _finished(store, player.player_id, game)
+            ok = record == game.actions
+        else:
+            state = await store.load_resume(player.player_id or 0, title)
+            ok = bool(state) and state.get("actions") == game.actions
+        if ok:
+            break
+        if time.monotonic() > deadline:
+            tally.lost += 1
+            if len(tally.losses) < 10:
+                tally.losses.append(f"{player.handle} {title} #{game.number}: "
+                                    f"{len(game.actions)} moves typed, "
+                                    f"{'not in games' if over else 'slot differs'}")
+            return
+        await asyncio.sleep(0.25)
+    if over:
+        tally.finished += 1
+    else:
+        tally.saved += 1
+        player.left[title] = game
+
+
+async def _finished(store: Store, player_id: int | None, game: Game) -> list[str] | None:
+    if player_id is None:
+        return None
+    for entry in await store.number_board(game.name, game.number, limit=50):
+        if entry.player_id == player_id:
+            record = await store.game_record(entry.game_id)
+            if record is not None and record.actions == game.actions:
+                return record.actions
+    rows = [r async for r in store.game_rows() if r["player_id"] == player_id
+            and r["game"] == game.name and r["number"] == game.number]
+    return rows[-1]["moves"] if rows else None
+
+
+async def player_loop(port: int, player: Player, store: Store, tally: Tally,
+                      until: float) -> None:
+    while time.monotonic() < until:
+        await play_visit(port, player, store, tally)
+        await asyncio.sleep(player.rng.uniform(0.2, 2.0))
+
+
+# -- hostile callers --------------------------------------------------------------------------
+
+GARBAGE = [b"\x1b[", b"\x1b[1;", b"\x1bO", b"\x1b[999999999999999;9999999999H", b"\xff\xfb",
+           b"\xff\xfa\x18\x00", b"\xfd1\r", b"\x00" * 64, b"\x1b" * 32, b"\xc3\x28", b"\xe2\x82",
+           b"\x1b[M" + bytes([255, 255, 255]), b"\x07\x08\x7f", b"\r\n" * 40]
+
+
+async def hostile_loop(port: int, index: int, seed: int, tally: Tally, until: float) -> None:
+    rng = random.Random(seed * 7919 + index)
+    round_ = 0
+    while time.monotonic() < until:
+        round_ += 1
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(1)
+            continue
+        tally.hostile_connections += 1
+        line = Line(reader, writer)
+        drain = asyncio.ensure_future(_swallow(reader))
+        try:
+            if rng.random() < 0.5:  # inside the door: sign up and open a game
+                drain.cancel()
+                await login(line, Player(10_000 + index * 1000 + round_, seed))
+                line.send(rng.choice(list(TITLES.values()))[0].encode())
+                line.send(b"\r")
+                drain = asyncio.ensure_future(_swallow(reader))
+            stop_at = time.monotonic() + rng.uniform(1, 20)
+            while time.monotonic() < stop_at:
+                kind = rng.random()
+                if kind < 0.4:
+                    data = rng.randbytes(rng.randrange(1, 2048))
+                elif kind < 0.7:
+                    data = rng.choice(GARBAGE)
+                else:  # a held key: an arrow repeated fast
+                    data = rng.choice([b"\x1b[C", b"\x1b[B", b" ", b"x"]) * rng.randrange(10, 400)
+                writer.write(data)
+                tally.hostile_bytes += len(data)
+                await asyncio.sleep(rng.uniform(0.0, 0.3))
+            if rng.random() < 0.5:
+                writer.write(b"\x1b[12;")  # hang up mid-frame
+        except (TimeoutError, ConnectionError, OSError):
+            pass
+        finally:
+            drain.cancel()
+            writer.close()
+        await asyncio.sleep(rng.uniform(0.1, 1.0))
+
+
+async def _swallow(reader: asyncio.StreamReader) -> None:
+    with contextlib.suppress(Exception):
+        while await reader.read(65536):
+            pass
+
+
+# -- the control caller -----------------------------------------------------------------------
+
+async def control_loop(port: int, tally: Tally, until: float, seed: int) -> None:
+    player = Player(999_999, seed)
+    while time.monotonic() < until:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            line = Line(reader, writer)
+            await login(line, player)
+            line.send(b"c")
+            await line.until(b"Game number", timeout=30)
+            line.send(b"11982\r")
+            await line.until(b"#11982", timeout=30)
+            await asyncio.sleep(0.3)
+            line.buf.clear()
+            keys = [b"\x1b[C", b"\x1b[B", b"\x1b[D", b"\x1b[A"]
+            i = 0
+            while time.monotonic() < until:
+                start = time.perf_counter()
+                line.send(keys[i % 4])
+                i += 1
+                done = await line.answer()
+                if done is None:
+                    tally.control_lost += 1
+                else:
+                    tally.control.append(done - start)
+                await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+            writer.close()
+        except (TimeoutError, ConnectionError, OSError) as exc:
+            tally.error(f"control: {type(exc).__name__}")
+            await asyncio.sleep(1)
+
+
+# -- the server's side ------------------------------------------------------------------------
+
+def server_handles(pid: int) -> tuple[int, int, int]:
+    """(open files, of which the database's, threads) of the server process."""
+    fds = os.listdir(f"/proc/{pid}/fd")
+    db = 0
+    for fd in fds:
+        try:
+            if "reussite.db" in os.readlink(f"/proc/{pid}/fd/{fd}"):
+                db += 1
+        except OSError:
+            pass
+    with open(f"/proc/{pid}/status") as f:
+        threads = next(int(line.split()[1]) for line in f if line.startswith("Threads:"))
+    return len(fds), db, threads
+
+
+def locked_lines(home: Path) -> int:
+    count = 0
+    for log in (home / "data").glob("reussite.log*"):
+        text = log.read_text(encoding="utf-8", errors="replace")
+        count += len(re.findall(r"database is locked|busy too long", text))
+    return count
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--hostile", type=int, default=50)
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--database", default="", help="database URL (default: SQLite in the "
+                        "door home's data/)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    need = 4 * (args.players + args.hostile) + 500
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
+    n = args.players + args.hostile + 1
+    home = make_home(n + args.hostile * 2)
+    ini = home / "sysop.ini"
+    text = ini.read_text(encoding="utf-8")
+    if args.database:
+        text = re.sub(r"(?m)^;?url =.*$", f"url = {args.database}", text, count=1)
+    ini.write_text(text, encoding="utf-8")
+    proc, port, _ = await start_door(home, ssh=False)
+    db_url = args.database or f"sqlite+aiosqlite:///{home / 'data' / 'reussite.db'}"
+    store = Store(db_url, pooled=True)
+    tally = Tally()
+    print(f"{os.cpu_count()} CPUs, {args.players} players, {args.hostile} hostile, "
+          f"{args.minutes:g} min, database {store.describe()}", flush=True)
+    try:
+        await asyncio.sleep(1.0)
+        base = server_handles(proc.pid)
+        until = time.monotonic() + args.minutes * 60
+        players = [Player(i, args.seed) for i in range(args.players)]
+        tasks = [asyncio.create_task(control_loop(port, tally, until, args.seed))]
+        for i, player in enumerate(players):
+            tasks.append(asyncio.create_task(_later(i * 0.05, player_loop(
+                port, player, store, tally, until))))
+        for i in range(args.hostile):
+            tasks.append(asyncio.create_task(_later(i * 0.1, hostile_loop(
+                port, i, args.seed, tally, until))))
+        peak = base
+        began = time.monotonic()
+        while not all(t.done() for t in tasks):
+            await asyncio.sleep(10)
+            now = server_handles(proc.pid)
+            peak = tuple(max(a, b) for a, b in zip(peak, now, strict=True))  # type: ignore
+            rss, cpu = proc_stats(proc.pid)
+            print(f"  {time.monotonic() - began:5.0f} s: visits {tally.visits}, started "
+                  f"{tally.started}, saved {tally.saved}, finished {tally.finished}, lost "
+                  f"{tally.lost}; control p50 {pct(tally.control, .5):.0f} ms p99 "
+                  f"{pct(tally.control, .99):.0f} ms; files {now[0]} (db {now[1]}), threads "
+                  f"{now[2]}; RSS {rss // 1024} MiB, load {os.getloadavg()[0]:.1f}",
+                  flush=True)
+        for task in tasks:
+            task.result()
+        await asyncio.sleep(10)
+        after = server_handles(proc.pid)
+        rss, cpu = proc_stats(proc.pid)
+    finally:
+        await store.close()
+        await stop(proc)
+    locks = locked_lines(home)
+    print()
+    print("| what | figure |")
+    print("|---|---:|")
+    for label, value in (
+            ("visits (players)", tally.visits), ("visits failed", tally.failed_visits),
+            ("games started", tally.started), ("games resumed", tally.resumed),
+            ("moves typed", tally.moves),
+            ("unfinished games found whole in their slot", tally.saved),
+            ("finished games found whole in the hall", tally.finished),
+            ("**games lost**", tally.lost),
+            ('"database is locked" / "busy too long" in the log', locks),
+            ("hostile connections", tally.hostile_connections),
+            ("hostile bytes sent", tally.hostile_bytes),
+            ("open files before / peak / 10 s after", f"{base[0]} / {peak[0]} / {after[0]}"),
+            ("database handles before / peak / 10 s after",
+             f"{base[1]} / {peak[1]} / {after[1]}"),
+            ("threads before / peak / 10 s after", f"{base[2]} / {peak[2]} / {after[2]}"),
+            ("control caller p50 / p99 / max ms",
+             f"{pct(tally.control, .5):.0f} / {pct(tally.control, .99):.0f} / "
+             f"{max(tally.control, default=float('nan')) * 1000:.0f}"),
+            ("control keys unanswered in 2 s", tally.control_lost),
+            ("server CPU seconds", f"{cpu:.0f}"),
+            ("load average (1 min) at the end", f"{os.getloadavg()[0]:.1f}")):
+        print(f"| {label} | {value} |")
+    for loss in tally.losses:
+        print("  lost:", loss)
+    if tally.errors:
+        common = sorted(tally.errors.items(), key=lambda kv: -kv[1])[:8]
+        print("  client-side errors:", ", ".join(f"{k} x{v}" for k, v in common))
+    if tally.control:
+        print(f"  control mean {statistics.mean(tally.control) * 1000:.1f} ms over "
+              f"{len(tally.control)} keys")
+    shutil.rmtree(home, ignore_errors=True)
+
+
+async def _later(delay: float, work: Any) -> None:
+    await asyncio.sleep(delay)
+    await work
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

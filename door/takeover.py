@@ -1,0 +1,120 @@
+"""One call per player, across nodes, processes and door servers.
+
+A player's saved games are one per game, so a handle (or a BBS user) is in the door on one
+line at a time.  A later call may take over: the earlier one is asked to save its game and
+hang up, as if its line had dropped.  Inside one ``reussite serve`` that is immediate; a
+call in another process (a BBS door process whose hang-up the BBS never noticed, or another
+server sharing PostgreSQL) is told through the store: its row in who's online gets a
+hang-up order, which that process reads within :data:`WATCH_S` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from .session import Session
+from .store import OnlineNode, Store
+from .store.accounts import GUEST_ID
+from .store.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+WATCH_S = 5.0
+"""How often a process reads its calls' hang-up orders (one read for all its calls)."""
+TAKEOVER_WAIT_S = 12.0
+"""How long a takeover waits for the other call to save and leave before it goes on (that
+call's process may be gone without a trace: a crash, kill -9)."""
+NOTICE = "One call at a time, please. Goodbye."
+
+
+@dataclass(frozen=True)
+class OtherCall:
+    """Another live call of the same player, and how to end it."""
+
+    where: str
+    end: Callable[[], Awaitable[None]]
+    """Ask it to save and hang up, and wait (a bounded time) until it has."""
+
+
+async def one_call_per_player(session: Session, others: list[OtherCall]) -> bool:
+    """Let the caller in when no other call of theirs is live, or after they chose to hang
+    the others up; False when they chose to leave instead (told so)."""
+    from .ui.takeover import ask_to_take_over
+
+    if not others:
+        return True
+    node, alias = session.caller.node, session.caller.alias
+    if not await ask_to_take_over(session, others[0].where):
+        session.terminal.write(b"\r\n" + NOTICE.encode() + b"\r\n")
+        return False
+    log.info("node %s: %s takes over from %s", node, alias,
+             ", ".join(o.where for o in others))
+    await asyncio.gather(*(o.end() for o in others))
+    return True
+
+
+async def calls_elsewhere(store: Store | None, session: Session,
+                          skip_host: str | None = None) -> list[OtherCall]:
+    """The player's live calls known to the store (except this one, and except those of
+    ``skip_host``: a server knows its own calls better than its rows)."""
+    player = session.player
+    if store is None or player is None or player.user_id == GUEST_ID:
+        return []
+    try:
+        rows = await store.other_calls(player.id, session.caller.token)
+    except StoreError as exc:
+        log.warning("node %s: other calls of %s unknown: %s", session.caller.node,
+                    session.caller.alias, exc)
+        return []
+    return [OtherCall(_where(store, row), _ender(store, row)) for row in rows
+            if row.host != skip_host]
+
+
+def _where(store: Store, row: OnlineNode) -> str:
+    return f"node {row.node}" if row.host == store.host else f"node {row.node} of {row.host}"
+
+
+def _ender(store: Store, row: OnlineNode) -> Callable[[], Awaitable[None]]:
+    async def end() -> None:
+        with contextlib.suppress(StoreError):
+            if not await store.ask_to_hang_up(row.host, row.node, row.token):
+                return
+        deadline = time.monotonic() + TAKEOVER_WAIT_S
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.25)
+            with contextlib.suppress(StoreError):
+                others = await store.other_calls(row.player_id or 0, "")
+                if not any(o.token == row.token for o in others):
+                    return
+        # Its process is gone (or stuck): its row goes, its saves are refused from now on.
+        log.warning("node %s of %s did not hang up within %.0f s: its row is removed",
+                    row.node, row.host, TAKEOVER_WAIT_S)
+        with contextlib.suppress(StoreError):
+            await store.node_leave(row.node, row.token, row.host)
+    return end
+
+
+async def watch_hang_up_orders(store: Store, calls: Callable[[], dict[int, str]],
+                               hang_up: Callable[[int], None],
+                               every_s: float = WATCH_S) -> None:
+    """Forever: every ``every_s`` seconds, one read of this process's calls' orders (node
+    → token from ``calls()``); ``hang_up(node)`` for each call told to go."""
+    while True:
+        await asyncio.sleep(every_s)
+        live = calls()
+        if not live:
+            continue
+        try:
+            ordered = await store.hang_up_orders(live)
+        except StoreError as exc:
+            log.debug("hang-up orders not read: %s", exc)
+            continue
+        for node in ordered:
+            log.info("node %s: asked to hang up (the same player called again elsewhere)",
+                     node)
+            hang_up(node)

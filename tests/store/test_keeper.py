@@ -1,0 +1,128 @@
+"""The game keeper: moves reach the database within its interval, every exit path writes at
+once, a slot another visit claimed is not written again, and a database that refuses
+writes (here: a full disk, SQLite's own max_page_count) loses nothing once it takes them
+again.  Waits poll to a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from storehelp import played_game
+
+from door.store import Store, StoreUnavailable
+from door.store.keeper import GameKeeper, KeptGame
+
+
+async def until(check: Callable[[], Any], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not await check():
+        assert time.monotonic() < deadline, "not within the deadline"
+        await asyncio.sleep(0.05)
+
+
+def follow(game: Any, player_id: int, told: list[str] | None = None) -> KeptGame:
+    return KeptGame(player_id, game.name, game.to_json,
+                    trouble=told.append if told is not None else None)
+
+
+async def test_moves_are_written_as_they_are_played(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store, every_s=0.1)
+    game = played_game("auntmary", 5, 0)
+    kept = await keeper.start(follow(game, ann.id))
+    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == []
+    for move in game.legal_moves()[:1]:
+        game.play(move)
+        keeper.changed(kept)
+
+    async def written() -> bool:
+        state = await store.load_resume(ann.id, "auntmary")
+        return len(state["actions"]) == len(game.actions)
+    await until(written)
+    assert not kept.dirty
+    await keeper.close()
+
+
+async def test_flush_writes_now_and_close_leaves_nothing_behind(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store, every_s=3600)  # never by itself in this test
+    game = played_game("montecarlo", 9, 0)
+    kept = await keeper.start(follow(game, ann.id))
+    game.play(game.legal_moves()[0])
+    keeper.changed(kept)
+    assert await keeper.flush(kept)
+    assert (await store.load_resume(ann.id, "montecarlo"))["actions"] == game.actions
+    game.play(game.legal_moves()[0])
+    keeper.changed(kept)
+    assert await keeper.close() == 0
+    assert (await store.load_resume(ann.id, "montecarlo"))["actions"] == game.actions
+
+
+async def test_a_game_another_visit_claimed_is_not_written_again(store: Store) -> None:
+    ann = await store.player("bbs", "17", "Ann")
+    stale_keeper, keeper = GameKeeper(store, every_s=3600), GameKeeper(store, every_s=3600)
+    old = played_game("mariant", 3, 2)
+    stale = await stale_keeper.start(follow(old, ann.id))
+    new = played_game("mariant", 4, 1)
+    await keeper.start(follow(new, ann.id))  # the same player on another node
+    old.play(old.legal_moves()[0])
+    stale_keeper.changed(stale)
+    assert not await stale_keeper.flush(stale) or stale.refused
+    assert stale.refused
+    assert (await store.load_resume(ann.id, "mariant"))["number"] == 4
+    await stale_keeper.close()
+    await keeper.close()
+
+
+async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'reussite.db'}")
+    assert await store.start()
+    ann = await store.player("direct", "ann", "Ann")
+    disk = {"full": False}
+
+    @event.listens_for(store.engine.sync_engine, "before_cursor_execute")
+    def _write(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if disk["full"] and statement.lstrip().upper().startswith(("INSERT", "UPDATE",
+                                                                    "DELETE")):
+            raise sqlite3.OperationalError("database or disk is full")  # SQLite's ENOSPC
+
+    told: list[str] = []
+    keeper = GameKeeper(store, every_s=0.1)
+    game = played_game("auntmary", 5, 3)
+    kept = await keeper.start(follow(game, ann.id, told))
+    disk["full"] = True
+    game.play(game.legal_moves()[0])
+    keeper.changed(kept)
+    await until(lambda: _true(len(told) == 1))
+    assert told[0].startswith("Your moves cannot be saved right now (no space left on device")
+    later = played_game("mariant", 8, 2)
+    await keeper.start(follow(later, ann.id, told))  # its claim waits too
+    finished = played_game("montecarlo", 11, 0)
+    while finished.legal_moves():
+        finished.play(finished.legal_moves()[0])
+    now = datetime.now(UTC)
+    keeper.forget(await keeper.start(follow(finished, ann.id)))  # as a screen does at the end
+    with pytest.raises(StoreUnavailable, match="no space left"):
+        await keeper.finish("Ann's Monte Carlo #11", lambda: store.finish_game(
+            ann.id, finished.record(), finished.score, str(finished.status), False, now, now))
+    await asyncio.sleep(0.5)  # several tries fail meanwhile
+    assert keeper.waiting == 3 and len(told) == 2  # once per game, not once per try
+    disk["full"] = False  # space is back
+    await until(lambda: _true(keeper.waiting == 0))
+    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == game.actions
+    assert (await store.load_resume(ann.id, "mariant"))["actions"] == later.actions
+    assert [e.number for e in await store.top("montecarlo")] == [11]
+    await keeper.close()
+    await store.close()
+
+
+async def _true(value: bool) -> bool:
+    return value

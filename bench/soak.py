@@ -38,18 +38,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
 from bench_ui_anciento import keys_for as anciento_keys  # noqa: E402
 from bench_ui_auntmary import source_and_target  # noqa: E402
-from bench_ui_mariant import keys_for as mariant_keys  # noqa: E402
+from bench_ui_mariant import KEYS as MARIANT_KEYS  # noqa: E402
 from load import Line, make_home, proc_stats, start_door, stop  # noqa: E402
 
-from door.games import Game, Status, engine  # noqa: E402
+from door.games import Game, GameRecord, Status, engine  # noqa: E402
 from door.store import Store  # noqa: E402
+from door.store.models import GameRow  # noqa: E402
 from door.term import Key  # noqa: E402
+from door.ui.mariant_screen import deal_penalty  # noqa: E402
 
 TITLES = {  # name: (menu key, header title)
     "montecarlo": ("c", "Monte Carlo"),
@@ -80,20 +84,30 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
             return (moves[0], [b"d"]) if moves else None
         move = rng.choice(moves)
         return move, [c.encode() for c in move]
-    if name == "mariant":
-        moves = [m for m in game.legal_moves() if ">" in m]
+    if name == "mariant":  # a column key selects its whole group: the move takes it all
+        moves = []
+        for move in game.legal_moves():
+            if ">" not in move:
+                continue
+            src, dst = move.split(">")
+            src = src.split(":")[0]
+            whole = f"{src}:{game.group_length(MARIANT_KEYS.index(src))}>{dst}"  # type: ignore
+            if whole in moves or not _legal(game, whole):
+                continue
+            moves.append(whole)
         if moves and rng.random() < 0.85:
             move = rng.choice(moves)
-            return move, [key_bytes(k) for k in mariant_keys("move", move, 0, "typed")]
-        if "d" in game.legal_moves():
-            return "d", [b"d"]
+            return move, [move[0].encode(), move[-1].encode()]
+        if "d" in game.legal_moves():  # empty columns cost points: the screen asks first
+            return "d", [b"d", b"y"] if deal_penalty(game)[1] else [b"d"]  # type: ignore
         return None
-    if name == "auntmary":
-        moves = [m for m in game.legal_moves() if m == "s" or not m.startswith("f")]
+    if name == "auntmary":  # the tips: the moves its hot keys make (bench_ui_auntmary)
+        moves = [m for m in game.hints() if m in ("s", "r") or not m.startswith("f")]
+        moves = moves or [m for m in game.legal_moves() if m in ("s", "r")]
         if not moves:
             return None
-        move = rng.choice(moves)
-        if move == "s":
+        move = rng.choice(moves[:3])
+        if move in ("s", "r"):  # the stock key turns a card, or starts the next pass
             return move, [b"s"]
         src, _count, dst = source_and_target(game, move)  # type: ignore[arg-type]
         return move, [src.encode(), b"f" if dst.startswith("f") else dst.encode()]
@@ -105,6 +119,15 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
         target = game.geo.names.index(move)  # type: ignore[attr-defined]
         return move, [key_bytes(k) for k in anciento_keys(game, target, 0, "check")]
     raise ValueError(name)
+
+
+def _legal(game: Game, move: str) -> bool:
+    trial = type(game).from_json(game.to_json())
+    try:
+        trial.play(move)
+    except ValueError:
+        return False
+    return True
 
 
 # -- the tally --------------------------------------------------------------------------------
@@ -133,8 +156,9 @@ class Tally:
 class Player:
     """One soak caller: an account, and per title the shadow of the game they left."""
 
-    def __init__(self, index: int, seed: int) -> None:
+    def __init__(self, index: int, seed: int, source: str = "127.0.0.1") -> None:
         self.handle = f"soak{index}"
+        self.address = source
         self.rng = random.Random(seed * 100_003 + index)
         self.signed_up = False
         self.left: dict[str, Game] = {}  # title -> the unfinished game the store should hold
@@ -184,14 +208,36 @@ async def open_title(line: Line, player: Player, title: str, tally: Tally) -> Ga
     return engine(title).new(number)
 
 
-async def wait_answer(line: Line) -> None:
-    """Until the screen has answered (or 2 s of silence: the key may have been refused)."""
-    await line.answer()
+async def wait_answer(line: Line, quiet: float = 0.03, first: float = 2.0) -> None:
+    """Until the screen has answered (its bytes kept for :meth:`Line.until`), or ``first``
+    seconds of silence."""
+    wait = first
+    while True:
+        try:
+            data = await asyncio.wait_for(line.reader.read(65536), wait)
+        except TimeoutError:
+            return
+        if not data:
+            raise ConnectionError("closed")
+        line.buf += data
+        del line.buf[:-8192]
+        wait = quiet
+
+
+def address(kind: int, index: int) -> str:
+    """A loopback source address per caller group (all of 127/8 is this machine): eight
+    players share an address, each hostile caller and the control caller have their own,
+    so per-address caps and lockouts treat them as a board would see real callers."""
+    return f"127.0.{kind}.{index % 250 + 1}"
+
+
+async def connect(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
 
 
 async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> None:
     """One visit: log in, play one game a while, then finish, quit or hang up."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await connect(port, player.address)
     line = Line(reader, writer)
     title = player.rng.choice(list(TITLES))
     game: Game | None = None
@@ -251,11 +297,10 @@ async def check_kept(player: Player, title: str, game: Game, store: Store,
     over = game.status in (Status.WON, Status.LOST)
     while True:
         if over:
-            record = await _finished(store, player.player_id, game)
-            ok = record == game.actions
+            ok = await _finished(store, player.player_id, game)
         else:
             state = await store.load_resume(player.player_id or 0, title)
-            ok = bool(state) and state.get("actions") == game.actions
+            ok = bool(state) and same_game(state.get("actions") or [], game)
         if ok:
             break
         if time.monotonic() > deadline:
@@ -273,17 +318,27 @@ async def check_kept(player: Player, title: str, game: Game, store: Store,
         player.left[title] = game
 
 
-async def _finished(store: Store, player_id: int | None, game: Game) -> list[str] | None:
+def same_game(actions: list[str], shadow: Game) -> bool:
+    """The stored moves lead to the shadow's position, move for move (the screen and the
+    shadow may spell a move differently: ``3>5`` and ``3:1>5``)."""
+    if len(actions) != len(shadow.actions):
+        return False
+    stored = engine(shadow.name).replay(GameRecord(shadow.name, shadow.number,
+                                                   dict(shadow.options), actions))
+    mine, theirs = shadow.to_json(), stored.to_json()
+    mine.pop("actions", None)
+    theirs.pop("actions", None)
+    return mine == theirs
+
+
+async def _finished(store: Store, player_id: int | None, game: Game) -> bool:
     if player_id is None:
-        return None
-    for entry in await store.number_board(game.name, game.number, limit=50):
-        if entry.player_id == player_id:
-            record = await store.game_record(entry.game_id)
-            if record is not None and record.actions == game.actions:
-                return record.actions
-    rows = [r async for r in store.game_rows() if r["player_id"] == player_id
-            and r["game"] == game.name and r["number"] == game.number]
-    return rows[-1]["moves"] if rows else None
+        return False
+    async with store.engine.connect() as conn:
+        moves = (await conn.execute(select(GameRow.moves).where(
+            GameRow.player_id == player_id, GameRow.game == game.name,
+            GameRow.number == game.number))).scalars().all()
+    return any(same_game(list(m), game) for m in moves)
 
 
 async def player_loop(port: int, player: Player, store: Store, tally: Tally,
@@ -306,7 +361,7 @@ async def hostile_loop(port: int, index: int, seed: int, tally: Tally, until: fl
     while time.monotonic() < until:
         round_ += 1
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await connect(port, address(2, index))
         except OSError:
             await asyncio.sleep(1)
             continue
@@ -321,7 +376,8 @@ async def hostile_loop(port: int, index: int, seed: int, tally: Tally, until: fl
                 line.send(b"\r")
                 drain = asyncio.ensure_future(_swallow(reader))
             stop_at = time.monotonic() + rng.uniform(1, 20)
-            while time.monotonic() < stop_at:
+            while time.monotonic() < stop_at and not writer.is_closing() \
+                    and not reader.at_eof():
                 kind = rng.random()
                 if kind < 0.4:
                     data = rng.randbytes(rng.randrange(1, 2048))
@@ -351,10 +407,10 @@ async def _swallow(reader: asyncio.StreamReader) -> None:
 # -- the control caller -----------------------------------------------------------------------
 
 async def control_loop(port: int, tally: Tally, until: float, seed: int) -> None:
-    player = Player(999_999, seed)
+    player = Player(999_999, seed, address(3, 0))
     while time.monotonic() < until:
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await connect(port, player.address)
             line = Line(reader, writer)
             await login(line, player)
             line.send(b"c")
@@ -421,6 +477,8 @@ async def main() -> None:
     parser.add_argument("--database", default="", help="database URL (default: SQLite in the "
                         "door home's data/)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the door home (its log "
+                        "and database) and print where it is")
     args = parser.parse_args()
     need = 4 * (args.players + args.hostile) + 500
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -441,9 +499,13 @@ async def main() -> None:
           f"{args.minutes:g} min, database {store.describe()}", flush=True)
     try:
         await asyncio.sleep(1.0)
+        warm = Player(999_998, args.seed)  # the game screens and the pool open on first use
+        for _ in range(2):
+            await play_visit(port, warm, store, Tally())
+        await asyncio.sleep(3.0)
         base = server_handles(proc.pid)
         until = time.monotonic() + args.minutes * 60
-        players = [Player(i, args.seed) for i in range(args.players)]
+        players = [Player(i, args.seed, address(1, i // 8)) for i in range(args.players)]
         tasks = [asyncio.create_task(control_loop(port, tally, until, args.seed))]
         for i, player in enumerate(players):
             tasks.append(asyncio.create_task(_later(i * 0.05, player_loop(
@@ -486,10 +548,10 @@ async def main() -> None:
             ('"database is locked" / "busy too long" in the log', locks),
             ("hostile connections", tally.hostile_connections),
             ("hostile bytes sent", tally.hostile_bytes),
-            ("open files before / peak / 10 s after", f"{base[0]} / {peak[0]} / {after[0]}"),
-            ("database handles before / peak / 10 s after",
+            ("open files after warm-up / peak / 10 s after", f"{base[0]} / {peak[0]} / {after[0]}"),
+            ("database handles after warm-up / peak / 10 s after",
              f"{base[1]} / {peak[1]} / {after[1]}"),
-            ("threads before / peak / 10 s after", f"{base[2]} / {peak[2]} / {after[2]}"),
+            ("threads after warm-up / peak / 10 s after", f"{base[2]} / {peak[2]} / {after[2]}"),
             ("control caller p50 / p99 / max ms",
              f"{pct(tally.control, .5):.0f} / {pct(tally.control, .99):.0f} / "
              f"{max(tally.control, default=float('nan')) * 1000:.0f}"),
@@ -505,7 +567,10 @@ async def main() -> None:
     if tally.control:
         print(f"  control mean {statistics.mean(tally.control) * 1000:.1f} ms over "
               f"{len(tally.control)} keys")
-    shutil.rmtree(home, ignore_errors=True)
+    if args.keep:
+        print(f"  door home kept: {home}")
+    else:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 async def _later(delay: float, work: Any) -> None:

@@ -155,8 +155,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         if item.is_file() and (args.force or not dest.exists()):
             dest.write_bytes(item.read_bytes())
             made.append(f"ansi/{item.name}")
-    data = target / "data"
-    data.mkdir(exist_ok=True)
+    from .private import make_private_dir
+
+    make_private_dir(target / "data")
     made.append("data/")
     print(f"Door home ready in {target}: {', '.join(made)}")
     print(f"Start it with: cd {target} && reussite serve")

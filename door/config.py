@@ -98,6 +98,7 @@ class AccountsSettings:
 @dataclass(frozen=True)
 class DatabaseSettings:
     url: str = ""  # empty: SQLite file data/reussite.db
+    save_every: float = 2.0  # seconds: a game's moves reach the database within this long
 
 
 @dataclass(frozen=True)
@@ -290,7 +291,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "accounts": (AccountsSettings, {"guest": _bool, "login_attempts": _int_between(1, 100),
                                     "lockout_minutes": _int_between(1, 1440),
                                     "login_timeout": _int_between(2, 3600)}),
-    "database": (DatabaseSettings, {"url": _db_url}),
+    "database": (DatabaseSettings, {"url": _db_url,
+                                    "save_every": _seconds_between(0.5, 60)}),
     "mariant": (MariantSettings, {"face_down": _int_between(2, 6),
                                   "face_up": _int_between(1, 5)}),
     "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed")}),

@@ -82,7 +82,7 @@ class NodeTable:
 
 def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
     """An open door without logins (every caller is Guest): tests of the screens use it."""
-    keeper = GameKeeper(store) if store is not None else None
+    keeper = GameKeeper(store, settings.database.save_every) if store is not None else None
 
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
@@ -121,7 +121,8 @@ class Door:
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
-        self.keeper = GameKeeper(store) if store is not None else None
+        self.keeper = (GameKeeper(store, settings.database.save_every)
+                       if store is not None else None)
         if store is not None:
             self._log_game_ends(store)
 

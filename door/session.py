@@ -79,7 +79,7 @@ class Session:
         """The caller's record in the store; None when unknown or the store is unavailable."""
         if keeper is None and store is not None:  # a server shares one; else one per visit
             from .store.keeper import GameKeeper
-            keeper = GameKeeper(store)
+            keeper = GameKeeper(store, settings.database.save_every)
         self.keeper = keeper
         """Writes the game in progress as it is played (None: no database, nothing kept)."""
         self.chores: list[asyncio.Future] = []

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 WATCH_S = 5.0
 """How often a process reads its calls' hang-up orders (one read for all its calls)."""
-TAKEOVER_WAIT_S = 12.0
+TAKEOVER_WAIT_S = 8.0
 """How long a takeover waits for the other call to save and leave before it goes on (that
 call's process may be gone without a trace: a crash, kill -9)."""
 NOTICE = "One call at a time, please. Goodbye."

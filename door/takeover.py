@@ -25,7 +25,8 @@ from .store.errors import StoreError
 log = logging.getLogger(__name__)
 
 WATCH_S = 5.0
-"""How often a process reads its calls' hang-up orders (one read for all its calls)."""
+"""How often a process says its calls are alive and reads their hang-up orders (one short
+write for all its calls; :data:`door.store.store.ALIVE_WINDOW_S` is three of these)."""
 TAKEOVER_WAIT_S = 8.0
 """How long a takeover waits for the other call to save and leave before it goes on (that
 call's process may be gone without a trace: a crash, kill -9)."""
@@ -45,6 +46,7 @@ async def one_call_per_player(session: Session, others: list[OtherCall]) -> bool
     """Let the caller in when no other call of theirs is live, or after they chose to hang
     the others up; False when they chose to leave instead (told so)."""
     from .ui.takeover import ask_to_take_over
+    from .ui.widgets import message
 
     if not others:
         return True
@@ -54,7 +56,10 @@ async def one_call_per_player(session: Session, others: list[OtherCall]) -> bool
         return False
     log.info("node %s: %s takes over from %s", node, alias,
              ", ".join(o.where for o in others))
+    message(session, f"Asking {others[0].where} to save its game and hang up...")
+    await session.show()
     await asyncio.gather(*(o.end() for o in others))
+    message(session, "")
     return True
 
 
@@ -102,8 +107,9 @@ def _ender(store: Store, row: OnlineNode) -> Callable[[], Awaitable[None]]:
 async def watch_hang_up_orders(store: Store, calls: Callable[[], dict[int, str]],
                                hang_up: Callable[[int], None],
                                every_s: float = WATCH_S) -> None:
-    """Forever: every ``every_s`` seconds, one read of this process's calls' orders (node
-    → token from ``calls()``); ``hang_up(node)`` for each call told to go."""
+    """Forever: every ``every_s`` seconds, this process's calls (node → token from
+    ``calls()``) are said alive and their orders read; ``hang_up(node)`` for each call
+    told to go."""
     while True:
         await asyncio.sleep(every_s)
         live = calls()

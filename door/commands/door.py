@@ -371,7 +371,7 @@ async def attach_store(session: Session, settings: Settings):
     session.admission = admission
     caller = session.caller
     session.chores.append(asyncio.ensure_future(watch_hang_up_orders(
-        store, lambda: {caller.node: caller.token} if session.player else {}, hang_up)))
+        store, lambda: {caller.node: caller.token}, hang_up)))
     return store
 
 

@@ -177,7 +177,8 @@ class NodeRow(Base):
 
     ``token`` names the call that owns the row (a BBS may give the node to a new caller
     while a forgotten door process still runs); ``hangup`` is set by a later call of the
-    same player that takes over: the owner saves its game and hangs up."""
+    same player that takes over: the owner saves its game and hangs up.  ``alive`` is
+    refreshed while the owner's process runs."""
 
     __tablename__ = "nodes"
 
@@ -190,6 +191,9 @@ class NodeRow(Base):
     heartbeat: Mapped[datetime]
     token: Mapped[str] = mapped_column(String(32), default="", server_default="")
     hangup: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    alive: Mapped[datetime | None]
+    """Refreshed every few seconds while the call's process runs (``heartbeat`` is the
+    caller's last key): a takeover only asks calls that are really there."""
 
 
 class AccountRow(Base):

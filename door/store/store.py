@@ -220,6 +220,9 @@ def verify_record(record: GameRecord, score: int, status: str) -> bool:
     return bool(getattr(replayed, "cheater", False))
 
 
+ALIVE_WINDOW_S = 15.0
+"""A call whose process has not said "alive" for this long is taken for gone (three of
+:data:`door.takeover.WATCH_S`: a crashed server's calls are not offered for takeover)."""
 TOUCH_EVERY_S = 30.0
 """Keys refresh who's online this often at most (the Idle column is right to within it)."""
 
@@ -785,11 +788,11 @@ class Store:
             ins = self._insert(conn, NodeRow).values(host=self.host, node=node,
                                                      player_id=player_id, activity=activity,
                                                      since=now, heartbeat=now, token=token,
-                                                     hangup=False)
+                                                     hangup=False, alive=now)
             await conn.execute(ins.on_conflict_do_update(
                 index_elements=["host", "node"],
                 set_={"player_id": player_id, "activity": activity, "heartbeat": now,
-                      "token": token,
+                      "token": token, "alive": now,
                       "hangup": case((NodeRow.token == ins.excluded.token, NodeRow.hangup),
                                      else_=False),
                       "since": case((NodeRow.player_id == ins.excluded.player_id,
@@ -833,13 +836,14 @@ class Store:
 
     @unit
     async def other_calls(self, player_id: int, token: str) -> list[OnlineNode]:
-        """The player's other live calls, on any door server sharing this database."""
+        """The player's other live calls (their process said so in the last
+        :data:`ALIVE_WINDOW_S` seconds), on any door server sharing this database."""
         async with self._read() as conn:
             rows = (await conn.execute(
                 select(NodeRow, PlayerRow.alias)
                 .outerjoin(PlayerRow, PlayerRow.id == NodeRow.player_id)
                 .where(NodeRow.player_id == player_id, NodeRow.token != token[:32],
-                       NodeRow.heartbeat >= self._now() - self.online_window)
+                       NodeRow.alive >= self._now() - timedelta(seconds=ALIVE_WINDOW_S))
                 .order_by(NodeRow.host, NodeRow.node))).all()
         return [_online(r) for r in rows]
 
@@ -855,15 +859,21 @@ class Store:
 
     @unit
     async def hang_up_orders(self, calls: dict[int, str]) -> list[int]:
-        """Of this server's live calls (node → token), the nodes to hang up: asked to by a
-        later call of the same player, or whose row now belongs to another call (a BBS
-        gave the node to a new caller while this process was left running)."""
+        """Of this server's live calls (node → token): say they are alive, and return the
+        nodes to hang up: asked to by a later call of the same player, or whose row now
+        belongs to another call (a BBS gave the node to a new caller while this process
+        was left running).  One short write for all the calls."""
         if not calls:
             return []
-        async with self._read() as conn:
+        async with self._write() as conn:
             rows = (await conn.execute(
                 select(NodeRow.node, NodeRow.token, NodeRow.hangup)
                 .where(NodeRow.host == self.host, NodeRow.node.in_(sorted(calls))))).all()
+            mine = [r.node for r in rows if r.token == calls[r.node][:32]]
+            if mine:
+                await conn.execute(update(NodeRow).where(NodeRow.host == self.host,
+                                                         NodeRow.node.in_(mine))
+                                   .values(alive=self._now()))
         return sorted(r.node for r in rows
                       if r.hangup or (r.token and r.token != calls[r.node][:32]))
 

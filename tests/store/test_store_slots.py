@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from storehelp import played_game
+from storehelp import Clock, played_game
 
 from door.store import SlotSave, Store
 
@@ -87,3 +87,19 @@ async def test_a_later_call_asks_the_earlier_one_to_hang_up(store: Store) -> Non
     await store.node_leave(1, "first")
     assert await store.other_calls(ann.id, "second") == []
     assert not await store.ask_to_hang_up(other.host, 1, "first")  # gone already
+
+
+async def test_a_call_whose_process_stopped_saying_alive_is_not_offered(db_url: str) -> None:
+    clock = Clock()
+    store = Store(db_url, host="test-host", clock=clock)
+    assert await store.start()
+    try:
+        ann = await store.player("direct", "ann", "Ann")
+        await store.node_heartbeat(1, ann.id, "Playing Monte Carlo", "crashed")
+        await store.node_heartbeat(2, ann.id, "main menu", "running")
+        clock.advance(seconds=10)
+        assert await store.hang_up_orders({2: "running"}) == []  # node 2's process lives
+        clock.advance(seconds=10)
+        assert [c.node for c in await store.other_calls(ann.id, "new")] == [2]
+    finally:
+        await store.close()

@@ -6,6 +6,9 @@ resume_slots.owner  the claim (a random 62-bit id) of the visit playing the slot
 resume_slots.version  moves kept so far by that owner: an older save never replaces a newer
 nodes.token         the call owning the row (node_leave removes only its own row)
 nodes.hangup        another call of the same player asked this one to save and hang up
+nodes.alive         refreshed every few seconds by the process holding the call: a crashed
+                    process's calls stop counting at once (heartbeat only says when the
+                    caller last pressed a key)
 
 Revision ID: 0003
 Revises: 0002
@@ -34,10 +37,12 @@ def upgrade() -> None:
                                      nullable=False))
     op.add_column("nodes", sa.Column("hangup", sa.Boolean(), server_default=sa.false(),
                                      nullable=False))
+    op.add_column("nodes", sa.Column("alive", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("nodes") as batch:
+        batch.drop_column("alive")
         batch.drop_column("hangup")
         batch.drop_column("token")
     with op.batch_alter_table("resume_slots") as batch:

@@ -2,15 +2,16 @@
 
 Log files are created 0600 (they name callers and their addresses) whatever the umask.
 When a log file cannot be written (a full disk), logging's default is to print a traceback
-on stderr, which under a BBS is the caller's screen: these handlers drop the record instead,
-and count what they dropped; the first drop after a good write is noted in the log once
-writing works again.
+on stderr, which under a BBS is the caller's screen: these handlers hold the records instead
+and write them as soon as the file takes lines again (so the line naming the full disk is
+in the log once there is room for it).
 """
 
 from __future__ import annotations
 
 import logging
 import logging.handlers
+from collections import deque
 from typing import IO, Any
 
 from .private import open_private
@@ -18,24 +19,35 @@ from .private import open_private
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-class _Quiet(logging.Handler):
-    """handleError without a traceback: the record is dropped and counted, and the count is
-    written once the file takes lines again."""
+HELD = 200
+"""Records kept while the file cannot be written, to write once it can (the oldest go first
+past this many: they are counted instead)."""
 
-    dropped = 0
+
+class _Quiet(logging.Handler):
+    """handleError without a traceback: the record is held (the last :data:`HELD` of them)
+    and written, with a count of any it could not hold, once the file takes lines again."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        self._held: deque[logging.LogRecord] = deque(maxlen=HELD)
+        self._failed = 0
+        super().__init__(*args, **kw)
 
     def handleError(self, record: logging.LogRecord) -> None:
-        self.dropped += 1
+        self._failed += 1
+        self._held.append(record)
 
     def emit(self, record: logging.LogRecord) -> None:
-        before = self.dropped
+        if self._held:
+            held, lost = self._held, self._failed - len(self._held)
+            self._held, self._failed = deque(maxlen=HELD), 0
+            if lost > 0:
+                super().emit(logging.LogRecord(  # type: ignore[safe-super]
+                    __name__, logging.WARNING, __file__, 0, "%d log lines were lost while "
+                    "the log file could not be written", (lost,), None))
+            for old in held:
+                super().emit(old)  # type: ignore[safe-super]
         super().emit(record)  # type: ignore[safe-super]
-        if before and self.dropped == before:
-            self.dropped = 0
-            note = logging.LogRecord(__name__, logging.WARNING, __file__, 0,
-                                     "%d log lines were lost while the log file could not be "
-                                     "written", (before,), None)
-            super().emit(note)  # type: ignore[safe-super]
 
 
 class PrivateFileHandler(_Quiet, logging.FileHandler):

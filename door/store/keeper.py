@@ -34,8 +34,8 @@ SAVE_EVERY_S = 2.0
 """A changed game is written at most this long after its move: the most a crash loses."""
 RETRY_MAX_S = 30.0
 """Longest pause between tries while the database refuses writes."""
-TROUBLE = ("Your moves cannot be saved right now ({reason}): they are kept, and saved as "
-           "soon as the database is back.")
+TROUBLE = "Your moves are kept for now, not saved yet: {reason}."
+"""What a caller is told (one line of the screen) while their moves cannot be written."""
 
 
 @dataclass(eq=False)

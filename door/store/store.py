@@ -997,7 +997,7 @@ REASONS = {
     "readonly": "the database is read-only",
     "cannot_open": "the database file cannot be opened (check the data folder exists and is "
                    "writable)",
-    "full": "no space left on device (the disk holding the database is full)",
+    "full": "no space left on device",
     "damaged": "the database file is damaged",
     "busy": "the database stayed busy too long",
     "unreachable": "the database server cannot be reached",

@@ -92,7 +92,7 @@ def test_a_full_disk_loses_no_move_and_shows_no_traceback(door_home: Path,
                 game.play(move)
                 door.wait_for(f"Score {game.score}")
             door.wait_until(lambda: _poke(door), "the notice")  # the keeper tried, then told
-            assert "Your moves cannot be saved right now" in door.term.text
+            assert "Your moves are kept for now, not saved yet" in door.term.text
             assert kept(disk) == []
             filler.unlink()  # space is back
             door.send(b"q")

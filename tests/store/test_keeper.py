@@ -102,7 +102,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
     await until(lambda: _true(len(told) == 1))
-    assert told[0].startswith("Your moves cannot be saved right now (no space left on device")
+    assert told[0] == "Your moves are kept for now, not saved yet: no space left on device."
     later = played_game("mariant", 8, 2)
     await keeper.start(follow(later, ann.id, told))  # its claim waits too
     finished = played_game("montecarlo", 11, 0)

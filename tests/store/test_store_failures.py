@@ -116,7 +116,7 @@ async def test_disk_full(tmp_path: Path) -> None:
         cursor.close()
 
     try:
-        with pytest.raises(StoreUnavailable, match="full"):
+        with pytest.raises(StoreUnavailable, match="no space left on device"):
             await store.claim_resume(1, "anciento", {"blob": "x" * 400_000})
         assert await store.load_resume(1, "anciento") is None
         await store.claim_resume(1, "anciento", {"small": 1})  # room for small things still

@@ -180,9 +180,29 @@ async def login(line: Line, player: Player) -> None:
         await line.until(b"Again:")
         line.send(f"{PASSWORD}\r".encode())
         player.signed_up = True
-    await line.until(b"Press any key")
+    if await until_any(line, b"Press any key", b"Hang up the call on") == 1:
+        line.send(b"y")  # a killed server's call still looked alive: take it over
+        await line.until(b"Press any key")
     line.send(b" ")
     await line.until(b"Your choice")
+
+
+async def until_any(line: Line, *needles: bytes, timeout: float = 60.0) -> int:
+    """Read until one of ``needles`` has come; its index (the buffer is kept)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for index, needle in enumerate(needles):
+            if needle in line.buf:
+                line.buf.clear()
+                return index
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"none of {needles!r} came")
+        data = await asyncio.wait_for(line.reader.read(65536), left)
+        if not data:
+            raise ConnectionError(f"closed before {needles!r}")
+        line.buf += data
+        del line.buf[:-8192]
 
 
 async def open_title(line: Line, player: Player, title: str, tally: Tally) -> Game:
@@ -297,7 +317,7 @@ async def check_kept(player: Player, title: str, game: Game, store: Store,
     over = game.status in (Status.WON, Status.LOST)
     while True:
         if over:
-            ok = await _finished(store, player.player_id, game)
+            ok = await finished(store, player.player_id, game)
         else:
             state = await store.load_resume(player.player_id or 0, title)
             ok = bool(state) and same_game(state.get("actions") or [], game)
@@ -331,7 +351,7 @@ def same_game(actions: list[str], shadow: Game) -> bool:
     return mine == theirs
 
 
-async def _finished(store: Store, player_id: int | None, game: Game) -> bool:
+async def finished(store: Store, player_id: int | None, game: Game) -> bool:
     if player_id is None:
         return False
     async with store.engine.connect() as conn:

@@ -30,7 +30,7 @@ from .net.telnet import start_telnet
 from .net.terminal import Terminal
 from .private import make_private_dir
 from .session import Caller, Session, SessionEnded, run_visit
-from .store import Store
+from .store import Store, StoreError
 from .store.accounts import GUEST_ID, Accounts
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
@@ -462,6 +462,10 @@ async def serve(settings: Settings, bind: str, port: int,
         # Who's online names each server by machine and telnet port: two servers on one
         # machine never share rows, and a restart takes its own rows back.
         store.host = f"{socket.gethostname()}:{bound}"[:64]
+        with contextlib.suppress(StoreError):  # rows a crash of this server left behind
+            if gone := await store.forget_host():
+                log.warning("who's online: %d calls of a previous run (a crash?) removed",
+                            gone)
         where = f"telnet on {bind} port {bound}"
         if ssh_port >= 0:
             ssh = await start_ssh(bind, ssh_port, settings.data_dir, door.run, door.accounts,

@@ -835,6 +835,14 @@ class Store:
             await conn.execute(query)
 
     @unit
+    async def forget_host(self) -> int:
+        """Remove every row of this server (call at start: whatever it served before was
+        ended by a crash); returns how many there were."""
+        async with self._write() as conn:
+            return (await conn.execute(delete(NodeRow).where(NodeRow.host == self.host))
+                    ).rowcount
+
+    @unit
     async def other_calls(self, player_id: int, token: str) -> list[OnlineNode]:
         """The player's other live calls (their process said so in the last
         :data:`ALIVE_WINDOW_S` seconds), on any door server sharing this database."""

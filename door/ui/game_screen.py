@@ -251,29 +251,25 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game 
 
 async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     """Store the finished game (its resume slot emptied with it); return (hall-of-fame rank
-    or None, a note for the caller).  A database that cannot take it now gets it later."""
+    or None, a note for the caller).  A database that cannot take it now gets it later:
+    the keeper holds it and tries again."""
     session, game = screen.session, screen.game
     store, player, keeper = session.store, session.player, session.keeper
-    if store is None or player is None:
+    if store is None or player is None or keeper is None:
         return None, ""
     owner = None
-    if screen.kept is not None and keeper is not None:
+    if screen.kept is not None:
         keeper.forget(screen.kept)
         owner = screen.kept.owner
     args = (player.id, game.record(), game.score, str(game.status),
             bool(getattr(game, "cheater", False)), screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
     try:
-        if keeper is None:
-            rank = await store.finish_game(*args, resume_owner=owner)
-        else:
-            rank = await keeper.finish(label, lambda: store.finish_game(
-                *args, resume_owner=owner))
+        rank = await keeper.finish(label, lambda: store.finish_game(*args,
+                                                                    resume_owner=owner))
     except StoreUnavailable as exc:
         log.warning("node %s: score not stored yet: %s", session.caller.node, exc)
-        if keeper is None:
-            return None, "Scores are unavailable right now; your game was not recorded."
-        return None, "The database is busy: your score is kept and recorded when it is back."
+        return None, "The database is not answering: your score is kept and stored later."
     except StoreError as exc:
         log.warning("node %s: score refused: %s", session.caller.node, exc)
         return None, "Your game could not be recorded."

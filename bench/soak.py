@@ -64,7 +64,8 @@ TITLES = {  # name: (menu key, header title)
 PASSWORD = "soak-pass"
 KEY_BYTES = {"enter": b"\r", "up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C",
              "left": b"\x1b[D", "esc": b"\x1b"}
-CHECK_WAIT = 15.0  # seconds the database gets to show a visit's game after the hang-up
+CHECK_WAIT = 60.0  # seconds the database gets to show a visit's game after the hang-up
+ANSWER_WAIT = 30.0  # seconds a key may take to be answered on a loaded machine
 
 
 def key_bytes(key: Key) -> bytes:
@@ -228,14 +229,17 @@ async def open_title(line: Line, player: Player, title: str, tally: Tally) -> Ga
     return engine(title).new(number)
 
 
-async def wait_answer(line: Line, quiet: float = 0.03, first: float = 2.0) -> None:
-    """Until the screen has answered (its bytes kept for :meth:`Line.until`), or ``first``
-    seconds of silence."""
+async def wait_answer(line: Line, quiet: float = 0.03, first: float = ANSWER_WAIT) -> None:
+    """Until the screen has answered the key (its bytes kept for :meth:`Line.until`): a move
+    counts as played once its caller has seen it, as for a person at the keyboard.  A key
+    with no answer in ``first`` seconds fails the visit (TimeoutError)."""
     wait = first
     while True:
         try:
             data = await asyncio.wait_for(line.reader.read(65536), wait)
         except TimeoutError:
+            if wait == first:
+                raise TimeoutError("a key had no answer") from None
             return
         if not data:
             raise ConnectionError("closed")
@@ -308,34 +312,43 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
 
 async def check_kept(player: Player, title: str, game: Game, store: Store,
                      tally: Tally) -> None:
-    """The database must hold the game with every move typed: in the games table if it
-    was finished, else in the resume slot (which the next visit to that title resumes)."""
+    """The database must hold every move the caller saw played: in the games table if the
+    game finished, else in the resume slot (which the next visit to that title resumes).
+    It may hold one move more: the key the caller sent but whose answer never came."""
     if player.player_id is None:
         found = await store.find_players(player.handle)
         player.player_id = found[0].id if found else None
     deadline = time.monotonic() + CHECK_WAIT
-    over = game.status in (Status.WON, Status.LOST)
     while True:
-        if over:
-            ok = await finished(store, player.player_id, game)
-        else:
-            state = await store.load_resume(player.player_id or 0, title)
-            ok = bool(state) and same_game(state.get("actions") or [], game)
-        if ok:
-            break
+        state = await store.load_resume(player.player_id or 0, title)
+        kept = _kept(state.get("actions") or [], game) if state else None
+        if kept is not None:
+            tally.saved += 1
+            player.left[title] = kept
+            return
+        if await finished(store, player.player_id, game):
+            tally.finished += 1
+            return
         if time.monotonic() > deadline:
             tally.lost += 1
             if len(tally.losses) < 10:
                 tally.losses.append(f"{player.handle} {title} #{game.number}: "
                                     f"{len(game.actions)} moves typed, "
-                                    f"{'not in games' if over else 'slot differs'}")
+                                    f"{len(state.get('actions') or []) if state else 'no'} "
+                                    "kept in its slot, none in the games table")
             return
         await asyncio.sleep(0.25)
-    if over:
-        tally.finished += 1
-    else:
-        tally.saved += 1
-        player.left[title] = game
+
+
+def _kept(actions: list[str], shadow: Game) -> Game | None:
+    """The stored game when it has every move of ``shadow`` (and perhaps more)."""
+    if len(actions) < len(shadow.actions):
+        return None
+    stored = engine(shadow.name).replay(GameRecord(shadow.name, shadow.number,
+                                                   dict(shadow.options), actions))
+    if len(actions) == len(shadow.actions):
+        return stored if same_game(actions, shadow) else None
+    return stored if same_game(actions[:len(shadow.actions)], shadow) else None
 
 
 def same_game(actions: list[str], shadow: Game) -> bool:
@@ -352,13 +365,15 @@ def same_game(actions: list[str], shadow: Game) -> bool:
 
 
 async def finished(store: Store, player_id: int | None, game: Game) -> bool:
+    """A finished game of this deal holds every move of ``game`` (perhaps one more)."""
     if player_id is None:
         return False
     async with store.engine.connect() as conn:
         moves = (await conn.execute(select(GameRow.moves).where(
             GameRow.player_id == player_id, GameRow.game == game.name,
             GameRow.number == game.number))).scalars().all()
-    return any(same_game(list(m), game) for m in moves)
+    return any(len(m) >= len(game.actions) and same_game(list(m)[:len(game.actions)], game)
+               for m in moves)
 
 
 async def player_loop(port: int, player: Player, store: Store, tally: Tally,

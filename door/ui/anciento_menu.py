@@ -17,6 +17,7 @@ from ..games.numbers import random_number
 from ..session import Session
 from ..term.screen import DOUBLE
 from . import theme
+from .number_input import DIGITS_ONLY, is_digit, parse_number, read_digits
 from .widgets import header, message, read_line, status_line
 
 if TYPE_CHECKING:
@@ -110,8 +111,8 @@ async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> A
             number = random_number(SELECT_NUMBERS)
             choices.note = f"Game #{number}: give the number to a friend to play these stones."
             return Anciento.new(number, board=board, easy=easy_mode(session))
-        if char == "s" or (char.isdigit() and char.isascii()):
-            game = await _select(session, prompt_row, prompt_col, char if char.isdigit() else "")
+        if char == "s" or is_digit(char):
+            game = await _select(session, prompt_row, prompt_col, char if is_digit(char) else "")
             if isinstance(game, Anciento):
                 return game
             error = game
@@ -138,37 +139,29 @@ async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> A
             session.bell()
 
 
-async def _prompt_digits(session: Session, row: int, col: int, prompt: str, width: int,
-                         text: str = "") -> str | None:
-    """read_line for digits that may start with the digit already typed at the menu."""
-    return await read_line(session, row, col, prompt, width, allowed=_is_digit, text=text)
-
-
-def _is_digit(ch: str) -> bool:
-    return ch.isascii() and ch.isdigit()
-
-
 async def _select(session: Session, row: int, col: int, first: str) -> Anciento | str:
     """Select a game: its number typed; the game, or why not ("" when the caller backs out)."""
-    text = await _prompt_digits(session, row, col, "Game number (Esc: back): ", 6, first)
+    text = await read_digits(session, row, col, "Game number (Esc: back): ", 6, first)
     session.screen.cursor = None
     if text is None:
         return ""
     if not text:
         return "Type a game number, or press P to have one picked for you."
-    number = int(text)
-    if number not in SELECT_NUMBERS:
+    number = parse_number(text)
+    if number is None or number not in SELECT_NUMBERS:
         return f"Game numbers run from {SELECT_NUMBERS.start} to {SELECT_NUMBERS.stop - 1}."
     return Anciento.new(number, board=session.settings.anciento.board,
                         easy=easy_mode(session))
 
 
 async def _set_timer(session: Session, row: int, col: int) -> str:
-    text = await _prompt_digits(session, row, col, "Minutes to play (0: no timer): ", 3)
+    text = await read_digits(session, row, col, "Minutes to play (0: no timer): ", 3)
     session.screen.cursor = None
     if text is None or text == "":
         return ""
-    minutes = int(text)
+    minutes = parse_number(text)
+    if minutes is None:
+        return DIGITS_ONLY
     if minutes > MAX_MINUTES:
         return f"At most {MAX_MINUTES} minutes."
     screen_choices(session).timer_minutes = minutes
@@ -205,8 +198,9 @@ async def _load(session: Session) -> Anciento | str:
     if not name or not name.strip():
         return ""
     name = name.strip()
-    if name.isdigit() and 1 <= int(name) <= min(len(saves), SAVES_SHOWN):
-        name = saves[int(name) - 1].name
+    place = parse_number(name)
+    if place is not None and 1 <= place <= min(len(saves), SAVES_SHOWN):
+        name = saves[place - 1].name
     try:
         state = await store.load_named(player.id, "anciento", name)
     except Exception:

@@ -45,6 +45,7 @@ from .anciento_stones import (
 )
 from .anciento_timer import KeyWaiter, Timer
 from .game_screen import GameScreen, play_game
+from .number_input import choice_number
 from .widgets import plural, read_line
 
 # -- layout --------------------------------------------------------------------------------
@@ -197,7 +198,7 @@ class AncientoScreen(GameScreen):
         char = key.char.lower() if key.is_char else ""
         geo = self.game.geo
         if self.typed:
-            row, self.typed = int(self.typed) - 1, ""
+            row, self.typed = (choice_number(self.typed, geo.rows) or 1) - 1, ""
             if char and char.isascii() and "a" <= char < chr(ord("a") + geo.cols):
                 self.check_index = -1
                 self.cursor = row * geo.cols + ord(char) - ord("a")
@@ -207,7 +208,7 @@ class AncientoScreen(GameScreen):
                 self.say("Typed row dropped.")
                 return True
         checking = False
-        if char and char.isascii() and "1" <= char <= str(geo.rows):
+        if choice_number(char, geo.rows) is not None:
             self.typed = char           # its row number lights up: that says enough
             return True
         if key.name in ARROWS:

@@ -28,7 +28,8 @@ from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
 from ..term import Key
 from . import theme
-from .widgets import box_text, confirm, header, message, read_line, status_line
+from .number_input import parse_number, read_digits
+from .widgets import box_text, confirm, header, message, status_line
 
 log = logging.getLogger(__name__)
 
@@ -91,12 +92,11 @@ class GameScreen(ABC):
         while True:
             if error:
                 message(session, error, theme.WARNING)
-            text = await read_line(session, screen.rows // 2 + 5, 22, "Game number: ", 10,
-                                   allowed=str.isdigit)
+            text = await read_digits(session, screen.rows // 2 + 5, 22, "Game number: ", 10)
             if text is None:
                 return None
-            number = int(text) if text else random_number(cls.numbers)
-            if number not in cls.numbers:
+            number = parse_number(text) if text else random_number(cls.numbers)
+            if number is None or number not in cls.numbers:
                 session.bell()
                 error = f"Pick a number from {cls.numbers.start} to {cls.numbers.stop - 1}."
                 continue

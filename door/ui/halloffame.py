@@ -16,7 +16,8 @@ from ..store.queries import LOWEST_WINS, WON_ONLY
 from ..store.visit import node_seen
 from . import theme
 from .menu import FEATURE_NAMES
-from .widgets import header, message, read_line, status_line
+from .number_input import choice_number, parse_number, read_digits
+from .widgets import header, message, status_line
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +95,10 @@ class HallOfFame:
 
     async def ask_number(self) -> None:
         screen = self.session.screen
-        text = await read_line(self.session, screen.rows - 2, 1, "Game number: ", 10,
-                               allowed=str.isdigit)
-        if text:
-            self.number = int(text)
+        text = await read_digits(self.session, screen.rows - 2, 1, "Game number: ", 10)
+        number = parse_number(text or "")
+        if number is not None:
+            self.number = number
 
     async def run(self) -> None:
         while True:
@@ -111,8 +112,8 @@ class HallOfFame:
                 self.game, self.number = GAME_NAMES[(index + 1) % len(GAME_NAMES)], None
             elif key.name == "left":
                 self.game, self.number = GAME_NAMES[index - 1], None
-            elif key.is_char and key.char in "1234"[: len(GAME_NAMES)]:
-                self.game, self.number = GAME_NAMES[int(key.char) - 1], None
+            elif key.is_char and (picked := choice_number(key.char, len(GAME_NAMES))):
+                self.game, self.number = GAME_NAMES[picked - 1], None
             elif key.is_char and key.char in "#gG":
                 await self.ask_number()
             elif key.is_char and key.char.lower() == "t":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..session import Session
+from .number_input import choice_number
 from .widgets import box_text, header, status_line
 
 TITLES = {"mariant": "Mariant", "montecarlo": "Monte Carlo", "auntmary": "Aunt Mary",
@@ -39,7 +40,8 @@ async def instructions_menu(session: Session) -> None:
         key = await session.key()
         if key.name == "esc" or (key.is_char and key.char in "qQ"):
             return
-        if key.is_char and key.char.isdigit() and 1 <= int(key.char) <= len(games):
-            await show_instructions(session, games[int(key.char) - 1][0])
+        chosen = choice_number(key.char, len(games)) if key.is_char else None
+        if chosen is not None:
+            await show_instructions(session, games[chosen - 1][0])
         elif key.name != "resize":
             session.bell()

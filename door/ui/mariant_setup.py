@@ -18,6 +18,7 @@ from ..session import Session
 from ..term.screen import DOUBLE
 from . import theme
 from .cards import BLACK_CARD, FACE_DOWN, FACE_DOWN_TEXT, RED_CARD
+from .number_input import is_digit, parse_number
 from .widgets import header, message, status_line
 
 MIN_DOWN, MIN_UP, MAX_CARDS = 2, 1, 7
@@ -134,7 +135,7 @@ async def choose_mariant(session: Session, numbers: range = CARD_GAME_NUMBERS) -
             setup.line = 1 - setup.line
         elif key.name in ("left", "right") or (char and char in "-+"):
             error = setup.change(1 if key.name == "right" or char == "+" else -1)
-        elif char.isdigit() and char.isascii():
+        elif is_digit(char):
             if len(setup.number) < NUMBER_WIDTH:
                 setup.number += char
             else:
@@ -142,8 +143,8 @@ async def choose_mariant(session: Session, numbers: range = CARD_GAME_NUMBERS) -
         elif key.name == "backspace":
             setup.number = setup.number[:-1]
         elif key.name == "enter":
-            number = int(setup.number) if setup.number else random_number(numbers)
-            if number in numbers:
+            number = parse_number(setup.number) if setup.number else random_number(numbers)
+            if number is not None and number in numbers:
                 _last_setup[session] = (setup.down, setup.up)
                 return Mariant.new(number, fd=setup.down, fu=setup.up)
             error = f"Pick a game number from {numbers.start} to {numbers.stop - 1}."

@@ -60,11 +60,13 @@ async def confirm(session: Session, question: str) -> bool:
 
 async def read_line(session: Session, row: int, col: int, prompt: str, width: int,
                     allowed: Callable[[str], bool] = str.isprintable,
-                    text: str = "", mask: str = "", limit: int | None = None) -> str | None:
+                    text: str = "", mask: str = "", limit: int | None = None,
+                    refusal: str = "") -> str | None:
     """A one-line input field: typed characters, Backspace, Enter accepts, Esc cancels (None).
     ``text`` is what the field starts with (say, the digit that opened it); ``mask`` shows
     one character per typed one (passwords); ``limit`` allows more than ``width`` characters
-    (the field then shows the first ``width``)."""
+    (the field then shows the first ``width``); ``refusal`` is said on the message line
+    (unless the field is on it) when a key is not ``allowed``."""
     screen = session.screen
     limit = width if limit is None else limit
     while True:
@@ -84,6 +86,8 @@ async def read_line(session: Session, row: int, col: int, prompt: str, width: in
             text += key.char
         elif key.name != "resize":
             session.bell()
+            if refusal and key.is_char and not allowed(key.char) and row != screen.rows - 2:
+                message(session, refusal, theme.WARNING)
 
 
 def box_text(session: Session, lines: list[str], title: str = "") -> None:

@@ -31,6 +31,25 @@ class ConfigError(Exception):
     """A problem in sysop.ini; ``str()`` is the one line shown to the sysop."""
 
 
+QUOTE_MAX = 60
+"""Characters of a bad value (or name) an error line shows: a 5,000-character value pasted by
+mistake must not flood the sysop's screen."""
+BOM = "\ufeff"
+"""What Windows Notepad puts at the start of a UTF-8 file: not part of the first line."""
+
+
+def _quote(value: str) -> str:
+    """A bad value as an error line shows it: quoted, cut after QUOTE_MAX characters."""
+    if len(value) <= QUOTE_MAX:
+        return repr(value)
+    return f"{value[:QUOTE_MAX]!r}… ({len(value)} characters)"
+
+
+def _cut(name: str) -> str:
+    """A section or key name as an error line shows it, cut after QUOTE_MAX characters."""
+    return name if len(name) <= QUOTE_MAX else name[:QUOTE_MAX] + "…"
+
+
 @dataclass(frozen=True)
 class MenuEntry:
     action: str
@@ -329,6 +348,7 @@ def load_settings(home: Path) -> Settings:
 
 def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
     where = str(path or CONFIG_NAME)
+    text = text.removeprefix(BOM)
     parser = configparser.ConfigParser(interpolation=None, strict=True,
                                        inline_comment_prefixes=None)
     parser.optionxform = str.lower  # type: ignore[assignment, method-assign]
@@ -336,17 +356,19 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
         parser.read_string(text, source=where)
     except configparser.MissingSectionHeaderError as exc:
         raise ConfigError(f"{where}:{exc.lineno}: expected a [section] header before "
-                          f"{exc.line.strip()!r}") from None
+                          f"{_quote(exc.line.strip())}") from None
     except configparser.DuplicateSectionError as exc:
-        raise ConfigError(f"{where}:{exc.lineno}: [{exc.section}] appears twice") from None
+        raise ConfigError(f"{where}:{exc.lineno}: [{_cut(exc.section)}] appears twice"
+                          ) from None
     except configparser.DuplicateOptionError as exc:
-        raise ConfigError(f"{where}:{exc.lineno}: [{exc.section}] {exc.option}: "
+        raise ConfigError(f"{where}:{exc.lineno}: [{_cut(exc.section)}] {_cut(exc.option)}: "
                           "key appears twice") from None
     except configparser.ParsingError as exc:
         lineno = exc.errors[0][0] if exc.errors else 0
         lines = text.splitlines()
         line = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else ""
-        raise ConfigError(f"{where}:{lineno}: expected `key = value`, got {line!r}") from None
+        raise ConfigError(f"{where}:{lineno}: expected `key = value`, got {_quote(line)}"
+                          ) from None
 
     lines = _Locator(text)
     values: dict[str, Any] = {}
@@ -359,19 +381,20 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
             continue
         if section not in _SECTIONS:
             known = ", ".join(f"[{s}]" for s in (*_SECTIONS, "menu", "boards"))
-            raise ConfigError(f"{where}:{lines.section(section)}: [{section}]: unknown section "
+            raise ConfigError(f"{where}:{lines.section(section)}: [{_cut(section)}]: "
+                              "unknown section "
                               f"(expected one of {known})")
         cls, parsers = _SECTIONS[section]
         fields: dict[str, Any] = {}
         for key, raw in parser[section].items():
             if key not in parsers:
-                raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {key}: "
+                raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {_cut(key)}: "
                                   f"unknown key (expected one of {', '.join(parsers)})")
             try:
                 fields[key] = parsers[key](raw)
             except ValueError as exc:
                 raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {key}: "
-                                  f"{exc}, got {raw!r}") from None
+                                  f"{exc}, got {_quote(raw)}") from None
         values[section] = cls(**fields)
     mariant = values.get("mariant")
     if mariant and mariant.face_down + mariant.face_up > 7:
@@ -387,21 +410,22 @@ def _parse_menu(section: configparser.SectionProxy, lines: _Locator,
     keys_seen: dict[str, str] = {}
     for action, raw in section.items():
         line = lines.key("menu", action)
-        prefix = f"{where}:{line}: [menu] {action}"
+        prefix = f"{where}:{line}: [menu] {_cut(action)}"
         if action not in MENU_ACTIONS:
             raise ConfigError(f"{prefix}: unknown action (expected one of "
                               f"{', '.join(MENU_ACTIONS)})")
         parts = [p.strip() for p in raw.split("|")]
         if len(parts) != 3:
-            raise ConfigError(f"{prefix}: expected `hot key | label | on or off`, got {raw!r}")
+            raise ConfigError(f"{prefix}: expected `hot key | label | on or off`, got "
+                              f"{_quote(raw)}")
         hot, label, switch = parts
         if len(hot) != 1 or not hot.isalnum() or not hot.isascii():
             raise ConfigError(f"{prefix}: expected a one-character letter or digit hot key, "
-                              f"got {hot!r}")
+                              f"got {_quote(hot)}")
         try:
             label, enabled = _text(label), _bool(switch)
         except ValueError as exc:
-            raise ConfigError(f"{prefix}: {exc}, got {raw!r}") from None
+            raise ConfigError(f"{prefix}: {exc}, got {_quote(raw)}") from None
         if len(label) > 40:
             raise ConfigError(f"{prefix}: expected a label of at most 40 characters")
         hot = hot.upper()
@@ -426,13 +450,13 @@ def _parse_boards(section: configparser.SectionProxy, lines: _Locator,
     boards: list[Board] = []
     secrets: dict[str, str] = {}
     for key, raw in section.items():
-        prefix = f"{where}:{lines.key('boards', key)}: [boards] {key}"
+        prefix = f"{where}:{lines.key('boards', key)}: [boards] {_cut(key)}"
         if not BOARD_TAG.fullmatch(key):
             raise ConfigError(f"{prefix}: expected a tag of 1 to 8 letters or digits")
         tag = key.upper()
         parts = [p.strip() for p in raw.split("|")]
         if len(parts) not in (2, 3):
-            raise ConfigError(f"{prefix}: expected `secret | addresses | name`, got {raw!r}")
+            raise ConfigError(f"{prefix}: expected `secret | addresses | name`, got {_quote(raw)}")
         secret, addresses = parts[0], parts[1]
         if len(secret) < SECRET_MIN or any(c.isspace() or ord(c) < 32 for c in secret):
             raise ConfigError(f"{prefix}: expected a secret of at least {SECRET_MIN} "
@@ -446,7 +470,7 @@ def _parse_boards(section: configparser.SectionProxy, lines: _Locator,
             try:
                 networks.append(ipaddress.ip_network(text, strict=False))
             except ValueError:
-                raise ConfigError(f"{prefix}: {text!r} is not an IP address or network "
+                raise ConfigError(f"{prefix}: {_quote(text)} is not an IP address or network "
                                   "(such as 203.0.113.7 or 2001:db8::/64)") from None
         if not networks:
             raise ConfigError(f"{prefix}: expected the board's addresses (comma-separated)")

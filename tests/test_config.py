@@ -104,6 +104,38 @@ def test_boards_and_rlogin_port(tmp_path: Path) -> None:
     assert parse_settings("[server]\nrlogin_port = off\n", tmp_path).server.rlogin_port is None
 
 
+def test_a_byte_order_mark_from_notepad_is_accepted(tmp_path: Path) -> None:
+    text = (REPO / "sysop.ini").read_text(encoding="utf-8").replace(";max_nodes = 32",
+                                                                     "max_nodes = 7")
+    (tmp_path / "sysop.ini").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert load_settings(tmp_path).server.max_nodes == 7
+    (tmp_path / "sysop.ini").write_bytes(b"\xef\xbb\xbf[server]\nmax_nodes = 9\n")
+    assert load_settings(tmp_path).server.max_nodes == 9  # the BOM right before a [section]
+
+
+@pytest.mark.parametrize("text", [
+    "[server]\ntelnet_port = {}\n",
+    "[door]\nname = \x01{}\n",
+    "[menu]\nmariant = M | Mariant | {}\nquit = Q | Quit | on\n",
+    "[menu]\nmariant = {} | Mariant | on\nquit = Q | Quit | on\n",
+    "[server]\n{} = 1\n",
+    "[{}]\nx = 1\n",
+    "{}\n",
+    "[server]\n{}\n",
+    "[boards]\nxa = s3cret-xa | {}\n",
+    "[boards]\nxa = {}\n",
+])
+def test_an_oversized_bad_value_is_quoted_short(tmp_path: Path, text: str) -> None:
+    huge = "x" * 5000
+    (tmp_path / "sysop.ini").write_text(text.format(huge), encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_settings(tmp_path)
+    message = str(error.value)
+    assert "x" * 40 in message and "x" * 61 not in message
+    assert len(message) < 300 + len(str(tmp_path)), message
+    assert "\n" not in message
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"sysop\.ini: file not found \(run `reussite init"):
         load_settings(tmp_path)

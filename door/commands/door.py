@@ -10,8 +10,9 @@ The caller arrives on one of three transports (research/dropfiles.md §6.2):
 
 Exit codes (also in docs/sysop-bbs-setup.md): 0 the caller quit, or their time or the idle
 limit ran out (their game saved); 1 an unexpected error (in data/door.log, the game saved if
-it could be); 2 an unusable dropfile, sysop.ini or option (one line on stderr); 3 carrier
-lost: the caller hung up (EOF, EIO, reset) or the BBS sent SIGHUP/SIGTERM (game saved).
+it could be); 2 an unusable dropfile, sysop.ini, option or stdin/stdout (one line on
+stderr); 3 carrier lost: the caller hung up (EOF, EIO, reset) or the BBS sent
+SIGHUP/SIGTERM (game saved).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def cmd_door(args: argparse.Namespace) -> int:
     from ..cli import CliError, resolve_settings
     from ..dropfile import DropfileError, read_dropfile
 
+    stdio = stdio_problem()  # first: the next file opened would take a closed fd 0 or 1
     settings = resolve_settings(args)
     _check_options(args, CliError)
     try:
@@ -95,6 +97,8 @@ def cmd_door(args: argparse.Namespace) -> int:
     if args.keep_dropfile is not None:
         keep_dropfile(Path(record.path), args.keep_dropfile)
     transport, target = choose_transport(args, record, CliError)
+    if transport == "stdio" and stdio:
+        raise CliError(stdio)
     return _run(settings, caller, record, args, transport, target, CliError)
 
 
@@ -264,8 +268,11 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
     charset = pick_charset(args, record, transport)
 
     async def visit() -> int:
-        terminal = await _open_terminal(transport, sock, telnet=telnet, announce=announce,
-                                        charset=charset, record=record)
+        try:
+            terminal = await _open_terminal(transport, sock, telnet=telnet,
+                                            announce=announce, charset=charset, record=record)
+        except (OSError, ValueError) as exc:  # a descriptor asyncio cannot wait on
+            raise error(f"cannot talk to the caller on {transport}: {exc}") from None
         from ..session import Session
         session = Session(terminal, settings, caller)
         from ..ui.theme import MESSAGE
@@ -276,8 +283,6 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
         return await door_visit(session, finish=lambda: detach_store(session, opening),
                                 signals=signals)
 
-    if transport == "stdio":
-        _check_stdio(error)
     stdin = sys.stdin.fileno() if transport == "stdio" else -1
     with blocking_restored(0, 1), (raw_mode(stdin) if stdin >= 0
                                    else contextlib.nullcontext()):
@@ -307,19 +312,27 @@ async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
     return terminal
 
 
-def _check_stdio(error: type[Exception]) -> None:
-    """The caller must be on a terminal, pipe or socket: a plain file cannot be one."""
+def stdio_problem() -> str | None:
+    """Why stdin/stdout cannot carry a caller (one line), or None when both can.
+
+    A caller is on a terminal, a pipe or a socket.  A closed descriptor, a plain file, or a
+    device that is no terminal (/dev/null: asyncio cannot even wait on it) is a launch
+    mistake: the door says so at once instead of waiting for a caller who is not there."""
     import stat
 
     for fd, name in ((0, "standard input"), (1, "standard output")):
         try:
             mode = os.fstat(fd).st_mode
         except OSError:
-            raise error(f"{name} is closed: the BBS must give the door its caller on "
-                        "stdin/stdout, or a socket") from None
+            return (f"{name} is closed: the BBS must give the door its caller on "
+                    "stdin/stdout, or a socket (--socket FD, --port P)")
         if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-            raise error(f"{name} is a file: the caller must be on a terminal, a pipe or a "
-                        "socket (--socket FD, --port P)")
+            return (f"{name} is a file: the caller must be on a terminal, a pipe or a "
+                    "socket (--socket FD, --port P)")
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)):
+            return (f"{name} is a device that is no terminal (such as /dev/null): the "
+                    "caller must be on a terminal, a pipe or a socket (--socket FD, --port P)")
+    return None
 
 
 def _tty_rows() -> int | None:

@@ -237,7 +237,7 @@ def test_pipes_work_and_a_plain_file_is_refused(door_home: Path, door_sys: Path,
     out, _ = piped.communicate(b"", timeout=WAIT)  # the BBS closes the pipe: carrier lost
     assert piped.returncode == 3 and b"Press any key" in out
     with open(tmp_path / "screen.txt", "wb") as plain:
-        result = subprocess.run(door_command(door_home, door_sys), stdin=subprocess.DEVNULL,
+        result = subprocess.run(door_command(door_home, door_sys), input="",
                                 stdout=plain, stderr=subprocess.PIPE, text=True,
                                 cwd=door_home, env=child_env(), timeout=WAIT)
     assert result.returncode == 2
@@ -276,3 +276,35 @@ def test_keep_dropfile_that_cannot_be_written_is_logged(door_home: Path, door_sy
     assert piped.returncode == 3 and b"Press any key" in piped.stdout  # the visit went on
     log = (door_home / "data" / "door.log").read_text(encoding="utf-8")
     assert f"--keep-dropfile {target}: cannot copy the dropfile there" in log
+
+
+@pytest.mark.parametrize(("stdin", "stdout", "closed", "said"), [
+    ("devnull", "pipe", None, "standard input is a device that is no terminal"),
+    ("pipe", "devnull", None, "standard output is a device that is no terminal"),
+    ("pipe", "pipe", 0, "standard input is closed"),
+    ("pipe", "pipe", 1, "standard output is closed"),
+])
+def test_unusable_stdio_exits_at_once_with_one_line_and_2(
+        door_home: Path, door_sys: Path, stdin: str, stdout: str, closed: int | None,
+        said: str) -> None:
+    """/dev/null or a closed descriptor is no caller: one line, exit 2, no wait for SIGTERM."""
+    ends = {"devnull": subprocess.DEVNULL, "pipe": subprocess.PIPE}
+
+    def close_it() -> None:
+        if closed is not None:
+            os.close(closed)
+
+    proc = subprocess.Popen(door_command(door_home, door_sys), stdin=ends[stdin],
+                            stdout=ends[stdout], stderr=subprocess.PIPE, cwd=door_home,
+                            env=child_env(), preexec_fn=close_it)
+    try:
+        _, err = proc.communicate(timeout=WAIT)  # a door that waited for /dev/null hangs
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = err.decode().splitlines()
+    assert proc.returncode == 2
+    assert len(lines) == 1 and lines[0].startswith("reussite: " + said), lines
+    log = door_home / "data" / "door.log"
+    assert not log.exists() or "Traceback" not in log.read_text()

@@ -25,6 +25,7 @@ from .boards import BoardLogin, BoardRefused, board_login
 from .config import GAME_ACTIONS, Settings
 from .guard import AddressCap, LoginLimiter, address_of
 from .logfiles import FORMAT, PrivateRotatingFileHandler
+from .loglimit import limit_repeats
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import start_telnet
 from .net.terminal import Terminal
@@ -445,6 +446,7 @@ async def serve(settings: Settings, bind: str, port: int,
 
     make_private_dir(settings.data_dir)
     handler = _log_to_file(settings.data_dir)
+    unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
     door = Door(settings, store)
     ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
@@ -509,6 +511,7 @@ async def serve(settings: Settings, bind: str, port: int,
                     await asyncio.wait_for(server.wait_closed(), left)
         await store.close()
         log.info("stopped")
+        unlimit_log()
         if handler is not None:
             logging.getLogger().removeHandler(handler)
             handler.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import telnetlib3
 
@@ -64,10 +65,36 @@ class TelnetTerminal(Terminal):
         self._writer.close()
 
 
+class GuardedTelnetWriter(telnetlib3.TelnetWriter):
+    """telnetlib3's option state machine, with a client's malformed option answered by one
+    log line instead of a traceback.
+
+    Any client may send any option in any state (NEW-ENVIRON after a CHARSET that named an
+    unknown codec, a four-byte NAWS of two bytes, TTYPE garbage, CHARSET TTABLE …); several
+    make telnetlib3 raise, and it logs each traceback line by line as warnings: a log flood
+    on demand.  The state machine resets itself in ``finally`` blocks, so the byte is simply
+    dropped, as telnetlib3 itself does after logging."""
+
+    def feed_byte(self, byte: bytes) -> bool:
+        try:
+            return super().feed_byte(byte)
+        except ValueError:
+            raise  # "invalid telnet byte": telnetlib3 logs these at debug level only
+        except Exception as exc:
+            peer = self.get_extra_info("peername") or ("?", 0)
+            log.warning("telnet %s:%s: ignored a malformed option (%s: %s)", peer[0], peer[1],
+                        type(exc).__name__, str(exc)[:80])
+            return False
+
+
 class DoorTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server, telling our terminal about window-size changes (NAWS)."""
 
     terminal: TelnetTerminal | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._writer_factory = GuardedTelnetWriter
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)

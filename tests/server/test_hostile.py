@@ -14,7 +14,33 @@ from serverhelp import call, configure, running, signup, to_menu
 
 import door.session
 
-IAC, SB, SE, DO, WILL = 255, 250, 240, 253, 251
+IAC, SB, SE, DO, DONT, WILL, WONT = 255, 250, 240, 253, 254, 251, 252
+TTYPE, NAWS, TSPEED, LINEMODE, NEW_ENVIRON, CHARSET = 24, 31, 32, 34, 39, 42
+
+
+def sb(option: int, body: bytes) -> bytes:
+    return bytes([IAC, SB, option]) + body + bytes([IAC, SE])
+
+
+NASTY_OPTIONS = [
+    # CHARSET ACCEPTED an unknown codec, then NEW-ENVIRON: telnetlib3's LookupError flood
+    sb(CHARSET, b"\x02bogus-cs") + sb(NEW_ENVIRON, b"\x00\x00USER\x01x"),
+    sb(NEW_ENVIRON, b"\x00\x00LANG\x01xx_YY.NOPE\x03\xff\xff"),
+    sb(NEW_ENVIRON, b"\x02\x03\x01"),
+    sb(CHARSET, b"\x01;UTF-8;\xc3\x28;x"),  # REQUEST with a byte that is no ASCII
+    sb(CHARSET, b"\x05"),  # TTABLE-IS: "not implemented"
+    sb(CHARSET, b"\x09"),
+    sb(TTYPE, b"\x00" + bytes(range(128, 200))),
+    sb(TTYPE, b""),
+    sb(LINEMODE, b"\x03\x01\x02"),
+    sb(LINEMODE, b"\x01"),
+    sb(NAWS, b"\x00"),  # four bytes expected
+    sb(TSPEED, b"\x00abc,def"),
+    sb(200, bytes(range(40))),
+    bytes([IAC, SB, IAC, SE]),
+    bytes([IAC, WILL, NEW_ENVIRON, IAC, WILL, CHARSET, IAC, DO, LINEMODE, IAC, WONT, TTYPE]),
+    bytes([IAC, DONT, 1, IAC, DO, 0, IAC, 242, IAC, 249]),
+]
 
 
 async def raw_connection(port: int, rcvbuf: int | None = None):
@@ -98,3 +124,40 @@ async def test_a_caller_who_never_reads_is_dropped(door_home: Path,
         # Had the door kept the caller, it would wait for keys now: no end of stream.
         assert await closed_by_server(reader, 8), "the door must hang up on a stuck reader"
         writer.close()
+
+
+def tracebacks_in(log: Path) -> list[str]:
+    text = log.read_text(encoding="utf-8", errors="replace")
+    return [line for line in text.splitlines()
+            if "Traceback" in line or line.lstrip().startswith('File "')]
+
+
+async def test_telnet_options_in_any_state_never_log_a_traceback(door_home: Path) -> None:
+    """NEW-ENVIRON, CHARSET, TTYPE, LINEMODE, NAWS and garbage SB, before negotiation ends,
+    at the login screen and at the menu, 40 times each: no traceback in the log, and the
+    warnings they cause are a handful, not a flood."""
+    rounds = 40
+    async with running(door_home, ssh=False) as ports:
+        _, early = await raw_connection(ports.telnet)  # before negotiation is over
+        early.write(b"".join(NASTY_OPTIONS) * rounds)
+        at_login = await call(ports.telnet)
+        at_menu = await call(ports.telnet)
+        await signup(at_menu, "Olaf", "olaf-pass")
+        await to_menu(at_menu)
+        for caller in (at_login, at_menu):
+            for _ in range(rounds):
+                for sequence in NASTY_OPTIONS:
+                    caller.writer.send_iac(sequence)
+        at_login.send("x")  # both still answer keys
+        await at_login.wait_for("Handle:   x")
+        at_menu.send("h")
+        await at_menu.wait_for("Hall of Fame")
+        await still_answers(ports.telnet, "Pia")
+        for caller in (at_login, at_menu):
+            caller.close()
+        early.close()
+    log = door_home / "data" / "reussite.log"
+    assert tracebacks_in(log) == []
+    warnings = [line for line in log.read_text(encoding="utf-8").splitlines()
+                if " WARNING " in line]
+    assert len(warnings) < 60, "\n".join(warnings)  # 40 rounds x 3 states x 16 sequences

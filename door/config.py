@@ -74,6 +74,9 @@ class ServerSettings:
     ssh_port: int = 2222
     max_nodes: int = 32
     max_per_address: int = 4  # connections at once from one IP address
+    login_pool: int = 64  # connections at once still logging in (not yet on a node)
+    login_per_address: int = 3  # of those, from one address
+    first_byte_timeout: int = 15  # seconds a new connection may send nothing
     rlogin_port: int | None = None  # RLogin for the member boards of [boards]; None: off
 
 
@@ -109,7 +112,7 @@ class AccountsSettings:
     """Direct callers' logins (``reussite serve``)."""
 
     guest: bool = False  # a GUEST login without a password
-    login_attempts: int = 5  # failed logins per address, and per handle, before a lockout
+    login_attempts: int = 5  # failed logins on a handle from one address before a lockout
     lockout_minutes: int = 15
     login_timeout: int = 120  # seconds to finish logging in (slow or silent connections)
 
@@ -270,11 +273,13 @@ def _path(value: str) -> Path:
     return Path(_text(value))
 
 
-def _address(value: str) -> str:
-    value = value.strip()
-    if not value or not re.fullmatch(r"[0-9A-Za-z.:\-]+", value):
-        raise ValueError("expected an IP address or host name such as 127.0.0.1")
-    return value
+def _addresses(value: str) -> str:
+    """One address, or several separated by commas (``127.0.0.1, ::1``)."""
+    parts = [part.strip() for part in value.split(",")]
+    if not all(parts) or not all(re.fullmatch(r"[0-9A-Za-z.:\-]+", part) for part in parts):
+        raise ValueError("expected an IP address or host name such as 127.0.0.1, or several "
+                         "separated by commas")
+    return ", ".join(parts)
 
 
 def _db_url(value: str) -> str:
@@ -299,9 +304,12 @@ def _port_or_off(value: str) -> int | None:
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
                             "data_dir": _path, "goodbye_pause": _seconds_between(0, 60)}),
-    "server": (ServerSettings, {"bind": _address, "telnet_port": _PORT, "ssh_port": _PORT,
+    "server": (ServerSettings, {"bind": _addresses, "telnet_port": _PORT, "ssh_port": _PORT,
                                 "max_nodes": _int_between(1, 10000),
                                 "max_per_address": _int_between(1, 10000),
+                                "login_pool": _int_between(1, 10000),
+                                "login_per_address": _int_between(1, 10000),
+                                "first_byte_timeout": _int_between(2, 300),
                                 "rlogin_port": _port_or_off}),
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
                                 "minutes_per_call": _int_between(1, 1440),

@@ -1,75 +1,109 @@
-"""The server's guards against abuse: failed-login lockouts and connections per address.
+"""The server's guard against password guessing: failed logins, counted so that a stranger
+cannot aim a lockout at somebody else.
 
-Both live in the server process's memory: they protect this process's CPU (every password
-check costs a scrypt) and nodes.  A restart forgets them, which only ever lets callers in.
+- A handle tried and failed ``attempts`` times **from one address** is locked from that
+  address for the window: the guesser is stopped, the owner elsewhere is not.
+- An address failing ``attempts`` × ADDRESS_FACTOR times on any handles is locked (one
+  guesser trying many handles); only that address suffers.
+- A handle failing ``attempts`` times **from anywhere** is never locked: each further check of
+  it waits a backoff that doubles per failure up to BACKOFF_MAX_S.  Guessing from many
+  addresses slows down; the owner's right password still gets in, after that wait.
+
+It lives in the server process's memory: it protects this process's CPU (every password
+check costs a scrypt) and its callers.  A restart forgets it, which only ever lets callers in.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable
+
+ADDRESS_FACTOR = 4
+"""An address is locked after this many times ``attempts`` failures on any handles."""
+BACKOFF_BASE_S, BACKOFF_MAX_S = 1.0, 30.0
+"""A handle's check waits 1, 2, 4 … seconds past ``attempts`` failures, at most 30."""
+FAILED_LOGIN_PAUSE_S = 1.0
+"""Seconds one connection waits after each wrong password (telnet screen and SSH alike)."""
+REMEMBERED = 100_000
+"""Keys remembered at once; a flood of random handles makes the oldest be forgotten."""
 
 
 class LoginLimiter:
-    """``attempts`` failed logins within ``window_s`` locks the key (an address, or a handle
-    in lower case) for ``window_s`` seconds from the last failure."""
+    """Failed logins per (handle, address), per address and per handle within ``window_s``.
+
+    Handles are compared in lower case; addresses are what :func:`address_of` gives."""
 
     def __init__(self, attempts: int, window_s: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.attempts, self.window_s, self._clock = attempts, window_s, clock
-        self._failures: dict[str, deque[float]] = {}
+        self._failures: dict[tuple[str, str], deque[float]] = {}
 
-    def _recent(self, key: str) -> deque[float]:
-        now = self._clock()
+    def _recent(self, key: tuple[str, str]) -> int:
         failures = self._failures.get(key)
         if failures is None:
-            return deque()
+            return 0
+        now = self._clock()
         while failures and now - failures[0] > self.window_s:
             failures.popleft()
         if not failures:
             del self._failures[key]
-        return failures
+        return len(failures)
 
-    def locked(self, *keys: str) -> bool:
-        return any(len(self._recent(k)) >= self.attempts for k in keys if k)
+    def _add(self, key: tuple[str, str], keep: int) -> None:
+        failures = self._failures.setdefault(key, deque(maxlen=keep))
+        failures.append(self._clock())
 
-    def failed(self, *keys: str) -> None:
-        now = self._clock()
-        for key in keys:
-            if key:
-                failures = self._failures.setdefault(key, deque(maxlen=self.attempts))
-                failures.append(now)
-        if len(self._failures) > 100_000:  # a flood of random handles: forget the old ones
-            for key in list(self._failures)[:50_000]:
-                self._recent(key)
+    def locked(self, handle: str, address: str) -> bool:
+        """True when this handle may not be tried from this address (or nothing may)."""
+        return (self._recent((handle.lower(), address)) >= self.attempts
+                or self.address_locked(address))
 
-    def succeeded(self, *keys: str) -> None:
-        for key in keys:
-            self._failures.pop(key, None)
+    def address_locked(self, address: str) -> bool:
+        return self._recent(("", address)) >= self.attempts * ADDRESS_FACTOR
 
+    def backoff(self, handle: str) -> float:
+        """Seconds to wait before checking a password for ``handle`` (0 most of the time)."""
+        over = self._recent((handle.lower(), "")) - self.attempts
+        if over < 0:
+            return 0.0
+        return min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** min(over, 16))
 
-class AddressCap:
-    """At most ``limit`` connections at once from one IP address (or the ``limit`` given for
-    that connection: a member board's address carries all of its callers)."""
+    def failed(self, handle: str, address: str) -> None:
+        handle = handle.lower()
+        self._add((handle, address), self.attempts)
+        self._add(("", address), self.attempts * ADDRESS_FACTOR)
+        self._add((handle, ""), self.attempts + 8)  # enough to reach BACKOFF_MAX_S
+        if len(self._failures) > REMEMBERED:
+            for key in list(self._failures)[: REMEMBERED // 2]:
+                del self._failures[key]
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._open: dict[str, int] = defaultdict(int)
-
-    def enter(self, address: str, limit: int | None = None) -> bool:
-        if self._open[address] >= (self.limit if limit is None else limit):
-            return False
-        self._open[address] += 1
-        return True
-
-    def leave(self, address: str) -> None:
-        self._open[address] -= 1
-        if self._open[address] <= 0:
-            del self._open[address]
+    def succeeded(self, handle: str, address: str) -> None:
+        """The right password: this handle from this address starts afresh.  The handle's
+        count from everywhere is left to age out, or a guesser's owner would reset it."""
+        self._failures.pop((handle.lower(), address), None)
 
 
-def address_of(peer: str) -> str:
+def host_of(peer: str) -> str:
     """The IP address part of a ``host:port`` peer (IPv6 has colons of its own)."""
     host, sep, port = peer.rpartition(":")
     return host if sep and port.isdigit() else peer
+
+
+def address_of(peer: str) -> str:
+    """The address a ``host:port`` peer is counted under.
+
+    IPv4 seen through an IPv6 socket (``::ffff:192.0.2.1``) is the IPv4 address; other IPv6
+    addresses count by their /64 network, which is what one host or home usually holds."""
+    host = host_of(peer)
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if not ip.is_loopback:
+            return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)

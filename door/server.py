@@ -1,9 +1,10 @@
 """``reussite serve``: the direct-dial server, answering telnet and SSH callers on one asyncio loop,
 and RLogin callers of the member boards in sysop.ini's ``[boards]`` (a game hub).
 
-Each connection passes the per-address cap, takes the lowest free node (or sees "all nodes
-busy"), logs in (the door's login screen, the SSH layer for a known handle, or the member
-board's word for an RLogin caller), then plays.
+Each connection is admitted to the login pool (door/pool.py: caps per address and overall,
+silent and slow connections hung up), logs in (the door's login screen, the SSH layer for a
+known handle, or the member board's word for an RLogin caller), then takes the lowest free
+node (or sees "all nodes busy") and plays.
 SIGTERM/SIGINT tell every caller, save games in progress and close everything within
 ``SHUTDOWN_S`` seconds.  One log line per connect, login, game end and disconnect goes to
 stderr and to ``data/reussite.log`` (rotated).
@@ -18,17 +19,19 @@ import logging
 import signal
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .boards import BoardLogin, BoardRefused, board_login
 from .config import GAME_ACTIONS, Settings
-from .guard import AddressCap, LoginLimiter, address_of
+from .guard import LoginLimiter, address_of, host_of
 from .logfiles import FORMAT, PrivateRotatingFileHandler
 from .loglimit import limit_repeats
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
-from .net.telnet import start_telnet
+from .net.telnet import notice, start_telnet
 from .net.terminal import Terminal
+from .pool import LoginPool, Refused, Ticket
 from .private import make_private_dir
 from .session import Caller, Session, SessionEnded, run_visit
 from .store import Store, StoreError
@@ -40,6 +43,8 @@ from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_han
 log = logging.getLogger(__name__)
 
 SHUTDOWN_S = 5.0  # SIGTERM to everything closed
+BOARD_SECRET = "\0board secret"
+"""The failed-login key of a wrong RLogin board secret (no handle has a NUL in it)."""
 LOG_FILE, LOG_BYTES, LOG_BACKUPS = "reussite.log", 1_000_000, 5
 INPUT_BURST, INPUT_RATE = 8192, 2048
 """Bytes a caller may send at once, then per second: more than any typist or paste needs;
@@ -116,9 +121,10 @@ class Door:
         self.store = store
         self.nodes = NodeTable(settings.server.max_nodes)
         self.accounts = Accounts(store) if store is not None else None
-        acc = settings.accounts
+        acc, srv = settings.accounts, settings.server
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
-        self.cap = AddressCap(settings.server.max_per_address)
+        self.pool = LoginPool(srv.login_pool, srv.login_per_address, srv.max_per_address,
+                              srv.first_byte_timeout, acc.login_timeout)
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
@@ -148,61 +154,87 @@ class Door:
         return calls[0][0] if calls else None
 
     async def run(self, terminal: Terminal) -> None:
-        """One connection, from the caps to the goodbye."""
+        """One connection, from the login pool to the goodbye.  The listener admitted it to
+        the pool (``terminal.ticket``); one that did not (RLogin) is admitted here."""
         start = time.monotonic()
         task = asyncio.current_task()
         assert task is not None
         own_hangup = asyncio.Event()
         meter_input(terminal, self.hangup, own_hangup)
-        address = address_of(terminal.peer)
         kind = terminal.kind or "telnet"
         if self.closing:
             return
         board: BoardLogin | None = None
         if isinstance(terminal, RLoginTerminal):
-            board = await self._board_login(terminal, address)
+            board = await self._board_login(terminal)
             if board is None:
                 return
-        # A member board's address carries all of its callers: only the nodes limit them.
-        limit = self.settings.server.max_nodes if board else None
-        if not self.cap.enter(address, limit):
-            log.warning("%s %s: refused, %d connections from that address already", kind,
-                        terminal.peer, limit or self.settings.server.max_per_address)
-            await self._notice(terminal, "Too many connections from your address: "
-                               "please hang up another one first.")
-            return
-        node = None
-        try:
-            node = self.nodes.take()
-            if node is None:
-                log.warning("%s %s: refused, all %d nodes busy", kind, terminal.peer,
-                            self.nodes.max_nodes)
-                await self._notice(terminal, "All nodes are busy. Please call again later.")
+        ticket, own_ticket = terminal.ticket, terminal.ticket is None
+        if ticket is None:
+            # A member board's address carries all of its callers: only the nodes limit them.
+            limit = self.settings.server.max_nodes if board else None
+            try:
+                ticket = self.pool.admit(address_of(terminal.peer), f"{kind} {terminal.peer}",
+                                         lambda why: self._hang_up(terminal, own_hangup, why),
+                                         limit=limit)
+            except Refused as exc:
+                log.warning("%s %s: refused: %s", kind, terminal.peer, exc)
+                await self._notice(terminal, str(exc))
                 return
-            log.info("node %s: %s connect from %s", node, kind, terminal.peer)
-            self.live[task] = Call(None, terminal, own_hangup)
-            await self._visit(terminal, node, task, board)
+        if board is not None:
+            ticket.heard()  # its board vouched for it
+        if ticket.closed or ticket.sessions:  # hung up already, or a second SSH session
+            return
+        ticket.sessions += 1
+        log.info("%s connect from %s", kind, terminal.peer)
+        self.live[task] = Call(None, terminal, own_hangup)
+        try:
+            await self._visit(terminal, task, ticket, board)
         finally:
-            if node is not None:
-                call = self.live.pop(task, None)
-                if call is not None and call.session is not None:
-                    await node_gone(self.store, call.session.caller)
+            call = self.live.pop(task, None)
+            node = call.session.caller.node if call and call.session else 0
+            if node:
+                await node_gone(self.store, call.session.caller)
                 self.nodes.give_back(node)
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
                          _elapsed(start))
-            self.cap.leave(address)
+            else:
+                log.info("%s %s: left before logging in, after %s", kind, terminal.peer,
+                         _elapsed(start))
+            if own_ticket:
+                ticket.close()
 
-    async def _board_login(self, terminal: RLoginTerminal, address: str) -> BoardLogin | None:
+    def _hang_up(self, terminal: Terminal, hangup: asyncio.Event, reason: str) -> None:
+        """The pool's hang-up for a connection its listener did not admit: the visit ends
+        at its next read, as on carrier loss, and the listener closes the line."""
+        with contextlib.suppress(Exception):
+            terminal.write(notice(reason))
+        hangup.set()
+        terminal.wake()
+
+    def _take_node(self, session: Session, ticket: Ticket) -> bool:
+        """The logged-in caller leaves the pool for the lowest free node, if there is one."""
+        node = self.nodes.take()
+        if node is None:
+            log.warning("%s: %s refused, all %d nodes busy", session.terminal.peer,
+                        session.caller.alias, self.nodes.max_nodes)
+            return False
+        ticket.logged_in()
+        session.caller.node = node
+        return True
+
+    async def _board_login(self, terminal: RLoginTerminal) -> BoardLogin | None:
         """Who an RLogin caller is, on a member board's word; None (after one line for the
         caller and one for the log) when no board vouches for them."""
-        boards = [b for b in self.settings.boards if b.allows(address)]
+        address = address_of(terminal.peer)
+        boards = [b for b in self.settings.boards if b.allows(host_of(terminal.peer))]
         if not boards:
             log.warning("rlogin %s: refused, not the address of a board in [boards]",
                         terminal.peer)
             await self._notice(terminal, "This door takes RLogin calls from its member "
                                          "boards only.")
             return None
-        if self.limiter.locked(address):
+        if self.limiter.locked(BOARD_SECRET, address):
             log.warning("rlogin %s: refused, locked out after wrong secrets", terminal.peer)
             await self._notice(terminal, "Too many wrong board secrets: try again later.")
             return None
@@ -213,15 +245,15 @@ class Door:
             log.warning("rlogin %s: dropped: %s", terminal.peer, exc)
             return None
         except BoardRefused as exc:
-            self.limiter.failed(address)
+            self.limiter.failed(BOARD_SECRET, address)
             log.warning("rlogin %s: refused: %s", terminal.peer, exc)
             await self._notice(terminal, "Your board is not let in here: its sysop should "
                                          "check the secret.")
             return None
-        self.limiter.succeeded(address)
+        self.limiter.succeeded(BOARD_SECRET, address)
         return login
 
-    async def _visit(self, terminal: Terminal, node: int, task: asyncio.Task,
+    async def _visit(self, terminal: Terminal, task: asyncio.Task, ticket: Ticket,
                      board: BoardLogin | None = None) -> None:
         account = getattr(terminal, "account", None)
         if hasattr(terminal, "account"):  # SSH: UTF-8 unless the terminal type says CP437
@@ -237,17 +269,21 @@ class Door:
             log.info("%s: %s%s, %s", terminal.peer, choice.charset.name,
                      " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
         if board is not None:
-            caller = Caller(alias=board.alias, node=node, source=board.source,
+            caller = Caller(alias=board.alias, node=0, source=board.source,
                             user_id=board.user_id)
         else:
-            caller = Caller(alias=account.handle if account else "New caller", node=node)
+            caller = Caller(alias=account.handle if account else "New caller", node=0)
         session = Session(terminal, self.settings, caller, store=self.store,
                           player=account.player if account else None, keeper=self.keeper)
         self.live[task] = self.live[task]._replace(session=session)
+        if board is None and account is None and not await self._login(session, terminal):
+            return
+        if not self._take_node(session, ticket):
+            await self._notice(terminal, "All nodes are busy. Please call again later.")
+            return
+        node = caller.node
         if board is not None:
             await self._board_caller(session, board)
-        elif account is None and not await self._login(session, terminal):
-            return
         if not await self._one_call_per_account(session, task):
             return
         how = " (ssh auth)" if account else f" (rlogin, board {board.board.tag})" if board \
@@ -277,16 +313,9 @@ class Door:
         if self.accounts is None:  # no database: everyone plays as a guest, unscored
             session.caller.alias = "Guest"
             return True
-        await node_seen(self.store, session.caller, None, "logging in")
-        try:
-            who = await asyncio.wait_for(
-                login(session, self.accounts, self.limiter, address_of(terminal.peer),
-                      self.settings.accounts.guest),
-                self.settings.accounts.login_timeout)
-        except TimeoutError:
-            log.info("node %s: login timed out (%s)", session.caller.node, terminal.peer)
-            await self._notice(terminal, "Login timed out.")
-            return False
+        try:  # the login pool hangs up on a caller still here after its login_timeout
+            who = await login(session, self.accounts, self.limiter, address_of(terminal.peer),
+                              self.settings.accounts.guest)
         except SessionEnded:
             return False
         if who is None:
@@ -344,11 +373,11 @@ class Door:
         """The live calls logged in as this player (except ``but``), oldest first."""
         return [(c.session, t) for t, c in self.live.items() if t is not but
                 and c.session is not None and c.session.player is not None
-                and c.session.player.id == player_id]
+                and c.session.caller.node and c.session.player.id == player_id]
 
     async def _notice(self, terminal: Terminal, text: str) -> None:
         """One line to a caller about to be dropped; never waits long for a slow reader."""
-        terminal.write(b"\r\n" + text.encode("ascii", "replace") + b"\r\n")
+        terminal.write(notice(text))
         with contextlib.suppress(Exception):
             await asyncio.wait_for(terminal.drain(), 2)
 
@@ -395,6 +424,18 @@ def meter_input(terminal: Terminal, *hangups: asyncio.Event) -> None:
         return data
 
     terminal.read = metered  # type: ignore[method-assign]
+
+
+async def listen(hosts: list[str], port: int, listeners: list[Any],
+                 start: Callable[[str, int], Awaitable[Any]]) -> int:
+    """One listener per address in ``hosts``, all on one port (0: the port the OS gives the
+    first), added to ``listeners`` as they start; returns the port."""
+    for host in hosts:
+        server = await start(host, port)
+        listeners.append(server)
+        bound_send_buffers(server.sockets)
+        port = port or server.sockets[0].getsockname()[1]
+    return port
 
 
 def bound_send_buffers(sockets: Any) -> None:
@@ -452,15 +493,15 @@ async def serve(settings: Settings, bind: str, port: int,
     ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
     if rlogin_port is None:
         rlogin_port = -1 if settings.server.rlogin_port is None else settings.server.rlogin_port
-    telnet = ssh = rlogin = None
+    hosts = [host.strip() for host in bind.split(",") if host.strip()]
+    listeners: list[Any] = []
     ssh_bound = rlogin_bound = None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals: list[int] = []
     try:
-        telnet = await start_telnet(bind, port, door.run)
-        bound_send_buffers(telnet.sockets)
-        bound = telnet.sockets[0].getsockname()[1]
+        bound = await listen(hosts, port, listeners,
+                             lambda host, port: start_telnet(host, port, door.run, door.pool))
         # Who's online names each server by machine and telnet port: two servers on one
         # machine never share rows, and a restart takes its own rows back.
         store.host = f"{socket.gethostname()}:{bound}"[:64]
@@ -468,17 +509,15 @@ async def serve(settings: Settings, bind: str, port: int,
             if gone := await store.forget_host():
                 log.warning("who's online: %d calls of a previous run (a crash?) removed",
                             gone)
-        where = f"telnet on {bind} port {bound}"
+        where = f"telnet on {', '.join(hosts)} port {bound}"
         if ssh_port >= 0:
-            ssh = await start_ssh(bind, ssh_port, settings.data_dir, door.run, door.accounts,
-                                  door.limiter, login_timeout=settings.accounts.login_timeout)
-            bound_send_buffers(ssh.sockets)
-            ssh_bound = ssh.sockets[0].getsockname()[1]
+            ssh_bound = await listen(hosts, ssh_port, listeners, lambda host, port: start_ssh(
+                host, port, settings.data_dir, door.run, door.accounts, door.limiter,
+                login_timeout=settings.accounts.login_timeout, pool=door.pool))
             where += f" and SSH on port {ssh_bound}"
         if rlogin_port >= 0:
-            rlogin = await start_rlogin(bind, rlogin_port, door.run)
-            bound_send_buffers(rlogin.sockets)
-            rlogin_bound = rlogin.sockets[0].getsockname()[1]
+            rlogin_bound = await listen(hosts, rlogin_port, listeners,
+                                        lambda host, port: start_rlogin(host, port, door.run))
             where += f" and RLogin on port {rlogin_bound}"
             if not settings.boards:
                 log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
@@ -501,14 +540,12 @@ async def serve(settings: Settings, bind: str, port: int,
             loop.remove_signal_handler(sig)
         began = time.monotonic()
         await door.shutdown(SHUTDOWN_S - 1.5)  # before the servers close their connections
-        for server in (telnet, ssh, rlogin):
-            if server is not None:
-                server.close()
-        for server in (telnet, ssh, rlogin):
-            if server is not None:
-                with contextlib.suppress(Exception):
-                    left = max(0.1, SHUTDOWN_S - 0.5 - (time.monotonic() - began))
-                    await asyncio.wait_for(server.wait_closed(), left)
+        for server in listeners:
+            server.close()
+        for server in listeners:
+            with contextlib.suppress(Exception):
+                left = max(0.1, SHUTDOWN_S - 0.5 - (time.monotonic() - began))
+                await asyncio.wait_for(server.wait_closed(), left)
         await store.close()
         log.info("stopped")
         unlimit_log()

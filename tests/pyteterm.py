@@ -136,11 +136,11 @@ class TelnetCaller(PyteCaller):
     @classmethod
     async def connect(cls, port: int, cols: int = 80, rows: int = 24,
                       charset: str = "cp437", term_type: str = "ansi",
-                      answer_cpr: bool = True) -> TelnetCaller:
+                      answer_cpr: bool = True, host: str = "127.0.0.1") -> TelnetCaller:
         """``answer_cpr``: answer cursor position requests as a real terminal does (pyte
         replies through ``write_process_input``); False plays a client that never answers."""
         reader, writer = await telnetlib3.open_connection(
-            "127.0.0.1", port, encoding=False, cols=cols, rows=rows, term=term_type,
+            host, port, encoding=False, cols=cols, rows=rows, term=term_type,
             connect_minwait=0.05, connect_maxwait=1.0)
         term = PyteTerminal(cols, rows, charset)
         if answer_cpr:

@@ -5,12 +5,20 @@ for its password (keyboard-interactive or password auth).  Any other user name g
 without SSH auth and meets the door's own login / new-user screen.  The channel carries
 bytes (``encoding=None``): the session owns the charset, UTF-8 by default over SSH, CP437
 when the terminal type says so (SyncTERM, ansi-bbs) or the caller saved that choice.
+
+Before authentication a connection is in the login pool (door/pool.py), like a telnet one:
+capped per address and overall, hung up when it sends nothing or takes too long.  Each wrong
+password is followed by a pause; the ``login_attempts``-th on one connection, or one that
+locks the handle from this address (door/guard.py), ends the connection.  One session
+(shell) per connection, and the connection ends with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,16 +26,20 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from ..config import ConfigError
+from ..guard import FAILED_LOGIN_PAUSE_S, address_of
+from ..pool import Refused
 from .terminal import Terminal, WakeableRead
 
 if TYPE_CHECKING:
     from ..guard import LoginLimiter
+    from ..pool import LoginPool, Ticket
     from ..store.accounts import Account, Accounts
 
 log = logging.getLogger(__name__)
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 KEEPALIVE_S = 30  # a dead SSH client is noticed within about three of these
+TOO_MANY_TRIES = "Too many failed logins: please call again later."
 
 SessionRunner = Callable[[Terminal], Awaitable[None]]
 
@@ -105,18 +117,47 @@ class SSHTerminal(Terminal):
 
 
 class DoorSSHServer(asyncssh.SSHServer):
-    """One SSH connection's authentication: password auth for existing handles only."""
+    """One SSH connection: its place in the login pool, and password auth for existing
+    handles only."""
 
-    def __init__(self, accounts: Accounts | None, limiter: LoginLimiter) -> None:
-        self.accounts, self.limiter = accounts, limiter
+    def __init__(self, accounts: Accounts | None, limiter: LoginLimiter,
+                 pool: LoginPool | None = None) -> None:
+        self.accounts, self.limiter, self.pool = accounts, limiter, pool
         self.address = ""
         self.account: Account | None = None
+        self.ticket: Ticket | None = None
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.terminal: SSHTerminal | None = None
+        self._tries = 0  # passwords tried on this connection
+        self._next_try = 0.0  # monotonic time before which no password is checked
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.address = peer[0] if peer else ""
+        self.address = address_of(f"{peer[0]}:{peer[1]}") if peer else ""
+        if self.pool is None:
+            return
+        label = f"ssh {peer[0]}:{peer[1]}" if peer else "ssh"
+        try:
+            self.ticket = self.pool.admit(self.address, label, self.hang_up)
+        except Refused as exc:
+            log.warning("ssh %s: refused before authentication: %s", self.address, exc)
+            conn.abort()  # before the version exchange: nothing can be said
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.ticket is not None:
+            self.ticket.close()
+
+    def hang_up(self, reason: str) -> None:
+        """The pool's hang-up: say why on the screen if there is one, and disconnect."""
+        if self.terminal is not None:
+            self.terminal.write(b"\r\n" + reason.encode("ascii", "replace") + b"\r\n")
+        if self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
 
     async def begin_auth(self, username: str) -> bool:
+        if self.ticket is not None:
+            self.ticket.heard()  # a real client: past the version and key exchange
         if self.accounts is None:
             return False
         try:
@@ -139,28 +180,48 @@ class DoorSSHServer(asyncssh.SSHServer):
         return len(responses) == 1 and await self.validate_password(username, responses[0])
 
     async def validate_password(self, username: str, password: str) -> bool:
-        key = username.lower()
-        if self.accounts is None or self.limiter.locked(self.address, key):
-            return False
+        """Check a password, at the pace door/guard.py sets; the connection ends (with
+        PermissionDenied) once it has used its tries or the handle is locked from here.
+
+        A client that sends its next try without waiting for the answer cancels this one
+        (asyncssh does): it is counted all the same, and checked no sooner."""
+        self._tries += 1
+        limiter = self.limiter
+        if (self.accounts is None or self._tries > limiter.attempts
+                or limiter.locked(username, self.address)):
+            raise asyncssh.PermissionDenied(TOO_MANY_TRIES)
+        wait = max(limiter.backoff(username), self._next_try - time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
         account = await self.accounts.login(username, password)
         if account is None:
-            self.limiter.failed(self.address, key)
-            log.info("ssh: failed login for %r from %s", username, self.address)
+            limiter.failed(username, self.address)
+            self._next_try = time.monotonic() + FAILED_LOGIN_PAUSE_S
+            log.info("ssh: failed login for %r from %s", username[:40], self.address)
+            if self._tries >= limiter.attempts or limiter.locked(username, self.address):
+                raise asyncssh.PermissionDenied(TOO_MANY_TRIES)
+            await asyncio.sleep(FAILED_LOGIN_PAUSE_S)
             return False
-        self.limiter.succeeded(key)
+        limiter.succeeded(username, self.address)
         self.account = account
         return True
 
 
 async def start_ssh(host: str, port: int, data_dir: Path, run_session: SessionRunner,
                     accounts: Accounts | None, limiter: LoginLimiter,
-                    login_timeout: float = 120) -> asyncssh.SSHAcceptor:
-    """Listen for SSH callers; each PTY session gets ``run_session(terminal)``."""
+                    login_timeout: float = 120,
+                    pool: LoginPool | None = None) -> asyncssh.SSHAcceptor:
+    """Listen for SSH callers; each PTY session gets ``run_session(terminal)``.  With a
+    ``pool``, connections are admitted and timed by it before authentication."""
     key = load_host_key(data_dir)
 
     async def process(proc: asyncssh.SSHServerProcess) -> None:
-        owner = proc.channel.get_connection().get_owner()
+        conn = proc.channel.get_connection()
+        owner = conn.get_owner()
         terminal = SSHTerminal(proc, getattr(owner, "account", None))
+        terminal.ticket = getattr(owner, "ticket", None)
+        if isinstance(owner, DoorSSHServer):
+            owner.terminal = terminal
         try:
             await run_session(terminal)
         except (ConnectionError, asyncssh.Error):
@@ -169,8 +230,9 @@ async def start_ssh(host: str, port: int, data_dir: Path, run_session: SessionRu
             log.exception("ssh session on %s ended by an error", terminal.peer)
         finally:
             await terminal.close()
+            conn.close()  # one session per connection: nothing is left to wait for
 
     return await asyncssh.create_server(
-        lambda: DoorSSHServer(accounts, limiter), host, port, server_host_keys=[key],
+        lambda: DoorSSHServer(accounts, limiter, pool), host, port, server_host_keys=[key],
         process_factory=process, encoding=None, line_editor=False,
         login_timeout=login_timeout, keepalive_interval=KEEPALIVE_S, keepalive_count_max=3)

@@ -7,12 +7,15 @@ connection, whatever happens inside the session.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import telnetlib3
 
+from ..guard import address_of
+from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
 from .terminal import Terminal, WakeableRead
 
@@ -88,13 +91,51 @@ class GuardedTelnetWriter(telnetlib3.TelnetWriter):
 
 
 class DoorTelnetServer(telnetlib3.TelnetServer):
-    """telnetlib3's server, telling our terminal about window-size changes (NAWS)."""
+    """telnetlib3's server, admitting each connection to the login pool (door/pool.py)
+    before anything else and telling our terminal about window-size changes (NAWS)."""
 
     terminal: TelnetTerminal | None = None
+    login_pool: LoginPool | None = None  # set on the class start_telnet makes
+    ticket: Ticket | None = None
+    _refused = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writer_factory = GuardedTelnetWriter
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if self.login_pool is not None:
+            peer = transport.get_extra_info("peername") or ("?", 0)
+            try:
+                self.ticket = self.login_pool.admit(address_of(f"{peer[0]}:{peer[1]}"),
+                                                    f"telnet {peer[0]}:{peer[1]}",
+                                                    self.hang_up)
+            except Refused as exc:  # no telnet at all: one line, and close
+                log.warning("telnet %s: refused: %s", peer[0], exc)
+                self._refused = self._closing = True  # telnetlib3 then forgets us
+                transport.write(notice(str(exc)))  # type: ignore[attr-defined]
+                transport.close()
+                return
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        if self.ticket is not None:
+            self.ticket.heard()
+        super().data_received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.ticket is not None:
+            self.ticket.close()
+        if not self._refused:
+            super().connection_lost(exc)
+
+    def hang_up(self, reason: str) -> None:
+        """The pool's hang-up: one line saying why, then close."""
+        if self.writer is not None and not self.writer.is_closing():
+            self.writer.write(notice(reason))
+            self.writer.close()
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -108,9 +149,15 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         super().connection_lost(exc)
 
 
+def notice(text: str) -> bytes:
+    """One line to a caller about to be dropped, on a line of its own."""
+    return b"\r\n" + text.encode("ascii", "replace") + b"\r\n"
+
+
 def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
     async def shell(reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
         terminal = TelnetTerminal(reader, writer)
+        terminal.ticket = writer.protocol.ticket
         writer.protocol.terminal = terminal
         try:
             choice = await terminal.detect_charset(
@@ -130,8 +177,11 @@ def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
     return shell
 
 
-async def start_telnet(host: str, port: int, run_session: SessionRunner) -> telnetlib3.Server:
-    """Listen for telnet callers; each gets ``run_session(terminal)``."""
+async def start_telnet(host: str, port: int, run_session: SessionRunner,
+                       pool: LoginPool | None = None) -> telnetlib3.Server:
+    """Listen for telnet callers; each gets ``run_session(terminal)``.  With a ``pool``,
+    each connection is admitted to it (or refused) as it is accepted."""
+    protocol = type("PooledTelnetServer", (DoorTelnetServer,), {"login_pool": pool})
     return await telnetlib3.create_server(
-        host=host, port=port, protocol_factory=DoorTelnetServer, shell=make_shell(run_session),
+        host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
         encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..term import Charset
 from ..term.detect import (
@@ -18,6 +18,9 @@ from ..term.detect import (
     from_probe,
     read_reports,
 )
+
+if TYPE_CHECKING:
+    from ..pool import Ticket
 
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
 MAX_ROWS = 60
@@ -49,6 +52,9 @@ class Terminal(ABC):
         self.peer = peer
         self.on_resize: Callable[[int, int], None] | None = None
         self._pushback = b""  # bytes read early (during the charset probe), read again first
+        self.ticket: Ticket | None = None
+        """This connection's place in the login pool (door/pool.py), when its listener
+        admitted it there; ``reussite serve`` gives it a node once the caller logs in."""
 
     def unread(self, data: bytes) -> None:
         """Give bytes back: the next :meth:`read` returns them first."""

@@ -1,8 +1,9 @@
 """The login and new-user screens for direct callers (telnet, and SSH users without an account).
 
 A caller types a handle and a password, NEW to sign up (handle, password twice), or GUEST when
-the sysop allows it.  Failed logins count against the caller's address and the handle typed;
-past the limit the caller is told to come back later and the line is dropped.
+the sysop allows it.  Failed logins count as door/guard.py says: the handle from this address
+locks after ``login_attempts``, as does this line (it is then dropped); a handle failing from
+everywhere is checked ever more slowly, but never locked against its owner.
 """
 
 from __future__ import annotations
@@ -10,16 +11,23 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from ..guard import LoginLimiter
+from ..guard import FAILED_LOGIN_PAUSE_S, LoginLimiter
 from ..session import Session
 from ..store import Player, StoreError
-from ..store.accounts import HANDLE_MAX, PASSWORD_MAX, AccountError, Accounts, handle_problem
+from ..store.accounts import (
+    HANDLE_MAX,
+    PASSWORD_MAX,
+    Account,
+    AccountError,
+    Accounts,
+    handle_problem,
+)
 from . import theme
 from .widgets import header, message, read_line
 
-FAIL_PAUSE = 1.0  # seconds after a wrong password: slows guessing down on one connection
-
-
+LOCKED_ADDRESS = "Too many failed logins from your address: please call again later."
+LOCKED_HANDLE = ("Too many failed logins on that handle from your address: please call "
+                 "again later.")
 @dataclass(frozen=True)
 class LoggedIn:
     alias: str
@@ -46,6 +54,7 @@ class LoginScreen:
                  address: str, guest: bool) -> None:
         self.session, self.accounts, self.limiter = session, accounts, limiter
         self.address, self.guest = address, guest
+        self.failures = 0  # on this line: at login_attempts, the line is dropped
 
     def _intro(self) -> list[str]:
         name = self.session.settings.door.name
@@ -59,8 +68,8 @@ class LoginScreen:
         """The caller's identity, or None when they leave or are locked out."""
         note = ""
         while True:
-            if self.limiter.locked(self.address):
-                return await self._locked_out()
+            if self.limiter.address_locked(self.address):
+                return await self._locked_out(LOCKED_ADDRESS)
             _draw(self.session, "Log in", self._intro(), note)
             note = ""
             handle = await read_line(self.session, 8, 2, "Handle:   ", HANDLE_MAX)
@@ -76,23 +85,41 @@ class LoginScreen:
                 continue
             if handle.lower() == "guest" and self.guest:
                 return LoggedIn("Guest", await self._guest_player())
-            if self.limiter.locked(handle.lower()):
-                note = "Too many failed logins on that handle: try again later."
+            if self.limiter.locked(handle, self.address):
+                note = LOCKED_HANDLE
                 continue
             password = await read_secret(self.session, 10, 2, "Password: ")
             if password is None:
                 continue
             try:
-                account = await self.accounts.login(handle, password)
+                account = await self._check(handle, password)
             except StoreError as exc:
                 note = str(exc)
                 continue
             if account is not None:
-                self.limiter.succeeded(handle.lower())
+                self.limiter.succeeded(handle, self.address)
                 return LoggedIn(account.handle, account.player)
-            self.limiter.failed(self.address, handle.lower())
+            self.limiter.failed(handle, self.address)
+            self.failures += 1
+            if self.limiter.locked(handle, self.address):
+                return await self._locked_out(LOCKED_ADDRESS if self.limiter.address_locked(
+                    self.address) else LOCKED_HANDLE)
+            if self.failures >= self.limiter.attempts:
+                return await self._locked_out("Too many failed logins on this line: "
+                                              "goodbye.")
             note = "Wrong handle or password."
-            await asyncio.sleep(FAIL_PAUSE)
+            await asyncio.sleep(FAILED_LOGIN_PAUSE_S)
+
+    async def _check(self, handle: str, password: str) -> Account | None:
+        """The account if the password is right; waits first while the handle is backed off
+        (many failed logins on it lately, from anywhere)."""
+        wait = self.limiter.backoff(handle)
+        if wait:
+            message(self.session, f"Many failed logins on that handle lately: checking in "
+                                  f"{wait:.0f} s.", theme.WARNING)
+            await self.session.show()
+            await asyncio.sleep(wait)
+        return await self.accounts.login(handle, password)
 
     async def _guest_player(self) -> Player | None:
         try:
@@ -100,9 +127,8 @@ class LoginScreen:
         except StoreError:
             return None
 
-    async def _locked_out(self) -> None:
-        _draw(self.session, "Log in", self._intro(),
-              "Too many failed logins from your address: please call again later.")
+    async def _locked_out(self, why: str) -> None:
+        _draw(self.session, "Log in", self._intro(), why)
         await self.session.show()
         return None
 

@@ -16,14 +16,20 @@ from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
 from door.config import load_settings
 from door.server import Ports, serve
 
+OTHER_ADDRESS = "::1"
+"""A caller's second address on loopback: ``running(home, bind=TWO_ADDRESSES)`` listens on
+both, so a test can call from "another address" (IPv6 loopback) as well as 127.0.0.1."""
+TWO_ADDRESSES = f"127.0.0.1, {OTHER_ADDRESS}"
+
 
 @contextlib.asynccontextmanager
-async def running(home: Path, ssh: bool = True, rlogin: bool = False) -> AsyncIterator[Ports]:
+async def running(home: Path, ssh: bool = True, rlogin: bool = False,
+                  bind: str = "127.0.0.1") -> AsyncIterator[Ports]:
     """``reussite serve`` in this event loop until the block ends."""
     settings = load_settings(home)
     stop = asyncio.Event()
     started: asyncio.Future = asyncio.get_running_loop().create_future()
-    task = asyncio.create_task(serve(settings, "127.0.0.1", 0, started,
+    task = asyncio.create_task(serve(settings, bind, 0, started,
                                      ssh_port=0 if ssh else -1, stop=stop,
                                      rlogin_port=0 if rlogin else -1))
     done, _ = await asyncio.wait((started, task), return_when=asyncio.FIRST_COMPLETED)
@@ -36,9 +42,10 @@ async def running(home: Path, ssh: bool = True, rlogin: bool = False) -> AsyncIt
         await asyncio.wait_for(task, 10)
 
 
-async def call(port: int, rows: int = 24, charset: str = "cp437") -> TelnetCaller:
-    caller = await TelnetCaller.connect(port, rows=rows, charset=charset)
-    await caller.wait_for("Handle:")
+async def call(port: int, rows: int = 24, charset: str = "cp437",
+               host: str = "127.0.0.1", timeout: float = 5.0) -> TelnetCaller:
+    caller = await TelnetCaller.connect(port, rows=rows, charset=charset, host=host)
+    await caller.wait_for("Handle:", timeout)
     return caller
 
 
@@ -58,16 +65,18 @@ async def call_when_free(port: int, timeout: float = 5.0) -> TelnetCaller:
             await asyncio.sleep(0.1)
 
 
-async def signup(caller: PyteCaller, handle: str, password: str) -> None:
-    """From the login screen to the title screen, as a new user."""
+async def signup(caller: PyteCaller, handle: str, password: str,
+                 timeout: float = 5.0) -> None:
+    """From the login screen to the title screen, as a new user (each step within
+    ``timeout`` seconds: longer for a server under attack on a loaded machine)."""
     caller.send("new\r")
-    await caller.wait_for("New user")
+    await caller.wait_for("New user", timeout)
     caller.send(f"{handle}\r")
-    await caller.wait_for("Password:")
+    await caller.wait_for("Password:", timeout)
     caller.send(f"{password}\r")
-    await caller.wait_for("Again:")
+    await caller.wait_for("Again:", timeout)
     caller.send(f"{password}\r")
-    await caller.wait_for("Press any key")
+    await caller.wait_for("Press any key", timeout)
 
 
 async def login(caller: PyteCaller, handle: str, password: str) -> None:
@@ -76,10 +85,10 @@ async def login(caller: PyteCaller, handle: str, password: str) -> None:
     caller.send(f"{password}\r")
 
 
-async def to_menu(caller: PyteCaller) -> None:
-    await caller.wait_for("Press any key")
+async def to_menu(caller: PyteCaller, timeout: float = 5.0) -> None:
+    await caller.wait_for("Press any key", timeout)
     caller.send(" ")
-    await caller.wait_for("Your choice")
+    await caller.wait_for("Your choice", timeout)
 
 
 async def open_game(caller: PyteCaller, key: str, number: int,
@@ -101,9 +110,9 @@ class SSHCaller(PyteCaller):
     @classmethod
     async def connect(cls, port: int, user: str, password: str | None = None,
                       cols: int = 80, rows: int = 24, term_type: str = "xterm-256color",
-                      charset: str = "utf8") -> SSHCaller:
+                      charset: str = "utf8", host: str = "127.0.0.1") -> SSHCaller:
         conn = await asyncssh.connect(
-            "127.0.0.1", port, username=user, password=password, known_hosts=None,
+            host, port, username=user, password=password, known_hosts=None,
             client_keys=None, agent_path=None,
             preferred_auth="password" if password else "none,password")
         process = await conn.create_process(term_type=term_type, term_size=(cols, rows),

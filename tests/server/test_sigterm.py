@@ -57,6 +57,6 @@ async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> N
     finally:
         await store.close()
     log = (door_home / "data" / "reussite.log").read_text(encoding="utf-8")
-    for what in ("node 1: telnet connect from 127.0.0.1", "node 1: login Pia",
+    for what in ("telnet connect from 127.0.0.1", "node 1: login Pia",
                  "node 1: disconnect 127.0.0.1"):
         assert what in log, f"{what!r} not in the log:\n{log}"

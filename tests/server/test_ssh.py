@@ -16,7 +16,16 @@ from pathlib import Path
 import asyncssh
 import pytest
 from pyteterm import PyteTerminal
-from serverhelp import SSHCaller, configure, open_game, running, signup, to_menu
+from serverhelp import (
+    OTHER_ADDRESS,
+    TWO_ADDRESSES,
+    SSHCaller,
+    configure,
+    open_game,
+    running,
+    signup,
+    to_menu,
+)
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -26,6 +35,7 @@ from door.store.accounts import Accounts
 from door.ui.montecarlo_screen import cell_origin
 
 NUMBER = 11982
+WAIT = 30.0  # deadline for a busy machine, never a timing assertion
 
 
 async def make_account(home: Path, handle: str, password: str) -> None:
@@ -199,3 +209,101 @@ async def test_openssh_client_under_a_pty(door_home: Path) -> None:
             assert ssh.proc.poll() is not None, "ssh should end when the door hangs up"
         finally:
             ssh.close()
+
+
+class PasswordLoop(asyncssh.SSHClient):
+    """A client that answers every password prompt with the next guess, on one connection;
+    with ``stall`` it never answers (a connection parked at the password prompt)."""
+
+    def __init__(self, guesses: list[str], stall: asyncio.Event | None = None) -> None:
+        self.guesses, self.asked, self.stall = list(guesses), 0, stall
+
+    async def password_auth_requested(self) -> str | None:
+        self.asked += 1
+        if self.stall is not None:
+            await self.stall.wait()
+        return self.guesses.pop(0) if self.guesses else None
+
+
+async def ssh_with(port: int, user: str, client: PasswordLoop,
+                   host: str = "127.0.0.1") -> asyncssh.SSHClientConnection:
+    conn, _ = await asyncssh.create_connection(
+        lambda: client, host, port, username=user, known_hosts=None, client_keys=None,
+        agent_path=None, preferred_auth="password")
+    return conn
+
+
+async def test_someone_elses_failures_do_not_lock_the_owner_out(door_home: Path) -> None:
+    """Five wrong passwords for alice from one address; alice, from another, gets in."""
+    await make_account(door_home, "Alice", "alice-pw")
+    async with running(door_home, bind=TWO_ADDRESSES) as ports:
+        for n in range(5):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await SSHCaller.connect(ports.ssh, "alice", password=f"guess-{n}",
+                                        host=OTHER_ADDRESS)
+        with pytest.raises(asyncssh.PermissionDenied):  # the guesser is locked out of alice
+            await SSHCaller.connect(ports.ssh, "alice", password="alice-pw",
+                                    host=OTHER_ADDRESS)
+        owner = await SSHCaller.connect(ports.ssh, "alice", password="alice-pw")
+        await owner.wait_for("Press any key", WAIT)
+        await owner.close()
+
+
+async def test_a_password_loop_on_one_connection_ends_it(door_home: Path) -> None:
+    configure(door_home, login_attempts=3)
+    await make_account(door_home, "Bo", "bo-pw")
+    async with running(door_home) as ports:
+        client = PasswordLoop([f"guess-{n}" for n in range(50)])
+        with pytest.raises(asyncssh.PermissionDenied, match="Too many failed logins"):
+            await ssh_with(ports.ssh, "bo", client)
+        assert client.asked == 3  # three tries, then the connection was closed
+    log = (door_home / "data" / "reussite.log").read_text(encoding="utf-8")
+    assert log.count("ssh: failed login for 'bo'") <= 3
+
+
+async def poll_closed(readers: list[asyncio.StreamReader], wanted: int) -> int:
+    """Read the connections until ``wanted`` of them are closed by the server (or WAIT)."""
+    closed: set[int] = set()
+    deadline = time.monotonic() + WAIT
+    while len(closed) < wanted and time.monotonic() < deadline:
+        for i, reader in enumerate(readers):
+            if i in closed:
+                continue
+            try:
+                data = await asyncio.wait_for(reader.read(4096), 0.01)
+            except TimeoutError:
+                continue
+            except ConnectionError:
+                data = b""
+            if not data:
+                closed.add(i)
+    return len(closed)
+
+
+async def test_ssh_connections_are_capped_before_authentication(door_home: Path) -> None:
+    """Silent SSH connections from one address: only login_per_address stay; three parked
+    at the password prompt fill that address's share; another address still gets in."""
+    configure(door_home, login_per_address=3)
+    await make_account(door_home, "Cleo", "cleo-pw")
+    async with running(door_home, bind=TWO_ADDRESSES) as ports:
+        silent = [await asyncio.open_connection(OTHER_ADDRESS, ports.ssh) for _ in range(40)]
+        assert await poll_closed([r for r, _ in silent], 37) == 37
+        for _, writer in silent:
+            writer.close()
+        stall = asyncio.Event()
+        clients = [PasswordLoop(["x"], stall) for _ in range(3)]
+        tasks = [asyncio.ensure_future(ssh_with(ports.ssh, "cleo", client, host=OTHER_ADDRESS))
+                 for client in clients]
+        deadline = time.monotonic() + WAIT
+        while not all(client.asked for client in clients):  # parked at the prompt
+            assert time.monotonic() < deadline, "the parked clients never got a prompt"
+            await asyncio.sleep(0.05)
+        fourth, _ = await asyncio.open_connection(OTHER_ADDRESS, ports.ssh)
+        assert await poll_closed([fourth], 1) == 1  # that address's share is full
+        owner = await SSHCaller.connect(ports.ssh, "cleo", password="cleo-pw")
+        await owner.wait_for("Press any key", WAIT)
+        await owner.close()
+        stall.set()
+        for task in tasks:
+            with contextlib.suppress(asyncssh.Error, OSError):
+                await task

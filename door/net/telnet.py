@@ -156,9 +156,13 @@ def notice(text: str) -> bytes:
 
 def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
     async def shell(reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
+        protocol = writer.protocol
+        if protocol is None or writer.is_closing():  # hung up as negotiation ended
+            writer.close()
+            return
         terminal = TelnetTerminal(reader, writer)
-        terminal.ticket = writer.protocol.ticket
-        writer.protocol.terminal = terminal
+        terminal.ticket = protocol.ticket
+        protocol.terminal = terminal
         try:
             choice = await terminal.detect_charset(
                 lang=str(writer.get_extra_info("LANG") or ""),
@@ -172,7 +176,7 @@ def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
         except Exception:
             log.exception("session on %s ended by an error", terminal.peer)
         finally:
-            writer.protocol.terminal = None
+            protocol.terminal = None
             writer.close()
     return shell
 

@@ -14,6 +14,7 @@ import re
 import socket
 import struct
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,13 @@ DEADLINE = 30.0  # seconds: a generous bound for a busy machine, never a timing 
 
 
 @pytest.fixture(autouse=True)
-def door_logs_info(caplog: pytest.LogCaptureFixture) -> None:
-    """The door's INFO lines reach data/reussite.log, as under ``reussite serve``."""
+def door_logs_info(caplog: pytest.LogCaptureFixture, door_home: Path) -> Iterator[None]:
+    """The door's INFO lines reach data/reussite.log, as under ``reussite serve``; and
+    whatever the attack, no traceback reaches it."""
     caplog.set_level(logging.INFO, logger="door")
+    yield
+    log = door_home / "data" / "reussite.log"
+    assert not log.exists() or tracebacks_in(log) == []
 
 IAC, SB, SE, DO, DONT, WILL, WONT = 255, 250, 240, 253, 254, 251, 252
 TTYPE, NAWS, TSPEED, LINEMODE, NEW_ENVIRON, CHARSET = 24, 31, 32, 34, 39, 42

@@ -118,6 +118,13 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                 return
         super().connection_made(transport)
 
+    def begin_negotiation(self) -> None:
+        # telnetlib3 schedules this as the connection is made, and does not check whether
+        # the connection was closed meanwhile (the pool may drop it in the same turn of the
+        # loop to make room): its negotiation timer would then finish a cancelled future.
+        if not self._closing:
+            super().begin_negotiation()
+
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return

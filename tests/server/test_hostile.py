@@ -177,6 +177,51 @@ async def test_silent_connections_take_no_node_and_keep_no_caller_out(
             caller.close()
 
 
+async def test_silent_connections_arriving_together_make_room_for_each_other(
+        door_home: Path) -> None:
+    """Each new one drops the one before, often before telnet negotiation has begun."""
+    configure(door_home, login_per_address=1)
+    async with running(door_home, ssh=False, bind=TWO_ADDRESSES) as ports:
+        lines = await asyncio.gather(*(raw_connection(ports.telnet) for _ in range(60)))
+        closed = await asyncio.gather(*(closed_by_server(reader) for reader, _ in lines[:-1]))
+        assert all(closed)
+        for _, writer in lines:
+            writer.close()
+        await still_answers(ports.telnet, "Uma")
+
+
+async def test_a_line_hung_up_before_its_negotiation_began(door_home: Path) -> None:
+    """The pool may drop a connection accepted in the same turn of the loop, before
+    telnetlib3 has begun negotiating: nothing of it may run later (it once set the result
+    of a cancelled future a second on, a traceback in the log)."""
+    from door.net.telnet import make_shell, start_telnet
+    from door.pool import LoginPool
+
+    pool = LoginPool(8, 8, 8, 60, 60)
+    server = await start_telnet("127.0.0.1", 0, make_shell, pool)
+    problems: list[dict] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _, context: problems.append(context))
+    try:
+        protocol = server._server._protocol_factory()  # as asyncio does on accept
+
+        def made_then_dropped(transport: asyncio.BaseTransport) -> None:
+            type(protocol).connection_made(protocol, transport)
+            protocol.ticket.hang_up("room needed")  # the same turn, as an eviction does
+
+        protocol.connection_made = made_then_dropped  # type: ignore[method-assign]
+        ours, theirs = socket.socketpair()
+        transport, _ = await loop.connect_accepted_socket(lambda: protocol, ours)
+        await asyncio.sleep(1.5)  # past telnetlib3's negotiation wait (connect_maxwait 1 s)
+        assert problems == [] and len(pool) == 0
+        theirs.close()
+        transport.close()
+    finally:
+        loop.set_exception_handler(None)
+        server.close()
+        await server.wait_closed()
+
+
 async def test_half_open_and_reset_connections_give_their_places_back(door_home: Path) -> None:
     configure(door_home, max_nodes=3, max_per_address=3)
     async with running(door_home, ssh=False) as ports:

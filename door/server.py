@@ -46,9 +46,10 @@ SHUTDOWN_S = 5.0  # SIGTERM to everything closed
 BOARD_SECRET = "\0board secret"
 """The failed-login key of a wrong RLogin board secret (no handle has a NUL in it)."""
 LOG_FILE, LOG_BYTES, LOG_BACKUPS = "reussite.log", 1_000_000, 5
-INPUT_BURST, INPUT_RATE = 8192, 2048
-"""Bytes a caller may send at once, then per second: more than any typist or paste needs;
-a flood (a megabyte without a newline) is slowed to this pace instead of eating the CPU."""
+INPUT_BURST, INPUT_RATE = 8192, 512
+"""Bytes a caller may send at once, then per second: more than any typist or paste needs
+(arrow keys auto-repeating send 90 a second); a flood (a megabyte without a newline) is
+slowed to this pace instead of eating the CPU the other callers need."""
 SEND_BUFFER = 64 * 1024
 """Kernel send buffer per caller (the kernel doubles it): a frame is a few KiB, and a caller
 who never reads fills it soon, so Session's drain times out and drops them."""

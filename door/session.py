@@ -34,6 +34,12 @@ IDLE_WARNING = 30  # seconds of warning before an idle caller is disconnected
 TIME_WARNINGS = (300, 180, 60)  # seconds left when the caller is told time is running out
 NOTICE_PAUSE = 1.5  # seconds "your time is up" stays up before the goodbye
 DRAIN_TIMEOUT = 30.0  # seconds a frame may wait for a caller who reads nothing: then hang up
+KEYS_PER_TURN = 64
+"""Keys handled in a row from one read before the session lets other callers' tasks run: a
+pasted (or hostile) 4 KiB of keys must not hold the event loop for all of them at once."""
+BURST_KEYS = 16
+"""While at least this many keys wait (a paste or a flood: no typist is that far ahead), a
+frame is put off; a few keys typed ahead still get every frame."""
 
 
 class SessionEnded(Exception):
@@ -100,6 +106,9 @@ class Session:
         self.deadline = clock() + limit
         self._time_warnings = [s for s in TIME_WARNINGS if s < limit]
         self._notice: tuple[str, Attr | None] | None = None
+        self._bell = False  # rung since the last frame: sent with the next one
+        self._deferred = False  # a frame put off while typed-ahead keys wait
+        self._keys_in_a_row = 0
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
@@ -142,7 +151,16 @@ class Session:
         self._notice = (text, attr)
 
     async def show(self) -> None:
-        """Send the caller what changed on ``self.screen`` since the last frame."""
+        """Send the caller what changed on ``self.screen`` since the last frame.
+
+        While a burst of keys waits (BURST_KEYS or more: a paste, a flood), the frame is put
+        off, being out of date at once: a later frame, at the latest the one before the next
+        wait for a key, sends the screen as those keys left it.  A thousand keys pasted at
+        once cost a few frames, not a thousand."""
+        if self.in_burst:
+            self._deferred = True
+            return
+        self._deferred = False
         if self._notice is not None:
             from .ui.theme import WARNING
             text, attr = self._notice
@@ -155,6 +173,8 @@ class Session:
             self.screen.cells[row] = saved
         else:
             data = self.renderer.frame(self.screen)
+        if self._bell and not self._keys:  # one bell for a burst of refused keys
+            data, self._bell = b"\x07" + data, False
         if data:
             self.terminal.write(data)
             try:
@@ -165,8 +185,20 @@ class Session:
             except (ConnectionError, OSError) as exc:
                 raise self._ending(CarrierLost(str(exc))) from None
 
+    @property
+    def in_burst(self) -> bool:
+        """True while a burst of keys waits (a paste, a flood): the next frame would be out
+        of date at once, so screens may skip drawing it (``show`` skips sending it)."""
+        return len(self._keys) >= BURST_KEYS
+
+    def drop_typeahead(self) -> None:
+        """Forget keys typed ahead: the visit is ending, and its last screen must show."""
+        self._keys.clear()
+
     def bell(self) -> None:
-        self.terminal.write(b"\x07")
+        """Ring the caller's bell with the next frame (at most one per frame: a thousand
+        refused keys pasted at once ring once, not a thousand writes)."""
+        self._bell = True
 
     @property
     def time_left(self) -> int:
@@ -183,6 +215,14 @@ class Session:
         """The caller's next key.  Ctrl-R repaints; silence past the idle limit ends the call."""
         idle = self.settings.limits.idle_timeout
         warned = False
+        if self._keys:
+            self._keys_in_a_row += 1
+            if self._keys_in_a_row % KEYS_PER_TURN == 0:
+                await asyncio.sleep(0)  # a long burst of keys: let the other callers in
+        else:
+            self._keys_in_a_row = 0
+            if self._deferred:
+                await self.show()  # typed-ahead keys all handled: the screen they left
         while not self._keys:
             left = self.deadline - self._clock()
             if left <= 0:
@@ -268,6 +308,7 @@ async def run_visit(session: Session) -> None:
         await main_menu(session, ACTIONS)
     except QuitDoor:
         session.leaving = True
+        session.drop_typeahead()
         with contextlib.suppress(CarrierLost):  # gone during the goodbye: nothing to save
             await goodbye(session)
     except (IdleTimeout, TimeUp) as exc:
@@ -277,6 +318,7 @@ async def run_visit(session: Session) -> None:
         text = ("Your time is up." if isinstance(exc, TimeUp)
                 else "No key for too long: see you next time.")
         message(session, text)
+        session.drop_typeahead()
         with contextlib.suppress(CarrierLost):
             await session.show()
             await asyncio.sleep(NOTICE_PAUSE)

@@ -155,7 +155,8 @@ class AncientoScreen(GameScreen):
         self._tell_if_over()            # a loaded or resumed game may be stuck already
         try:
             while not self.is_over:
-                self.draw()
+                if not self.session.in_burst:  # a pasted burst: only its last keys draw
+                    self.draw()
                 await self.session.show()
                 key = await self._next_key()
                 if key is not None and not await self.on_key(key) \

@@ -181,7 +181,8 @@ class GameScreen(ABC):
         self.session.autosave = self.autosave
         try:
             while not self.is_over:
-                self.draw()
+                if not self.session.in_burst:  # a pasted burst: only its last keys draw
+                    self.draw()
                 await self.session.show()
                 key = await self.session.key()
                 if not await self.on_key(key) and not await self.common_key(key):

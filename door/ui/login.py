@@ -128,6 +128,7 @@ class LoginScreen:
             return None
 
     async def _locked_out(self, why: str) -> None:
+        self.session.drop_typeahead()  # the line is dropped next: this must show
         _draw(self.session, "Log in", self._intro(), why)
         await self.session.show()
         return None

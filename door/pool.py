@@ -9,9 +9,10 @@ for seconds, never a node:
 - at most ``per_address`` of them logging in at once, and ``size`` logging in overall;
 - a connection that has sent nothing after ``first_byte_s`` is hung up, and one that has not
   logged in after ``login_s`` too;
-- when a cap is reached, the oldest connection *that has sent nothing* (of that address, or
-  of any for the overall cap) is hung up to make room; only when there is none is the
-  newcomer refused.  A real caller's client answers at once, so it is never the one dropped.
+- when a cap is reached, the oldest connection *that has sent nothing* is hung up to make
+  room: of that address for the address's caps, and for the overall cap of the address that
+  holds most of the pool (a flood, not the lone caller beside it).  Only when there is none is
+  the newcomer refused.  A real caller's client answers at once, so it is not the one dropped.
 
 How a listener uses it (telnet and SSH do; an RLogin or any other listener does the same)::
 
@@ -130,12 +131,20 @@ class LoginPool:
         return ticket
 
     def _make_room(self, address: str | None, refusal: str) -> None:
-        """Hang up the oldest silent connection (of ``address``, or of anyone), or refuse."""
-        for ticket in self._waiting:
-            if ticket.silent and (address is None or ticket.address == address):
-                ticket.hang_up(MADE_ROOM)
-                return
-        raise Refused(refusal)
+        """Hang up the oldest silent connection of ``address`` (None: of the address holding
+        most of the pool), or refuse."""
+        victim = None
+        for ticket in self._waiting:  # oldest first
+            if not ticket.silent or (address is not None and ticket.address != address):
+                continue
+            if victim is None or (self._waiting_from[ticket.address]
+                                  > self._waiting_from[victim.address]):
+                victim = ticket
+            if address is not None:
+                break
+        if victim is None:
+            raise Refused(refusal)
+        victim.hang_up(MADE_ROOM)
 
     def _arm(self, ticket: Ticket, delay: float) -> None:
         loop = asyncio.get_running_loop()

@@ -80,6 +80,17 @@ async def test_a_full_pool_drops_its_oldest_silent_line_else_refuses() -> None:
         p.admit("v", "v", Line().hang_up)
 
 
+async def test_a_full_pool_drops_a_silent_line_of_the_address_that_floods_it() -> None:
+    p = pool(size=4, per_address=4, max_per_address=9)
+    lone, flood = Line(), [Line() for _ in range(3)]
+    p.admit("caller", "caller:1", lone.hang_up)  # the oldest, and still silent
+    for n, line in enumerate(flood):
+        p.admit("flood", f"flood:{n}", line.hang_up)
+    p.admit("other", "other:1", Line().hang_up)
+    assert lone.reason is None  # not the lone caller: the flood's oldest silent line goes
+    assert [line.reason for line in flood] == [MADE_ROOM, None, None]
+
+
 async def wait_for_hang_up(line: Line) -> str:
     deadline = time.monotonic() + WAIT
     while line.reason is None:

@@ -255,12 +255,15 @@ class Session:
             warned = False
             if self.store is not None:  # who's online: the caller is at the keyboard
                 self.store.node_touch(self.caller.node)
+            repaint = False
             for key in self.decoder.feed(data):
                 if key.name == "ctrl-r":
-                    self.renderer.invalidate()
-                    await self.show()
+                    repaint = True
                 else:
                     self._keys.append(key)
+            if repaint:  # however many Ctrl-Rs came at once: one full repaint
+                self.renderer.invalidate()
+                await self.show()
         return self._keys.popleft()
 
     async def _time_warning(self, left: float) -> None:

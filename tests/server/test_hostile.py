@@ -239,13 +239,19 @@ async def test_a_caller_who_never_reads_is_dropped(door_home: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(door.session, "DRAIN_TIMEOUT", 1.0)
     async with running(door_home, ssh=False, bind=TWO_ADDRESSES) as ports:
-        reader, writer = await raw_connection(ports.telnet, rcvbuf=4096)
-        port = writer.get_extra_info("sockname")[1]
-        writer.write(b"\x12" * 8000)  # Ctrl-R: a full repaint each, never read
-        await writer.drain()
+        loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await loop.sock_connect(sock, (OTHER_ADDRESS, ports.telnet))
+        port = sock.getsockname()[1]
+        for _ in range(2000):  # Ctrl-R, one at a time: a full repaint each, never read
+            await loop.sock_sendall(sock, b"\x12")
+            await asyncio.sleep(0.002)
         await still_answers(ports.telnet, "Ned")
         # Reading now would unstick the server: wait until it says it let the line go.
         await log_says(door_home, rf"\]?:{port}: left before logging in")
+        reader, writer = await asyncio.open_connection(sock=sock)
         assert await closed_by_server(reader), "the door must hang up on a stuck reader"
         writer.close()
 

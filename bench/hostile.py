@@ -2,7 +2,8 @@
 control caller who only wants to play.
 
 The server runs in its own process, listening on 127.0.0.1 and ::1.  The attackers call from
-::1 (and the silent ones from 127.0.0.1, the control caller's own address: the harder case):
+::1, the control caller from 127.0.0.1 (``--silent-from control`` puts the silent connections
+on the control caller's own address, the harder case):
 
 - **fuzzers**: at least 25 connections at once, each at the login screen, the main menu or in
   one of the four games, sending adversarial byte sequences one after another (random
@@ -261,14 +262,14 @@ async def fuzzer(i: int, target: str, port: int, tally: Tally, until: float,
                 caller.close()
 
 
-async def silent(port: int, tally: Tally, until: float, start_after: float) -> None:
-    """A connection that sends nothing (from the control caller's address); again when
-    dropped, after a pause."""
+async def silent(port: int, host: str, tally: Tally, until: float,
+                 start_after: float) -> None:
+    """A connection that sends nothing; again when dropped, after a pause."""
     await asyncio.sleep(start_after)
     while time.monotonic() < until:
         writer = None
         try:
-            reader, writer = await asyncio.open_connection(CONTROL, port)
+            reader, writer = await asyncio.open_connection(host, port)
             tally.silent_opened += 1
             while await asyncio.wait_for(reader.read(65536), max(0.1, until - time.monotonic())):
                 pass
@@ -492,6 +493,8 @@ async def main() -> None:
                         help="fewer sequences than this is reported as too short a run")
     parser.add_argument("--fuzzers", type=int, default=30)
     parser.add_argument("--silent", type=int, default=500)
+    parser.add_argument("--silent-from", choices=["attacker", "control"], default="attacker",
+                        help="the address of the silent connections (default: the attackers')")
     parser.add_argument("--deaf", type=int, default=8)
     parser.add_argument("--ssh", type=int, default=2,
                         help="SSH attackers of each kind: handshake floods, garbage, "
@@ -522,7 +525,8 @@ async def main() -> None:
             stdout=asyncio.subprocess.PIPE)
         tasks = [asyncio.create_task(fuzzer(i, TARGETS[i % len(TARGETS)], port, tally, until,
                                             args.seed)) for i in range(args.fuzzers)]
-        tasks += [asyncio.create_task(silent(port, tally, until, i / 200))
+        silent_host = CONTROL if args.silent_from == "control" else ATTACKER
+        tasks += [asyncio.create_task(silent(port, silent_host, tally, until, i / 200))
                   for i in range(args.silent)]
         tasks += [asyncio.create_task(deaf(port, tally, until)) for _ in range(args.deaf)]
         tasks += [asyncio.create_task(ssh_flood(ssh_port, tally, until))
@@ -566,7 +570,8 @@ async def main() -> None:
           f"{result['node_max']:.0f} ms")
     for error in result["errors"]:
         print("   ", error)
-    print(f"silent: {tally.silent_opened} connections ({args.silent} at once), "
+    print(f"silent: {tally.silent_opened} connections ({args.silent} at once, from the "
+          f"{args.silent_from}'s address), "
           f"{tally.silent_dropped} dropped by the server; never-reading: {tally.deaf_opened} "
           f"calls; ssh: {tally.ssh_handshakes} handshakes, {tally.ssh_refused} refused, "
           f"{tally.ssh_garbage} garbage, {tally.password_tries} passwords tried, "

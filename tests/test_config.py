@@ -136,6 +136,14 @@ def test_an_oversized_bad_value_is_quoted_short(tmp_path: Path, text: str) -> No
     assert "\n" not in message
 
 
+def test_bind_takes_several_addresses(tmp_path: Path) -> None:
+    settings = parse_settings("[server]\nbind = 127.0.0.1,::1 ,  192.0.2.7\n", tmp_path)
+    assert settings.server.bind == "127.0.0.1, ::1, 192.0.2.7"
+    with pytest.raises(ConfigError, match=r"\[server\] bind: expected an IP address .* "
+                                          r"several separated by commas, got '127.0.0.1,,::1'"):
+        parse_settings("[server]\nbind = 127.0.0.1,,::1\n", tmp_path)
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"sysop\.ini: file not found \(run `reussite init"):
         load_settings(tmp_path)

@@ -58,11 +58,10 @@ sys.path.insert(0, str(REPO))
 
 import asyncssh  # noqa: E402
 import telnetlib3  # noqa: E402
-from load import QUIET, pct, proc_stats, stop  # noqa: E402
+from load import Line, pct, proc_stats, stop  # noqa: E402
 
 ATTACKER = "::1"
 CONTROL = "127.0.0.1"
-ANSWER_WAIT = 2.0  # a control key with no answer within this long is lost
 TARGETS = ("login", "menu", "mariant", "montecarlo", "auntmary", "anciento")
 MENU_KEYS = {"mariant": b"m", "montecarlo": b"c", "auntmary": b"a", "anciento": b"n"}
 SETTINGS = {"max_per_address": 64, "login_per_address": 48, "login_attempts": 100,
@@ -122,12 +121,9 @@ def sequence(rnd: random.Random) -> bytes:
 
 # -- a telnet caller --------------------------------------------------------------------------
 
-class Telnet:
-    """A telnetlib3 client (terminal type syncterm: CP437, no probe) reading bytes."""
-
-    def __init__(self, reader, writer) -> None:
-        self.reader, self.writer = reader, writer
-        self.buf = bytearray()
+class Telnet(Line):
+    """A telnetlib3 client (terminal type syncterm: CP437, no probe) reading bytes; a key's
+    answer is timed as bench/load.py times it (:meth:`Line.answer`)."""
 
     @classmethod
     async def open(cls, port: int, host: str) -> Telnet:
@@ -136,7 +132,7 @@ class Telnet:
             connect_minwait=0.0, connect_maxwait=0.5), 30)
         return cls(reader, writer)
 
-    async def until(self, *needles: bytes, timeout: float = 20.0) -> bytes:
+    async def until_any(self, *needles: bytes, timeout: float = 20.0) -> bytes:
         """Read until one of ``needles`` arrives; which one."""
         deadline = time.monotonic() + timeout
         while True:
@@ -164,24 +160,6 @@ class Telnet:
             if not data:
                 raise ConnectionError("closed")
 
-    async def answer(self) -> float | None:
-        """Time of the last byte of the next answer, or None when none came."""
-        try:
-            data = await asyncio.wait_for(self.reader.read(65536), ANSWER_WAIT)
-        except TimeoutError:
-            return None
-        if not data:
-            raise ConnectionError("closed")
-        last = time.perf_counter()
-        while True:
-            try:
-                data = await asyncio.wait_for(self.reader.read(65536), QUIET)
-            except TimeoutError:
-                return last
-            if not data:
-                return last
-            last = time.perf_counter()
-
     def send(self, data: bytes) -> None:
         if b"\xff" in data:
             self.writer.send_iac(data)  # raw: telnet commands as they are
@@ -198,20 +176,20 @@ async def enter(caller: Telnet, handle: str, known: bool) -> None:
         caller.send(f"{handle}\r{PASSWORD}\r".encode())
     else:
         caller.send(b"new\r")
-        await caller.until(b"New user")
+        await caller.until_any(b"New user")
         caller.send(f"{handle}\r{PASSWORD}\r{PASSWORD}\r".encode())
-    await caller.until(b"Press any key")
+    await caller.until_any(b"Press any key")
     caller.send(b" ")
-    await caller.until(b"Your choice")
+    await caller.until_any(b"Your choice")
 
 
 async def open_game(caller: Telnet, target: str) -> None:
     caller.send(MENU_KEYS[target])
-    seen = await caller.until(b"Resume your", b"Game number", b"New Mariant game",
+    seen = await caller.until_any(b"Resume your", b"Game number", b"New Mariant game",
                               b"R, P or S")
     if seen == b"Resume your":
         caller.send(b"n")
-        seen = await caller.until(b"Game number", b"New Mariant game", b"R, P or S")
+        seen = await caller.until_any(b"Game number", b"New Mariant game", b"R, P or S")
     caller.send(b"p" if seen == b"R, P or S" else b"\r")
     await caller.drain_for(0.3)
 
@@ -243,7 +221,7 @@ async def fuzzer(i: int, target: str, port: int, tally: Tally, until: float,
         tally.fuzz_calls += 1
         try:
             caller = await Telnet.open(port, ATTACKER)
-            await caller.until(b"Handle:")
+            await caller.until_any(b"Handle:")
             if target != "login":
                 await enter(caller, f"fz{i}", known)
                 known = True
@@ -283,27 +261,22 @@ async def silent(port: int, host: str, tally: Tally, until: float,
 
 
 async def deaf(port: int, tally: Tally, until: float) -> None:
-    """A caller who never reads: repaints asked for, answers never taken."""
+    """A caller who never reads (a bare socket: nothing takes what arrives off the kernel's
+    small receive buffer): repaints asked for (Ctrl-R) and keys typed, answers never taken."""
+    loop = asyncio.get_running_loop()
     while time.monotonic() < until:
-        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.setblocking(False)
-        writer = None
-        try:
-            await asyncio.get_running_loop().sock_connect(sock, (ATTACKER, port))
-            _, writer = await asyncio.open_connection(sock=sock)
-            tally.deaf_opened += 1
-            while time.monotonic() < until:
-                writer.write(b"\x12" * 200 + b"new\r")
-                await asyncio.wait_for(writer.drain(), 10)
-                await asyncio.sleep(0.5)
-        except (ConnectionError, TimeoutError, OSError):
-            await asyncio.sleep(1)
-        finally:
-            if writer is not None:
-                writer.close()
-            else:
-                sock.close()
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.setblocking(False)
+            try:
+                await loop.sock_connect(sock, (ATTACKER, port))
+                tally.deaf_opened += 1
+                while time.monotonic() < until:
+                    for key in (b"\x12", b"n", b"e", b"w", b"\r", b"\x12"):
+                        await asyncio.wait_for(loop.sock_sendall(sock, key), 10)
+                        await asyncio.sleep(0.05)
+            except (ConnectionError, TimeoutError, OSError):
+                await asyncio.sleep(1)
 
 
 async def ssh_flood(port: int, tally: Tally, until: float) -> None:
@@ -382,7 +355,7 @@ async def control(port: int, seconds: float) -> dict:
         while time.monotonic() < until:
             try:
                 caller = await Telnet.open(port, CONTROL)
-                await caller.until(b"Handle:")
+                await caller.until_any(b"Handle:")
                 await enter(caller, "control", known)
                 known = True
                 await open_game(caller, "montecarlo")
@@ -411,11 +384,11 @@ async def control(port: int, seconds: float) -> dict:
             caller = None
             try:
                 caller = await Telnet.open(port, CONTROL)
-                await caller.until(b"Handle:")
+                await caller.until_any(b"Handle:")
                 login_s.append(time.perf_counter() - began)
                 began = time.perf_counter()
                 caller.send(f"new\rknock{n}\r{PASSWORD}\r{PASSWORD}\r".encode())
-                await caller.until(b"Press any key")  # logged in, and on a node
+                await caller.until_any(b"Press any key")  # logged in, and on a node
                 node_s.append(time.perf_counter() - began)
             except (ConnectionError, TimeoutError, OSError, EOFError) as exc:
                 refused("knock", exc)

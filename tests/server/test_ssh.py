@@ -307,3 +307,18 @@ async def test_ssh_connections_are_capped_before_authentication(door_home: Path)
         for task in tasks:
             with contextlib.suppress(asyncssh.Error, OSError):
                 await task
+
+
+async def test_a_silent_shell_is_bound_by_the_login_timeout(door_home: Path) -> None:
+    """A shell at the door's login screen that types nothing is a silent telnet line's like:
+    dropped at the login timeout, and its place in the pool is free again."""
+    configure(door_home, login_timeout=2, login_per_address=1)
+    async with running(door_home) as ports:
+        silent = await SSHCaller.connect(ports.ssh, "nobody")
+        await silent.wait_for("Handle:", WAIT)
+        await silent.wait_for("Login timed out.", WAIT)
+        await silent.wait_closed(WAIT)
+        await silent.close()
+        again = await SSHCaller.connect(ports.ssh, "nobody")  # the place came back
+        await again.wait_for("Handle:", WAIT)
+        await again.close()

@@ -23,6 +23,7 @@ import struct
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from ..term.digits import parse_number
 from .stream import StreamTerminal
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ def parse_hello(data: bytes) -> Hello | None:
         return None
     client, server, term = (f.decode("utf-8", "replace") for f in fields[:3])
     kind, _, speed = term.partition("/")
-    return Hello(client, server, kind.strip(), int(speed) if speed.isdigit() else None)
+    return Hello(client, server, kind.strip(), parse_number(speed))
 
 
 class RLoginTerminal(StreamTerminal):

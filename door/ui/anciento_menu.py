@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 from ..games.anciento import SELECT_NUMBERS, Anciento
 from ..games.numbers import random_number
 from ..session import Session
+from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
-from .number_input import DIGITS_ONLY, is_digit, parse_number, read_digits
+from .number_input import DIGITS_ONLY, read_digits
 from .widgets import header, message, read_line, status_line
 
 if TYPE_CHECKING:

@@ -27,8 +27,9 @@ from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
 from ..term import Key
+from ..term.digits import parse_number
 from . import theme
-from .number_input import parse_number, read_digits
+from .number_input import read_digits
 from .widgets import box_text, confirm, header, message, status_line
 
 log = logging.getLogger(__name__)

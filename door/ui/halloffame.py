@@ -14,9 +14,10 @@ from ..session import Session
 from ..store import StoreError
 from ..store.queries import LOWEST_WINS, WON_ONLY
 from ..store.visit import node_seen
+from ..term.digits import parse_number
 from . import theme
 from .menu import FEATURE_NAMES
-from .number_input import choice_number, parse_number, read_digits
+from .number_input import choice_number, read_digits
 from .widgets import header, message, status_line
 
 log = logging.getLogger(__name__)

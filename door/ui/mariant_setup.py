@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from ..games.mariant import Mariant, check_setup, multiplier_tenths
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
 from ..session import Session
+from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
 from .cards import BLACK_CARD, FACE_DOWN, FACE_DOWN_TEXT, RED_CARD
-from .number_input import is_digit, parse_number
 from .widgets import header, message, status_line
 
 MIN_DOWN, MIN_UP, MAX_CARDS = 2, 1, 7

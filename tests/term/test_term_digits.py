@@ -1,5 +1,5 @@
-"""The one parser of numbers a caller types: ASCII digits 0-9 and nothing else Unicode calls a
-digit, whatever bytes the caller's terminal sends (CP437 or UTF-8)."""
+"""The one parser of numbers a caller types (or a client sends): ASCII digits 0-9 and nothing
+else Unicode calls a digit, whatever bytes the caller's terminal sends (CP437 or UTF-8)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from door.net.rlogin import parse_hello
 from door.term import KeyDecoder
-from door.ui.number_input import MAX_DIGITS, choice_number, is_digit, parse_number
+from door.term.digits import MAX_DIGITS, is_digit, parse_number
+from door.ui.number_input import choice_number
 
 ASCII_DIGITS = "0123456789"
 DIGIT_CLASSES = ("Nd", "Nl", "No")  # decimal digits, letter numbers (Ⅻ), other (² ½ ①)
@@ -103,3 +105,9 @@ def test_what_is_not_a_number(text: str) -> None:
 def test_choices_of_a_numbered_list() -> None:
     assert [choice_number(c, 4) for c in "012345"] == [None, 1, 2, 3, 4, None]
     assert choice_number("", 4) is None and choice_number("12", 9) is None
+
+
+def test_an_rlogin_terminal_speed_in_other_digits_is_no_speed() -> None:
+    hello = parse_hello("\0alice\0secret\0ansi/²٣\0".encode())
+    assert hello is not None and hello.speed is None and hello.term_type == "ansi"
+    assert parse_hello(b"\0alice\0secret\0ansi/38400\0").speed == 38400

@@ -367,7 +367,7 @@ class Door:
     def call_tokens(self) -> dict[int, str]:
         """This server's calls: node → token (kept alive, and watched for hang-up orders)."""
         return {c.session.caller.node: c.session.caller.token for c in self.live.values()
-                if c.session is not None}
+                if c.session is not None and c.session.caller.node}
 
     def _calls_of(self, player_id: int, but: asyncio.Task | None = None
                   ) -> list[tuple[Session, asyncio.Task]]:

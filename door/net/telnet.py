@@ -135,6 +135,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:
             self.ticket.close()
+        if self.terminal is not None:  # what the caller typed before hanging up is dropped
+            self.terminal.gone = True
+            self.terminal.wake()
         if not self._refused:
             super().connection_lost(exc)
 
@@ -149,11 +152,6 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         if self.terminal is not None:
             self.terminal.resized(cols, rows)
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.terminal is not None:
-            self.terminal.gone = True
-            self.terminal.wake()
-        super().connection_lost(exc)
 
 
 def notice(text: str) -> bytes:

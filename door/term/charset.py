@@ -12,6 +12,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+from .screen import WIDE_TAIL
+from .width import char_width
+
 CHARSETS = ("cp437", "utf8", "ascii")
 
 # CP437's glyphs for the control range 0x00–0x1F (0x00 shown as a space).
@@ -73,13 +76,15 @@ class Charset:
         return b"".join(self.encode_char(ch) for ch in text)
 
     def _encode_char(self, ch: str) -> bytes:
+        if ch == WIDE_TAIL:  # covered by the wide character on its left, in UTF-8
+            return b"" if self.name == "utf8" else b" "
         code = ord(ch)
         if 32 <= code < 127:
             return ch.encode("ascii")
         if code < 32 or code == 127:
             return b"?"  # a control character in a cell is drawn, never executed
         if self.name == "utf8":
-            if _single_width(ch):
+            if _single_width(ch) or char_width(ch) == 2:  # the screen gave it two cells
                 return ch.encode("utf-8")
             return b"?"
         if self.name == "cp437":

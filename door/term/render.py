@@ -18,7 +18,7 @@ so two spaces with the same background are the same cell.
 from __future__ import annotations
 
 from .charset import Charset
-from .screen import BLACK, DEFAULT, WHITE, Attr, Cell, Screen
+from .screen import BLACK, DEFAULT, WHITE, WIDE_TAIL, Attr, Cell, Screen
 
 CSI = b"\x1b["
 ESC = CSI  # the old name, kept for callers
@@ -201,6 +201,8 @@ class Renderer:
                 continue
             limit = cols - 1 if r == last_row else cols
             diffs = [c for c in range(limit) if line[c] != old[c] and not _same(line[c], old[c])]
+            if diffs and r in screen.wide_rows:
+                line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
                 shown[r] = _keep_corner(line, old, limit)
                 continue
@@ -274,6 +276,22 @@ class Renderer:
 def _same(a: Cell, b: Cell) -> bool:
     """Equal to the eye: a space's foreground, brightness and blink do not show."""
     return a == b or (a.ch == " " == b.ch and a.attr.bg == b.attr.bg)
+
+
+def _whole_wide(line: list[Cell], diffs: list[int], limit: int) -> tuple[list[Cell], list[int]]:
+    """Both halves of a wide character are written when either changed (the terminal draws
+    them as one); one whose right half lies past ``limit`` (the bottom-right cell) is sent
+    as a blank instead, and will be again at each frame (it is only ever a status line's)."""
+    want = set(diffs)
+    for c in diffs:
+        if line[c].ch == WIDE_TAIL:
+            want.add(c - 1)
+        elif c + 1 < len(line) and line[c + 1].ch == WIDE_TAIL:
+            want.add(c + 1)
+    if limit < len(line) and line[limit].ch == WIDE_TAIL and limit - 1 in want:
+        line = list(line)
+        line[limit - 1] = Cell(" ", line[limit - 1].attr)
+    return line, sorted(c for c in want if c < limit)
 
 
 def _blank_tail(line: list[Cell], limit: int) -> int:

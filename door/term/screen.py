@@ -2,13 +2,16 @@
 
 Screens draw here and never write bytes; the :class:`~door.term.render.Renderer` turns
 the difference between two buffers into the bytes a terminal needs.  Every cell holds one
-single-width character, so a row is always exactly ``cols`` cells wide.
+single-width character, so a row is always exactly ``cols`` cells wide; a wide character
+(``中``, most emoji: :mod:`door.term.width`) takes two cells, the second a :data:`WIDE_TAIL`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import NamedTuple
+
+from .width import char_width, text_width
 
 BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
 COLOR_NAMES = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
@@ -48,6 +51,9 @@ class Cell(NamedTuple):
 
 
 BLANK = Cell()
+WIDE_TAIL = ""
+"""The character of the cell right of a wide character: it draws nothing (the wide
+character's glyph covers it), and drawing over either half blanks the other."""
 
 # Box-drawing sets: corners tl tr bl br, horizontal, vertical.
 SINGLE = "┌┐└┘─│"
@@ -103,6 +109,10 @@ def _new_run(runs: dict[str, tuple[Cell, ...]], text: str, attr: Attr) -> tuple[
     global _runs_kept
     cells = _CELLS.get(attr) or _cells_of(attr)
     run = tuple([cells.get(ch) or _new_cell(cells, ch, attr) for ch in text])
+    if not text.isascii() and any(char_width(ch) == 2 for ch in text):
+        tail = Cell(WIDE_TAIL, attr)
+        run = tuple(part for cell in run
+                    for part in ((cell, tail) if char_width(cell.ch) == 2 else (cell,)))
     if _runs_kept >= _RUN_BUDGET:
         _RUNS.clear()
         _runs_kept = 0
@@ -120,10 +130,14 @@ class Screen:
         self.rows = rows
         self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
         self.cursor: tuple[int, int] | None = None  # (row, col) to leave the cursor at
+        self.wide_rows: set[int] = set()
+        """Rows that may hold a wide character since the last clear (the renderer keeps
+        both halves of one together there)."""
 
     def clear(self, attr: Attr = DEFAULT) -> None:
         blank = Cell(" ", attr)
         self.cells = [[blank] * self.cols for _ in range(self.rows)]
+        self.wide_rows = set()
 
     def resize(self, cols: int, rows: int) -> None:
         """Change size, keeping what fits (the caller redraws anyway)."""
@@ -133,23 +147,45 @@ class Screen:
         for r in range(min(rows, len(old))):
             width = min(cols, len(old[r]))
             self.cells[r][:width] = old[r][:width]
+            if 0 < width < len(old[r]) and old[r][width].ch == WIDE_TAIL:
+                self.cells[r][width - 1] = BLANK  # a wide character cut in half
+        self.wide_rows = {r for r in self.wide_rows if r < rows}
         if self.cursor is not None:
             self.cursor = (min(self.cursor[0], rows - 1), min(self.cursor[1], cols - 1))
 
     def put(self, row: int, col: int, text: str, attr: Attr = DEFAULT) -> int:
-        """Write ``text`` at (row, col) in one attribute; return the column after it."""
-        end = col + len(text)
-        if 0 <= row < self.rows and end > 0 and col < self.cols:
-            runs = _RUNS.get(attr) or _runs_of(attr)
-            run = runs.get(text)
-            if run is None:
-                run = _new_run(runs, text, attr)
-            if col < 0 or end > self.cols:  # clip (rare: the fast path below is the rule)
-                start, stop = max(col, 0), min(end, self.cols)
-                self.cells[row][start:stop] = run[start - col:stop - col]
+        """Write ``text`` at (row, col) in one attribute; return the column after it
+        (``len(text)`` cells on, more when it holds wide characters)."""
+        runs = _RUNS.get(attr) or _runs_of(attr)
+        run = runs.get(text)
+        if run is None:
+            run = _new_run(runs, text, attr)
+        cells = len(run)
+        end = col + cells
+        if 0 <= row < self.rows and end > 0 and col < self.cols and cells:
+            if col < 0 or end > self.cols or cells != len(text) or row in self.wide_rows:
+                self._put_edges(row, col, end, run)  # rare: the fast path below is the rule
             else:
                 self.cells[row][col:end] = run
         return end
+
+    def _put_edges(self, row: int, col: int, end: int, run: tuple[Cell, ...]) -> None:
+        """``put`` clipped at the screen's edges, keeping wide characters whole: one cut in
+        half (by the edge, or by the text drawn over it) leaves a blank."""
+        line = self.cells[row]
+        start, stop = max(col, 0), min(end, self.cols)
+        part = list(run[start - col:stop - col])
+        if WIDE_TAIL in (cell.ch for cell in run):
+            self.wide_rows.add(row)
+            if part[0].ch == WIDE_TAIL:
+                part[0] = Cell(" ", part[0].attr)
+            if stop < end and run[stop - col].ch == WIDE_TAIL:
+                part[-1] = Cell(" ", part[-1].attr)
+        if start and line[start].ch == WIDE_TAIL:
+            line[start - 1] = Cell(" ", line[start - 1].attr)
+        if stop < self.cols and line[stop].ch == WIDE_TAIL:
+            line[stop] = Cell(" ", line[stop].attr)
+        line[start:stop] = part
 
     def put_spans(self, row: int, col: int, spans: Iterable[Span]) -> int:
         """Write coloured runs of text one after another; return the column after them."""
@@ -165,7 +201,7 @@ class Screen:
                 line[c] = Cell(line[c].ch, attr)
 
     def center(self, row: int, text: str, attr: Attr = DEFAULT) -> None:
-        self.put(row, max(0, (self.cols - len(text)) // 2), text, attr)
+        self.put(row, max(0, (self.cols - text_width(text)) // 2), text, attr)
 
     def fill(self, row: int, col: int, height: int, width: int, ch: str = " ",
              attr: Attr = DEFAULT) -> None:
@@ -192,8 +228,10 @@ class Screen:
         other = Screen(self.cols, self.rows)
         other.cells = [list(line) for line in self.cells]
         other.cursor = self.cursor
+        other.wide_rows = set(self.wide_rows)
         return other
 
     def text(self) -> list[str]:
-        """The characters only, one string per row (for tests and logs)."""
+        """The characters only, one string per row (for tests and logs); a wide character
+        is one character of the string, as in pyte's ``display``."""
         return ["".join(cell.ch for cell in line) for line in self.cells]

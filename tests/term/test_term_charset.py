@@ -1,4 +1,4 @@
-"""Character sets: one cell per character, whatever the character, in every mode."""
+"""Character sets: one character per cell (two for a wide one), whatever it is, in every mode."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from door.term.charset import Charset
+from door.term.screen import WIDE_TAIL
 
 MODES = [Charset("cp437"), Charset("cp437", True), Charset("utf8"), Charset("ascii")]
 NEVER = set(b"\x00\x07\x08\x09\x0a\x0d\x1a\x1b\x7f")  # bytes a terminal would execute
@@ -30,7 +31,11 @@ def test_the_usual_glyphs() -> None:
     cp437, glyphs, utf8, ascii_ = MODES
     assert cp437.encode("╔═╗│▒é") == b"\xc9\xcd\xbb\xb3\xb1\x82"
     assert cp437.encode("♠♥♦♣") == b"SHDC" and glyphs.encode("♠♥♦♣") == b"\x06\x03\x04\x05"
-    assert utf8.encode("♥") == "♥".encode() and utf8.encode("\u4e00") == b"?"
+    assert utf8.encode("♥") == "♥".encode() and utf8.encode("\u4e00") == "\u4e00".encode()
+    # A wide character has two cells on the screen; the right one (WIDE_TAIL) sends nothing
+    # in UTF-8, where the glyph covers it, and a blank beside the "?" elsewhere.
+    assert utf8.encode_char(WIDE_TAIL) == b""
+    assert cp437.encode_char(WIDE_TAIL) == b" " == ascii_.encode_char(WIDE_TAIL)
     assert ascii_.encode("╔═╗│▒♥é…½") == b"+=+|#He.%"
     assert glyphs.encode("→←•") == b"><*"  # 0x1A, 0x1B and 0x07 would act, not show
 

@@ -64,6 +64,28 @@ def test_a_chain_of_frames_never_drifts(frames: list[Screen]) -> None:
         assert mismatches(term, frame, charset) == []
 
 
+@settings(PROPERTY, max_examples=60)
+@given(chain=st.lists(frames(alphabet="ab 中文😀é─"), min_size=2, max_size=5),
+       name=st.sampled_from(("utf8", "cp437")))
+def test_wide_characters_stay_whole_through_a_chain_of_frames(chain: list[Screen],
+                                                             name: str) -> None:
+    """Text full of wide characters drawn over other text, frame after frame: the terminal
+    (pyte, which gives a wide character two cells as terminals do) shows each frame."""
+    charset = Charset(name)
+    renderer = Renderer(charset)
+    term = pyte_for(charset)
+    for frame in chain:
+        term.feed(renderer.frame(frame))
+        assert mismatches(term, frame, charset) == []
+
+
+def test_a_wide_character_is_never_sent_into_the_bottom_right_cell() -> None:
+    screen = Screen(80, 24)
+    screen.put(23, 77, "x中")
+    data = Renderer(Charset("utf8")).frame(screen)
+    assert "中".encode() not in data and data.endswith(b"x ")
+
+
 def test_unchanged_frame_sends_nothing() -> None:
     screen = Screen()
     screen.put(3, 4, "hello", Attr(YELLOW, BLUE, True))

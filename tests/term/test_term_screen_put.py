@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from door.term.screen import BLANK, RED, Attr, Cell, Screen
+from door.term.screen import BLANK, RED, WIDE_TAIL, Attr, Cell, Screen
 
 
 @settings(max_examples=300, deadline=None)
@@ -49,3 +49,32 @@ def test_runs_are_kept_within_their_budget(monkeypatch) -> None:
     assert screen.text()[23].startswith("line 23")
     screen.put(1, 0, "", Attr(RED))  # an empty run changes nothing and keeps nothing new
     assert screen.text()[1].startswith("line 01")
+
+
+WIDE = "中😀"
+
+
+@settings(max_examples=300, deadline=None)
+@given(ops=st.lists(st.tuples(st.integers(0, 2), st.integers(-5, 84),
+                              st.text(alphabet="ab中😀 é", max_size=12)), max_size=12))
+def test_a_wide_character_is_two_cells_never_half_of_one(ops) -> None:
+    """Whatever is drawn over what, every wide character keeps its right half beside it
+    and no right half is left without its wide character (the renderer relies on it)."""
+    screen = Screen(10, 3)
+    for row, col, text in ops:
+        end = screen.put(row, col, text)
+        assert end == col + sum(2 if ch in WIDE else 1 for ch in text)
+    for line in screen.cells:
+        for c, cell in enumerate(line):
+            if cell.ch and cell.ch in WIDE:
+                assert c + 1 < len(line) and line[c + 1].ch == WIDE_TAIL
+            if cell.ch == WIDE_TAIL:
+                assert c > 0 and line[c - 1].ch in WIDE
+    screen.resize(7, 3)  # cutting a wide character in two keeps neither half
+    assert all(line[-1].ch not in WIDE or not line[-1].ch for line in screen.cells)
+
+
+def test_wide_text_reads_as_pyte_shows_it() -> None:
+    screen = Screen(10, 2)
+    screen.put(0, 0, "a中b")
+    assert screen.text()[0] == "a中b      " and screen.put(1, 0, "中文") == 4

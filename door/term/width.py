@@ -1,0 +1,87 @@
+"""How wide text is on a terminal, in cells: for text callers type (names, messages).
+
+Most characters take one cell; East Asian wide characters and most emoji take two (``中``,
+``😀``); combining marks, variation selectors and joiners take none.  The screen keeps a wide
+character as two cells (see :data:`door.term.screen.WIDE_TAIL`), so layouts that hold caller
+text measure it here, not with ``len``.  Widths come from ``wcwidth``, the table terminals
+and pyte use.
+
+:func:`for_display` prepares caller text for one caller's charset: composed (NFC), with the
+zero-width characters a cell grid cannot hold dropped, and — for CP437 and ASCII callers,
+whose terminals draw every character in one cell — each wide character shown as ``?``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from wcwidth import wcwidth
+
+
+@lru_cache(maxsize=4096)
+def char_width(ch: str) -> int:
+    """Cells ``ch`` takes: 0, 1 or 2 (controls count 0: they are never drawn)."""
+    if " " <= ch <= "~":
+        return 1
+    return max(0, wcwidth(ch))
+
+
+def text_width(text: str) -> int:
+    """Cells ``text`` takes on the screen."""
+    if text.isascii():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def for_display(text: str, wide: bool = True) -> str:
+    """``text`` as the screen should hold it: NFC, no zero-width characters, and with
+    ``wide`` False (a CP437 or ASCII caller) every wide character replaced by ``?``."""
+    if text.isascii():
+        return text
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        width = char_width(ch)
+        if width == 2 and not wide:
+            out.append("?")
+        elif width:
+            out.append(ch)
+    return "".join(out)
+
+
+def clip(text: str, width: int) -> str:
+    """The longest start of ``text`` that fits in ``width`` cells."""
+    if text.isascii():
+        return text[:max(0, width)]
+    used = 0
+    for i, ch in enumerate(text):
+        used += char_width(ch)
+        if used > width:
+            return text[:i]
+    return text
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` clipped to ``width`` cells, then padded with spaces to exactly ``width``."""
+    text = clip(text, width)
+    return text + " " * (width - text_width(text))
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """One paragraph cut into rows of at most ``width`` cells, at spaces where there are any
+    (a word longer than a row is cut).  Spaces a row break falls on are dropped; an empty
+    paragraph is one empty row."""
+    width = max(1, width)
+    rows: list[str] = []
+    while text_width(text) > width:
+        head = clip(text, width) or text[0]
+        cut = head.rfind(" ")
+        if cut > 0 and head[:cut].strip():
+            rows.append(head[:cut].rstrip(" "))
+            text = text[cut + 1:]
+        else:
+            rows.append(head)
+            text = text[len(head):]
+        text = text.lstrip(" ")
+    rows.append(text)
+    return rows

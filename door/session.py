@@ -211,6 +211,12 @@ class Session:
         self.renderer.invalidate()
         self._keys.append(Key("resize"))
 
+    @property
+    def typed_ahead(self) -> bool:
+        """Keys are waiting that arrived with the last one (pasted text, an Alt key's Esc
+        and its letter): an Esc among them is not the caller pressing Esc."""
+        return bool(self._keys)
+
     async def key(self) -> Key:
         """The caller's next key.  Ctrl-R repaints; silence past the idle limit ends the call."""
         idle = self.settings.limits.idle_timeout

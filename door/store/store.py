@@ -660,7 +660,8 @@ class Store:
     async def send_message(self, from_id: int, to_name: str, subject: str, body: str) -> int:
         """Send a message to the player called ``to_name`` (any case; ``alias@source`` picks
         one of several players of that name).  Control and escape sequences are stripped
-        first.  Raises UnknownPlayer (with near names) or MessageRefused (a limit)."""
+        first.  Raises UnknownPlayer (with near names) or MessageRefused (a limit, or a
+        message to oneself)."""
         subject = clean_line(subject, 10 * self.limits.subject) or "(no subject)"
         body = clean_text(body, 10 * self.limits.body)
         if not body.strip():
@@ -679,6 +680,9 @@ class Store:
             if sender is None:
                 raise UnknownPlayer(f"no player #{from_id}")
             recipient = await self._recipient(conn, to_name)
+            if recipient == from_id:
+                raise MessageRefused("a message to yourself stays unsent: write to another "
+                                     "player")
             recent = (await conn.execute(select(func.count()).where(
                 MessageRow.sender_id == from_id,
                 MessageRow.sent > now - timedelta(hours=1)))).scalar_one()

@@ -8,12 +8,13 @@ the game screens can show :func:`new_messages_note` ("You have 2 new messages").
 from __future__ import annotations
 
 import logging
-import textwrap
 
 from ..session import Session
-from ..store import Message, MessageRefused, StoreError, StoreUnavailable, UnknownPlayer
+from ..store import Message, MessageRefused, StoreError, UnknownPlayer
 from ..store.visit import node_seen
+from ..term.width import for_display, pad, wrap
 from . import theme
+from .editor import ABANDON_QUESTION, edit_message
 from .widgets import (
     confirm,
     header,
@@ -31,6 +32,9 @@ LIST_KEYS = "↑↓ Enter read · W write · A all/new · D delete · Esc"
 READ_KEYS = "Space more · PgUp back · R reply · D delete · Esc"
 TOP = 4
 BODY_WIDTH = 76
+QUOTE_MARK = "> "
+QUOTE_LINES = 8
+"""Lines of the original a reply quotes; past them, ``[...]`` says there was more."""
 
 
 async def new_messages_note(session: Session) -> str | None:
@@ -47,11 +51,28 @@ async def new_messages_note(session: Session) -> str | None:
     return f"You have {plural(count, 'new message')}."
 
 
-def wrap_body(body: str, width: int = BODY_WIDTH) -> list[str]:
-    lines: list[str] = []
-    for paragraph in body.split("\n"):
-        lines.extend(textwrap.wrap(paragraph, width) or [""])
-    return lines
+def wrap_body(body: str, width: int = BODY_WIDTH, wide: bool = True) -> list[str]:
+    """The body as rows of the reading screen: each paragraph wrapped at ``width`` cells
+    (``wide`` False: for a CP437 or ASCII caller, wide characters as ``?``)."""
+    return [row for paragraph in body.split("\n")
+            for row in wrap(for_display(paragraph, wide), width)]
+
+
+def quote(msg: Message, width: int = BODY_WIDTH - len(QUOTE_MARK)) -> str:
+    """The start of a reply: the original's own lines (not its quotes of earlier messages),
+    wrapped and marked ``> ``, at most QUOTE_LINES of them, then a blank line."""
+    lines = [line for line in msg.body.split("\n") if not line.startswith(">")]
+    rows = [row for line in lines for row in wrap(line.rstrip(), width)]
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    if len(rows) > QUOTE_LINES:
+        rows = [*rows[:QUOTE_LINES], "[...]"]
+    if not rows:
+        return ""
+    head = f"{msg.sender} wrote:"
+    return "\n".join([head, *(f"{QUOTE_MARK}{row}".rstrip() for row in rows), "", ""])
 
 
 class MessageCentre:
@@ -113,7 +134,7 @@ class MessageCentre:
         screen.clear()
         header(session, "Message Centre")
         which = "New messages" if self.unread_only else "All messages"
-        screen.put(2, 2, f"{which} for {self.player.alias}", theme.TITLE)
+        screen.put(2, 2, f"{which} for {self._shown(self.player.alias)}", theme.TITLE)
         screen.put(TOP, 2, f"   {'From':<20} {'Subject':<36} Sent", theme.BRIGHT)
         if not messages:
             empty = "No new messages. A shows them all, W writes one." if self.unread_only \
@@ -125,8 +146,9 @@ class MessageCentre:
             index = first + i
             attr = theme.SELECTED if index == self.selected else theme.LABEL
             flag = "*" if msg.unread else " "
-            line = f" {flag} {msg.sender[:20]:<20} {msg.subject[:36]:<36} {msg.sent:%Y-%m-%d}"
-            screen.put(TOP + 1 + i, 2, line.ljust(screen.cols - 4), attr)
+            line = (f" {flag} {pad(self._shown(msg.sender), 20)} "
+                    f"{pad(self._shown(msg.subject), 36)} {msg.sent:%Y-%m-%d}")
+            screen.put(TOP + 1 + i, 2, pad(line, screen.cols - 4), attr)
         if self.note:
             message(session, self.note, self.note_attr)
         status_line(session, LIST_KEYS)
@@ -137,7 +159,7 @@ class MessageCentre:
                 await self.store.mark_read(self.player.id, msg.id)
             except StoreError as exc:
                 log.warning("message centre: %s", exc)
-        lines = wrap_body(msg.body)
+        lines = wrap_body(msg.body, wide=self.session.terminal.charset.name == "utf8")
         page_size = self.session.screen.rows - 10
         page = 0
         while True:
@@ -170,9 +192,9 @@ class MessageCentre:
         screen.clear()
         header(session, "Message Centre")
         screen.put(2, 2, "From:    ", theme.BRIGHT)
-        screen.put(2, 11, msg.sender, theme.HOTKEY)
+        screen.put(2, 11, self._shown(msg.sender), theme.HOTKEY)
         screen.put(3, 2, "Subject: ", theme.BRIGHT)
-        screen.put(3, 11, msg.subject, theme.LABEL)
+        screen.put(3, 11, self._shown(msg.subject), theme.LABEL)
         screen.put(4, 2, "Sent:    ", theme.BRIGHT)
         screen.put(4, 11, f"{msg.sent:%Y-%m-%d %H:%M} UTC", theme.LABEL)
         screen.put(5, 2, "─" * BODY_WIDTH, theme.FRAME)
@@ -185,7 +207,7 @@ class MessageCentre:
         status_line(session, READ_KEYS)
 
     async def delete(self, msg: Message) -> bool:
-        if not await confirm(self.session, f"Delete the message from {msg.sender}?"):
+        if not await confirm(self.session, f"Delete the message from {self._shown(msg.sender)}?"):
             return False
         try:
             await self.store.delete_message(self.player.id, msg.id)
@@ -202,10 +224,12 @@ class MessageCentre:
                      theme.WARNING)
             return
         subject = msg.subject if msg.subject.lower().startswith("re:") else f"Re: {msg.subject}"
-        await self.write(to=msg.sender, subject=subject)
+        await self.write(to=msg.sender, subject=subject, text=quote(msg))
 
-    async def write(self, to: str | None = None, subject: str | None = None) -> None:
-        """Ask for recipient, subject and text, then send.  Esc at any prompt abandons."""
+    async def write(self, to: str | None = None, subject: str | None = None,
+                    text: str = "") -> None:
+        """Ask for recipient, subject and text, then send.  Esc abandons, asking first
+        once anything is typed."""
         session, screen = self.session, self.session.screen
         screen.clear()
         header(session, "Message Centre")
@@ -213,28 +237,29 @@ class MessageCentre:
         status_line(session, "Enter accepts · Esc abandons")
         limits = self.store.limits
         while to is None:
-            name = await read_line(session, 4, 2, "To:      ", limits.alias)
+            name = await read_line(session, 4, 2, "To:      ", limits.alias,
+                                   ask_to_cancel=ABANDON_QUESTION)
             if name is None:
                 return
             if not name.strip():
                 continue
-            try:
-                await self.store.recipient(name)
-            except UnknownPlayer as exc:
-                message(session, f"{str(exc)[:1].upper()}{str(exc)[1:]}", theme.WARNING)
-                continue
-            except StoreUnavailable:
+            problem, to = await self._recipient(name)
+            if problem == UNAVAILABLE:
                 self.say(UNAVAILABLE, theme.WARNING)
                 return
-            to = name
+            if problem:
+                message(session, problem, theme.WARNING)
         message(session, "")
-        screen.put(4, 2, f"To:      {to}", theme.BRIGHT)
+        screen.put(4, 2, f"To:      {self._shown(to)}", theme.BRIGHT)
+        typed_subject = subject is None
         if subject is None:
-            subject = await read_line(session, 5, 2, "Subject: ", limits.subject)
+            subject = await read_line(session, 5, 2, "Subject: ", limits.subject,
+                                      ask_to_cancel=ABANDON_QUESTION)
             if subject is None:
                 return
-        screen.put(5, 2, f"Subject: {subject}".ljust(screen.cols - 4), theme.BRIGHT)
-        body = await self._read_body(7)
+        screen.put(5, 2, pad(f"Subject: {self._shown(subject)}", screen.cols - 4), theme.BRIGHT)
+        body = await edit_message(session, 7, limits.body, text,
+                                  ask_first=typed_subject and bool(subject.strip()))
         if body is None:
             self.say("Message abandoned.")
             return
@@ -247,36 +272,26 @@ class MessageCentre:
             log.warning("message centre: %s", exc)
             self.say(UNAVAILABLE, theme.WARNING)
             return
-        self.say(f"Message sent to {to}.")
+        self.say(f"Message sent to {self._shown(to)}.")
 
-    async def _read_body(self, top: int) -> str | None:
-        """Lines of text, one per Enter; a line holding only /s sends, /a abandons."""
-        session, screen = self.session, self.session.screen
-        screen.put(top, 2, "Type your message. On a line by itself: /s sends, /a abandons.",
-                   theme.LABEL)
-        limit = self.store.limits.body
-        lines: list[str] = []
-        max_rows = screen.rows - top - 5
-        while True:
-            shown = lines[-(max_rows - 1):] if max_rows > 1 else []
-            for i in range(max_rows):
-                screen.put(top + 1 + i, 2, " " * (screen.cols - 4))
-            for i, line in enumerate(shown):
-                screen.put(top + 1 + i, 2, line, theme.NORMAL)
-            used = sum(len(line) + 1 for line in lines)
-            status_line(session, f"/s sends · /a abandons · {used}/{limit} characters")
-            row = top + 1 + len(shown)
-            line = await read_line(session, row, 2, "", BODY_WIDTH - 2)
-            if line is None or line.strip().lower() == "/a":
-                return None
-            if line.strip().lower() == "/s":
-                return "\n".join(lines)
-            if used + len(line) + 1 > limit:
-                session.bell()
-                message(session, f"The message is full ({limit} characters): /s sends it.",
-                        theme.WARNING)
-                continue
-            lines.append(line)
+    async def _recipient(self, name: str) -> tuple[str, str | None]:
+        """(why not, None) or ("", the player's alias as they spell it) for a typed name."""
+        try:
+            player_id = await self.store.recipient(name)
+            player = await self.store.player_by_id(player_id)
+        except UnknownPlayer as exc:
+            return f"{str(exc)[:1].upper()}{str(exc)[1:]}", None
+        except StoreError:
+            return UNAVAILABLE, None
+        if player_id == self.player.id:
+            return "That is you: write to another player.", None
+        if player is None:
+            return f"No player called {name}.", None
+        return "", player.alias
+
+    def _shown(self, text: str) -> str:
+        """Caller text as this caller's charset shows it (wide characters as ``?`` in CP437)."""
+        return for_display(text, self.session.terminal.charset.name == "utf8")
 
 
 async def message_centre(session: Session) -> None:

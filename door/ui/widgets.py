@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..session import Session
+from ..term.width import clip, pad, text_width, wrap
 from . import theme
 
 
@@ -28,16 +29,23 @@ def status_line(session: Session, text: str) -> None:
     minutes = session.time_left // 60
     right = f"{session.caller.alias} · {minutes} min left "
     screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
-    screen.put(row, 1, text[: screen.cols - len(right) - 3], theme.STATUS)
-    screen.put(row, screen.cols - 1 - len(right), right, theme.STATUS)
+    screen.put(row, 1, clip(text, screen.cols - text_width(right) - 3), theme.STATUS)
+    screen.put(row, screen.cols - 1 - text_width(right), right, theme.STATUS)
 
 
-def message(session: Session, text: str, attr=theme.MESSAGE) -> None:
-    """The message line (second to last row): answers to what the caller just did."""
+def message(session: Session, text: str, attr=theme.MESSAGE) -> int:
+    """The message line (second to last row): answers to what the caller just did.  Text too
+    long for it wraps onto the row above (the screen's next frame puts that row back);
+    returns the rows used, 1 or 2."""
     screen = session.screen
     row = screen.rows - 2
-    screen.put(row, 0, " " * screen.cols)
-    screen.put(row, 1, text[: screen.cols - 2], attr)
+    lines = wrap(text, screen.cols - 2)
+    if len(lines) > 2:
+        lines = [lines[0], clip(" ".join(lines[1:]), screen.cols - 2)]
+    for i, line in enumerate(lines):
+        screen.put(row - len(lines) + 1 + i, 0, " " * screen.cols)
+        screen.put(row - len(lines) + 1 + i, 1, line, attr)
+    return len(lines)
 
 
 async def press_any_key(session: Session, prompt: str = "Press any key to continue") -> None:
@@ -49,35 +57,60 @@ async def press_any_key(session: Session, prompt: str = "Press any key to contin
         await session.show()
 
 
-async def confirm(session: Session, question: str) -> bool:
-    """Ask a yes/no question on the message line; Y or Enter is yes, anything else no."""
-    message(session, f"{question} (Y/n)", theme.WARNING)
+async def confirm(session: Session, question: str, default: bool = True) -> bool:
+    """Ask a yes/no question on the message line (two lines when it is long).  Y is yes and
+    any other key no, except Enter, which answers ``default``: yes ``(Y/n)``, or no
+    ``(y/N)`` where a stray key must not throw anything away."""
+    screen = session.screen
+    above = screen.rows - 3
+    saved = list(screen.cells[above]) if above >= 0 else None
+    message(session, f"{question} {'(Y/n)' if default else '(y/N)'}", theme.WARNING)
     await session.show()
     key = await session.key()
+    while key.name == "resize":
+        await session.show()
+        key = await session.key()
     message(session, "")
-    return key.name == "enter" or (key.is_char and key.char.lower() in "yo")
+    if saved is not None and len(saved) == screen.cols:
+        screen.cells[above] = saved
+    char = key.char.lower() if key.is_char else ""
+    if default:
+        return key.name == "enter" or char in ("y", "o")
+    return char in ("y", "o")
 
 
 async def read_line(session: Session, row: int, col: int, prompt: str, width: int,
                     allowed: Callable[[str], bool] = str.isprintable,
                     text: str = "", mask: str = "", limit: int | None = None,
-                    refusal: str = "") -> str | None:
+                    refusal: str = "", ask_to_cancel: str = "") -> str | None:
     """A one-line input field: typed characters, Backspace, Enter accepts, Esc cancels (None).
     ``text`` is what the field starts with (say, the digit that opened it); ``mask`` shows
     one character per typed one (passwords); ``limit`` allows more than ``width`` characters
-    (the field then shows the first ``width``); ``refusal`` is said on the message line
-    (unless the field is on it) when a key is not ``allowed``."""
+    (the field then shows the last ``width``); ``refusal`` is said on the message line
+    (unless the field is on it) when a key is not ``allowed``.  ``ask_to_cancel``: a
+    question (asked y/N) before Esc or Ctrl-C throws away what is typed; an Esc among
+    pasted text is ignored."""
     screen = session.screen
     limit = width if limit is None else limit
     while True:
-        shown = (mask * len(text) if mask else text)[:width]
+        shown = mask * len(text) if mask else text
+        if text_width(shown) > width:
+            shown = shown[-width:]
+            while text_width(shown) > width:
+                shown = shown[1:]
         end = screen.put(row, col, prompt, theme.BRIGHT)
-        screen.put(row, end, shown.ljust(width), theme.SELECTED)
-        screen.cursor = (row, end + len(shown))
+        screen.put(row, end, pad(shown, width), theme.SELECTED)
+        screen.cursor = (row, end + text_width(shown))
         await session.show()
         key = await session.key()
         if key.name == "enter":
             return text
+        if key.name in ("esc", "ctrl-c") and ask_to_cancel:
+            if session.typed_ahead:
+                continue  # a stray Esc in pasted text, or the Esc of an Alt key
+            if text and not await confirm(session, ask_to_cancel, default=False):
+                continue
+            return None
         if key.name == "esc":
             return None
         if key.name == "backspace":

@@ -112,6 +112,17 @@ async def test_recipient_must_exist_with_near_names(store: Store) -> None:
     await store.send_message(ann.id, "carla@moon bbs", "s", "b")
     moon = next(p for p in await store.find_players("carla") if p.source == "Moon BBS")
     assert await store.unread_count(moon.id) == 1
+    with pytest.raises(MessageRefused, match="a message to yourself stays unsent"):
+        await store.send_message(ann.id, "ANN", "s", "b")
+    assert await store.unread_count(ann.id) == 0
+
+
+async def test_text_beyond_ascii_is_stored_as_unicode(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    bob = await store.player("direct", "bob", "Bob")
+    await store.send_message(ann.id, "bob", "Ünïcode 中", "Café, 中文, 😀 and e\u0301")
+    ((msg,),) = [await store.inbox(bob.id)]
+    assert (msg.subject, msg.body) == ("Ünïcode 中", "Café, 中文, 😀 and e\u0301")
 
 
 async def test_message_limits(clocked) -> None:

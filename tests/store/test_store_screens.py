@@ -6,32 +6,16 @@ tests seed other players and Guest's own games and messages straight into the st
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 from pyteterm import TelnetCaller
 from storehelp import insert_game
 
 from door.config import load_settings
 from door.net.telnet import start_telnet
 from door.server import NodeTable, session_runner
-from door.store import Store
 from door.store.visit import open_store
-
-
-@pytest.fixture
-async def door(door_home: Path) -> AsyncIterator[tuple[Store, int]]:
-    """A telnet door on 127.0.0.1 whose visits use a store on data/reussite.db."""
-    settings = load_settings(door_home)
-    store = await open_store(settings)
-    server = await start_telnet("127.0.0.1", 0, session_runner(
-        settings, NodeTable(settings.server.max_nodes), store))
-    yield store, server.sockets[0].getsockname()[1]
-    server.close()
-    await server.wait_closed()
-    await store.close()
 
 
 async def at_menu(port: int) -> TelnetCaller:
@@ -101,7 +85,7 @@ async def test_message_centre_read_reply_write(door) -> None:
     caller.send("/s\r")
     await caller.wait_for("Message sent to Bob.")
     assert [(m.subject, m.body) for m in await store.inbox(bob.id)] == [
-        ("Re: Rematch?", "Yes, at nine.")]
+        ("Re: Rematch?", "Bob wrote:\n> Deal #505 tonight?YOU HAVE BEEN HACKED\n\nYes, at nine.")]
     assert "No new messages" in caller.term.text  # Bob's message is read now
 
     caller.send("w")

@@ -1,10 +1,11 @@
-"""Which screen each menu action opens.  Actions not listed here say they are not built yet."""
+"""Which screen each menu action opens."""
 
 from __future__ import annotations
 
 from .anciento_screen import play_anciento
 from .auntmary_screen import play_auntmary
 from .halloffame import hall_of_fame
+from .instructions import instructions_menu
 from .mariant_screen import play_mariant
 from .menu import Action
 from .messages import message_centre
@@ -21,3 +22,4 @@ ACTIONS["auntmary"] = play_auntmary
 ACTIONS["settings"] = terminal_settings
 ACTIONS["anciento"] = play_anciento
 ACTIONS["whosonline"] = whos_online
+ACTIONS["instructions"] = instructions_menu

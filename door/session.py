@@ -33,6 +33,8 @@ ESC_DELAY = 0.05  # seconds to wait after a lone Esc before calling it the Esc k
 IDLE_WARNING = 30  # seconds of warning before an idle caller is disconnected
 TIME_WARNINGS = (300, 180, 60)  # seconds left when the caller is told time is running out
 NOTICE_PAUSE = 1.5  # seconds "your time is up" stays up before the goodbye
+NEEDS = (80, 24)
+"""The window every screen needs (columns, rows); smaller ones see a notice instead."""
 DRAIN_TIMEOUT = 30.0  # seconds a frame may wait for a caller who reads nothing: then hang up
 KEYS_PER_TURN = 64
 """Keys handled in a row from one read before the session lets other callers' tasks run: a
@@ -56,6 +58,10 @@ class IdleTimeout(SessionEnded):
 
 class TimeUp(SessionEnded):
     pass
+
+
+class WindowTooSmall(SessionEnded):
+    """The caller pressed Q at the small-window notice."""
 
 
 @dataclass
@@ -150,18 +156,48 @@ class Session:
         the screen underneath is untouched and comes back with the frame after."""
         self._notice = (text, attr)
 
+    @property
+    def too_small(self) -> bool:
+        """The caller's window is smaller than the screens need: they see a notice."""
+        cols, rows = self.terminal.window
+        return cols < NEEDS[0] or rows < NEEDS[1]
+
+    def _small_window_frame(self) -> bytes:
+        """The notice a too-small window gets in place of the screen (drawn at the window's
+        own size, so it never wraps), with any pending notice under it."""
+        from .term.width import wrap
+        from .ui.theme import BRIGHT, WARNING
+
+        cols, rows = self.terminal.window
+        leave = "go back to the BBS" if self.caller.source else "log off"
+        text = (f"This door needs {NEEDS[0]}×{NEEDS[1]}; your window is {cols}×{rows}. "
+                f"Widen it, or press Q to {leave}.")
+        lines = wrap(text, max(1, cols - 2))
+        extra = []
+        if self._notice is not None:
+            extra = ["", *wrap(self._notice[0], max(1, cols - 2))]
+            self._notice = None
+        frame = Screen(cols, rows)
+        top = max(0, (rows - len(lines) - len(extra)) // 2)
+        for i, line in enumerate(lines + extra):
+            frame.center(top + i, line, BRIGHT if i < len(lines) else WARNING)
+        return self.renderer.frame(frame)
+
     async def show(self) -> None:
         """Send the caller what changed on ``self.screen`` since the last frame.
 
         While a burst of keys waits (BURST_KEYS or more: a paste, a flood), the frame is put
         off, being out of date at once: a later frame, at the latest the one before the next
         wait for a key, sends the screen as those keys left it.  A thousand keys pasted at
-        once cost a few frames, not a thousand."""
+        once cost a few frames, not a thousand.  A window smaller than the screens need gets
+        a notice instead of the screen."""
         if self.in_burst:
             self._deferred = True
             return
         self._deferred = False
-        if self._notice is not None:
+        if self.too_small:
+            data = self._small_window_frame()
+        elif self._notice is not None:
             from .ui.theme import WARNING
             text, attr = self._notice
             row = max(0, self.screen.rows - 2)
@@ -218,7 +254,21 @@ class Session:
         return bool(self._keys)
 
     async def key(self) -> Key:
-        """The caller's next key.  Ctrl-R repaints; silence past the idle limit ends the call."""
+        """The caller's next key.  Ctrl-R repaints; silence past the idle limit ends the call.
+        While the window is too small, keys go to the notice: Q leaves (WindowTooSmall),
+        the rest wait; the resize that makes the window big enough comes back as a key so
+        that the screen underneath redraws itself."""
+        while True:
+            key = await self._key()
+            if not self.too_small:
+                return key
+            if key.is_char and key.char in "qQ":
+                raise self._ending(WindowTooSmall("the caller left a too-small window"))
+            if key.name != "resize":
+                self.bell()
+            await self.show()
+
+    async def _key(self) -> Key:
         idle = self.settings.limits.idle_timeout
         warned = False
         if self._keys:
@@ -284,6 +334,10 @@ class Session:
         await self.show()
 
     async def _idle_warning(self) -> None:
+        if self.too_small:
+            self.notify(f"Still there? Press a key within {IDLE_WARNING} seconds.")
+            await self.show()
+            return
         row = self.screen.rows - 1
         saved = list(self.screen.cells[row])
         from .ui.theme import WARNING
@@ -320,6 +374,14 @@ async def run_visit(session: Session) -> None:
         session.drop_typeahead()
         with contextlib.suppress(CarrierLost):  # gone during the goodbye: nothing to save
             await goodbye(session)
+    except WindowTooSmall:
+        session.leaving = True
+        await session.save_game_in_progress()
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+            session.terminal.write(b"\x1b[0m\x1b[2J\x1b[H" + session.terminal.charset.encode(
+                f"Farewell, {session.caller.alias}: see you in a bigger window.") + b"\r\n")
+            async with asyncio.timeout(DRAIN_TIMEOUT):
+                await session.terminal.drain()
     except (IdleTimeout, TimeUp) as exc:
         from .ui.widgets import message
         session.leaving = True

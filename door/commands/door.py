@@ -296,6 +296,7 @@ async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
                          charset: Charset, record: DropfileCaller):
     from ..net.terminal import sane_size
 
+    measured = False
     if sock is not None:
         from ..net.socket import open_socket_terminal
         terminal = await open_socket_terminal(sock, telnet=telnet, announce=announce,
@@ -308,6 +309,9 @@ async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
             terminal.cols, terminal.rows = sane_size(80, record.screen_rows)
         else:
             terminal.watch_window()
+            measured = True
+    if not measured:  # the dropfile's rows are the BBS's setting, not a measured window:
+        terminal.window = (terminal.cols, terminal.rows)  # never a small-window notice
     terminal.color = record.ansi
     return terminal
 

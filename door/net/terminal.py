@@ -24,12 +24,23 @@ if TYPE_CHECKING:
 
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
 MAX_ROWS = 60
+MAX_WINDOW = 1000
+"""Larger reported sizes are nonsense (or hostile): taken as this many cells."""
 
 
 def sane_size(cols: int | None, rows: int | None) -> tuple[int, int]:
-    """Clamp a reported window size: always 80 columns wide, 24 to 60 rows tall."""
+    """The screen the door draws for a reported window size: always 80 columns wide, 24
+    to 60 rows tall.  A window smaller than 80 × 24 still gets an 80 × 24 screen, which
+    the session does not show it: it shows a notice asking for a bigger window instead
+    (see :func:`window_size`, ``Session.too_small``)."""
     rows = rows if rows and rows >= DEFAULT_ROWS else DEFAULT_ROWS
     return DEFAULT_COLS, min(rows, MAX_ROWS)
+
+
+def window_size(cols: int | None, rows: int | None) -> tuple[int, int]:
+    """The caller's window as reported (1 to MAX_WINDOW each way; unknown is 80 × 24)."""
+    return (min(MAX_WINDOW, max(1, cols or DEFAULT_COLS)),
+            min(MAX_WINDOW, max(1, rows or DEFAULT_ROWS)))
 
 
 class Terminal(ABC):
@@ -46,6 +57,8 @@ class Terminal(ABC):
     def __init__(self, cols: int = DEFAULT_COLS, rows: int = DEFAULT_ROWS,
                  charset: Charset | None = None, term_type: str = "", peer: str = "") -> None:
         self.cols, self.rows = sane_size(cols, rows)
+        self.window = window_size(cols, rows)
+        """The caller's real window (the screen is ``cols`` × ``rows``, at least 80 × 24)."""
         self.charset = charset or Charset("cp437")
         self.color = True
         self.term_type = term_type.lower()
@@ -100,9 +113,9 @@ class Terminal(ABC):
         return from_probe(reports)
 
     def resized(self, cols: int, rows: int) -> None:
-        size = sane_size(cols, rows)
-        if size != (self.cols, self.rows):
-            self.cols, self.rows = size
+        size, window = sane_size(cols, rows), window_size(cols, rows)
+        if (size, window) != ((self.cols, self.rows), self.window):
+            (self.cols, self.rows), self.window = size, window
             if self.on_resize:
                 self.on_resize(*size)
             self.wake()

@@ -5,13 +5,16 @@ cells wide: a mark, the stone's shape glyph and its pattern digit (``»♦4``; t
 shows the last stone placed).  Edge squares, which score nothing, are shaded.  The cursor is
 a pair of brackets in place of the square's side lines, so it reads in monochrome and ASCII.
 
-Keys follow the DOS original, each F-key with a letter twin: arrows move the cursor (K/F2
-skips occupied squares), Enter places the stone, C/F6 checks the fitting squares one by one,
-``-``/``+`` (or B/F, U/R) take back and put back, E/F10 ends the game and adds the bonuses,
-S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, D shows the demo player.
+Keys follow the DOS original's F-keys, each with a letter twin: arrows move the cursor (O/F2
+skips occupied squares), Enter places the stone, N/F6 checks the fitting squares one by one,
+``-``/``+`` (or U/R) take back and put back, X/F10 ends the game and adds the bonuses,
+S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, V shows the demo player.
+A square is typed the chess way, column letter then row number (``e4``, docs/notation.md):
+the letters a–l name columns and are never command keys, on either board size (so the
+instructions are ``I`` inside the ``?`` help, not on the board).
 
 When no stone can be placed (the pouch is empty, or the current stone fits nowhere) the game
-does not end by itself: take back is still allowed, so the screen says so and waits for E
+does not end by itself: take back is still allowed, so the screen says so and waits for X
 or a take back.  After ``end`` the engine's status is WON (all 72 placed) or LOST, which is
 what the frame's ``is_over`` looks for.
 """
@@ -32,6 +35,7 @@ from ..games.anciento import (
 from ..games.anciento_demo import choose_move
 from ..session import Session
 from ..term import Key
+from ..term.digits import is_digit
 from ..term.screen import Attr
 from . import theme
 from .anciento_stones import (
@@ -61,7 +65,9 @@ change on the caller's line (about 15 bytes instead of 30), and brackets read in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 CORNERS = {"home": (0, 0), "pgup": (0, -1), "end": (-1, 0), "pgdn": (-1, -1)}
-TAKE_BACK, PUT_BACK = "-bu", "+=fr"
+TAKE_BACK, PUT_BACK = "-u", "+=r"
+COLUMN_LETTERS = "abcdefghijkl"
+"""Letters that start a square name on the widest board: never command keys here."""
 
 
 def square_origin(game: Anciento, square: int) -> tuple[int, int]:
@@ -82,19 +88,20 @@ class AncientoScreen(GameScreen):
         f" ({' '.join(SHAPE_TEXT)}), patterns 1-6.",
         "",
         "Arrows, Home End PgUp PgDn  move the [ ] cursor    *  centre",
-        "Enter, Space or Ins  place      C or F6  next square that fits",
-        "Row digit + column letter: 4e puts the stone on e4 at once",
-        "- B U  take back     + F R  put back     (unlimited, no penalty)",
-        "E or F10  end the game: the bonuses are added",
-        "K or F2  skip occupied squares     D  demo (on a fresh game)",
+        "Enter, Space or Ins  place      N or F6  next square that fits",
+        "Column letter + row number: e4 puts the stone on e4 at once",
+        "- or U  take back     + or R  put back     (unlimited, no penalty)",
+        "X or F10  end the game: the bonuses are added",
+        "O or F2  skip occupied squares     V  demo (on a fresh game)",
         "W or F3  pause the timer     T or F5  remove / put back the timer",
-        "S or F4  save under a name   I  how to play   Q  leave (kept)",
+        "S or F4  save under a name   Q  leave (the game is kept)",
         "",
         "Points: 0 on the shaded edge; inside 1 2 4 8 for 1 2 3 4 neighbours,",
         "times BONUS, which doubles after every Quatro.  At the end: 1000,",
         "500 or 100 for 0, 1 or 2 stones left, and 25 for one Quatro,",
         "doubled for each more (50, 100, 200 ...).",
     ]
+    instructions_key = False  # i is a column: the help box offers the instructions
     clock = staticmethod(time.monotonic)
     tick: ClassVar[float] = 1.0
     """Longest wait for a key while the timer runs (the clock is redrawn at least this often)."""
@@ -107,7 +114,7 @@ class AncientoScreen(GameScreen):
         choices = screen_choices(session)
         self.demo = demo
         self.cursor = game.geo.start[4]
-        self.typed = ""                 # a row digit typed, waiting for its column letter
+        self.typed = ""                 # a column letter typed, waiting for its row number
         self.skip = False
         self.check_index = -1
         self.last: int | None = None
@@ -144,7 +151,7 @@ class AncientoScreen(GameScreen):
     def key_line(self) -> str:  # type: ignore[override]
         if self.demo:
             return "DEMO  Enter/Space: next move · R: run (any key stops) · Esc: leave the demo"
-        return "Arrows+Enter or 4e place · C check · -/+ back/fwd · E end · S save · D demo"
+        return "Arrows+Enter or e4 place · N check · -/+ back/fwd · X end · S save · V demo"
 
     # -- the game loop: the frame's, with a clock ------------------------------------------
     async def run(self) -> None:
@@ -197,21 +204,21 @@ class AncientoScreen(GameScreen):
     # -- keys ------------------------------------------------------------------------------
     async def on_key(self, key: Key) -> bool:
         char = key.char.lower() if key.is_char else ""
-        geo = self.game.geo
+        if char and char in COLUMN_LETTERS:
+            self._type_column(char)
+            return True
         if self.typed:
-            row, self.typed = (choice_number(self.typed, geo.rows) or 1) - 1, ""
-            if char and char.isascii() and "a" <= char < chr(ord("a") + geo.cols):
-                self.check_index = -1
-                self.cursor = row * geo.cols + ord(char) - ord("a")
-                self.place(self.cursor)
+            column, self.typed = self.typed, ""
+            if is_digit(char):
+                self._type_row(column, char)
                 return True
             if key.name in ("esc", "backspace"):
-                self.say("Typed row dropped.")
+                self.say("Typed column dropped.")
                 return True
-        checking = False
-        if choice_number(char, geo.rows) is not None:
-            self.typed = char           # its row number lights up: that says enough
+        elif is_digit(char):
+            self.refuse(f"Type the column letter first, then the row: e{char}.")
             return True
+        checking = False
         if key.name in ARROWS:
             self._move(*ARROWS[key.name])
         elif key.name in CORNERS:
@@ -222,20 +229,20 @@ class AncientoScreen(GameScreen):
             self.cursor = self.game.geo.start[4]
         elif key.name in ("enter", "ins") or char == " ":
             self.place(self.cursor)
-        elif char == "c" or key.name == "f6":
+        elif char == "n" or key.name == "f6":
             self.check()
             checking = True
         elif char and char in TAKE_BACK:
             self.take_back()
         elif char and char in PUT_BACK:
             self.put_back()
-        elif char == "e" or key.name == "f10":
+        elif char == "x" or key.name == "f10":
             await self.end_game()
         elif char == "s" or key.name == "f4":
             await self.save()
-        elif char == "d":
+        elif char == "v":
             await self.demo_here()
-        elif char == "k" or key.name == "f2":
+        elif char == "o" or key.name == "f2":
             self.skip = not self.skip
             self.say(f"Skip occupied squares: {'on' if self.skip else 'off'}.")
         elif char == "w" or key.name == "f3":
@@ -247,6 +254,25 @@ class AncientoScreen(GameScreen):
         if not checking:
             self.check_index = -1
         return True
+
+    def _type_column(self, char: str) -> None:
+        """A column letter starts a square name (a second letter replaces the first)."""
+        cols = self.game.geo.cols
+        if COLUMN_LETTERS.index(char) >= cols:
+            self.typed = ""
+            self.refuse(f"No column {char}: the columns are a to {COLUMN_LETTERS[cols - 1]}.")
+            return
+        self.typed = char           # its column letter lights up: that says enough
+
+    def _type_row(self, column: str, char: str) -> None:
+        geo = self.game.geo
+        row = choice_number(char, geo.rows)
+        if row is None:
+            self.refuse(f"No square {column}{char}: the rows are 1 to {geo.rows}.")
+            return
+        self.check_index = -1
+        self.cursor = (row - 1) * geo.cols + COLUMN_LETTERS.index(column)
+        self.place(self.cursor)
 
     def _move(self, drow: int, dcol: int) -> None:
         geo, board = self.game.geo, self.game.board
@@ -268,7 +294,7 @@ class AncientoScreen(GameScreen):
         name = game.square_name(square)
         stone = game.current
         if stone is None:
-            self.refuse("Every stone is placed: press E to end the game and collect the bonus.")
+            self.refuse("Every stone is placed: press X to end the game and collect the bonus.")
             return
         if game.board[square] is not None:
             self.refuse(f"{name} is taken by {stone_label(game.board[square])}.")
@@ -287,16 +313,16 @@ class AncientoScreen(GameScreen):
         self._tell_if_over()
 
     def _tell_if_over(self) -> None:
-        """R-ANC-4: nothing more can be placed, but only E (or a take back) ends it."""
+        """R-ANC-4: nothing more can be placed, but only X (or a take back) ends it."""
         game = self.game
         if game.ended or not game.is_over:
             self._over_told = False
             return
         if game.current is None:
-            self.say("All 72 stones are placed! Press E to end the game and collect 1000.")
+            self.say("All 72 stones are placed! Press X to end the game and collect 1000.")
         else:
             self.say(f"{stone_label(game.current)} fits nowhere: take back (-) or "
-                     f"end the game (E).")
+                     f"end the game (X).")
         if not self._over_told:
             self.session.bell()
             self._over_told = True
@@ -306,10 +332,10 @@ class AncientoScreen(GameScreen):
         squares = game.check()
         if not squares:
             if game.current is None:
-                self.refuse("Every stone is placed: press E to end the game.")
+                self.refuse("Every stone is placed: press X to end the game.")
             else:
                 self.refuse(f"{stone_label(game.current)} fits nowhere: take back (-) or "
-                            "end the game (E).")
+                            "end the game (X).")
             return
         self.check_index = (self.check_index + 1) % len(squares)
         name, points = squares[self.check_index]
@@ -317,7 +343,7 @@ class AncientoScreen(GameScreen):
         self.cursor = square
         quatro = " (a Quatro)" if len(game.neighbours(square)) == 4 else ""
         self.say(f"Check {self.check_index + 1} of {len(squares)}: {name} scores "
-                 f"{plural(points, 'point')}{quatro}.  C: next · Enter: place.")
+                 f"{plural(points, 'point')}{quatro}.  N: next · Enter: place.")
 
     def take_back(self) -> None:
         game = self.game
@@ -465,16 +491,16 @@ class AncientoScreen(GameScreen):
         geo = game.geo
         span = ["───"] * geo.cols
         for c in range(geo.cols):
-            screen.put(GRID_TOP - 1, GRID_LEFT + 2 + SQUARE * c, chr(ord("a") + c), theme.LABEL)
+            letter = COLUMN_LETTERS[c]
+            screen.put(GRID_TOP - 1, GRID_LEFT + 2 + SQUARE * c, letter,
+                       theme.SELECTED if self.typed == letter else theme.LABEL)
         for r in range(geo.rows + 1):
             left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == geo.rows else "├┼┤")
             screen.put(GRID_TOP + 2 * r, GRID_LEFT, left + joint.join(span) + right,
                        theme.FRAME)
         for r in range(geo.rows):
             row = GRID_TOP + 1 + 2 * r
-            digit = str(r + 1)
-            screen.put(row, GRID_LEFT - 2, digit,
-                       theme.SELECTED if self.typed == digit else theme.LABEL)
+            screen.put(row, GRID_LEFT - 2, str(r + 1), theme.LABEL)
             screen.put(row, GRID_LEFT, "│" * (SQUARE * geo.cols + 1), theme.FRAME)
         for square in range(geo.size):
             self._draw_square(square)

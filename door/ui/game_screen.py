@@ -149,10 +149,15 @@ class GameScreen(ABC):
         status_line(self.session, f"Score {self.game.score} · ? help · Q quit")
 
     async def show_help(self) -> None:
-        box_text(self.session, [*self.help_lines, "", "Press any key to go back."],
-                 title=f"{self.title}: keys")
+        """The keys, on one screen.  Where ``I`` is not the instructions key on the board,
+        it is here."""
+        footer = ("Press any key to go back." if self.instructions_key
+                  else "I: how to play.  Any other key: back.")
+        box_text(self.session, [*self.help_lines, "", footer], title=f"{self.title}: keys")
         await self.session.show()
-        await self.session.key()
+        key = await self.session.key()
+        if not self.instructions_key and key.is_char and key.char in "iI":
+            await self.show_instructions()
 
     async def show_instructions(self) -> None:
         from .instructions import show_instructions

@@ -3,8 +3,8 @@
 Two ways to pick a pair, both keyboard-only:
 
 * the cursor: arrow keys move the ``[ ]`` brackets, Enter or Space picks the card under them;
-* typing positions as the engine writes them: a column letter a–e and a row number 1–5
-  (``b2``), twice — ``b2c3`` removes the pair.  The row may come first (``2b``).
+* typing positions as the engine writes them, the chess way (docs/notation.md): a column
+  letter a–e, then a row number 1–5 (``b2``), twice — ``b2c3`` removes the pair.
 
 Consolidation is the one command that is not a position, so it lives on ``F`` (fill):
 ``c`` must stay free for column c.  The engine consolidates by itself when no pair is left;
@@ -178,15 +178,15 @@ class MonteCarloScreen(GameScreen):
         self.cursor = row * SIZE + col
 
     def _type(self, char: str) -> None:
-        """A column letter and a row number, in either order, make a position."""
-        if self.typed and (self.typed in COLUMN_KEYS) == (char in COLUMN_KEYS):
-            self.typed = ""          # two letters (or two digits) running: the last one counts
-        self.typed += char
-        if len(self.typed) < 2:
+        """A column letter, then a row number, make a position (the chess way: b2)."""
+        if char in COLUMN_KEYS:
+            self.typed = char        # two letters running: the last one counts
             return
-        text = self.typed if self.typed[0] in COLUMN_KEYS else self.typed[::-1]
-        self.typed = ""
-        self._pick(COLUMN_KEYS.index(text[0]) + SIZE * ROW_KEYS.index(text[1]))
+        if not self.typed:
+            self.refuse(f"Type the column letter first, then the row: b{char}.")
+            return
+        column, self.typed = self.typed, ""
+        self._pick(COLUMN_KEYS.index(column) + SIZE * ROW_KEYS.index(char))
 
     def _back(self) -> None:
         if self.typed:

@@ -127,24 +127,35 @@ async def test_legal_move_by_cursor_places_the_stone(caller: Caller) -> None:
     assert "Stones left 65" in caller.text
 
 
-async def test_typed_square_row_then_column(caller: Caller) -> None:
+async def test_typed_square_column_then_row(caller: Caller) -> None:
+    """The chess way: e4 is column e, row 4; the letters never run commands meanwhile."""
     game = await caller.start()
     name, points = game.check()[0]
     stone = game.current
-    caller.send(name[1])
-    await caller.settle()
-    row = square_origin(game, game.geo.names.index(name))[0]
-    assert caller.term.screen.buffer[row][GRID_LEFT - 2].bg == "cyan"   # the row lights up
+    column = game.geo.names.index(name) % game.geo.cols
+    letter_at = (2 - 1, GRID_LEFT + 2 + 4 * column)  # the column letters' row, this letter
     caller.send(name[0].upper())
+    await caller.settle()
+    assert caller.term.screen.buffer[letter_at[0]][letter_at[1]].bg == "cyan"  # it lights up
+    caller.send(name[1:])
     game.play(name)
     await caller.wait_for("Stones left 65")
     assert caller.square(game, game.geo.names.index(name))[1:] == stone_label(stone)
     assert caller.cursor(game) == game.geo.names.index(name)
-    assert caller.term.screen.buffer[row][GRID_LEFT - 2].bg == "default"
-    caller.send("3\x1b")                          # a row, then Esc: nothing is placed
-    await caller.wait_for("Typed row dropped.")
+    assert caller.term.screen.buffer[letter_at[0]][letter_at[1]].bg == "default"
+    caller.send("c\x1b")                          # a column, then Esc: nothing is placed
+    await caller.wait_for("Typed column dropped.")
     assert "Leave this game?" not in caller.text and "Stones left 65" in caller.text
     assert f"Score {points} " in caller.text
+    for letter in "bcdefk":                       # once commands; now only columns
+        caller.send(letter + "\x1b")
+        await caller.wait_for("Typed column dropped.")
+        caller.send("\x1b[C")                     # (a key between: the note is said anew)
+    assert "Stones left 65" in caller.text and "Skip taken  off" in caller.text
+    caller.send("4")
+    await caller.wait_for("Type the column letter first, then the row: e4.")
+    caller.send("a9")
+    await caller.wait_for("No square a9: the rows are 1 to 8.")
 
 
 async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:
@@ -174,7 +185,7 @@ async def test_take_back_and_put_back(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)
     first = game.check()[0][0]
-    caller.send("c\r")
+    caller.send("n\r")
     game.play(first)
     await caller.wait_for("Stones left 65")
     after = caller.board(game)
@@ -184,7 +195,7 @@ async def test_take_back_and_put_back(caller: Caller) -> None:
     caller.send("+")
     await caller.wait_for(f"on {first}.")
     assert caller.board(game) == after
-    caller.send("bf")                         # the letter twins
+    caller.send("ur")                         # the letter twins
     await caller.settle()
     caller.send("u")
     await caller.wait_for("Took back")
@@ -199,12 +210,12 @@ async def test_check_cycles_through_the_fitting_squares(caller: Caller) -> None:
     game = await caller.start()
     squares = game.check()
     for i, (name, points) in enumerate(squares[:3]):
-        caller.send("c")
+        caller.send("n")
         word = "point" if points == 1 else "points"
         await caller.wait_for(f"Check {i + 1} of {len(squares)}: {name} scores {points} {word}")
         assert caller.cursor(game) == game.geo.names.index(name)
     caller.send("\x1b[17~")                   # F6 too; it wraps round after the last
-    caller.send("c" * (len(squares) - 3))
+    caller.send("n" * (len(squares) - 3))
     await caller.wait_for(f"Check 1 of {len(squares)}: {squares[0][0]}")
 
 
@@ -214,7 +225,7 @@ async def test_skip_occupied_jumps_over_stones(caller: Caller) -> None:
     caller.send(ARROW[(0, -1)])
     await caller.settle()
     assert caller.cursor(game) == start - 1
-    caller.send("k" + ARROW[(0, 1)])
+    caller.send("o" + ARROW[(0, 1)])
     await caller.wait_for("Skip occupied squares: on.")
     await caller.settle()
     assert caller.cursor(game) == start + 1    # over f4
@@ -261,10 +272,10 @@ async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
     target = game.geo.names.index("b7")
     assert caller.board(game)[5 * 12 + 1] == stone_label(game.current)
     caller.send(caller.walk(game, target) + "\r")
-    await caller.wait_for("All 72 stones are placed! Press E to end the game")
+    await caller.wait_for("All 72 stones are placed! Press X to end the game")
     game.play("b7")
     game.end()
-    caller.send("e")
+    caller.send("x")
     await caller.wait_for("All 72 stones placed!")
     assert f"Final score: {game.score}" in caller.text and game.score == 100 + 4 + 1000 + 50
     assert "Placements 104 + stones-left bonus 1000 + Quatro bonus 50 (2 Quatros)" \
@@ -292,8 +303,8 @@ async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None
     monkeypatch.setattr(AncientoScreen, "choose_game", classmethod(choose))
     caller = Caller(settings)
     await caller.wait_for("Anciento #3")
-    caller.send("c")
-    await caller.wait_for("♠1 fits nowhere: take back (-) or end the game (E).")
+    caller.send("n")
+    await caller.wait_for("♠1 fits nowhere: take back (-) or end the game (X).")
     caller.send("\x1b[21~")                   # F10 ends at once: nothing is left to play
     await caller.wait_for("Game ended with 71 stones not placed.")
     assert "Final score: 0" in caller.text
@@ -303,11 +314,11 @@ async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None
 
 async def test_end_asks_first_while_stones_fit(caller: Caller) -> None:
     await caller.start()
-    caller.send("e")
+    caller.send("x")
     await caller.wait_for("End the game now, with 66 stones left? (Y/n)")
     caller.send("n")
     await caller.wait_for("The game goes on.")
-    caller.send("e")
+    caller.send("x")
     await caller.wait_for("End the game now")
     caller.send("y")
     await caller.wait_for("Game ended with 66 stones not placed.")
@@ -351,7 +362,7 @@ async def test_timer_counts_down_pauses_and_ends_the_game(settings: Settings,
     caller.send("t")
     await caller.wait_for("Timer       2:00")             # back, with no time used
     first = game.check()[0][0]
-    caller.send("c\r")
+    caller.send("n\r")
     game.play(first)
     await caller.wait_for(f"Score {game.score} ")
     clock.now += 121
@@ -376,7 +387,7 @@ async def test_random_and_picked_games(caller: Caller) -> None:
     caller.send("r")
     await caller.wait_for("Anciento random game")
     assert "nobody can ask for these stones again" in caller.text
-    caller.send("ey")
+    caller.send("xy")
     await caller.wait_for("Final score: 0")
     caller.send("n")                                          # a new deal: the menu again
     await caller.wait_for("New Anciento game")
@@ -408,13 +419,13 @@ async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path)
     for _ in range(2):
         move = game.check()[0][0]
         game.play(move)
-        caller.send("c\r")
+        caller.send("n\r")
         await caller.wait_for(f"Stones left {game.stones_left}")
     caller.send("s")
     await caller.wait_for("Save this game as:")
     caller.send("Tuesday\r")
     await caller.wait_for('Saved as "Tuesday"')
-    caller.send("ey")
+    caller.send("xy")
     await caller.wait_for("Final score:")
     caller.send("n")
     await caller.wait_for("New Anciento game")
@@ -461,7 +472,7 @@ async def test_demo_from_the_menu_steps_runs_and_stops(settings: Settings,
 async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)
-    caller.send("d")
+    caller.send("v")
     await caller.wait_for(f"Anciento demo #{NUMBER}")
     caller.send(" ")
     await caller.wait_for("Demo: ")
@@ -472,9 +483,9 @@ async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     caller.send("q")
     await caller.wait_for("Back to your game: the demo changed nothing here.")
     assert caller.board(game) == before and "Stones left 66" in caller.text
-    caller.send("c\r")
+    caller.send("n\r")
     await caller.wait_for("Stones left 65")
-    caller.send("d")
+    caller.send("v")
     await caller.wait_for("The demo plays a fresh game")
 
 
@@ -482,15 +493,15 @@ async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
 async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) -> None:
     caller = Caller(settings, charset=charset)
     game = await caller.start()
-    caller.send("c?")
-    await caller.wait_for("Press any key to go back.")
+    caller.send("n?")
+    await caller.wait_for("I: how to play.  Any other key: back.")
     assert "4 (a Quatro) two of each" in caller.text
-    caller.send("x")
+    caller.send("z")
     await caller.settle()
     lines = caller.term.lines
     assert len(lines) == 24
     assert lines[0].rstrip().endswith(f"Anciento #{NUMBER}")
-    assert "Score 0" in lines[23] and "C check" in lines[21]
+    assert "Score 0" in lines[23] and "N check" in lines[21]
     assert caller.term.screen.buffer[23][79].data == " "
     assert caller.session.screen.cells[23][79].ch == " "
     corner = game.board[0]
@@ -539,7 +550,7 @@ async def test_through_the_telnet_door(telnet_door) -> None:
     caller.send(f"s{NUMBER}\r")
     await caller.wait_for(f"Anciento #{NUMBER}")
     game = Anciento.new(NUMBER)
-    caller.send("c\r")
+    caller.send("n\r")
     game.play(game.check()[0][0])
     await caller.wait_for(f"Stones left {game.stones_left}")
     assert "┌───┬" in caller.term.text
@@ -572,7 +583,52 @@ async def test_taller_window_keeps_the_bottom_rows(settings: Settings) -> None:
     caller = Caller(settings, rows=30)
     game = await caller.start()
     lines = caller.term.lines
-    assert "Score 0" in lines[29] and "C check" in lines[27]
+    assert "Score 0" in lines[29] and "N check" in lines[27]
     assert caller.board(game) == [shown(s) for s in game.board]
     assert caller.term.screen.buffer[29][79].data == " "
     await caller.close()
+
+
+# A resume slot and a finished game's record as the door stored them before squares were
+# typed the chess way (main at d6d75c1, when the screen took "4e"): the engine has always
+# written squares column first ("k1"), so nothing in a sysop's database needs converting.
+OLD_SLOT = {
+    "game": "anciento", "number": 505, "options": {"board": "8x12", "easy": False},
+    "board": ["A5 A3 .. .. .. E2 .. .. .. .. D1 D2", ".. .. .. .. .. C2 .. .. .. .. .. ..",
+              ".. .. .. .. .. C3 .. .. .. .. .. ..", ".. .. .. .. .. E3 .. .. .. .. .. ..",
+              ".. .. .. .. .. .. F1 .. .. .. .. ..", ".. .. .. .. .. .. .. .. .. .. .. ..",
+              ".. .. .. .. .. .. .. .. .. .. .. ..", "C6 .. .. .. .. .. .. .. .. .. .. B4"],
+    "pouch": ["A5", "B5", "F4", "D5", "B1", "E3", "E4", "F5", "D1", "B3", "E1", "A3", "F3", "D6",
+              "D4", "C2", "D3", "E1", "C1", "A2", "C4", "A2", "E2", "D6", "C1", "E5", "A6", "F1",
+              "D3", "F6", "B6", "A1", "D4", "C5", "B5", "F2", "F5", "F3", "C6", "B1", "D5", "E4",
+              "C5", "C4", "F6", "E6", "B2", "A6", "B2", "B3", "F4", "B4", "A4", "A1", "E6", "A4",
+              "D2", "E5", "C3", "B6", "F2"],
+    "history": ["k1", "f3", "f2", "f1", "b1"], "redo": ["c1"], "points": 2, "quatros": 0,
+    "ended": False, "score": 2, "actions": ["k1", "f3", "f2", "f1", "b1", "c1", "undo"]}
+
+
+async def test_games_stored_before_the_chess_way_still_replay_and_resume(
+        settings: Settings, tmp_path: Path) -> None:
+    from door.games.base import GameRecord
+    from door.store.store import verify_record
+
+    finished = GameRecord("anciento", 505, dict(OLD_SLOT["options"]),
+                          [*OLD_SLOT["actions"], "end"])
+    assert verify_record(finished, 2, "lost") is False  # the hall of fame's replay check
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
+    assert await store.start()
+    player = await store.player("direct", "ann", "Ann")
+    await store.save_resume(player.id, "anciento", OLD_SLOT)
+    caller = Caller(settings, store=store, player=player)
+    await caller.wait_for("Resume your Anciento game #505?")
+    caller.send("y")
+    await caller.wait_for("Stones left 61")
+    game = Anciento.from_json(OLD_SLOT)
+    assert caller.board(game) == [shown(s) for s in game.board]
+    name = game.check()[0][0]
+    caller.send(name)                               # typed the chess way, and played on
+    game.play(name)
+    await caller.wait_for("Stones left 60")
+    assert game.record().actions[:7] == OLD_SLOT["actions"]
+    await caller.close()
+    await store.close()

@@ -51,7 +51,7 @@ async def test_every_page_of_the_instructions(telnet_door, door_home: Path) -> N
         await read_to_the_end(caller, heading)
     caller.send("k")
     keys = await read_to_the_end(caller, "THE DOOR'S KEYS")
-    assert "Ctrl-Z" in keys and "Ctrl-R" in keys
+    assert "Ctrl-Z" in keys and "column letter then row number" in keys
     caller.send("\x1b[B\r")  # arrows and Enter choose too: the entry below the keys
     scores = await read_to_the_end(caller, "SCORES AND THE HALL OF FAME")
     assert "Hit Parade" in scores and "plays the moves again" in scores

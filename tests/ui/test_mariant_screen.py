@@ -612,7 +612,7 @@ async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) 
     await caller.wait_until(lambda: caller.face(src, len(shown(game, src)) - 1)[0] in "»>",
                             "outlined")
     caller.send("?")
-    await caller.wait_for("Press any key to go back.")
+    await caller.wait_for("I: how to play.  Any other key: back.")  # I is Info on the board
     caller.send("x")
     await caller.settle()
     lines = caller.term.lines

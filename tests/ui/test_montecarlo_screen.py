@@ -136,7 +136,9 @@ async def test_typing_shows_the_half_and_esc_backspace_take_it_back(caller: Call
     assert caller.cell(p)[1] == " " and "Score 0" in caller.text
     caller.send("h")                           # another message, then pick and drop with Esc
     await caller.wait_for("Hint:")
-    caller.send(row + column)                  # the row first works too
+    caller.send(row)                           # the row alone: the column comes first
+    await caller.wait_for(f"Type the column letter first, then the row: b{row}.")
+    caller.send(column + row)
     await caller.settle()
     assert caller.cell(p)[1] == "»"
     caller.send(b"\x1b")                       # Esc drops the pick, and does not leave

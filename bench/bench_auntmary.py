@@ -1,4 +1,4 @@
-"""Aunt Mary benchmark: legal moves, play+undo, hints, status (stuck test), JSON, playouts.
+"""Aunt Mary benchmark: legal moves, play+undo, hints, status (hopeless test), JSON, playouts.
 
     python bench/bench_auntmary.py [--playouts 300] [--seed 1] [--max-moves 300]
 
@@ -16,7 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from door.games.auntmary import AuntMary, Position, is_stuck
+from door.games.auntmary import AuntMary, Position, is_hopeless
 from door.games.base import Status
 
 
@@ -27,8 +27,8 @@ def playout(number: int, rng: random.Random, max_moves: int, with_status: bool) 
         if not moves:
             break
         game.play(rng.choice(moves))
-        if with_status and game.status != Status.PLAYING:
-            break
+        if with_status and (game.status != Status.PLAYING or game.hopeless):
+            break  # what the screen asks after every move
     return game
 
 
@@ -90,7 +90,7 @@ def main() -> None:
 
     def stuck() -> int:
         for p in positions:
-            is_stuck(p)
+            is_hopeless(p)
         return len(positions)
 
     def json_round_trip() -> int:
@@ -111,14 +111,14 @@ def main() -> None:
                 moves_played += len(g.actions)
                 if with_status:
                     scores.append(g.score)
-                    stuck_count += g.status == Status.STUCK
+                    stuck_count += g.hopeless
             return args.playouts
         return run
 
     rate("legal-move generation", "calls/s", legal, rows)
     rate("play + undo", "pairs/s", play_undo, rows)
     rate("hints", "calls/s", hints, rows)
-    rate("stuck test (is_stuck)", "positions/s", stuck, rows)
+    rate("hopeless test (is_hopeless)", "positions/s", stuck, rows)
     rate("JSON round trip", "games/s", json_round_trip, rows)
     rate("random playouts, no status", "playouts/s", playouts(False), rows)
     plain_moves = moves_played
@@ -129,7 +129,7 @@ def main() -> None:
           f"of at most {args.max_moves} moves, seed {args.seed}")
     print(f"legal moves per position: mean {statistics.mean(sizes):.1f}, max {max(sizes)}")
     print(f"moves per playout (no status): {plain_moves / args.playouts:.1f}; "
-          f"with status: {moves_played / args.playouts:.1f}, ended STUCK "
+          f"with status: {moves_played / args.playouts:.1f}, ended hopeless (or stuck) "
           f"{stuck_count}/{args.playouts}, mean score {statistics.mean(scores):.1f}")
     print()
     print(f"{'operation':<36}{'rate':>12}  unit")

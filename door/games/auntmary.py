@@ -10,7 +10,9 @@ The rules, the notation and the JSON form are described in ``docs/auntmary.md``.
   waste top to a column / its foundation, ``2>5`` or ``2:3>5`` tableau run, ``2>f`` column top
   home, ``fH>4`` foundation top back to the tableau, ``auto`` finish a won game, ``resign``.
 * Score = cards on the foundations (+1 in, −1 out).  No automatic loss (R-AM-2): ``resign``
-  ends the game as LOST; STUCK is information only.  Unlimited undo and redo (R-AM-4).
+  ends the game as LOST.  STUCK (no move of any kind left) and ``hopeless`` (moves left, but
+  none can ever raise the score or turn a card, proven) are information only.  Unlimited
+  undo and redo (R-AM-4).
 
 The position is an immutable :class:`Position`, so undo and redo are stacks of positions: a
 move can never be half undone, and the score and redeal counter travel with the board.
@@ -32,8 +34,9 @@ PASSES = 3
 KING = 13
 DEALT = 36
 """Cards dealt to the tableau; the other 16 form the stock."""
-STUCK_SEARCH_LIMIT = 5000
-"""Positions the stuck test may visit; past this it answers "not stuck" (never a false alarm)."""
+HOPELESS_SEARCH_LIMIT = 5000
+"""Positions the hopeless test may visit; past this it answers "not proven" (False): it
+never raises a false alarm."""
 
 
 class Position(NamedTuple):
@@ -280,15 +283,16 @@ def _card_playable(card: Card, pos: Position) -> bool:
     return goes_home(card, pos.foundations) or any(fits(card, col) for col in pos.columns)
 
 
-def is_stuck(pos: Position, limit: int = STUCK_SEARCH_LIMIT) -> bool:
-    """True when the score can never rise again and no new card can ever come into play.
+def is_hopeless(pos: Position, limit: int = HOPELESS_SEARCH_LIMIT) -> bool:
+    """True when the score can never rise again and no new card can ever come into play,
+    whatever is played (moves may remain: turning useless stock cards, shuffling runs).
 
     Precisely: among all positions reachable by tableau and foundation moves alone
     (column to column, column to foundation, foundation to column), none has more cards on
     the foundations, none turns a face-down card, and none lets any card that can still
     become the waste top (:func:`reachable_stock_cards`) be played.  Stock turns and redeals
     change nothing else, so then no sequence of moves can do better than now.  If the search
-    passes ``limit`` positions the answer is "not stuck": the test never raises a false alarm.
+    passes ``limit`` positions the answer is False (not proven): never a false alarm.
     """
     if pos.resigned or is_won(pos):
         return False
@@ -345,7 +349,7 @@ class AuntMary(Game):
         self.position = position
         self._undo_stack: list[Position] = []
         self._redo_stack: list[Position] = []
-        self._stuck_cache: tuple[Position, bool] | None = None
+        self._hopeless_cache: tuple[Position, bool] | None = None
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -574,11 +578,17 @@ class AuntMary(Game):
 
     @property
     def stuck(self) -> bool:
-        """See :func:`is_stuck`; cached per position."""
+        """No move of any kind is left: no stock turn or redeal, no card to move anywhere
+        (``resign`` is all there is)."""
+        return not self.over and not self.legal_moves()
+
+    @property
+    def hopeless(self) -> bool:
+        """See :func:`is_hopeless` (proven by a complete search); cached per position."""
         pos = self.position
-        if self._stuck_cache is None or self._stuck_cache[0] is not pos:
-            self._stuck_cache = (pos, is_stuck(pos))
-        return self._stuck_cache[1]
+        if self._hopeless_cache is None or self._hopeless_cache[0] is not pos:
+            self._hopeless_cache = (pos, not self.over and is_hopeless(pos))
+        return self._hopeless_cache[1]
 
     @property
     def status(self) -> Status:

@@ -22,8 +22,12 @@ Dropping a card where it was picked up sends it home when it can go (the old dou
 stock is empty.  ``T`` gives a tip (again: the next one; ``?`` is the frame's help), ``U``
 undoes, ``R`` or Ctrl-Y redoes, ``A`` auto-finishes when the engine says every card can go
 home (offered on the message line the moment it can), ``X`` resigns after a confirmation.
-Aunt Mary never ends by itself: when the engine finds the game stuck the screen says so,
-once on the message line and for as long as it lasts in the panel, and points at ``X``.
+Aunt Mary never ends by itself.  The screen says "Stuck" only when no move of any kind is
+left (``game.stuck``: no stock turn, no redeal, no card to move).  When moves remain but the
+engine has proven by a complete search that none can send a card home or turn one over
+(``game.hopeless``), it says "No way forward" instead, and the tip says so rather than offer
+a move that cannot help.  Either is said once on the message line and stays in the panel
+for as long as it lasts, pointing at ``X``.
 """
 
 from __future__ import annotations
@@ -59,6 +63,14 @@ HINTED = Attr(BLACK, GREEN)
 GAP = theme.DIM
 GAP_TEXT = " ·· "
 PICKED_MARK = "»"
+
+STUCK, HOPELESS = "stuck", "hopeless"
+BLOCKED_NOTES = {
+    STUCK: "Stuck: no move of any kind is left. U undoes, X resigns.",
+    HOPELESS: "No way forward: no move can send a card home or turn one over any more. "
+              "U undoes, X resigns.",
+}
+BLOCKED_PANEL = {STUCK: "Stuck: X resigns, U undoes", HOPELESS: "No way forward: X, U"}
 """Left of each picked-up card, on yellow: one cell per card, so picking up a long run and
 putting it down costs a few bytes a card (the glyph reads in monochrome, ``>`` in ASCII)."""
 
@@ -170,7 +182,7 @@ class AuntMaryScreen(GameScreen):
         self.depth = 1                              # cards of the column under the cursor
         self.picked: tuple[str, int | None] | None = None   # (spot, count; None: what fits)
         self.tip_index = 0
-        self.was_stuck = False
+        self.was_blocked = ""
         self.was_auto = False
         self._notice_state()
 
@@ -402,21 +414,35 @@ class AuntMaryScreen(GameScreen):
         self._notice_state()
 
     def _notice_state(self) -> None:
-        """Say it the moment the game becomes stuck, or auto-finish becomes possible."""
+        """Say it the moment the game gets stuck or hopeless, or auto-finish becomes
+        possible."""
         game = self.game
-        stuck = game.status is Status.STUCK
+        blocked = self._blocked()
         auto = game.auto_finish_available
-        if stuck and not self.was_stuck:
-            self.say("Stuck: nothing can go home or turn over now. U undoes, X resigns.")
+        if blocked and blocked != self.was_blocked:
+            self.say(BLOCKED_NOTES[blocked])
         if auto and not self.was_auto:
             self.say("Every card can go home now: press A to finish.")
-        self.was_stuck, self.was_auto = stuck, auto
+        self.was_blocked, self.was_auto = blocked, auto
+
+    def _blocked(self) -> str:
+        """STUCK (no move at all), HOPELESS (moves, none of any use: proven), or ""."""
+        game = self.game
+        if game.status is Status.STUCK:
+            return STUCK
+        if game.status is Status.PLAYING and game.hopeless:
+            return HOPELESS
+        return ""
 
     def _tip(self) -> None:
         self.picked = None
         game = self.game
         if game.auto_finish_available:
             self.say("Tip: every card can go home now: press A.")
+            return
+        blocked = self._blocked()
+        if blocked:
+            self.refuse(f"No tip: {BLOCKED_NOTES[blocked][0].lower()}{BLOCKED_NOTES[blocked][1:]}")
             return
         hints = game.hints()
         if not hints:
@@ -549,8 +575,9 @@ class AuntMaryScreen(GameScreen):
             return "Resigned.", theme.WARNING
         if game.auto_finish_available:
             return "A: finish, all can go home", theme.MESSAGE
-        if status is Status.STUCK:
-            return "Stuck: X resigns, U undoes", theme.WARNING
+        blocked = self._blocked()
+        if blocked:
+            return BLOCKED_PANEL[blocked], theme.WARNING
         return "", theme.LABEL
 
 

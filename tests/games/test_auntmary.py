@@ -12,7 +12,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from door.games import engine
-from door.games.auntmary import AuntMary, Position, is_stuck, parse_move
+from door.games.auntmary import AuntMary, Position, is_hopeless, parse_move
 from door.games.base import GameRecord, IllegalMove, Status
 from door.games.cards import SUITS, Card, new_deck
 from door.games.numbers import shuffled
@@ -329,55 +329,72 @@ def dead(**kw: Any) -> AuntMary:
 def test_no_automatic_loss_only_stuck_information() -> None:
     g = dead(stock="", waste="")
     assert g.legal_moves() == [] and g.hints() == []
-    assert g.status == Status.STUCK and g.stuck
+    assert g.status == Status.STUCK and g.stuck and g.hopeless
     g.play("resign")
-    assert g.status == Status.LOST
+    assert g.status == Status.LOST and not g.stuck and not g.hopeless
 
 
-def test_stuck_considers_the_whole_stock_cycle() -> None:
+def test_stuck_only_when_no_move_of_any_kind_is_left() -> None:
+    """STUCK is proven the plain way: legal_moves() is empty (a stock card to turn, a redeal
+    to come, a card to shuffle between columns: all are moves)."""
+    g = dead(stock="", waste="8S 2D", redeals=2)
+    assert g.legal_moves() == [] and g.stuck and g.status == Status.STUCK
+    h = dead(stock="2D 3H 7D", waste="8S 2H", redeals=2)
+    assert h.legal_moves() == ["s"] and not h.stuck and h.status == Status.PLAYING
+    assert h.hopeless                          # moves, none of any use: proven, not STUCK
+    redeal = dead(stock="", waste="2D 2H", redeals=1)
+    assert redeal.legal_moves() == ["r"] and not redeal.stuck and redeal.hopeless
+    cols = [("", top) for top in DEAD_TOPS]
+    cols[4] = ("", "KD QS")                    # a run that can move to an empty column ...
+    cols[5] = ("", "")
+    shuffle = make(cols, fill=1)
+    assert shuffle.legal_moves() and not shuffle.stuck and shuffle.hopeless
+
+
+def test_hopeless_considers_the_whole_stock_cycle() -> None:
     # 8S fits on 9H/9D.  On the waste top: playable now.
-    assert not dead(stock="", waste="2D 8S", redeals=2).stuck
+    assert not dead(stock="", waste="2D 8S", redeals=2).hopeless
     # In the stock: it will be turned.
-    assert not dead(stock="8S", waste="2D", redeals=2).stuck
+    assert not dead(stock="8S", waste="2D", redeals=2).hopeless
     # Buried in the waste with a redeal left: it comes round again.
-    assert not dead(stock="", waste="8S 2D", redeals=1).stuck
+    assert not dead(stock="", waste="8S 2D", redeals=1).hopeless
     # Buried with no redeal left: gone for good.
     g = dead(stock="", waste="8S 2D", redeals=2)
-    assert g.stuck and g.status == Status.STUCK
-    assert g.legal_moves() == []
+    assert g.hopeless
     # Stock cards that fit nowhere: turning them changes nothing that matters.
     h = dead(stock="2D 3H 7D", waste="8S 2H", redeals=2)
-    assert "s" in h.legal_moves() and h.stuck
+    assert "s" in h.legal_moves() and h.hopeless
 
 
-def test_not_stuck_when_a_tableau_move_opens_a_play() -> None:
+def test_not_hopeless_when_a_tableau_move_opens_a_play() -> None:
     """8C leaves 5H for 9D; then the stock's 4S goes on 5H.  No single move shows it."""
     cols = [("", "5H 8C"), ("", "9D"), ("", "JS"), ("", "JC"), ("", "KD"), ("", "3H")]
     g = make(cols, stock="4S", waste="2D", redeals=2, fill=1)
-    assert not g.stuck
-    # With a black 5 under 8C, 4S never fits anywhere: stuck.
+    assert not g.hopeless
+    # With a black 5 under 8C, 4S never fits anywhere: hopeless (moves remain).
     cols[0] = ("", "5C 8C")
-    assert make(cols, stock="4S", waste="2D", redeals=2, fill=1).stuck
+    h = make(cols, stock="4S", waste="2D", redeals=2, fill=1)
+    assert h.hopeless and not h.stuck
 
 
-def test_not_stuck_when_a_foundation_card_can_help() -> None:
-    """3S comes down on 4H, then the stock's 2H... (2H home needs AH) -- use 2D on 3S."""
+def test_not_hopeless_when_a_foundation_card_can_help() -> None:
+    """3S comes down on 4H, then the stock's 2D goes on 3S."""
     cols = [("", "4H"), ("", "9D"), ("", "JS"), ("", "JC"), ("", "KD"), ("", "7H")]
     g = make(cols, stock="2D", waste="5D", found={"S": 3}, redeals=2, fill=1)
     assert "fS>1" in g.legal_moves()
-    assert not g.stuck
+    assert not g.hopeless
     cols[0] = ("", "4C")             # 3S has nowhere to go: 2D never plays
-    assert make(cols, stock="2D", waste="5D", found={"S": 3}, redeals=2, fill=1).stuck
+    assert make(cols, stock="2D", waste="5D", found={"S": 3}, redeals=2, fill=1).hopeless
 
 
-def test_stuck_search_limit_never_gives_a_false_alarm() -> None:
+def test_hopeless_search_limit_never_gives_a_false_alarm() -> None:
     g = dead(stock="", waste="8S 2D", redeals=2)
-    assert is_stuck(g.position)
-    assert is_stuck(g.position, limit=1)        # nothing to explore: the limit is not reached
+    assert is_hopeless(g.position)
+    assert is_hopeless(g.position, limit=1)     # nothing to explore: the limit is not reached
     cols = [("", "5H 8C"), ("", "9D"), ("", "JS"), ("", "JC"), ("", "KD"), ("", "3H")]
     cols[0] = ("", "5C 8C")
     h = make(cols, stock="4S", waste="2D", redeals=2, fill=1)
-    assert is_stuck(h.position) and not is_stuck(h.position, limit=1)
+    assert is_hopeless(h.position) and not is_hopeless(h.position, limit=1)
 
 
 def test_hint_order_follows_aisleriot() -> None:
@@ -732,7 +749,7 @@ def test_shorthand_run_moves_match_explicit_ones(number: int, ops: list[int]) ->
 
 def explore(game: AuntMary, budget: int) -> list[Position]:
     """Positions reachable from ``game`` by any legal moves (stock turns included), up to a
-    budget; a search written apart from the engine's own stuck test."""
+    budget; a search written apart from the engine's own hopeless test."""
     seen = {game.position}
     todo = [game.position]
     while todo and len(seen) < budget:
@@ -749,18 +766,20 @@ def explore(game: AuntMary, budget: int) -> list[Position]:
 
 @settings(max_examples=30, deadline=None)
 @given(NUMBERS, st.randoms(use_true_random=False))
-def test_stuck_never_lies(number: int, rng: random.Random) -> None:
-    """From a STUCK position no sequence of moves raises the score or turns a card."""
+def test_stuck_and_hopeless_never_lie(number: int, rng: random.Random) -> None:
+    """STUCK exactly when no move is left; from a hopeless position no sequence of moves
+    raises the score or turns a card."""
     g = AuntMary.new(number)
     checked = 0
     for step in range(400):
         moves = g.legal_moves()
+        assert g.stuck == (not moves) == (g.status == Status.STUCK)
         if not moves or checked == 2:
             break
         g.play(rng.choice(moves))
-        if step % 20 == 19 and g.stuck:
+        if step % 20 == 19 and g.hopeless:
             checked += 1
             pos = g.position
             for later in explore(g, budget=400):
                 assert later.home <= pos.home and sum(later.down) == sum(pos.down)
-    event(f"stuck positions checked: {checked}")
+    event(f"hopeless positions checked: {checked}")

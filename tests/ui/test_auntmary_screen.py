@@ -279,7 +279,7 @@ async def test_stuck_is_said_and_resign_ends_the_game(settings: Settings, monkey
     caller = await caller_for(settings, monkeypatch, game)
     assert "Stuck" not in caller.text
     caller.send("s")                                       # 4♥ goes under 2♣ for good
-    await caller.wait_for("Stuck: nothing can go home or turn over now. U undoes, X resigns.")
+    await caller.wait_for("Stuck: no move of any kind is left. U undoes, X resigns.")
     assert "Stuck: X resigns" in caller.text               # and it stays in the panel
     caller.send("x")
     await caller.wait_for("Resign? The game ends as lost, with 0 cards home.")
@@ -292,6 +292,32 @@ async def test_stuck_is_said_and_resign_ends_the_game(settings: Settings, monkey
     assert "Final score: 0" in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, 5)
+
+
+async def test_no_way_forward_is_not_stuck_while_moves_remain(settings: Settings,
+                                                              monkeypatch) -> None:
+    """The issue's case: a stock card left and a pass to come, none of any use.  The screen
+    says so (proven), never "Stuck", and the tip does not offer a useless move; "Stuck"
+    comes only when no move of any kind is left."""
+    game = build([([], ["KS"]), ([], ["KH"]), ([], ["KD"]), ([], ["KC"]), ([], ["5H"]),
+                  ([], ["9H"])], stock=["2C"], waste=("4H",), redeals=1)
+    assert game.legal_moves() == ["s"] and game.hopeless and not game.stuck
+    caller = await caller_for(settings, monkeypatch, game)
+    assert "Pass 2 of 3" in caller.text and "Stock 1" in caller.text
+    assert "No way forward: X, U" in caller.text and "Stuck" not in caller.text
+    caller.send("t")
+    await caller.wait_for("No tip: no way forward: no move can send a card home or turn one")
+    for _ in range(3):                                     # turn, redeal, turn: moves remain
+        caller.send("s")
+        await caller.settle()
+        assert "Stuck" not in caller.text and "No way forward: X, U" in caller.text
+    caller.send("s")                                       # the last card of the last pass
+    await caller.wait_for("Stuck: no move of any kind is left. U undoes, X resigns.")
+    assert "Pass 3 of 3 · stock done" in caller.text
+    caller.send("u")                                       # a move again: no longer stuck
+    await caller.wait_for("No way forward: no move can send a card home")
+    assert "Stuck" not in caller.text and "No way forward: X, U" in caller.text
+    await caller.close()
 
 
 async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:

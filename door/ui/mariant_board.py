@@ -1,11 +1,13 @@
 """Mariant's ten columns on the screen: which cells each column shows, and how they look.
 
 A column can grow past 30 cards (two decks) while a 24-row screen has 17 card rows, so a
-column is *compressed* to fit: its face-down cards always take one cell (``▒▒×3``), and a
-face-up run too long for the rows left shows its first card, a ``+k`` cell standing for
-the ``k`` cards after it, and then its last cards.  A topmost group holds at most 13 cards
-(King to Ace), and at least 13 rows stay for the tail, so the cards a caller can move are
-always on the screen.  The *view* (key V) shows every column whole instead, scrolled.
+column too long for the rows is *compressed* to fit them exactly: its face-down cards always
+take one cell (``▒▒×3``), and a face-up run too long for the rows left shows its first
+card, a ``+k`` cell standing for the ``k`` cards after it, and then as many of its last
+cards as the rows hold — every row is used before a card is hidden.  A topmost group holds
+at most 13 cards (King to Ace), and at least 13 rows stay for the tail, so the cards a
+caller can move are always on the screen.  The *view* (key V) shows every column whole
+instead, on the card rows and the foot row, scrolled when even that is too short.
 
 The layout is computed apart from the drawing so it can be tested without a terminal.
 """
@@ -25,7 +27,6 @@ FACE_OFFSET = 2                  # a card face is 4 cells at x+2 … x+5 of its 
 INFO_ROW, LABEL_ROW, CARDS_TOP = 1, 2, 3
 KEYS = "1234567890"
 MIN_TAIL = 13                    # the longest group (K … A) always shows whole
-HIDE_STEP = 6                    # a long column hides its cards six at a time
 
 SELECTED_RED = Attr(RED, YELLOW)
 SELECTED_BLACK = Attr(BLACK, YELLOW)
@@ -60,6 +61,11 @@ def foot_row(screen_rows: int) -> int:
     return screen_rows - 4
 
 
+def view_rows(screen_rows: int) -> int:
+    """Rows the view shows columns in: the card rows and the foot row (no markers there)."""
+    return card_rows(screen_rows) + 1
+
+
 def full_column(down: int, up: int) -> list[Cell]:
     """Every row of a column, uncompressed (what the view scrolls through)."""
     cells = [Cell("down", count=down)] if down else []
@@ -68,12 +74,8 @@ def full_column(down: int, up: int) -> list[Cell]:
 
 
 def fitted_column(down: int, up: int, height: int, keep: int = MIN_TAIL) -> list[Cell]:
-    """A column compressed into ``height`` rows; its last ``keep`` cards always show.
-
-    Cards are hidden in steps of :data:`HIDE_STEP`, not one by one: a deal then adds a card
-    under the same rows instead of shifting the whole tail up (a modem pays for every cell
-    redrawn), and only every few deals does the column close up again.
-    """
+    """A column compressed into exactly ``height`` rows (untouched when it fits); its last
+    ``keep`` cards always show."""
     cells = full_column(down, up)
     if len(cells) <= height:
         return cells
@@ -82,7 +84,6 @@ def fitted_column(down: int, up: int, height: int, keep: int = MIN_TAIL) -> list
     hidden = up - 1 - room
     if hidden <= 0:
         return head + [Cell("card", index=i) for i in range(up - room - 1, up)]
-    hidden = min(-(-hidden // HIDE_STEP) * HIDE_STEP, up - 1 - keep)
     return head + [Cell("card", index=0), Cell("more", count=hidden)] + \
         [Cell("card", index=i) for i in range(1 + hidden, up)]
 

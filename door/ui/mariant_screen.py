@@ -43,6 +43,7 @@ from .mariant_board import (
     fitted_column,
     full_column,
     view_height,
+    view_rows,
 )
 from .mariant_setup import choose_mariant
 from .widgets import box_text, confirm, plural
@@ -289,16 +290,20 @@ class MariantScreen(GameScreen):
                  f"{', '.join(KEYS[c] for c in columns)}.")
 
     def _start_view(self) -> None:
-        total, height = view_height(self.game.visible()), card_rows(self.session.screen.rows)
-        if total <= height:
+        rows = self.session.screen.rows
+        total = view_height(self.game.visible())
+        if total <= card_rows(rows):
             self.say("Every card is on the screen already: nothing to scroll.")
             return
         self.viewing, self.scroll = True, 0
-        self.say("View: ↑↓ PgUp PgDn Home End scroll; V or Esc goes back to play.")
+        if total <= view_rows(rows):
+            self.say("View: every card of every column.  V or Esc goes back to play.")
+        else:
+            self.say("View: ↑↓ PgUp PgDn Home End scroll; V or Esc goes back to play.")
 
     def _view_key(self, key: Key, char: str) -> bool:
         """Scroll the view; False for a key that is not the view's (it leaves the view)."""
-        total, height = view_height(self.game.visible()), card_rows(self.session.screen.rows)
+        total, height = view_height(self.game.visible()), view_rows(self.session.screen.rows)
         last = max(0, total - height)
         if key.name in SCROLL_KEYS:
             step = {"up": -1, "down": 1, "pgup": -height + 1, "pgdn": height - 1,
@@ -435,7 +440,7 @@ class MariantScreen(GameScreen):
 
     def draw_board(self) -> None:
         screen, game = self.session.screen, self.game
-        height = card_rows(screen.rows)
+        height = view_rows(screen.rows) if self.viewing else card_rows(screen.rows)
         visible = game.visible()
         self._draw_info(height, visible)
         draw_labels(screen, self.cursor)
@@ -449,7 +454,8 @@ class MariantScreen(GameScreen):
             for i, cell in enumerate(cells[:height]):
                 draw_cell(screen, CARDS_TOP + i, col, cell, up, selected_from)
             depths.append(len(cells))
-        draw_marks(screen, self.marks or self._fit_marks(), depths)
+        if not self.viewing:  # the view's last row is the foot row the marks would take
+            draw_marks(screen, self.marks or self._fit_marks(), depths)
 
     def _draw_info(self, height: int, visible: list[tuple[int, tuple[Card, ...]]]) -> None:
         screen, game = self.session.screen, self.game

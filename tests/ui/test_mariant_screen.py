@@ -51,9 +51,10 @@ class Caller(ScreenCaller):
         x = column_x(col) + FACE_OFFSET
         return self.term.lines[CARDS_TOP + row][x:x + 4]
 
-    def column(self, col: int) -> list[str]:
-        """Column ``col`` as shown, top to bottom, blank rows dropped."""
-        rows = foot_row(self.terminal.rows) - CARDS_TOP
+    def column(self, col: int, foot: bool = False) -> list[str]:
+        """Column ``col`` as shown, top to bottom, blank rows dropped (``foot``: the foot
+        row too, where the view shows cards)."""
+        rows = foot_row(self.terminal.rows) - CARDS_TOP + foot
         return [f for f in (self.face(col, r).strip() for r in range(rows))
                 if f and f not in MARKS]
 
@@ -360,23 +361,47 @@ async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, setti
     caller = Caller(settings)
     await caller.wait_for("Mariant #7")
     column = caller.column(0)
-    # The first card, then 12 hidden (7 are needed; hiding six at a time leaves room for
-    # deals), then the rest: the whole topmost group K♦ … 5♦ shows.
-    assert column[:3] == ["▒▒×2", "K♥", "+12"]
-    assert column[3:] == [card_label_text(c) for c in up[13:]]
-    assert len(column) == 12
+    # The first card, then just the 7 hidden that must be, then the rest on every row left:
+    # the whole topmost group K♦ … 5♦ shows.
+    assert column[:3] == ["▒▒×2", "K♥", "+7"]
+    assert column[3:] == [card_label_text(c) for c in up[8:]]
+    assert len(column) == 17                                    # all the card rows
     caller.send("v")
-    await caller.wait_for("VIEW rows 1-17 of 23")
-    assert caller.column(0)[:4] == ["▒▒×2", "K♥", "Q♥", "J♥"]
+    await caller.wait_for("VIEW rows 1-18 of 23")               # the foot row too
+    assert caller.column(0, foot=True)[:4] == ["▒▒×2", "K♥", "Q♥", "J♥"]
+    assert len(caller.column(0, foot=True)) == 18
     caller.send(ESC_DOWN)
-    await caller.wait_for("VIEW rows 2-18 of 23")
+    await caller.wait_for("VIEW rows 2-19 of 23")
     assert caller.face(0, 0).strip() == "K♥"
     caller.send("\x1b[F")                                       # End
-    await caller.wait_for("VIEW rows 7-23 of 23")
-    assert caller.column(0)[-1] == "5♦"
+    await caller.wait_for("VIEW rows 6-23 of 23")
+    assert caller.column(0, foot=True)[-1] == "5♦"
     caller.send("v")
     await caller.wait_for("Back to play")
-    assert caller.column(0)[2] == "+12"
+    assert caller.column(0)[2] == "+7"
+    await caller.close()
+
+
+@pytest.mark.parametrize(("rows", "cards"), [(24, 18), (25, 19)])
+async def test_every_row_is_used_and_the_view_cuts_no_card(monkeypatch, settings, rows: int,
+                                                           cards: int) -> None:
+    """The issue's columns: 18 cards at 24 rows kept four rows empty under ``K♠ +6``; 19 at
+    25 rows showed "rows 1-18 of 19" in the view, the last card cut."""
+    up = (run("S") + run("S", 13, 1))[:cards]
+    given(monkeypatch, position([([], up), ([], ["8C"])]))
+    caller = Caller(settings, rows=rows)
+    await caller.wait_for("Mariant #7")
+    column = caller.column(0)
+    assert len(column) == rows - 7                                     # every card row
+    assert column[:3] == ["K♠", "+2", card_label_text(up[3])]          # two hidden, no more
+    assert column[-1] == card_label_text(up[-1])
+    caller.send("v")
+    await caller.wait_for(f"VIEW rows 1-{cards} of {cards}")
+    assert "View: every card of every column." in caller.text
+    assert caller.column(0, foot=True) == [card_label_text(c) for c in up]
+    caller.send(ESC_DOWN)                                          # nothing to scroll to
+    await caller.settle()
+    assert f"VIEW rows 1-{cards} of {cards}" in caller.text
     await caller.close()
 
 

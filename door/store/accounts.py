@@ -96,6 +96,16 @@ def handle_problem(handle: str) -> str | None:
     return None
 
 
+PASSWORD_RULE = f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters."
+
+
+def password_problem(password: str) -> str | None:
+    """Why ``password`` cannot be one, or None (the rule new callers read before typing)."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        return PASSWORD_RULE
+    return None
+
+
 def hash_password(password: str, salt: bytes | None = None, n: int = SCRYPT_N,
                   r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
     salt = salt or os.urandom(16)
@@ -146,8 +156,9 @@ class Accounts:
         problem = handle_problem(handle)
         if problem:
             raise AccountError(problem)
-        if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-            raise AccountError(f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
+        problem = password_problem(password)
+        if problem:
+            raise AccountError(problem)
         hashed = await _hashing(hash_password, password)
         now = self.store._now()
         async with self.store._write() as conn:

@@ -16,11 +16,14 @@ from ..session import Session
 from ..store import Player, StoreError
 from ..store.accounts import (
     HANDLE_MAX,
+    HANDLE_MIN,
     PASSWORD_MAX,
+    PASSWORD_MIN,
     Account,
     AccountError,
     Accounts,
     handle_problem,
+    password_problem,
 )
 from . import theme
 from .widgets import header, message, read_line
@@ -134,11 +137,13 @@ class LoginScreen:
         return None
 
     async def signup(self) -> LoggedIn | None:
-        """New user: a handle (checked at once), then the password twice."""
+        """New user: a handle (checked at once), then the password twice; a password that
+        breaks the rule, or a second one that differs, asks for the password again."""
         note = ""
         lines = ["New account.", "",
-                 f"Pick a handle: 2 to {HANDLE_MAX} characters, any case.",
-                 "Esc goes back."]
+                 f"Pick a handle: {HANDLE_MIN} to {HANDLE_MAX} characters, any case;",
+                 f"then a password: {PASSWORD_MIN} to {PASSWORD_MAX} characters.  Esc goes "
+                 "back."]
         while True:
             _draw(self.session, "New user", lines, note)
             note = ""
@@ -156,21 +161,35 @@ class LoginScreen:
             if problem:
                 note = problem
                 continue
-            first = await read_secret(self.session, 10, 2, "Password: ")
-            if first is None:
-                continue
-            again = await read_secret(self.session, 11, 2, "Again:    ")
-            if again is None:
-                continue
-            if first != again:
-                note = "The two passwords differ: once more."
+            password, note = await self._new_password(lines, handle)
+            if password is None:
                 continue
             try:
-                account = await self.accounts.signup(handle, first)
+                account = await self.accounts.signup(handle, password)
             except (AccountError, StoreError) as exc:
                 note = str(exc)
                 continue
             return LoggedIn(account.handle, account.player)
+
+    async def _new_password(self, lines: list[str], handle: str) -> tuple[str | None, str]:
+        """The password, typed twice alike and within the rule; (None, "") on Esc (back to
+        the handle)."""
+        note = ""
+        while True:
+            _draw(self.session, "New user", lines, note)
+            self.session.screen.put(8, 2, f"Handle:   {handle}", theme.BRIGHT)
+            first = await read_secret(self.session, 10, 2, "Password: ")
+            if first is None:
+                return None, ""
+            note = password_problem(first) or ""
+            if note:
+                continue
+            again = await read_secret(self.session, 11, 2, "Again:    ")
+            if again is None:
+                return None, ""
+            if first == again:
+                return first, ""
+            note = "The two passwords differ: type the password again."
 
 
 async def login(session: Session, accounts: Accounts, limiter: LoginLimiter, address: str,

@@ -72,8 +72,36 @@ async def test_a_taken_handle_any_case_is_refused(door_home: Path) -> None:
         second.send("one1\r")
         await second.wait_for("Again:")
         second.send("two2\r")
-        await second.wait_for("The two passwords differ")
+        await second.wait_for("The two passwords differ: type the password again.")
         second.close()
+
+
+async def test_signup_tells_the_password_rule_and_asks_only_the_password_again(
+        door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        caller.send("new\r")
+        await caller.wait_for("New user")
+        assert "then a password: 4 to 64 characters." in caller.term.text  # before asking
+        caller.send("Carla\r")
+        await caller.wait_for("Password:")
+        caller.send("abc\r")                                    # too short
+        await caller.wait_for("A password has 4 to 64 characters.")
+        assert "Handle:   Carla" in caller.term.text and "Again:" not in caller.term.text
+        caller.send("good one\r")
+        await caller.wait_for("Again:")
+        caller.send("good 0ne\r")
+        await caller.wait_for("The two passwords differ: type the password again.")
+        assert "Handle:   Carla" in caller.term.text
+        caller.send("good one\r")
+        await caller.wait_for("Again:")
+        caller.send("good one\r")
+        await caller.wait_for("Press any key")
+        caller.close()
+        again = await call(ports.telnet)
+        await login(again, "carla", "good one")
+        await to_menu(again)
+        again.close()
 
 
 async def test_guest_login_when_the_sysop_allows_it(door_home: Path) -> None:

@@ -143,10 +143,15 @@ class GameScreen(ABC):
         screen.cursor = None
         header(self.session, self.header_title())
         self.draw_board()
-        screen.put(screen.rows - 3, 0, " " * screen.cols)
-        screen.put(screen.rows - 3, 1, self.key_line[: screen.cols - 2], theme.DIM)
+        self.draw_key_line()
         message(self.session, self.note, self.note_attr)
         status_line(self.session, f"Score {self.game.score} · ? help · Q quit")
+
+    def draw_key_line(self) -> None:
+        """Row rows−3 (a long message may cover it for one frame, so draw it first)."""
+        screen = self.session.screen
+        screen.put(screen.rows - 3, 0, " " * screen.cols)
+        screen.put(screen.rows - 3, 1, self.key_line[: screen.cols - 2], theme.DIM)
 
     async def show_help(self) -> None:
         """The keys, on one screen.  Where ``I`` is not the instructions key on the board,

@@ -431,8 +431,8 @@ class MariantScreen(GameScreen):
         return notes
 
     # -- drawing ---------------------------------------------------------------------------
-    def draw(self) -> None:
-        super().draw()
+    def draw_key_line(self) -> None:
+        super().draw_key_line()
         if self.game.undo_flags_cheater and not self.game.cheater:
             screen = self.session.screen
             at = self.key_line.find(UNDO_LABEL)

@@ -31,6 +31,7 @@ from ..games.montecarlo import (
     SIZE,
     Consolidation,
     MonteCarlo,
+    adjacent,
     pair_name,
     parse_move,
     position_name,
@@ -66,6 +67,8 @@ _VERDICT_CACHE_SIZE = 256
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
+UNDO_KEY, NO_UNDO_KEY = "U undo to last deal", "U: nothing to undo"
+"""What U can undo: the pairs since cards were last dealt from the stock."""
 
 
 def cell_origin(p: int) -> tuple[int, int]:
@@ -108,7 +111,8 @@ class MonteCarloScreen(GameScreen):
         "Backspace   take back a typed letter or the picked card",
         "Esc         drop the picked card (with none picked: leave)",
         "H           hint (press again for the next pair)",
-        "U           undo, back to the last cards dealt from the stock",
+        "U           undo pairs, back to the last cards dealt from the stock",
+        "            (a deal from the stock cannot be undone; greyed: none)",
         "F           consolidate now (only when the sysop allows it)",
         "I           how to play      Q   leave (the game is saved)",
         "",
@@ -135,8 +139,17 @@ class MonteCarloScreen(GameScreen):
 
     @property
     def key_line(self) -> str:  # type: ignore[override]
-        fill = " · F consolidate" if self.game.relaxed else ""
-        return f"Arrows+Enter or type b2c3: pick a pair · H hint · U undo{fill} · ? help"
+        if self.game.relaxed:  # 78 columns at most
+            return f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"
+        return f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"
+
+    def draw_key_line(self) -> None:
+        super().draw_key_line()
+        if self.game.undo_refusal() is not None:  # nothing to undo: the key says so, greyed
+            screen = self.session.screen
+            at = self.key_line.find(UNDO_KEY)
+            attr = theme.GREYED if self.session.renderer.color else theme.DIM
+            screen.put(screen.rows - 3, 1 + at, NO_UNDO_KEY.ljust(len(UNDO_KEY)), attr)
 
     async def on_key(self, key: Key) -> bool:
         if key.name == "resize":
@@ -208,7 +221,25 @@ class MonteCarloScreen(GameScreen):
             self.say("Pick dropped.")
         else:
             first, self.picked = self.picked, None
-            self._play(pair_name(first, p))
+            refusal = self._pair_refusal(first, p)
+            if refusal:
+                self.refuse(refusal)
+            else:
+                self._play(pair_name(first, p))
+
+    def _pair_refusal(self, p: int, q: int) -> str:
+        """Why two cards are no pair, naming them as the caller sees them (``9♣``, which
+        an ASCII terminal shows as ``9C``); "" when they are one (the engine has the last
+        word)."""
+        a, b = self.game.grid[p], self.game.grid[q]
+        if a is None or b is None:
+            return ""
+        where = f"{position_name(p)} {card_label(a)} and {position_name(q)} {card_label(b)}"
+        if a.rank != b.rank:
+            return f"{where} are not the same rank."
+        if not adjacent(p, q):
+            return f"{where} do not touch (side by side, above or corner to corner)."
+        return ''
 
     def _play(self, move: str) -> None:
         """Play a pair or ``c``; say what it removed and what a consolidation did."""
@@ -228,6 +259,11 @@ class MonteCarloScreen(GameScreen):
         self.typed, self.picked = "", None
         game = self.game
         before_score, before_events = game.score, len(game.consolidations)
+        refusal = game.undo_refusal()
+        if refusal is not None and "dealt" in refusal:
+            self.refuse("No undo past cards dealt from the stock: U undoes the pairs taken "
+                        "since.")
+            return
         try:
             game.undo()
         except IllegalMove as exc:
@@ -351,7 +387,7 @@ class MonteCarloScreen(GameScreen):
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
             ("", "", theme.LABEL),
             ("H", "hint (again: next pair)", theme.LABEL),
-            ("U", "undo", theme.LABEL),
+            ("U", *self._undo_entry()),
             ("F" if game.relaxed else "", fill, theme.LABEL),
             ("?", "all the keys", theme.LABEL),
             ("Q", "leave (the game is kept)", theme.LABEL),
@@ -363,6 +399,13 @@ class MonteCarloScreen(GameScreen):
                        theme.LABEL if len(label) > 1 else theme.HOTKEY)
             col = left + (15 if len(label) > 1 else 6)
             screen.put(top + 1 + i, col, value[: left + PANEL_WIDTH - 2 - col], attr)
+
+    def _undo_entry(self) -> tuple[str, Attr]:
+        """The panel's U: what it undoes, or, greyed, that there is nothing."""
+        if self.game.undo_refusal() is None:
+            return "undo to the last deal", theme.LABEL
+        return "nothing to undo now", (theme.GREYED if self.session.renderer.color
+                                       else theme.DIM)
 
     def _draw_legend(self) -> None:
         screen = self.session.screen

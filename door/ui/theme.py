@@ -15,3 +15,6 @@ HEADER = Attr(WHITE, BLUE, bright=True)
 STATUS = Attr(BLACK, WHITE)
 MESSAGE = Attr(GREEN, BLACK, bright=True)
 WARNING = Attr(WHITE, RED, bright=True)
+GREYED = Attr(BLACK, BLACK, bright=True)
+"""Dark grey: a key that does nothing now.  Monochrome cannot grey (bright would show
+brighter), so a greyed key's words must say it too."""

@@ -16,7 +16,7 @@ from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 
 from door.config import Settings, load_settings
 from door.games.cards import Card
-from door.games.montecarlo import MonteCarlo, parse_position, position_name
+from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
 from door.ui import montecarlo_screen
 from door.ui.cards import card_label
 from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
@@ -153,13 +153,29 @@ async def test_illegal_pair_says_why_and_changes_nothing(caller: Caller) -> None
     p, q = unpaired_positions(game)
     bells = caller.term.raw.count(b"\x07")
     caller.send(position_name(p) + position_name(q))
-    await caller.wait_for("not the same rank")
+    await caller.wait_for(f"{position_name(p)} {card_label(game.grid[p])} and "
+                          f"{position_name(q)} {card_label(game.grid[q])} are not the same "
+                          "rank.")
     assert caller.term.raw.count(b"\x07") == bells + 1
     assert [cell[2:4] for cell in caller.grid_text()] == [cell[2:4] for cell in before]
     assert "Score 0" in caller.text
-    caller.send("a1e5")
-    await caller.wait_for(f"a1e5: {game.grid[0]} and {game.grid[24]} are not adjacent")
+    far = next(q for q in range(25) if q != p and game.grid[q].rank == game.grid[p].rank
+               and not adjacent(p, q))
+    caller.send(position_name(p) + position_name(far))
+    await caller.wait_for(f"{card_label(game.grid[far])} do not touch")
     assert "Score 0" in caller.text
+
+
+async def test_refused_pairs_name_cards_in_the_callers_charset(settings: Settings) -> None:
+    """9♣ in UTF-8 (and CP437 with glyphs), 9C only where the terminal has no suit glyph."""
+    game = MonteCarlo.new(NUMBER)
+    p, q = unpaired_positions(game)
+    for charset, want in (("utf8", card_label(game.grid[p])), ("ascii", str(game.grid[p]))):
+        caller = Caller(settings, charset=charset)
+        await caller.start(NUMBER)
+        caller.send(position_name(p) + position_name(q))
+        await caller.wait_for(f"{position_name(p)} {want} and")
+        await caller.close()
 
 
 async def test_undo_puts_the_pair_back(caller: Caller) -> None:
@@ -175,6 +191,10 @@ async def test_undo_puts_the_pair_back(caller: Caller) -> None:
     assert "Score 0" in caller.text
     caller.send("u")
     await caller.wait_for("No undo: nothing to undo.")
+    assert "U: nothing to undo" in caller.term.lines[-3]      # the key line says so, greyed
+    at = caller.term.lines[-3].index("U: nothing to undo")
+    assert caller.term.screen.buffer[21][at + 1].fg == "black"
+    assert caller.term.screen.buffer[21][at + 1].bold
 
 
 async def play_until_dealt(caller: Caller, game: MonteCarlo) -> None:
@@ -210,8 +230,10 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     for p, card in event.dealt:
         assert caller.cell(p)[2:5] == card_label(card) + "+"
     assert f"Stock        {len(game.stock)} cards" in caller.text
+    assert "U: nothing to undo" in caller.text and "nothing to undo now" in caller.text
     caller.send("U")
-    await caller.wait_for("cannot undo past a consolidation that dealt cards from the stock")
+    await caller.wait_for("No undo past cards dealt from the stock: U undoes the pairs taken "
+                          "since.")
     assert_marks(caller, event)       # the marks stay until the next consolidation
     await play_until_dealt(caller, game)
     second = game.last_consolidation

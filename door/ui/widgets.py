@@ -33,15 +33,16 @@ def status_line(session: Session, text: str) -> None:
     screen.put(row, screen.cols - 1 - text_width(right), right, theme.STATUS)
 
 
-def message(session: Session, text: str, attr=theme.MESSAGE) -> int:
+def message(session: Session, text: str, attr=theme.MESSAGE, most: int = 2) -> int:
     """The message line (second to last row): answers to what the caller just did.  Text too
-    long for it wraps onto the row above (the screen's next frame puts that row back);
-    returns the rows used, 1 or 2."""
+    long for it wraps onto the rows above, ``most`` rows in all (the screen's next frame puts
+    them back); returns the rows used."""
     screen = session.screen
     row = screen.rows - 2
     lines = wrap(text, screen.cols - 2)
-    if len(lines) > 2:
-        lines = [lines[0], clip(" ".join(lines[1:]), screen.cols - 2)]
+    most = max(1, min(most, row + 1))
+    if len(lines) > most:
+        lines = [*lines[:most - 1], clip(" ".join(lines[most - 1:]), screen.cols - 2)]
     for i, line in enumerate(lines):
         screen.put(row - len(lines) + 1 + i, 0, " " * screen.cols)
         screen.put(row - len(lines) + 1 + i, 1, line, attr)
@@ -62,17 +63,17 @@ async def confirm(session: Session, question: str, default: bool = True) -> bool
     any other key no, except Enter, which answers ``default``: yes ``(Y/n)``, or no
     ``(y/N)`` where a stray key must not throw anything away."""
     screen = session.screen
-    above = screen.rows - 3
-    saved = list(screen.cells[above]) if above >= 0 else None
-    message(session, f"{question} {'(Y/n)' if default else '(y/N)'}", theme.WARNING)
+    saved = [list(line) for line in screen.cells]
+    message(session, f"{question} {'(Y/n)' if default else '(y/N)'}", theme.WARNING,
+            most=screen.rows - 2)
     await session.show()
     key = await session.key()
     while key.name == "resize":
         await session.show()
         key = await session.key()
+    if len(saved) == screen.rows and len(saved[0]) == screen.cols:
+        screen.cells[:-2] = saved[:-2]  # the rows the question covered come back
     message(session, "")
-    if saved is not None and len(saved) == screen.cols:
-        screen.cells[above] = saved
     char = key.char.lower() if key.is_char else ""
     if default:
         return key.name == "enter" or char in ("y", "o")

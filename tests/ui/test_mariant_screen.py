@@ -283,8 +283,13 @@ async def test_deal_then_undo_warns_about_cheating(caller: Caller) -> None:
     assert "U UNDO" in caller.text                             # the undo is "lighted"
     caller.send("u")
     await caller.wait_for("it marks you a cheater")
+    # Too long for the message line at 80 columns: it wraps onto a second line, whole.
+    question = " ".join(line.strip() for line in caller.term.lines[-3:-1])
+    assert question == ("This undo takes back a card you have seen: it marks you a cheater, "
+                        "out of the hall of fame. Undo? (Y/n)")
     caller.send("n")
     await caller.wait_for("Not undone.")
+    assert "U UNDO" in caller.term.lines[-3]                   # the key line is back
     assert "Score 0 " in caller.text
     caller.send("u")
     await caller.wait_for("it marks you a cheater")

@@ -64,7 +64,8 @@ class DoorSettings:
     sysop: str = "Sysop"
     ansi_dir: Path = Path("ansi")
     data_dir: Path = Path("data")
-    goodbye_pause: float = 1.5  # seconds the goodbye stays up before a BBS caller goes back
+    goodbye_pause: float = 1.5  # seconds the goodbye stays up, unless a key comes first
+    confirm_quit: bool = True  # the main menu's Quit asks "Log off? (Y/n)" first
 
 
 @dataclass(frozen=True)
@@ -303,7 +304,8 @@ def _port_or_off(value: str) -> int | None:
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
-                            "data_dir": _path, "goodbye_pause": _seconds_between(0, 60)}),
+                            "data_dir": _path, "goodbye_pause": _seconds_between(0, 60),
+                            "confirm_quit": _bool}),
     "server": (ServerSettings, {"bind": _addresses, "telnet_port": _PORT, "ssh_port": _PORT,
                                 "max_nodes": _int_between(1, 10000),
                                 "max_per_address": _int_between(1, 10000),

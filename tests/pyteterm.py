@@ -87,6 +87,16 @@ class PyteCaller:
         self.send("y")
         await self.wait_for("Your choice")
 
+    async def log_off(self, farewell: str = "Thanks for playing", key: str = "q") -> None:
+        """Q (the menu's quit ``key``), yes to "Log off? (Y/n)", a key to pass the goodbye,
+        and the door hangs up."""
+        self.send(key)
+        await self.wait_for("(Y/n)")
+        self.send("y")
+        await self.wait_for(farewell)
+        self.send(" ")
+        await self.wait_closed()
+
     async def pump(self, timeout: float = 0.05) -> bool:
         """Read what is waiting; False at end of connection."""
         try:

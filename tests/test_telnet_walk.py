@@ -24,8 +24,31 @@ async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
                       "W Who's Online", "S Terminal Settings",
                       "Q Log off"]  # "Quit to the BBS" to a caller who came from a BBS
     caller.send("q")
+    await caller.wait_for("Log off? (Y/n)")
+    caller.send("n")
+    await caller.settle()
+    assert "Log off?" not in caller.term.text and "Your choice" in caller.term.text
+    caller.send("q")
+    await caller.wait_for("Log off? (Y/n)")
+    caller.send("\r")                                  # Enter: yes
     await caller.wait_for("Thanks for playing")
     assert "Farewell, Guest." in caller.term.text
+    await caller.wait_closed()                         # the goodbye goes by itself (~2 s)
+
+
+async def test_quit_without_asking_and_a_goodbye_that_waits_for_a_key(
+        telnet_door, door_home: Path) -> None:
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace(";confirm_quit = on",
+                                                           "confirm_quit = off")
+                   .replace(";goodbye_pause = 1.5", "goodbye_pause = 30"), encoding="utf-8")
+    caller = await TelnetCaller.at_menu(await telnet_door())
+    caller.send("q")
+    await caller.wait_for("Thanks for playing")
+    assert "Log off?" not in caller.term.text
+    await caller.settle(0.5)
+    assert await caller.pump(), "the goodbye stays up (30 s) until a key"
+    caller.send("x")
     await caller.wait_closed()
 
 
@@ -56,9 +79,8 @@ async def test_menu_follows_sysop_ini(telnet_door, door_home: Path, monkeypatch)
     await caller.wait_for("Press one of the highlighted keys")
     caller.send("7")  # a feature not built yet says so plainly
     await caller.wait_for("not built yet")
-    caller.send("x")
-    await caller.wait_for("Thanks for playing Solitaire Hut")
-    await caller.wait_closed()
+    await caller.log_off("Thanks for playing Solitaire Hut", key="x")
+    assert "Leave? (Y/n)" in caller.term.raw.decode("cp437")  # the sysop's own label
 
 
 async def test_title_art_from_ansi_folder(telnet_door, door_home: Path) -> None:

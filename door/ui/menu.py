@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from ..config import QUIT_DIRECT, QUIT_TO_BBS, MenuEntry
 from ..session import Session
 from . import theme
-from .widgets import header, message, status_line
+from .widgets import confirm, header, message, status_line
 
 Action = Callable[[Session], Awaitable[None]]
 
@@ -89,7 +89,10 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
         selected = choice
         entry = entries[choice]
         if entry.action == "quit":
-            raise QuitDoor
+            if not session.settings.door.confirm_quit or await confirm(
+                    session, f"{label_for(session, entry)}?"):
+                raise QuitDoor
+            continue
         action = actions.get(entry.action)
         if action is None:
             name = FEATURE_NAMES.get(entry.action, entry.label)

@@ -47,7 +47,8 @@ async def title(session: Session) -> None:
 
 
 async def goodbye(session: Session) -> None:
-    """The last screen: art or a plain thank-you; the caller's terminal is left clean."""
+    """The last screen: art or a plain thank-you, left up for sysop.ini's goodbye_pause or
+    until a key; the caller's terminal is left clean."""
     screen = session.screen
     if not _draw_art(session, session.settings.ansi_dir / "goodbye.ans"):
         screen.clear()
@@ -58,14 +59,16 @@ async def goodbye(session: Session) -> None:
     screen.cursor = (screen.rows - 2, 0)
     await session.show()
     session.terminal.write(b"\x1b[0m\r\n")
-    if session.caller.source:  # a BBS clears the screen as soon as its caller is back
-        await linger(session, session.settings.door.goodbye_pause)
+    # Every caller: a BBS clears the screen as soon as its caller is back, and SyncTERM,
+    # NetRunner or PuTTY go back to their dialing directory once the line drops.
+    await linger(session, session.settings.door.goodbye_pause)
 
 
 async def linger(session: Session, seconds: float) -> None:
-    """Leave the last screen up for ``seconds``; any key, or the caller hanging up, ends
-    the wait at once.  The bytes read are the caller's goodbye: nothing to decode."""
-    if seconds <= 0:
+    """Leave the last screen up for ``seconds``; any key (one already typed too), or the
+    caller hanging up, ends the wait at once.  The bytes read are the caller's goodbye:
+    nothing to decode."""
+    if seconds <= 0 or session.typed_ahead:
         return
     with contextlib.suppress(TimeoutError, ConnectionError, OSError):
         await session.terminal.drain()

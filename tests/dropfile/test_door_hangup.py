@@ -59,7 +59,7 @@ def test_socket_bbs_closes_and_sighups_right_after_the_goodbye(door_home: Path,
                                                                door_sys: Path) -> None:
     with connect_back_door(door_home, door_sys) as (proc, caller):
         to_menu_with_row(caller, door_home)
-        caller.sock.sendall(b"q")
+        caller.sock.sendall(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         caller.wait_for("Farewell, dexter.")
         caller.sock.close()  # the BBS drops the line and signals at once, as ENiGMA½ does
         proc.send_signal(signal.SIGHUP)
@@ -87,7 +87,7 @@ def test_pty_sighup_during_the_goodbye_is_a_normal_quit(door_home: Path,
     try:
         door.to_menu()
         wait_until(lambda: online_rows(door_home) == 1, "the door's Who's Online row")
-        door.send(b"q")
+        door.send(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         door.wait_for("Farewell, dexter.")
         door.proc.send_signal(signal.SIGHUP)
         assert door.finish() == 0
@@ -101,7 +101,7 @@ def test_goodbye_pause_is_skipped_by_any_key(door_home: Path, door_sys: Path) ->
     door = PtyDoor(door_command(door_home, door_sys), door_home)
     try:
         door.to_menu()
-        door.send(b"q")
+        door.send(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         door.wait_for("Farewell, dexter.")
         assert door.proc.poll() is None  # the goodbye stays up: 60 s unless a key comes
         door.send(b"x")

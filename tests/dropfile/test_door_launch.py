@@ -43,7 +43,7 @@ def test_pty_launch_greets_plays_quits_and_restores(door_home: Path, door_sys: P
         door.send(b"\x1b[B\x1b[B")  # two arrows down: the bar moves to the third entry
         door.wait_until(lambda: door.term.screen.buffer[row][col].bg == "cyan",
                         "the selection bar on Aunt Mary")
-        door.send(b"q")
+        door.send(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         door.wait_for("Farewell, dexter.")
         assert door.finish() == 0
         assert door.term.raw.endswith(CLEAN_EXIT + b"\r\n") or CLEAN_EXIT in door.term.raw[-40:]
@@ -123,7 +123,7 @@ def test_door32_handle_that_is_no_socket_falls_back_to_stdio(door_home: Path,
         door.wait_for("Welcome, Zzzzrrr!")
         door.send(b"\x03")  # Ctrl-C is a key in raw mode, not a signal
         door.wait_for("Your choice")
-        door.send(b"q")
+        door.send(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         door.wait_for("Farewell, Zzzzrrr.")
         assert door.finish() == 0
         log = (door_home / "data" / "door.log").read_text()
@@ -142,7 +142,7 @@ def test_dorinfo_launch(door_home: Path, tmp_path: Path) -> None:
         assert "Ã" not in door.term.text  # CP437 on the wire, as asked
         door.send(b"\r")
         door.wait_for("Your choice")
-        door.send(b"q")
+        door.send(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         door.wait_for("Farewell, Jason Kessler.")
         assert door.finish() == 0
     finally:
@@ -155,7 +155,7 @@ def test_connect_back_to_the_bbs_listener(door_home: Path, door_sys: Path) -> No
         assert b"\xff" not in caller.term.raw  # no telnet announced to a bridging BBS
         caller.sock.sendall(b"\r")
         caller.wait_for("Your choice")
-        caller.sock.sendall(b"Q")
+        caller.sock.sendall(b"Qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         caller.wait_for("Farewell, dexter.")
         caller.wait_closed()
         assert proc.wait(timeout=WAIT) == 0
@@ -180,7 +180,7 @@ def test_inherited_raw_telnet_socket(door_home: Path, tmp_path: Path) -> None:
         # The client agrees to NAWS and reports 80x30, then a key with a doubled IAC in it.
         ours.sendall(b"\xff\xfb\x1f\xff\xfa\x1f\x00\x50\x00\x1e\xff\xf0 \xff\xff")
         caller.wait_for("Your choice")
-        ours.sendall(b"\xff\xfd\x05q")  # DO STATUS: refused; then Q
+        ours.sendall(b"\xff\xfd\x05qy")  # DO STATUS: refused; then Q, and yes
         caller.wait_for("Farewell, Zzzzrrr.")
         caller.wait_closed()
         assert proc.wait(timeout=WAIT) == 0

@@ -16,7 +16,7 @@ def test_local_play_keeps_the_log_off_the_screen(door_home: Path) -> None:
         door.wait_for("Press any key")
         door.send(b" ")
         door.wait_for("Your choice")
-        door.send(b"q")
+        door.send(b"qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         door.wait_for("Farewell, Sysop.")
         assert door.finish() == 0
         assert b"INFO" not in door.term.raw and b"door.session" not in door.term.raw

@@ -34,8 +34,7 @@ async def test_lowest_free_node_and_whos_online(door_home: Path) -> None:
         assert node_of(ben.term.text, "Ann") == 1
         assert node_of(ben.term.text, "Ben") == 2
         assert "Who's Online" in ben.term.text and "main menu" in ben.term.text
-        ann.send("q")
-        await ann.wait_closed()
+        await ann.log_off()
 
         cat = await call(ports.telnet)  # node 1 is free again: the lowest goes first
         await signup(cat, "Cat", "cat-pass")

@@ -54,7 +54,7 @@ async def test_a_member_boards_caller_is_in_as_handle_at_tag(hub: Path) -> None:
         await pat.wait_for("Pat@XA")
         pat.send(" ")
         await pat.wait_for("Your choice")
-        pat.send("q")
+        pat.send("qy")  # Q, and yes to "Quit to the BBS? (Y/n)"
         await pat.wait_for("Farewell, Pat@XA.")
         pat.send(" ")  # the goodbye pause: any key ends it
         await pat.wait_closed()

@@ -200,7 +200,7 @@ async def test_openssh_client_under_a_pty(door_home: Path) -> None:
                 with contextlib.suppress(BlockingIOError):
                     ssh.term.feed(os.read(ssh.master, 65536))
             assert "min left" in ssh.term.lines[27]
-            ssh.send("q")
+            ssh.send("qy")
             await ssh.wait_for("Farewell, Fred")
             for _ in range(100):
                 if ssh.proc.poll() is not None:

@@ -22,9 +22,7 @@ async def test_signup_then_login_then_a_move_then_quit(door_home: Path) -> None:
         await signup(alice, "Alice", "tulips4me")
         await to_menu(alice)
         assert "Alice" in alice.term.text  # the status line names the caller
-        alice.send("q")
-        await alice.wait_for("Farewell, Alice")
-        await alice.wait_closed()
+        await alice.log_off("Farewell, Alice")
 
         again = await call(ports.telnet)
         await login(again, "alice", "wrong one")  # any case finds the handle

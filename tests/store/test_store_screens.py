@@ -23,9 +23,7 @@ async def at_menu(port: int) -> TelnetCaller:
 
 
 async def leave(caller: TelnetCaller) -> None:
-    caller.send("q")
-    await caller.wait_for("Thanks for playing")
-    await caller.wait_closed()
+    await caller.log_off()
 
 
 async def test_hall_of_fame_screen(door) -> None:

@@ -294,7 +294,7 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
 
 async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
                          charset: Charset, record: DropfileCaller):
-    from ..net.terminal import sane_size
+    from ..net.terminal import sane_size, window_size
 
     measured = False
     if sock is not None:
@@ -310,8 +310,10 @@ async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
         else:
             terminal.watch_window()
             measured = True
-    if not measured:  # the dropfile's rows are the BBS's setting, not a measured window:
-        terminal.window = (terminal.cols, terminal.rows)  # never a small-window notice
+    if not measured and terminal.window == window_size(80, record.screen_rows):
+        # The dropfile's rows are the BBS's setting, not a measured window: no small-window
+        # notice for them (a telnet socket's own NAWS report, when it came, is kept).
+        terminal.window = (terminal.cols, terminal.rows)
     terminal.color = record.ansi
     return terminal
 

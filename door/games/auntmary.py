@@ -350,6 +350,7 @@ class AuntMary(Game):
         self._undo_stack: list[Position] = []
         self._redo_stack: list[Position] = []
         self._hopeless_cache: tuple[Position, bool] | None = None
+        self._stuck_cache: tuple[Position, bool] | None = None
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -579,8 +580,11 @@ class AuntMary(Game):
     @property
     def stuck(self) -> bool:
         """No move of any kind is left: no stock turn or redeal, no card to move anywhere
-        (``resign`` is all there is)."""
-        return not self.over and not self.legal_moves()
+        (``resign`` is all there is).  Cached per position (screens ask at every frame)."""
+        pos = self.position
+        if self._stuck_cache is None or self._stuck_cache[0] is not pos:
+            self._stuck_cache = (pos, not self.over and not self.legal_moves())
+        return self._stuck_cache[1]
 
     @property
     def hopeless(self) -> bool:

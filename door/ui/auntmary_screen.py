@@ -428,9 +428,10 @@ class AuntMaryScreen(GameScreen):
     def _blocked(self) -> str:
         """STUCK (no move at all), HOPELESS (moves, none of any use: proven), or ""."""
         game = self.game
-        if game.status is Status.STUCK:
+        status = game.status
+        if status is Status.STUCK:
             return STUCK
-        if game.status is Status.PLAYING and game.hopeless:
+        if status is Status.PLAYING and game.hopeless:
             return HOPELESS
         return ""
 

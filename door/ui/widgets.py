@@ -59,9 +59,10 @@ async def press_any_key(session: Session, prompt: str = "Press any key to contin
 
 
 async def confirm(session: Session, question: str, default: bool = True) -> bool:
-    """Ask a yes/no question on the message line (two lines when it is long).  Y is yes and
-    any other key no, except Enter, which answers ``default``: yes ``(Y/n)``, or no
-    ``(y/N)`` where a stray key must not throw anything away."""
+    """Ask a yes/no question on the message line (and the rows above it that a long one
+    needs: never cut).  Y is yes and any other key no, except Enter, which answers
+    ``default``: yes ``(Y/n)``, or no ``(y/N)`` where a stray key must not throw anything
+    away."""
     screen = session.screen
     saved = [list(line) for line in screen.cells]
     message(session, f"{question} {'(Y/n)' if default else '(y/N)'}", theme.WARNING,

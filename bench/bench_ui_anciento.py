@@ -39,11 +39,11 @@ TARGET_MEDIAN, TARGET_P95 = 150, 400
 
 def keys_for(game: Anciento, target: int, cursor: int, form: str) -> list[Key]:
     """The keys a caller types to put the current stone on ``target``."""
-    if form == "typed":
-        return [char(str(target // game.geo.cols + 1)), char(game.geo.names[target][0])]
-    if form == "check":
+    if form == "typed":  # the chess way: column letter, then row (e4)
+        return [char(c) for c in game.geo.names[target]]
+    if form == "check":  # N steps through the squares that take the stone
         names = [name for name, _ in game.check()]
-        return [char("c")] * (names.index(game.geo.names[target]) + 1) + [Key("enter")]
+        return [char("n")] * (names.index(game.geo.names[target]) + 1) + [Key("enter")]
     cols = game.geo.cols
     dr, dc = target // cols - cursor // cols, target % cols - cursor % cols
     keys = [Key("down" if dr > 0 else "up")] * abs(dr)

@@ -82,6 +82,8 @@ def make_home(n: int) -> Path:
     home = Path(tempfile.mkdtemp(prefix="reussite-load-"))
     text = (REPO / "sysop.ini").read_text(encoding="utf-8")
     for key, value in (("max_nodes", n + 50), ("max_per_address", min(10000, n + 50)),
+                       ("login_pool", min(10000, n + 50)),
+                       ("login_per_address", min(10000, n + 50)),
                        ("login_timeout", 600), ("idle_timeout", 3600)):
         text = re.sub(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
     (home / "sysop.ini").write_text(text, encoding="utf-8")

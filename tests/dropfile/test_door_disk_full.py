@@ -101,6 +101,8 @@ def test_a_full_disk_loses_no_move_and_shows_no_traceback(door_home: Path,
             door.wait_for("Your choice")
             door.wait_until(lambda: kept(disk) == game.actions, "the moves written")
             door.send(b"q")
+            door.wait_for("(Y/n)")
+            door.send(b"y")
             assert door.finish() == 0
             assert "Traceback" not in door.term.text
         finally:

@@ -618,7 +618,7 @@ async def test_games_stored_before_the_chess_way_still_replay_and_resume(
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
     assert await store.start()
     player = await store.player("direct", "ann", "Ann")
-    await store.save_resume(player.id, "anciento", OLD_SLOT)
+    await store.claim_resume(player.id, "anciento", OLD_SLOT)
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("Resume your Anciento game #505?")
     caller.send("y")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -137,7 +138,9 @@ def home(tmp_path_factory) -> Path:
 
 async def run_screen(settings: Settings, name: str, sizes: list[tuple[int, int]]) -> None:
     start, keys, ready = SCREENS[name]
-    store = Store(f"sqlite+aiosqlite:///{settings.data_dir / 'reussite.db'}")
+    # A database per example: a game started in one is kept in its resume slot, and the
+    # next would be asked to resume it.
+    store = Store(f"sqlite+aiosqlite:///{settings.data_dir / f'{uuid.uuid4().hex}.db'}")
     await store.start()
     me = await store.player("direct", "me", "Me")
     await store.player("direct", "bob", "Bob")

@@ -92,9 +92,10 @@ def make_home(n: int) -> Path:
     return home
 
 
-async def start_door(home: Path, ssh: bool) -> tuple[asyncio.subprocess.Process, int, int]:
+async def start_door(home: Path, ssh: bool, log_level: str = "warning"
+                     ) -> tuple[asyncio.subprocess.Process, int, int]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "door", "--home", str(home), "--log-level", "warning", "serve",
+        sys.executable, "-m", "door", "--home", str(home), "--log-level", log_level, "serve",
         "--telnet-port", "0", "--ssh-port", "0" if ssh else "-1",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
     line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
@@ -155,7 +156,11 @@ class Line:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"{needle!r} never came")
-            data = await asyncio.wait_for(self.reader.read(65536), left)
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                raise TimeoutError(f"{needle!r} never came (last: {bytes(self.buf[-120:])!r})"
+                                   ) from None
             if not data:
                 raise ConnectionError(f"closed before {needle!r}")
             self.buf += data

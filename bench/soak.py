@@ -148,6 +148,7 @@ class Tally:
     control: list[float] = field(default_factory=list)
     control_lost: int = 0
     losses: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, what: str) -> None:
@@ -181,11 +182,12 @@ async def login(line: Line, player: Player) -> None:
         await line.until(b"Again:")
         line.send(f"{PASSWORD}\r".encode())
         player.signed_up = True
-    if await until_any(line, b"Press any key", b"Hang up the call on") == 1:
-        line.send(b"y")  # a killed server's call still looked alive: take it over
-        await line.until(b"Press any key")
-    line.send(b" ")
-    await line.until(b"Your choice")
+    for _ in range(4):  # the title, and maybe a takeover question or a notice first
+        seen = await until_any(line, b"Your choice", b"Press any key", b"Hang up the call on")
+        if seen == 0:
+            return
+        line.send(b" " if seen == 1 else b"y")  # "y": the earlier call is hung up
+    raise TimeoutError("no main menu after the title")
 
 
 async def until_any(line: Line, *needles: bytes, timeout: float = 60.0) -> int:
@@ -199,7 +201,10 @@ async def until_any(line: Line, *needles: bytes, timeout: float = 60.0) -> int:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError(f"none of {needles!r} came")
-        data = await asyncio.wait_for(line.reader.read(65536), left)
+        try:
+            data = await asyncio.wait_for(line.reader.read(65536), left)
+        except TimeoutError:
+            raise TimeoutError(f"none of {needles!r} came") from None
         if not data:
             raise ConnectionError(f"closed before {needles!r}")
         line.buf += data
@@ -302,6 +307,9 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
     except (TimeoutError, ConnectionError, OSError) as exc:
         tally.failed_visits += 1
         tally.error(f"{type(exc).__name__}: {str(exc)[:60]}")
+        if len(tally.failures) < 5:
+            tally.failures.append(f"{time.strftime('%H:%M:%S')} {player.handle} {title} "
+                                  f"ending={ending}: {exc}")
     finally:
         if ending == "hangup" and player.rng.random() < 0.5:
             line.send(b"\x1b[")  # hang up mid-sequence, as a dropped modem does
@@ -526,7 +534,8 @@ async def main() -> None:
     if args.database:
         text = re.sub(r"(?m)^;?url =.*$", f"url = {args.database}", text, count=1)
     ini.write_text(text, encoding="utf-8")
-    proc, port, _ = await start_door(home, ssh=False)
+    proc, port, _ = await start_door(home, ssh=False,
+                                     log_level="info" if args.keep else "warning")
     db_url = args.database or f"sqlite+aiosqlite:///{home / 'data' / 'reussite.db'}"
     store = Store(db_url, pooled=True)
     tally = Tally()
@@ -596,6 +605,8 @@ async def main() -> None:
         print(f"| {label} | {value} |")
     for loss in tally.losses:
         print("  lost:", loss)
+    for failure in tally.failures:
+        print("  failed visit:", failure)
     if tally.errors:
         common = sorted(tally.errors.items(), key=lambda kv: -kv[1])[:8]
         print("  client-side errors:", ", ".join(f"{k} x{v}" for k, v in common))

@@ -47,11 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     serve = sub.add_parser("serve", parents=[common],
-                           help="answer direct callers over telnet and SSH, and member "
-                                "boards' callers over RLogin",
+                           help="answer direct callers over telnet, SSH and the web, and "
+                                "member boards' callers over RLogin",
                            description="Listen for telnet and SSH callers on [server] bind, "
-                                       "telnet_port and ssh_port of sysop.ini, and for the "
-                                       "RLogin callers of [boards] on rlogin_port.")
+                                       "telnet_port and ssh_port of sysop.ini, for the "
+                                       "RLogin callers of [boards] on rlogin_port, and for "
+                                       "browsers on [web] port when it is enabled.")
     serve.add_argument("--bind", metavar="ADDR", help="override [server] bind")
     serve.add_argument("--telnet-port", type=int, metavar="PORT",
                        help="override [server] telnet_port (0 picks a free port)")
@@ -60,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--rlogin-port", type=int, metavar="PORT",
                        help="override [server] rlogin_port (0 picks a free port, -1 no "
                             "RLogin)")
+    serve.add_argument("--web-port", type=int, metavar="PORT",
+                       help="override [web] port and enabled (0 picks a free port, -1 no "
+                            "web)")
     serve.set_defaults(func=cmd_serve)
 
     local = sub.add_parser("local", parents=[common], help="play on this terminal, no network",
@@ -113,7 +117,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .server import serve
 
     return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port,
-                             rlogin_port=args.rlogin_port))
+                             rlogin_port=args.rlogin_port, web_port=args.web_port))
 
 
 def cmd_local(args: argparse.Namespace) -> int:

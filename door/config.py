@@ -82,6 +82,20 @@ class ServerSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """``reussite serve``'s HTTP listener: the play page, its WebSocket, the public pages."""
+
+    enabled: bool = False
+    bind: str = ""  # empty: [server] bind
+    port: int = 8023
+    tls_cert: Path | None = None  # both set: HTTPS and wss:// (else plain, or a proxy's)
+    tls_key: Path | None = None
+    origins: tuple[str, ...] = ()  # more origins the play page may be opened from
+    proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the caller
+    cache_seconds: float = 5.0  # public pages and /api answers are this old at most
+
+
+@dataclass(frozen=True)
 class Board:
     """A BBS that sends its callers to ``reussite serve`` over RLogin ([boards])."""
 
@@ -202,6 +216,7 @@ class Settings:
     anciento: AncientoSettings = field(default_factory=AncientoSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
+    web: WebSettings = field(default_factory=WebSettings)
 
     @property
     def ansi_dir(self) -> Path:
@@ -210,6 +225,13 @@ class Settings:
     @property
     def data_dir(self) -> Path:
         return self.home / self.door.data_dir
+
+    @property
+    def web_tls(self) -> tuple[Path, Path] | None:
+        """[web] tls_cert and tls_key, resolved against ``home``; None: plain HTTP."""
+        if self.web.tls_cert is None or self.web.tls_key is None:
+            return None
+        return self.home / self.web.tls_cert, self.home / self.web.tls_key
 
     @property
     def database_url(self) -> str:
@@ -301,6 +323,36 @@ def _port_or_off(value: str) -> int | None:
     except ValueError:
         raise ValueError("expected off or a port number 1–65535") from None
 
+def _optional_addresses(value: str) -> str:
+    return _addresses(value) if value.strip() else ""
+
+
+def _optional_path(value: str) -> Path | None:
+    return Path(value.strip()) if value.strip() else None
+
+
+def _origins(value: str) -> tuple[str, ...]:
+    """``https://bbs.example.org, http://localhost:8023``: scheme, host and port only."""
+    origins = tuple(part.strip().rstrip("/").lower() for part in value.split(",")
+                    if part.strip())
+    for origin in origins:
+        if not re.fullmatch(r"https?://[0-9a-z.\-\[\]:]+", origin):
+            raise ValueError("expected origins such as https://bbs.example.org, separated by "
+                             "commas (scheme and host, no path)")
+    return origins
+
+
+def _proxy_addresses(value: str) -> tuple[str, ...]:
+    parts = tuple(part.strip() for part in value.split(",") if part.strip())
+    for part in parts:
+        try:
+            ipaddress.ip_address(part)
+        except ValueError:
+            raise ValueError("expected IP addresses separated by commas, such as "
+                             "127.0.0.1, ::1") from None
+    return parts
+
+
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
@@ -327,6 +379,11 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed")}),
     "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3)}),
     "anciento": (AncientoSettings, {"board": _choice("8x12", "8x8"), "easy": _bool}),
+    "web": (WebSettings, {"enabled": _bool, "bind": _optional_addresses,
+                          "port": _PORT, "tls_cert": _optional_path,
+                          "tls_key": _optional_path, "origins": _origins,
+                          "proxies": _proxy_addresses,
+                          "cache_seconds": _seconds_between(0, 300)}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
                                 "body": parse_color, "normal": parse_color}),
 }
@@ -406,6 +463,11 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
                 raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {key}: "
                                   f"{exc}, got {_quote(raw)}") from None
         values[section] = cls(**fields)
+    web = values.get("web")
+    if web and (web.tls_cert is None) != (web.tls_key is None):
+        key = "tls_cert" if web.tls_key is None else "tls_key"  # the one that is there
+        raise ConfigError(f"{where}:{lines.key('web', key)}: [web] {key}: expected tls_cert "
+                          "and tls_key together (or neither)")
     mariant = values.get("mariant")
     if mariant and mariant.face_down + mariant.face_up > 7:
         raise ConfigError(f"{where}:{lines.key('mariant', 'face_up')}: [mariant] face_up: "

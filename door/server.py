@@ -462,6 +462,7 @@ class Ports(NamedTuple):
     telnet: int
     ssh: int | None
     rlogin: int | None = None
+    web: int | None = None
 
 
 def tune_garbage_collector() -> None:
@@ -480,10 +481,12 @@ def tune_garbage_collector() -> None:
 
 async def serve(settings: Settings, bind: str, port: int,
                 started: asyncio.Future | None = None, ssh_port: int | None = None,
-                stop: asyncio.Event | None = None, rlogin_port: int | None = None) -> int:
+                stop: asyncio.Event | None = None, rlogin_port: int | None = None,
+                web_port: int | None = None) -> int:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound
     :class:`Ports` (tests use port 0); ``ssh_port`` overrides [server] ssh_port (0 picks a
-    free one; -1 turns SSH off), ``rlogin_port`` [server] rlogin_port (likewise)."""
+    free one; -1 turns SSH off), ``rlogin_port`` [server] rlogin_port and ``web_port``
+    [web] port and enabled (likewise)."""
     from .net.ssh import start_ssh
 
     make_private_dir(settings.data_dir)
@@ -494,9 +497,11 @@ async def serve(settings: Settings, bind: str, port: int,
     ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
     if rlogin_port is None:
         rlogin_port = -1 if settings.server.rlogin_port is None else settings.server.rlogin_port
+    if web_port is None:
+        web_port = settings.web.port if settings.web.enabled else -1
     hosts = [host.strip() for host in bind.split(",") if host.strip()]
     listeners: list[Any] = []
-    ssh_bound = rlogin_bound = None
+    ssh_bound = rlogin_bound = web_bound = None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals: list[int] = []
@@ -522,6 +527,10 @@ async def serve(settings: Settings, bind: str, port: int,
             where += f" and RLogin on port {rlogin_bound}"
             if not settings.boards:
                 log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
+        if web_port >= 0:
+            from .web import start_web_for
+            web_bound, url = await start_web_for(settings, door, hosts, web_port, listeners)
+            where += f" and the web on {url}"
         log.info("listening: %s (home %s)", where, settings.home)
         print(f"Réussite is answering {where}. Ctrl-C stops it.", flush=True)
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -531,7 +540,7 @@ async def serve(settings: Settings, bind: str, port: int,
         watch = asyncio.create_task(watch_hang_up_orders(store, door.call_tokens,
                                                          door.hang_up_node))
         if started is not None:
-            started.set_result(Ports(bound, ssh_bound, rlogin_bound))
+            started.set_result(Ports(bound, ssh_bound, rlogin_bound, web_bound))
         tune_garbage_collector()
         await stop.wait()
         watch.cancel()

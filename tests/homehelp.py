@@ -11,6 +11,6 @@ def configure(home: Path, **keys: object) -> None:
     path = home / "sysop.ini"
     text = path.read_text(encoding="utf-8")
     for key, value in keys.items():
-        text, n = re.subn(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
+        text, n = re.subn(rf"(?m)^;?{key} =.*$", f"{key} = {value}", text, count=1)
         assert n == 1, f"no {key} in sysop.ini"
     path.write_text(text, encoding="utf-8")

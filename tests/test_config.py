@@ -22,6 +22,7 @@ def test_repository_sysop_ini_is_the_defaults(tmp_path: Path) -> None:
     assert settings.server.bind == "127.0.0.1"
     assert (settings.server.telnet_port, settings.server.ssh_port) == (2323, 2222)
     assert empty.database_url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'reussite.db'}"
+    assert settings.web == empty.web and not settings.web.enabled  # the web door is opt-in
 
 
 def test_every_key_of_the_repository_file_is_commented() -> None:
@@ -86,6 +87,33 @@ def test_bad_config_names_file_line_section_key(tmp_path: Path, text: str,
     assert message.startswith(str(tmp_path / "sysop.ini") + ":")
     assert expected in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("[web]\nenabled = maybe\n", ":2: [web] enabled: expected on or off, got 'maybe'"),
+    ("[web]\nport = 0\n", ":2: [web] port: expected a whole number 1–65535, got '0'"),
+    ("[web]\ntls_cert = cert.pem\n", ":2: [web] tls_cert: expected tls_cert and tls_key "
+                                      "together (or neither)"),
+    ("[web]\norigins = bbs.example.org\n", ":2: [web] origins: expected origins such as "
+                                            "https://bbs.example.org"),
+    ("[web]\nproxies = proxy.lan\n", ":2: [web] proxies: expected IP addresses"),
+    ("[web]\ncache_seconds = 900\n", ":2: [web] cache_seconds: expected seconds 0–300"),
+])
+def test_bad_web_settings(tmp_path: Path, text: str, expected: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_settings(text, tmp_path)
+    assert expected in str(err.value)
+
+
+def test_web_settings(tmp_path: Path) -> None:
+    web = parse_settings("[web]\nenabled = on\nbind = ::1\nport = 8080\n"
+                         "tls_cert = tls/cert.pem\ntls_key = tls/key.pem\n"
+                         "origins = https://BBS.example.org/, http://[::1]:8080\n"
+                         "proxies = 127.0.0.1, ::1\n", tmp_path)
+    assert (web.web.enabled, web.web.bind, web.web.port) == (True, "::1", 8080)
+    assert web.web.origins == ("https://bbs.example.org", "http://[::1]:8080")
+    assert web.web.proxies == ("127.0.0.1", "::1")
+    assert web.web_tls == (tmp_path / "tls/cert.pem", tmp_path / "tls/key.pem")
 
 
 def test_boards_and_rlogin_port(tmp_path: Path) -> None:

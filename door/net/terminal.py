@@ -52,7 +52,11 @@ class Terminal(ABC):
     """
 
     kind = ""
-    """How the caller came: "telnet", "ssh", "rlogin" for the server's callers (logs, rules)."""
+    """How the caller came: "telnet", "ssh", "rlogin", "web" for the server's callers (logs,
+    rules)."""
+    fixed_charset = False
+    """The terminal shows one charset only (a browser's xterm.js: UTF-8): a charset saved
+    from another terminal is not applied to it."""
 
     def __init__(self, cols: int = DEFAULT_COLS, rows: int = DEFAULT_ROWS,
                  charset: Charset | None = None, term_type: str = "", peer: str = "") -> None:

@@ -62,6 +62,8 @@ def apply_saved_choice(session: Session) -> None:
         return
     choice = current(session)
     saved = parse_charset_code(player.charset)
+    if getattr(session.terminal, "fixed_charset", False):
+        saved = None
     changed = False
     if saved is not None and (saved.name, saved.c0_glyphs) != (choice.charset.name,
                                                                 choice.charset.c0_glyphs):

@@ -24,14 +24,16 @@ TWO_ADDRESSES = f"127.0.0.1, {OTHER_ADDRESS}"
 
 @contextlib.asynccontextmanager
 async def running(home: Path, ssh: bool = True, rlogin: bool = False,
-                  bind: str = "127.0.0.1") -> AsyncIterator[Ports]:
-    """``reussite serve`` in this event loop until the block ends."""
+                  bind: str = "127.0.0.1", web: bool = False) -> AsyncIterator[Ports]:
+    """``reussite serve`` in this event loop until the block ends (``web``: its HTTP
+    listener too, on a port the OS picks)."""
     settings = load_settings(home)
     stop = asyncio.Event()
     started: asyncio.Future = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(serve(settings, bind, 0, started,
                                      ssh_port=0 if ssh else -1, stop=stop,
-                                     rlogin_port=0 if rlogin else -1))
+                                     rlogin_port=0 if rlogin else -1,
+                                     web_port=0 if web else -1))
     done, _ = await asyncio.wait((started, task), return_when=asyncio.FIRST_COMPLETED)
     if task in done:
         task.result()

@@ -1,0 +1,85 @@
+"""The README's pictures of the web door, taken by the same headless Chromium the tests use:
+the play page in the middle of a Monte Carlo game, and a hall-of-fame page.
+
+A real ``serve()`` with its web listener on a port the OS picks, in a throwaway home; three
+players' finished games are stored first so that the hall of fame has rows.
+
+    python bench/web_screenshots.py        # needs: apt-get install chromium
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "server")]
+
+from browserhelp import browser_page, type_keys, wait_for_text  # noqa: E402
+from serverhelp import running  # noqa: E402
+
+from door.config import load_settings  # noqa: E402
+from door.games.montecarlo import MonteCarlo  # noqa: E402
+from door.store.visit import open_store  # noqa: E402
+
+OUT = REPO / "docs" / "screens"
+NUMBER = 11982
+PLAYERS = (("Ada", 3), ("Bertrand", 5), ("Cleo", 12))  # handle, deal played to its end
+
+
+async def store_scores(home: Path) -> None:
+    store = await open_store(load_settings(home))
+    try:
+        for handle, number in PLAYERS:
+            player = await store.player("direct", handle.lower(), handle)
+            game = MonteCarlo.new(number)
+            while game.legal_moves():
+                game.play(game.legal_moves()[0])
+            ended = datetime.now(UTC)
+            await store.finish_game(player.id, game.record(), game.score, game.status.value,
+                                    False, ended - timedelta(minutes=4), ended)
+    finally:
+        await store.close()
+
+
+async def main() -> None:
+    home = Path(tempfile.mkdtemp(prefix="reussite-shots-"))
+    try:
+        shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
+        (home / "ansi").mkdir()
+        (home / "data").mkdir()
+        await store_scores(home)
+        async with running(home, ssh=False, web=True) as ports, \
+                browser_page(width=960, height=640) as page:
+            url = f"http://127.0.0.1:{ports.web}"
+            await page.goto(f"{url}/")
+            await wait_for_text(page, "Handle:")
+            await type_keys(page, "new\rDaphne\r")
+            await wait_for_text(page, "Password:")
+            await type_keys(page, "daphne-pw\rdaphne-pw\r")
+            await wait_for_text(page, "Press any key")
+            await type_keys(page, " c")
+            await wait_for_text(page, "Game number:")
+            await type_keys(page, f"{NUMBER}\r")
+            await wait_for_text(page, f"Monte Carlo #{NUMBER}")
+            game = MonteCarlo.new(NUMBER)
+            for _ in range(4):
+                move = game.legal_moves()[0]
+                await type_keys(page, move)
+                game.play(move)
+                await wait_for_text(page, f"Score {game.score}")
+            await page.wait_for_timeout(600)  # the cursor's blink, the last frame painted
+            await page.screenshot(path=str(OUT / "web-play.png"))
+            await page.goto(f"{url}/halloffame/montecarlo")
+            await page.screenshot(path=str(OUT / "web-halloffame.png"), full_page=True)
+        print(f"wrote {OUT / 'web-play.png'} and {OUT / 'web-halloffame.png'}")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

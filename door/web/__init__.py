@@ -1,0 +1,33 @@
+"""The web door: the play page (a terminal in the browser on a WebSocket) and the public
+pages (hall of fame, best on one deal, who's online, daily challenge) with their JSON twins.
+docs/web.md is the sysop's guide; app.py has the routes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..config import Settings
+    from ..server import Door
+
+__all__ = ["start_web_for"]
+
+
+async def start_web_for(settings: Settings, door: Door, hosts: list[str], port: int,
+                        listeners: list[Any], reuse_port: bool = False) -> tuple[int, str]:
+    """Start the HTTP listener of ``door`` (``reussite serve``'s one call, and a worker
+    process's): on [web] bind, else ``hosts``, at ``port`` (0: any).  The listener is
+    added to ``listeners`` (closed with the others); returns the bound port and the URL
+    for the start-up line."""
+    from ..server import bound_send_buffers
+    from .app import start_web
+
+    web_hosts = [h.strip() for h in settings.web.bind.split(",") if h.strip()] or hosts
+    listener = await start_web(settings, door.run, door.pool, door.store, web_hosts, port,
+                               reuse_port=reuse_port)
+    listeners.append(listener)
+    bound_send_buffers(listener.sockets)
+    scheme = "https" if settings.web_tls else "http"
+    host = web_hosts[0]
+    host = f"[{host}]" if ":" in host else host
+    return listener.port, f"{scheme}://{host}:{listener.port}/"

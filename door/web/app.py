@@ -1,0 +1,321 @@
+"""The HTTP listener of ``reussite serve`` (aiohttp, on the server's own event loop).
+
+``/``          the play page: xterm.js (vendored under static/vendor) on a WebSocket
+``/play``      that WebSocket: door/net/websocket.py gives its caller a Session, through the
+               same login pool, logins, nodes, takeover and logs as telnet and SSH
+``/halloffame``, ``/halloffame/GAME[?board=TAG]``, ``/halloffame/GAME/DEAL``, ``/online``,
+``/daily``     the public pages, plain HTML without JavaScript
+``/api/...``   the same as JSON, for boards that embed them
+
+:func:`start_web` is the one call that starts it (``reussite serve`` makes it; a worker
+process of its own would too, with ``reuse_port``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import socket
+import ssl
+from collections.abc import Awaitable, Callable
+from functools import cache
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from ..config import ConfigError, Settings
+from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
+from ..net.websocket import serve_websocket
+from ..pool import LoginPool
+from ..store import Store, StoreError
+from . import pages
+from .public import NotFound, PublicData, parse_deal, parse_game
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+PLAY_PAGE_ROWS = 25  # 80x25 until the browser says its window's size
+WS_MAX_MESSAGE = 64 * 1024  # a key message is a few bytes; a paste at most this
+WS_HEARTBEAT_S = 30.0  # a browser that answers no ping for this long has gone
+SHUTDOWN_S = 2.0  # handlers still running when the listener closes get this long
+HTML_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
+               "form-action 'self'; frame-ancestors *")
+PLAY_POLICY = ("default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+               "img-src 'self' data:; frame-ancestors *")
+
+SessionRunner = Callable[[Terminal], Awaitable[None]]
+DOOR_KEY = web.AppKey("door", dict)
+
+
+class WebListener:
+    """One HTTP listener on its sockets, as ``serve`` keeps its listeners: ``sockets``,
+    ``close()``, ``wait_closed()``."""
+
+    def __init__(self, runner: web.AppRunner, sockets: list[socket.socket]) -> None:
+        self.runner, self.sockets = runner, sockets
+        self._closing: Any = None
+
+    @property
+    def port(self) -> int:
+        return self.sockets[0].getsockname()[1]
+
+    def close(self) -> None:
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self.runner.cleanup())
+
+    async def wait_closed(self) -> None:
+        self.close()
+        await self._closing
+
+
+async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
+                    store: Store | None, hosts: list[str], port: int,
+                    reuse_port: bool = False) -> WebListener:
+    """Listen on each of ``hosts`` at ``port`` (0: one the OS picks for the first, then the
+    same for the others).  ``reuse_port``: SO_REUSEPORT, for several processes on one port.
+    Raises OSError when an address is taken, ssl.SSLError/OSError for bad TLS files."""
+    tls = tls_context(settings)
+    app = make_app(settings, run_session, pool, store, secure=tls is not None)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
+                           handle_signals=False)
+    await runner.setup()
+    sockets: list[socket.socket] = []
+    try:
+        for host in hosts:
+            sock = await _bound_socket(host, port, reuse_port)
+            sockets.append(sock)
+            port = port or sock.getsockname()[1]
+            await web.SockSite(runner, sock, ssl_context=tls).start()
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        await runner.cleanup()
+        raise
+    return WebListener(runner, sockets)
+
+
+async def _bound_socket(host: str, port: int, reuse_port: bool) -> socket.socket:
+    infos = await asyncio.get_running_loop().getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, _, _, _, address = infos[0]
+    return socket.create_server(address[:2], family=family, reuse_port=reuse_port,
+                                backlog=1024)
+
+
+def tls_context(settings: Settings) -> ssl.SSLContext | None:
+    files = settings.web_tls
+    if files is None:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(*files)
+    except (OSError, ssl.SSLError) as exc:
+        raise ConfigError(f"[web] tls_cert {files[0]} and tls_key {files[1]}: cannot use "
+                          f"them: {exc}") from None
+    return context
+
+
+def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
+             store: Store | None, secure: bool = False) -> web.Application:
+    app = web.Application(middlewares=[_headers])
+    app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool,
+                     "public": PublicData(settings, store), "secure": secure}
+    routes = [
+        web.get("/", play_page), web.get("/play", play_socket),
+        web.get("/favicon.ico", no_icon),
+        web.get("/halloffame", halls), web.get("/halloffame/{game}", hall),
+        web.get("/halloffame/{game}/{number}", deal), web.get("/deal", deal_form),
+        web.get("/online", online), web.get("/daily", daily),
+        web.get("/api", api_index), web.get("/api/halloffame/{game}", hall),
+        web.get("/api/halloffame/{game}/{number}", deal), web.get("/api/online", online),
+        web.get("/api/daily", daily),
+    ]
+    app.add_routes(routes)
+    app.router.add_static("/static", STATIC, append_version=False)
+    return app
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Callable) -> web.StreamResponse:
+    response = await handler(request)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+# -- who is calling -------------------------------------------------------------------------
+
+def peer_of(request: web.Request, proxies: tuple[str, ...]) -> str:
+    """``host:port`` of the caller: the connection's, or, from a proxy listed in [web]
+    proxies, the last address of its X-Forwarded-For (the one that proxy saw)."""
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    host, port = (peer[0], peer[1]) if peer else ("?", 0)
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded and _is_one_of(host, proxies):
+        last = forwarded.split(",")[-1].strip()
+        with contextlib.suppress(ValueError):
+            host = str(ipaddress.ip_address(last))
+    return f"{host}:{port}"
+
+
+def _is_one_of(host: str, addresses: tuple[str, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip == ipaddress.ip_address(a) for a in addresses)
+
+
+def origin_allowed(request: web.Request, origins: tuple[str, ...]) -> bool:
+    """A browser's WebSocket says which page opened it (Origin): this door's own page (the
+    host and port the browser asked for), or one listed in [web] origins.  Anything else
+    (a page elsewhere, or no Origin at all) is refused: no other site may play for a
+    visitor of theirs."""
+    origin = request.headers.get("Origin", "").strip().rstrip("/").lower()
+    if not origin:
+        return False
+    if origin in origins:
+        return True
+    host = request.headers.get("Host", "").strip().lower()
+    return bool(host) and urlsplit(origin).netloc == host
+
+
+# -- the play page and its socket -----------------------------------------------------------
+
+@cache
+def _play_html() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8")
+
+
+async def play_page(request: web.Request) -> web.Response:
+    door = request.app[DOOR_KEY]
+    html = _play_html().replace("{{door}}", escape(door["settings"].door.name))
+    return web.Response(text=html, content_type="text/html", charset="utf-8",
+                        headers={"Content-Security-Policy": PLAY_POLICY,
+                                 "Cache-Control": "no-cache"})
+
+
+async def no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
+
+
+def _size(request: web.Request) -> tuple[int, int]:
+    try:
+        rows = int(request.query.get("rows", PLAY_PAGE_ROWS))
+    except ValueError:
+        rows = PLAY_PAGE_ROWS
+    return 80, max(DEFAULT_ROWS, min(MAX_ROWS, rows))
+
+
+async def play_socket(request: web.Request) -> web.StreamResponse:
+    door = request.app[DOOR_KEY]
+    settings: Settings = door["settings"]
+    peer = peer_of(request, settings.web.proxies)
+    if not origin_allowed(request, settings.web.origins):
+        log.warning("web %s: WebSocket refused, Origin %r is not this door's", peer,
+                    request.headers.get("Origin", "")[:80])
+        return web.Response(status=403, text="This door's own page may open it, no other.\n")
+    ws = web.WebSocketResponse(heartbeat=WS_HEARTBEAT_S, max_msg_size=WS_MAX_MESSAGE)
+    if not ws.can_prepare(request).ok:
+        return web.Response(status=400, text="A WebSocket, from the play page at /.\n")
+    await ws.prepare(request)
+    cols, rows = _size(request)
+    await serve_websocket(ws, peer, door["run"], door["pool"], cols, rows)
+    return ws
+
+
+# -- the public pages and /api --------------------------------------------------------------
+
+def _wants_json(request: web.Request) -> bool:
+    return request.path.startswith("/api/") or request.path == "/api"
+
+
+def _answer(request: web.Request, data: Any, html: Callable[[], str],
+            status: int = 200) -> web.Response:
+    door = request.app[DOOR_KEY]
+    seconds = int(door["settings"].web.cache_seconds)
+    headers = {"Cache-Control": f"public, max-age={seconds}" if status == 200 else "no-store"}
+    if _wants_json(request):
+        headers["Access-Control-Allow-Origin"] = "*"
+        return web.Response(text=json.dumps(data, ensure_ascii=False), status=status,
+                            content_type="application/json", charset="utf-8",
+                            headers=headers)
+    headers["Content-Security-Policy"] = HTML_POLICY
+    return web.Response(text=html(), status=status, content_type="text/html",
+                        charset="utf-8", headers=headers)
+
+
+async def _public(request: web.Request, fetch: Callable[[PublicData], Awaitable[Any]],
+                  html: Callable[[str, Any], str]) -> web.Response:
+    door = request.app[DOOR_KEY]
+    name = door["settings"].door.name
+    try:
+        data = await fetch(door["public"])
+    except NotFound as exc:
+        why = str(exc)
+        return _answer(request, {"error": why}, lambda: pages.not_found_page(name, why), 404)
+    except StoreError as exc:
+        log.warning("web %s: %s", request.path, exc)
+        return _answer(request, {"error": "scores are unavailable right now"},
+                       lambda: pages.unavailable_page(name), 503)
+    return _answer(request, data, lambda: html(name, data))
+
+
+async def halls(request: web.Request) -> web.Response:
+    async def fetch(public: PublicData) -> list[dict[str, Any]]:
+        from ..games import GAME_NAMES
+        return [await public.hall(game) for game in GAME_NAMES]
+    return await _public(request, fetch, pages.halls_page)
+
+
+async def hall(request: web.Request) -> web.Response:
+    game, board = request.match_info["game"], request.query.get("board") or None
+    return await _public(request, lambda public: public.hall(game, board), pages.hall_page)
+
+
+async def deal(request: web.Request) -> web.Response:
+    game, number = request.match_info["game"], request.match_info["number"]
+
+    async def fetch(public: PublicData) -> dict[str, Any]:
+        return await public.deal(game, parse_deal(number.lstrip("#")))
+    return await _public(request, fetch, pages.deal_page)
+
+
+async def deal_form(request: web.Request) -> web.StreamResponse:
+    """The "best on one deal" form (GET, no JavaScript) goes to the deal's page."""
+    game, number = request.query.get("game", ""), request.query.get("number", "").strip()
+    try:
+        target = f"/halloffame/{parse_game(game)}/{parse_deal(number.lstrip('#'))}"
+    except NotFound as exc:
+        name, why = request.app[DOOR_KEY]["settings"].door.name, str(exc)
+        return _answer(request, {"error": why}, lambda: pages.not_found_page(name, why), 404)
+    raise web.HTTPSeeOther(target)
+
+
+async def online(request: web.Request) -> web.Response:
+    return await _public(request, lambda public: public.online(), pages.online_page)
+
+
+async def daily(request: web.Request) -> web.Response:
+    door = request.app[DOOR_KEY]
+    today = await door["public"].daily()
+    if today is None and _wants_json(request):
+        return _answer(request, {"error": "no daily challenge on this door yet"},
+                       lambda: "", 404)
+    return _answer(request, today, lambda: pages.daily_page(door["settings"].door.name, today))
+
+
+async def api_index(request: web.Request) -> web.Response:
+    from ..games import GAME_NAMES
+    data = {"halloffame": [f"/api/halloffame/{g}" for g in GAME_NAMES],
+            "deal": "/api/halloffame/{game}/{deal}", "board": "/api/halloffame/{game}?board={tag}",
+            "online": "/api/online", "daily": "/api/daily"}
+    return _answer(request, data, lambda: "")

@@ -1,0 +1,133 @@
+"""The public pages as plain HTML: no JavaScript, one small style sheet inline, every text
+that a player (or a sysop) typed escaped, so a handle like ``<b>x</b>`` shows as written."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+from ..games import GAME_NAMES
+from ..ui.halloffame import game_title
+
+STYLE = """
+body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 1.5em auto; max-width: 52em;
+       padding: 0 1em; background: #10141c; color: #dde3ea; }
+a { color: #7fc8ff; } h1 { font-size: 1.5em; } h1 small { font-weight: normal; color: #99a; }
+nav a { margin-right: 1.2em; } nav { margin-bottom: 1.5em; }
+table { border-collapse: collapse; width: 100%; margin: 1em 0; }
+th, td { text-align: left; padding: .3em .6em; border-bottom: 1px solid #2a3140; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.rule, .note, footer { color: #99a; } footer { margin-top: 2em; font-size: .9em; }
+form { margin: 1em 0; } input, select, button { font: inherit; }
+"""
+
+
+def text(value: Any) -> str:
+    """Any value as HTML text."""
+    return escape("" if value is None else str(value), quote=True)
+
+
+def page(door: str, title: str, body: str) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{text(title)} · {text(door)}</title><style>{STYLE}</style></head>\n"
+            f"<body><h1>{text(title)} <small>{text(door)}</small></h1>\n"
+            f'<nav><a href="/">Play</a><a href="/halloffame">Hall of Fame</a>'
+            f'<a href="/online">Who\'s online</a><a href="/daily">Daily challenge</a></nav>\n'
+            f'{body}\n<footer>The same as JSON: <a href="/api">/api</a></footer>'
+            f"</body></html>\n")
+
+
+def _games_nav(current: str | None, board: str | None) -> str:
+    suffix = f"?board={quote(board)}" if board else ""
+    links = [(f"<b>{text(game_title(g))}</b>" if g == current else
+              f'<a href="/halloffame/{g}{suffix}">{text(game_title(g))}</a>')
+             for g in GAME_NAMES]
+    return "<p>" + " · ".join(links) + "</p>"
+
+
+def _entries(entries: list[dict[str, Any]], empty: str, with_deal: bool = True) -> str:
+    if not entries:
+        return f'<p class="note">{text(empty)}</p>'
+    head = ('<tr><th class="n">Rank</th><th>Player</th><th class="n">Score</th>'
+            + ('<th class="n">Deal</th>' if with_deal else "") + "<th>Date</th></tr>")
+    rows = []
+    for e in entries:
+        deal = (f'<td class="n"><a href="/halloffame/{e["game"]}/{e["deal"]}">#{e["deal"]}'
+                "</a></td>" if with_deal else "")
+        rows.append(f'<tr><td class="n">{e["rank"]}.</td><td>{text(e["player"])}</td>'
+                    f'<td class="n">{e["score"]}</td>{deal}<td>{text(e["ended"][:10])}</td>'
+                    "</tr>")
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def _deal_form(game: str) -> str:
+    options = "".join(f'<option value="{g}"{" selected" if g == game else ""}>'
+                      f"{text(game_title(g))}</option>" for g in GAME_NAMES)
+    return ('<form action="/deal" method="get">Best on one deal: '
+            f'<select name="game">{options}</select> '
+            '<input name="number" inputmode="numeric" size="10" placeholder="deal #" '
+            'required> <button>Show</button></form>')
+
+
+def hall_page(door: str, hall: dict[str, Any]) -> str:
+    entries = [dict(e, game=hall["game"]) for e in hall["entries"]]
+    body = (_games_nav(hall["game"], hall["board"])
+            + f'<p class="rule">{text(hall["rule"])}.</p>'
+            + _entries(entries, "No scores yet: be the first!")
+            + _deal_form(hall["game"]))
+    return page(door, hall["title"], body)
+
+
+def halls_page(door: str, halls: list[dict[str, Any]]) -> str:
+    """Every game's top three, with a link to its whole hall of fame."""
+    parts = []
+    for hall in halls:
+        entries = [dict(e, game=hall["game"]) for e in hall["entries"][:3]]
+        parts.append(f'<h2><a href="/halloffame/{hall["game"]}">{text(hall["title"])}</a></h2>'
+                     + _entries(entries, "No scores yet: be the first!"))
+    return page(door, "Hall of Fame", "".join(parts) + _deal_form(GAME_NAMES[0]))
+
+
+def deal_page(door: str, deal: dict[str, Any]) -> str:
+    entries = [dict(e, game=deal["game"]) for e in deal["entries"]]
+    body = (f'<p class="rule">{text(deal["rule"])}.</p>'
+            + _entries(entries, "Nobody has a score on this deal yet.", with_deal=False)
+            + f'<p><a href="/halloffame/{deal["game"]}">{text(deal["game_name"])}: the whole '
+              "hall of fame</a></p>" + _deal_form(deal["game"]))
+    return page(door, deal["title"], body)
+
+
+def online_page(door: str, online: dict[str, Any]) -> str:
+    several = online["servers"] > 1
+    callers = online["callers"]
+    if not callers:
+        return page(door, "Who's online", '<p class="note">Nobody is on right now.</p>')
+    head = ("<tr>" + ('<th class="n">Server</th>' if several else "")
+            + '<th class="n">Node</th><th>Player</th><th>Doing</th><th class="n">Idle</th></tr>')
+    rows = "".join(
+        "<tr>" + (f'<td class="n">{c["server"]}</td>' if several else "")
+        + f'<td class="n">{c["node"]}</td><td>{text(c["player"] or "(logging in)")}</td>'
+        f'<td>{text(c["doing"])}</td><td class="n">{text(c["idle"])}</td></tr>'
+        for c in callers)
+    return page(door, "Who's online", f"<table>{head}{rows}</table>")
+
+
+def daily_page(door: str, daily: dict[str, Any] | None) -> str:
+    if daily is None:
+        return page(door, "Daily challenge",
+                    '<p class="note">No daily challenge on this door yet.</p>')
+    entries = [dict(e, game=daily["game"]) for e in daily["entries"]]
+    body = (f'<p>{text(daily["game_name"])}, deal #{daily["deal"]}, {text(daily["date"])}</p>'
+            + _entries(entries, "Nobody has played it yet today.", with_deal=False))
+    return page(door, "Daily challenge", body)
+
+
+def not_found_page(door: str, why: str) -> str:
+    return page(door, "Not here", f'<p class="note">{text(why)}</p>')
+
+
+def unavailable_page(door: str) -> str:
+    return page(door, "Try again soon",
+                '<p class="note">Scores are unavailable right now. Please try again later.</p>')

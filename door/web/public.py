@@ -1,0 +1,163 @@
+"""What the public pages show, as plain data: each game's hall of fame (the whole door's, or
+one member board's), the best on one deal, who's online, today's daily challenge.
+
+The HTML pages and the ``/api`` answers are both made from these dicts, so they never
+disagree.  Every answer is kept ``cache_seconds`` (:class:`Cache`): a crawler, however fast,
+costs the database one query per page per that long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from ..boards import SOURCE_PREFIX, board_source
+from ..config import Settings
+from ..games import GAME_NAMES
+from ..store import HALL_SIZE, OnlineNode, ScoreEntry, Store
+from ..ui.halloffame import game_title, list_title, rule
+from ..ui.whosonline import idle_text
+
+CACHE_ENTRIES = 1024  # answers kept at once (each a few KiB): deal numbers are endless
+
+
+class NotFound(Exception):
+    """No such game, deal number or board; ``str()`` says which."""
+
+
+class Cache:
+    """Answers kept for ``seconds``; callers asking for one being made wait for it (a
+    hundred requests at once make one query).  Failures are not kept."""
+
+    def __init__(self, seconds: float, entries: int = CACHE_ENTRIES,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self.entries, self.clock = seconds, entries, clock
+        self._kept: OrderedDict[tuple, tuple[float, asyncio.Future]] = OrderedDict()
+
+    async def get(self, key: tuple, make: Callable[[], Awaitable[Any]]) -> Any:
+        now = self.clock()
+        kept = self._kept.get(key)
+        if kept is not None and now - kept[0] < self.seconds:
+            self._kept.move_to_end(key)
+            return await asyncio.shield(kept[1])
+        future = asyncio.ensure_future(make())
+        self._kept[key] = (now, future)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.entries:
+            self._kept.popitem(last=False)
+        try:
+            return await asyncio.shield(future)
+        except BaseException:
+            if self._kept.get(key, (0, None))[1] is future:
+                del self._kept[key]
+            raise
+
+
+def parse_game(game: str) -> str:
+    if game not in GAME_NAMES:
+        raise NotFound(f"No game {game!r} here: the games are {', '.join(GAME_NAMES)}.")
+    return game
+
+
+def parse_deal(text: str) -> int:
+    number = int(text) if text.isdigit() and len(text) <= 10 else -1
+    if number < 1:
+        raise NotFound(f"No deal {text!r}: a deal is a number from 1.")
+    return number
+
+
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _board_tag(source: str) -> str | None:
+    return source[len(SOURCE_PREFIX):] if source.startswith(SOURCE_PREFIX) else None
+
+
+def entry_dict(entry: ScoreEntry) -> dict[str, Any]:
+    return {"rank": entry.rank, "player": entry.alias, "score": entry.score,
+            "deal": entry.number, "status": entry.status, "ended": _when(entry.ended),
+            "board": _board_tag(entry.source)}
+
+
+def online_dict(node: OnlineNode, servers: list[str], now: datetime) -> dict[str, Any]:
+    idle = max(0, int((now - node.heartbeat).total_seconds()))
+    return {"server": servers.index(node.host) + 1, "node": node.node,
+            "player": node.alias, "doing": node.activity, "idle_seconds": idle,
+            "idle": idle_text(idle)}
+
+
+class PublicData:
+    """The public pages' data from one door's store and settings, cached."""
+
+    def __init__(self, settings: Settings, store: Store | None) -> None:
+        self.settings, self.store = settings, store
+        self.cache = Cache(settings.web.cache_seconds)
+        self.boards = {board.tag: board for board in settings.boards}
+
+    def _need_store(self) -> Store:
+        if self.store is None:
+            raise NotFound("This door runs without a database: no scores are kept.")
+        return self.store
+
+    def board_name(self, tag: str | None) -> str | None:
+        """A member board's name (its tag when it has none); NotFound for an unknown tag."""
+        if tag is None:
+            return None
+        board = self.boards.get(tag.upper())
+        if board is None:
+            raise NotFound(f"No member board {tag!r} here.")
+        return board.name or board.tag
+
+    async def hall(self, game: str, board: str | None = None) -> dict[str, Any]:
+        """A game's hall of fame: the door's, or that of one member board's players."""
+        game = parse_game(game)
+        name = self.board_name(board)
+        tag = board.upper() if board else None
+        store = self._need_store()
+
+        async def make() -> dict[str, Any]:
+            source = board_source(tag) if tag else None
+            entries = await store.top(game, HALL_SIZE, source=source)
+            title = list_title(game, None) + (f" ({name})" if name else "")
+            return {"game": game, "game_name": game_title(game), "title": title,
+                    "rule": rule(game), "board": tag, "board_name": name,
+                    "entries": [entry_dict(e) for e in entries]}
+        return await self.cache.get(("hall", game, tag), make)
+
+    async def deal(self, game: str, number: int) -> dict[str, Any]:
+        """The best games on one deal."""
+        game = parse_game(game)
+        store = self._need_store()
+
+        async def make() -> dict[str, Any]:
+            entries = await store.number_board(game, number, HALL_SIZE)
+            return {"game": game, "game_name": game_title(game), "deal": number,
+                    "title": list_title(game, number), "rule": rule(game),
+                    "entries": [entry_dict(e) for e in entries]}
+        return await self.cache.get(("deal", game, number), make)
+
+    async def online(self) -> dict[str, Any]:
+        """Who is on every door server sharing the database; a server number appears when
+        there are several."""
+        store = self._need_store()
+
+        async def make() -> dict[str, Any]:
+            nodes = await store.online()
+            now = datetime.now(UTC)
+            servers = sorted({n.host for n in nodes})
+            return {"servers": len(servers), "at": _when(now),
+                    "callers": [online_dict(n, servers, now) for n in nodes]}
+        return await self.cache.get(("online",), make)
+
+    async def daily(self) -> dict[str, Any] | None:
+        """Today's daily challenge, or None while the door has none.
+
+        The hook for issue #17 (the daily challenge): return ``{"game", "game_name",
+        "deal", "date", "entries": [entry_dict(...)]}`` from the store here, through
+        ``self.cache``, and the /daily page and /api/daily show it with no other change."""
+        return None

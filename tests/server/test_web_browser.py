@@ -1,0 +1,95 @@
+"""The web door in a real headless Chromium: the play page's xterm.js, logged in as a new
+user, a Monte Carlo game played to its end by keystrokes, the terminal read back through
+xterm.js's own buffer, then the score found on the hall-of-fame page."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from browserhelp import browser_page, chromium_path, screen_text, type_keys, wait_for_text
+from serverhelp import running
+
+from door.games.montecarlo import MonteCarlo
+
+NUMBER = 11982
+WAIT = 30.0  # deadline for a busy machine, never a timing assertion
+
+if chromium_path() is None:
+    if os.environ.get("CI"):  # CI installs it (.ci/run): missing there is a failure
+        raise RuntimeError("no chromium in CI: .ci/run should have installed it")
+    pytest.skip("no chromium here: apt-get install chromium", allow_module_level=True)
+
+
+async def test_a_browser_caller_plays_monte_carlo_and_finds_the_score(door_home: Path) -> None:
+    async with running(door_home, ssh=False, web=True) as ports, browser_page() as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        await page.goto(f"http://127.0.0.1:{ports.web}/")
+        await wait_for_text(page, "Handle:", WAIT)
+        await type_keys(page, "new\r")
+        await wait_for_text(page, "New user", WAIT)
+        await type_keys(page, "Beatrix\r")
+        await wait_for_text(page, "Password:", WAIT)
+        await type_keys(page, "bea-secret\r")
+        await wait_for_text(page, "Again:", WAIT)
+        await type_keys(page, "bea-secret\r")
+        await wait_for_text(page, "Press any key", WAIT)
+        await type_keys(page, " ")
+        await wait_for_text(page, "Your choice", WAIT)
+        await type_keys(page, "c")
+        await wait_for_text(page, "Game number:", WAIT)
+        await type_keys(page, f"{NUMBER}\r")
+        screen = await wait_for_text(page, f"Monte Carlo #{NUMBER}", WAIT)
+        assert "Score 0" in screen
+
+        game = MonteCarlo.new(NUMBER)
+        first = game.legal_moves()[0]
+        await type_keys(page, first)  # remove a pair
+        game.play(first)
+        screen = await wait_for_text(page, f"Score {game.score}", WAIT)
+        assert game.score > 0 and "Score 0" not in screen
+        while game.legal_moves():  # and on to the end of the deal
+            move = game.legal_moves()[0]
+            await type_keys(page, move)
+            game.play(move)
+            await wait_for_text(page, f"Score {game.score}", WAIT)
+        await wait_for_text(page, f"Final score: {game.score}", WAIT)
+        assert await page.evaluate("window.reussite.term.cols") == 80
+        assert not errors, errors
+
+        await page.goto(f"http://127.0.0.1:{ports.web}/halloffame/montecarlo")
+        table = await page.inner_text("table")
+        assert "Beatrix" in table and str(game.score) in table, table
+        row = next(line for line in table.splitlines() if "Beatrix" in line)
+        assert row.split("\t")[:3] == ["1.", "Beatrix", str(game.score)], row
+        assert await page.evaluate("typeof window.reussite") == "undefined"  # no JS here
+
+
+async def test_the_terminal_grows_with_the_browser_window(door_home: Path) -> None:
+    """80 columns always; the rows the window has room for (25 to 60), which the door's
+    screen then fills: its status line stays on the last row."""
+    async with running(door_home, ssh=False, web=True) as ports, \
+            browser_page(width=1000, height=700) as page:
+        await page.goto(f"http://127.0.0.1:{ports.web}/")
+        await wait_for_text(page, "Handle:", WAIT)
+        await type_keys(page, "new\rRowena\r")
+        await wait_for_text(page, "Password:", WAIT)
+        await type_keys(page, "row-secret\rrow-secret\r")
+        await wait_for_text(page, "Press any key", WAIT)
+        await type_keys(page, " ")
+        screen = await wait_for_text(page, "Your choice", WAIT)
+        rows = await page.evaluate("window.reussite.term.rows")
+        assert rows >= 25 and "Hot key" in screen.splitlines()[rows - 1]
+        await page.set_viewport_size({"width": 1000, "height": 1400})
+        deadline = time.monotonic() + WAIT
+        while True:
+            grown = await page.evaluate("window.reussite.term.rows")
+            lines = (await screen_text(page)).splitlines()
+            if grown > rows and len(lines) == grown and "Hot key" in lines[grown - 1]:
+                break
+            assert time.monotonic() < deadline, f"{rows} -> {grown} rows:\n" + "\n".join(lines)
+            await page.wait_for_timeout(100)
+        assert await page.evaluate("window.reussite.term.cols") == 80

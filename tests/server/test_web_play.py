@@ -1,0 +1,174 @@
+"""The web door's WebSocket: the same Session, logins, caps, lockouts, takeover and logs as
+telnet, checked with a browser-protocol client (the Chromium test is test_web_browser.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from serverhelp import call, configure, login, open_game, running, signup, to_menu
+from webhelp import WebCaller
+
+from door.games.montecarlo import MonteCarlo, position_name
+
+WAIT = 30.0  # deadline for a busy machine, never a timing assertion
+NUMBER = 11982
+
+
+async def web_call(port: int, **kw: object) -> WebCaller:
+    caller = await WebCaller.connect(port, **kw)
+    await caller.wait_for("Handle:", WAIT)
+    return caller
+
+
+async def wait_until(check, what: str, timeout: float = WAIT,
+                     caller: WebCaller | None = None) -> None:
+    """Poll ``check`` to a deadline, reading ``caller``'s screen meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"never: {what}"
+        if caller is not None:
+            await caller.pump(0.05)
+        else:
+            await asyncio.sleep(0.05)
+
+
+async def test_a_web_caller_signs_up_and_plays_in_utf8(door_home: Path, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    async with running(door_home, ssh=False, web=True) as ports:
+        caller = await web_call(ports.web)
+        assert len(caller.term.lines) == 25  # 80x25 until the browser says otherwise
+        await signup(caller, "Wendy", "wendy-pw", WAIT)
+        await to_menu(caller, WAIT)
+        await open_game(caller, "c", NUMBER)
+        assert "─" in caller.term.text or "│" in caller.term.text  # UTF-8 box drawing
+        assert any(suit in caller.term.text for suit in "♠♥♦♣")
+        p, q = MonteCarlo.new(NUMBER).pairs()[0]
+        caller.send(position_name(p) + position_name(q))
+        game = MonteCarlo.new(NUMBER)
+        game.play(position_name(p) + position_name(q))
+        await caller.wait_for(f"Score {game.score}", WAIT)
+        await caller.close()
+        await wait_until(lambda: "node 1: disconnect" in caplog.text, "the disconnect")
+    assert "web connect from 127.0.0.1:" in caplog.text
+    assert "node 1: login Wendy from 127.0.0.1:" in caplog.text
+
+
+async def test_the_screen_follows_the_browser_window(door_home: Path) -> None:
+    async with running(door_home, ssh=False, web=True) as ports:
+        caller = await web_call(ports.web, rows=30)
+        await signup(caller, "Rowan", "rowan-pw", WAIT)
+        await to_menu(caller, WAIT)
+        assert "Hot key" in caller.term.lines[29]  # the status line on the last row
+        caller.resize(80, 40)
+        await wait_until(lambda: "Hot key" in caller.term.lines[39], "a 40-row screen",
+                         caller=caller)
+        caller.resize(80, 25)
+        await wait_until(lambda: "Hot key" in caller.term.lines[24], "a 25-row screen",
+                         caller=caller)
+        await caller.close()
+
+
+async def test_a_page_elsewhere_may_not_open_the_socket(door_home: Path) -> None:
+    configure(door_home, origins="https://bbs.example.org")
+    async with running(door_home, ssh=False, web=True) as ports:
+        for origin in ("http://evil.example", None, f"http://127.0.0.1:{ports.web + 1}"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await WebCaller.connect(ports.web, origin=origin)
+            assert refused.value.status == 403
+        listed = await web_call(ports.web, origin="https://bbs.example.org")
+        await listed.close()
+
+
+async def test_a_silent_socket_is_dropped_by_the_login_pool(door_home: Path) -> None:
+    configure(door_home, first_byte_timeout=2)
+    async with running(door_home, ssh=False, web=True) as ports:
+        silent = await web_call(ports.web)  # the page is sent, nothing comes back
+        await silent.wait_for("Nothing received: goodbye.", WAIT)
+        await silent.wait_closed(WAIT)
+        await silent.close()
+
+
+async def test_web_and_telnet_share_the_per_address_cap(door_home: Path) -> None:
+    configure(door_home, max_per_address=2)
+    async with running(door_home, ssh=False, web=True) as ports:
+        telnet = await call(ports.telnet)
+        telnet.send("x")  # not silent: the cap cannot make room by dropping it
+        web = await web_call(ports.web)
+        web.send("y")
+        extra = await WebCaller.connect(ports.web)
+        await extra.wait_for("Too many connections from your address", WAIT)
+        await extra.wait_closed(WAIT)
+        for caller in (extra, web):
+            await caller.close()
+        telnet.close()
+
+
+async def test_failed_web_logins_lock_the_handle_for_telnet_too(door_home: Path) -> None:
+    configure(door_home, login_attempts=2)
+    async with running(door_home, ssh=False, web=True) as ports:
+        owner = await call(ports.telnet)
+        await signup(owner, "Gina", "gina-pass")
+        owner.close()
+        guesser = await web_call(ports.web)
+        for guess in ("guess-1", "guess-2"):
+            await login(guesser, "gina", guess)
+            await guesser.settle()
+        await guesser.wait_for("Too many failed logins on that handle", WAIT)
+        await guesser.wait_closed(WAIT)
+        await guesser.close()
+        back = await call(ports.telnet)  # the same address, by telnet
+        back.send("gina\r")
+        await back.wait_for("Too many failed logins on that handle from your address", WAIT)
+        back.close()
+
+
+async def test_a_web_call_takes_over_from_a_telnet_one(door_home: Path) -> None:
+    async with running(door_home, ssh=False, web=True) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Remy", "again-pw")
+        await to_menu(first)
+        await open_game(first, "c", NUMBER)
+        p, q = MonteCarlo.new(NUMBER).pairs()[0]
+        first.send(position_name(p) + position_name(q))
+        await first.settle()
+        second = await web_call(ports.web)
+        await login(second, "remy", "again-pw")
+        await second.wait_for("Remy is already in the door on node 1.", WAIT)
+        second.send("y")
+        await first.wait_for("You have called again from another line", WAIT)
+        await first.wait_closed(WAIT)
+        await to_menu(second, WAIT)
+        second.send("c")
+        await second.wait_for(f"Resume your Monte Carlo game #{NUMBER}?", WAIT)
+        await second.close()
+
+
+async def test_a_proxy_listed_in_sysop_ini_names_the_caller(door_home: Path, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    configure(door_home, proxies="127.0.0.1")
+    async with running(door_home, ssh=False, web=True) as ports:
+        caller = await web_call(ports.web, headers={"X-Forwarded-For": "198.51.100.1, 203.0.113.9"})
+        await caller.close()
+        await wait_until(lambda: "web connect from 203.0.113.9:" in caplog.text, "the log line")
+
+
+async def test_x_forwarded_for_from_anyone_else_is_ignored(door_home: Path, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    async with running(door_home, ssh=False, web=True) as ports:
+        caller = await web_call(ports.web, headers={"X-Forwarded-For": "203.0.113.9"})
+        await caller.close()
+        await wait_until(lambda: "web connect from 127.0.0.1:" in caplog.text, "the log line")
+    assert "203.0.113.9" not in caplog.text
+
+
+async def test_shutdown_tells_web_callers(door_home: Path) -> None:
+    async with running(door_home, ssh=False, web=True) as ports:
+        caller = await web_call(ports.web)
+    await caller.wait_for("The door is closing for maintenance", WAIT)
+    await caller.wait_closed(WAIT)
+    await caller.close()

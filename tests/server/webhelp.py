@@ -1,0 +1,88 @@
+"""Helpers for the web tests: a browser-protocol caller (aiohttp's WebSocket client, as the
+play page talks: keys as binary messages, the window size as a text message) whose screen
+is a pyte terminal, and plain HTTP gets."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import aiohttp
+from pyteterm import PyteCaller, PyteTerminal
+
+
+class _Inbox:
+    """The server's binary messages as a byte stream with a cancel-safe ``read``."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self.task = asyncio.create_task(self._pump())
+
+    async def _pump(self) -> None:
+        try:
+            async for message in self.ws:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    self.queue.put_nowait(message.data)
+        finally:
+            self.queue.put_nowait(b"")
+
+    async def read(self, _n: int = -1) -> bytes:
+        data = await self.queue.get()
+        if not data:
+            self.queue.put_nowait(b"")  # the end stays the end
+        return data
+
+
+class _Outbox:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.sending: list[asyncio.Future] = []
+
+    def write(self, data: bytes) -> None:
+        self.sending.append(asyncio.ensure_future(self.ws.send_bytes(data)))
+
+
+class WebCaller(PyteCaller):
+    """A browser-protocol caller on the play page's WebSocket."""
+
+    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse,
+                 term: PyteTerminal) -> None:
+        super().__init__(_Inbox(ws), _Outbox(ws), term)
+        self.http, self.ws = http, ws
+
+    @classmethod
+    async def connect(cls, port: int, rows: int = 25, origin: str | None = "",
+                      host: str = "127.0.0.1", headers: dict[str, str] | None = None
+                      ) -> WebCaller:
+        """``origin``: "" for the door's own page (http://host:port), None for none."""
+        http = aiohttp.ClientSession()
+        url = f"http://{host}:{port}"
+        try:
+            ws = await http.ws_connect(f"{url}/play?rows={rows}", origin=(
+                url if origin == "" else origin), headers=headers or {})
+        except BaseException:
+            await http.close()
+            raise
+        return cls(http, ws, PyteTerminal(80, rows, "utf8"))
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.term.screen.resize(rows, cols)
+        self.writer.sending.append(asyncio.ensure_future(
+            self.ws.send_str(json.dumps({"resize": [cols, rows]}))))
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self.reader.task.cancel()
+        await self.http.close()
+
+
+async def get(port: int, path: str, **kw: Any) -> tuple[int, dict[str, str], str]:
+    """(status, headers, body) of a GET on the door's HTTP listener."""
+    async with aiohttp.ClientSession() as http, http.get(
+            f"http://127.0.0.1:{port}{path}", allow_redirects=False, **kw) as response:
+        return (response.status, dict(response.headers),
+                (await response.read()).decode("utf-8", "replace"))

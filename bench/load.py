@@ -7,10 +7,14 @@ server's answer, the answer being over when 30 ms pass without a byte; the quiet
 not counted).  The server runs in its own process; we read its RSS and CPU from /proc.
 In the same run a bare telnetlib3 echo server under the same load gives the ceiling (what
 the loop, telnetlib3 and this load generator cost without a door behind them).  SSH
-callers (asyncssh's client) at N = 200.
+callers (asyncssh's client) at N = 200.  Web callers (``--web N``) speak the play page's
+protocol (door/net/websocket.py) on a WebSocket of their own making (RFC 6455 over a bare
+socket, offering permessage-deflate as browsers do, or not: ``--web-modes``), so that the
+bytes on the wire are counted exactly; every mode says how many bytes each key brought back.
 
     python bench/load.py                       # N = 100, 500, 1000, 2000; SSH at 200
     python bench/load.py --sizes 100 --ssh 0 --keys 10
+    python bench/load.py --sizes 500 --ssh 0 --web 500   # telnet and web, 500 callers each
 
 Figures only: the test suite never runs this.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import os
 import re
 import resource
@@ -27,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +67,8 @@ class Result:
     failed: int = 0
     settled: int = 0  # callers logged in (or failed before): the ramp is over at n
     errors: list[str] = field(default_factory=list)
+    received: int = 0  # bytes on the wire in answer to the keys played
+    keys: int = 0
 
 
 # -- server processes -------------------------------------------------------------------------
@@ -92,15 +100,19 @@ def make_home(n: int) -> Path:
     return home
 
 
-async def start_door(home: Path, ssh: bool, log_level: str = "warning"
+async def start_door(home: Path, ssh: bool, log_level: str = "warning",
+                     web: bool = False
                      ) -> tuple[asyncio.subprocess.Process, int, int]:
+    """The door in a process of its own: (process, telnet port, SSH or web port)."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "door", "--home", str(home), "--log-level", log_level, "serve",
         "--telnet-port", "0", "--ssh-port", "0" if ssh else "-1",
+        "--web-port", "0" if web else "-1",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
     line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
     telnet = int(re.search(r"telnet on \S+ port (\d+)", line).group(1))
-    found = re.search(r"SSH on port (\d+)", line)
+    found = re.search(r"SSH on port (\d+)", line) or re.search(r"web on http://\S+:(\d+)/",
+                                                                 line)
     return proc, telnet, int(found.group(1)) if found else 0
 
 
@@ -149,6 +161,14 @@ class Line:
     def __init__(self, reader, writer) -> None:
         self.reader, self.writer = reader, writer
         self.buf = bytearray()
+        self.received = 0  # bytes on the wire, counted by answer()
+
+    async def read(self, timeout: float) -> bytes | None:
+        """What the caller's terminal gets next (b"" for wire bytes that were not yet
+        any), None at the end; ``self.wire``: how many bytes came on the wire for it."""
+        data = await asyncio.wait_for(self.reader.read(65536), timeout)
+        self.wire = len(data)
+        return data or None
 
     async def until(self, needle: bytes, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -157,11 +177,11 @@ class Line:
             if left <= 0:
                 raise TimeoutError(f"{needle!r} never came")
             try:
-                data = await asyncio.wait_for(self.reader.read(65536), left)
+                data = await self.read(left)
             except TimeoutError:
                 raise TimeoutError(f"{needle!r} never came (last: {bytes(self.buf[-120:])!r})"
                                    ) from None
-            if not data:
+            if data is None:
                 raise ConnectionError(f"closed before {needle!r}")
             self.buf += data
             del self.buf[:-4096]
@@ -170,23 +190,90 @@ class Line:
     async def answer(self) -> float | None:
         """Time of the last byte of the next answer, or None when none came."""
         try:
-            data = await asyncio.wait_for(self.reader.read(65536), ANSWER_WAIT)
+            data = await self.read(ANSWER_WAIT)
         except TimeoutError:
             return None
-        if not data:
+        if data is None:
             raise ConnectionError("closed")
+        self.received += self.wire
         last = time.perf_counter()
         while True:
             try:
-                data = await asyncio.wait_for(self.reader.read(65536), QUIET)
+                data = await self.read(QUIET)
             except TimeoutError:
                 return last
-            if not data:
+            if data is None:
                 return last
+            self.received += self.wire
             last = time.perf_counter()
 
     def send(self, data: bytes) -> None:
         self.writer.write(data)
+
+
+class WebLine(Line):
+    """A caller of the play page's WebSocket, as a browser is one: the RFC 6455 handshake
+    with the page's Origin, keys as masked binary messages, the screen read from binary
+    messages (inflated when permessage-deflate was agreed), pings answered.  Made here on a
+    bare socket so that ``wire`` counts every byte the door sent, frame headers included."""
+
+    def __init__(self, reader, writer, deflate: bool) -> None:
+        super().__init__(reader, writer)
+        self.inflate = zlib.decompressobj(-zlib.MAX_WBITS) if deflate else None
+        self.raw = bytearray()
+
+    @classmethod
+    async def connect(cls, port: int, deflate: bool, rows: int = 24) -> WebLine:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        offer = ("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+                 if deflate else "")
+        writer.write(f"GET /play?rows={rows} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                     f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}"
+                     f"\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                     f"{offer}\r\n".encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise ConnectionError(f"no WebSocket: {head[:60]!r}")
+        return cls(reader, writer, b"permessage-deflate" in head.lower())
+
+    async def read(self, timeout: float) -> bytes | None:
+        data = await asyncio.wait_for(self.reader.read(65536), timeout)
+        self.wire = len(data)
+        if not data:
+            return None
+        self.raw += data
+        out = bytearray()
+        while len(self.raw) >= 2:
+            size, start = self.raw[1] & 0x7F, 2
+            if size == 126:
+                size, start = int.from_bytes(self.raw[2:4]), 4
+            elif size == 127:
+                size, start = int.from_bytes(self.raw[2:10]), 10
+            if len(self.raw) < start + size:
+                break
+            first, payload = self.raw[0], bytes(self.raw[start:start + size])
+            del self.raw[:start + size]
+            opcode = first & 0x0F
+            if opcode == 0x8:
+                return None
+            if opcode == 0x9:  # ping: pong, as a browser does
+                self.frame(0xA, payload)
+            elif opcode in (0x0, 0x2):
+                if first & 0x40 and self.inflate is not None:
+                    payload = self.inflate.decompress(payload + b"\x00\x00\xff\xff")
+                out += payload
+        return bytes(out)
+
+    def frame(self, opcode: int, payload: bytes) -> None:
+        mask = os.urandom(4)
+        size = len(payload)
+        head = bytes([0x80 | opcode]) + (bytes([0x80 | size]) if size < 126 else
+                                         bytes([0x80 | 126]) + size.to_bytes(2))
+        self.writer.write(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def send(self, data: bytes) -> None:
+        self.frame(0x2, data)
 
 
 async def play_keys(line: Line, keys: list[bytes], res: Result) -> None:
@@ -194,6 +281,7 @@ async def play_keys(line: Line, keys: list[bytes], res: Result) -> None:
     for key in keys:
         start = time.perf_counter()
         line.send(key)
+        res.keys += 1
         done = await line.answer()
         if done is None:
             res.lost += 1
@@ -204,7 +292,9 @@ async def play_keys(line: Line, keys: list[bytes], res: Result) -> None:
 
 async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
                       ready: asyncio.Semaphore, res: Result, ssh_port: int = 0,
-                      offset: float = 0.0) -> None:
+                      offset: float = 0.0, web: str = "") -> None:
+    """One caller; ``ssh_port``: by SSH there; ``web``: "deflate" or "plain", by the web
+    door's WebSocket on ``port``."""
     conn = line = None
     settled = False
     try:
@@ -217,6 +307,8 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
                 proc = await conn.create_process(term_type="xterm", term_size=(80, 24),
                                                  encoding=None)
                 line = Line(proc.stdout, proc.stdin)
+            elif web:
+                line = await WebLine.connect(port, deflate=web == "deflate")
             else:
                 reader, writer = await asyncio.open_connection("127.0.0.1", port)
                 line = Line(reader, writer)
@@ -248,6 +340,8 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
         if len(res.errors) < 3:
             res.errors.append(f"caller {i}: {type(exc).__name__}: {exc}")
     finally:
+        if line is not None:
+            res.received += line.received
         if conn is not None:
             conn.close()
         elif line is not None:
@@ -290,6 +384,11 @@ class Row:
     ramp: float
     lost: int
     failed: int
+    bytes_per_key: float = float("nan")
+
+
+WEB_MODES = {"web": "deflate", "web-plain": "plain"}
+"""Web runs: "web" offers permessage-deflate as browsers do, "web-plain" does not."""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -306,14 +405,17 @@ async def run(what: str, n: int, keys: int, concurrency: int) -> Row:
         ssh_port = 0
     else:
         home = make_home(n)
-        proc, port, ssh_port = await start_door(home, ssh=what == "ssh")
+        web = WEB_MODES.get(what, "")
+        proc, port, ssh_port = await start_door(home, ssh=what == "ssh", web=bool(web))
+        if web:
+            port, ssh_port = ssh_port, 0  # the web callers' port
     try:
         await asyncio.sleep(0.5)
         if what != "echo":  # one caller first: the game screens load on first use
             warm, opened = Result(), asyncio.Event()
             opened.set()
             await door_caller(10**6, port, [], opened, asyncio.Semaphore(1), warm,
-                              ssh_port if what == "ssh" else 0)
+                              ssh_port if what == "ssh" else 0, web=web)
             await asyncio.sleep(0.5)
         rss0, _ = proc_stats(proc.pid)
         go, ready, res = asyncio.Event(), asyncio.Semaphore(concurrency), Result()
@@ -325,7 +427,8 @@ async def run(what: str, n: int, keys: int, concurrency: int) -> Row:
         else:
             tasks = [asyncio.create_task(door_caller(i, port, script_keys, go, ready, res,
                                                      ssh_port if what == "ssh" else 0,
-                                                     offset=i / n)) for i in range(n)]
+                                                     offset=i / n, web=web))
+                     for i in range(n)]
         while res.settled < n:
             await asyncio.sleep(0.2)
         ramp = time.monotonic() - began
@@ -345,19 +448,28 @@ async def run(what: str, n: int, keys: int, concurrency: int) -> Row:
     alive = max(1, n - res.failed)
     return Row(what, n, pct(res.latencies, 0.5), pct(res.latencies, 0.99),
                (rss1 - rss0) / alive, (max(rss1, rss2) - rss0) / alive,
-               100 * (cpu1 - cpu0) / wall, ramp, res.lost, res.failed)
+               100 * (cpu1 - cpu0) / wall, ramp, res.lost, res.failed,
+               res.received / res.keys if res.keys else float("nan"))
 
 
 def show(rows: list[Row]) -> None:
     print()
     print("| server | callers | p50 ms | p99 ms | RSS / idle caller KiB | RSS / playing caller "
           "KiB | server CPU % of a core | login ramp s | keys unanswered in 2 s | "
-          "callers failed |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "callers failed | bytes per key |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r.what} | {r.n} | {r.p50:.1f} | {r.p99:.1f} | {r.rss_idle:.0f} | "
               f"{r.rss_per_caller:.0f} | "
-              f"{r.cpu:.0f} | {r.ramp:.0f} | {r.lost} | {r.failed} |")
+              f"{r.cpu:.0f} | {r.ramp:.0f} | {r.lost} | {r.failed} | {r.bytes_per_key:.0f} |")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def report(row: Row) -> None:
+    print(f"  {row.what} N={row.n}: p50 {row.p50:.1f} ms, p99 {row.p99:.1f} ms, "
+          f"{row.rss_idle:.0f}/{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}%, "
+          f"ramp {row.ramp:.0f} s, lost {row.lost}, failed {row.failed}, "
+          f"{row.bytes_per_key:.0f} bytes/key; load {os.getloadavg()[0]:.2f}", flush=True)
 
 
 async def main() -> None:
@@ -367,9 +479,15 @@ async def main() -> None:
     parser.add_argument("--keys", type=int, default=30, help="keys per caller")
     parser.add_argument("--concurrency", type=int, default=64,
                         help="callers logging in at once during the ramp")
+    parser.add_argument("--web", type=int, default=0,
+                        help="web callers, on the play page's WebSocket (0: none)")
+    parser.add_argument("--web-modes", nargs="+", choices=list(WEB_MODES),
+                        default=list(WEB_MODES),
+                        help="web: permessage-deflate offered as browsers do; web-plain: not")
+    parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    need = 2 * max([*args.sizes, args.ssh]) + 200
+    need = 2 * max([*args.sizes, args.ssh, args.web]) + 200
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {args.keys} keys per "
@@ -377,15 +495,16 @@ async def main() -> None:
           flush=True)
     rows: list[Row] = []
     for n in args.sizes:
-        for what in ("telnet", "echo"):
-            row = await run(what, n, args.keys, args.concurrency)
-            rows.append(row)
-            print(f"  {what} N={n}: p50 {row.p50:.1f} ms, p99 {row.p99:.1f} ms, "
-                  f"{row.rss_idle:.0f}/{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}%, "
-                  f"ramp {row.ramp:.0f} s, lost {row.lost}, failed {row.failed}", flush=True)
+        for what in ("telnet",) if args.no_echo else ("telnet", "echo"):
+            rows.append(await run(what, n, args.keys, args.concurrency))
+            report(rows[-1])
     if args.ssh:
-        row = await run("ssh", args.ssh, args.keys, args.concurrency)
-        rows.append(row)
+        rows.append(await run("ssh", args.ssh, args.keys, args.concurrency))
+        report(rows[-1])
+    if args.web:
+        for what in args.web_modes:
+            rows.append(await run(what, args.web, args.keys, args.concurrency))
+            report(rows[-1])
     show(rows)
     subprocess.run(["uptime"], check=False)
 

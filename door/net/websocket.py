@@ -169,7 +169,7 @@ async def serve_websocket(ws: web.WebSocketResponse, peer: str, run_session: Ses
             return
     session = asyncio.create_task(_run(run_session, terminal))
     try:
-        await _pump(ws, terminal, session)
+        await _pump(ws, terminal)
     finally:
         terminal.lost()
         terminal.wake()
@@ -193,28 +193,17 @@ async def _run(run_session: SessionRunner, terminal: WebSocketTerminal) -> None:
         await terminal.close()
 
 
-async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal,
-                session: asyncio.Task) -> None:
-    """The socket's messages into the terminal, until the socket or the session ends."""
+async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
+    """The socket's messages into the terminal until the socket closes: the browser went,
+    or the session ended and closed it (:func:`_run`)."""
     ticket = terminal.ticket
-    while not session.done():
-        await terminal.room()
-        receive = asyncio.ensure_future(ws.receive())
-        await asyncio.wait((receive, session), return_when=asyncio.FIRST_COMPLETED)
-        if not receive.done():
-            receive.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await receive
-            return
-        message = receive.result()
+    async for message in ws:
         if ticket is not None:
             ticket.heard()
         if message.type == WSMsgType.BINARY:
             terminal.feed(message.data)
+            await terminal.room()  # a flood waits in the kernel's buffers, not ours
         elif message.type == WSMsgType.TEXT:
             size = window_size(message.data)
             if size is not None:
                 terminal.resized(*size)
-        elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
-                              WSMsgType.ERROR):
-            return

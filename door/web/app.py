@@ -43,6 +43,7 @@ STATIC = Path(__file__).parent / "static"
 PLAY_PAGE_ROWS = 25  # 80x25 until the browser says its window's size
 WS_MAX_MESSAGE = 64 * 1024  # a key message is a few bytes; a paste at most this
 WS_HEARTBEAT_S = 30.0  # a browser that answers no ping for this long has gone
+WS_CLOSE_S = 2.0  # the door closed the socket: the browser's answer is awaited this long
 SHUTDOWN_S = 2.0  # handlers still running when the listener closes get this long
 HTML_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
                "form-action 'self'; frame-ancestors *")
@@ -223,7 +224,8 @@ async def play_socket(request: web.Request) -> web.StreamResponse:
         log.warning("web %s: WebSocket refused, Origin %r is not this door's", peer,
                     request.headers.get("Origin", "")[:80])
         return web.Response(status=403, text="This door's own page may open it, no other.\n")
-    ws = web.WebSocketResponse(heartbeat=WS_HEARTBEAT_S, max_msg_size=WS_MAX_MESSAGE)
+    ws = web.WebSocketResponse(heartbeat=WS_HEARTBEAT_S, max_msg_size=WS_MAX_MESSAGE,
+                               timeout=WS_CLOSE_S)
     if not ws.can_prepare(request).ok:
         return web.Response(status=400, text="A WebSocket, from the play page at /.\n")
     await ws.prepare(request)

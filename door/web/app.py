@@ -55,12 +55,16 @@ DOOR_KEY = web.AppKey("door", dict)
 
 
 class WebListener:
-    """One HTTP listener on its sockets, as ``serve`` keeps its listeners: ``sockets``,
-    ``close()``, ``wait_closed()``."""
+    """The HTTP listener on its servers (one per address), as ``serve`` keeps its
+    listeners: ``sockets``, ``close()``, ``wait_closed()``."""
 
-    def __init__(self, runner: web.AppRunner, sockets: list[socket.socket]) -> None:
-        self.runner, self.sockets = runner, sockets
-        self._closing: Any = None
+    def __init__(self, runner: web.AppRunner, servers: list[asyncio.Server]) -> None:
+        self.runner, self.servers = runner, servers
+        self._closing: asyncio.Future | None = None
+
+    @property
+    def sockets(self) -> list[socket.socket]:
+        return [sock for server in self.servers for sock in server.sockets]
 
     @property
     def port(self) -> int:
@@ -68,10 +72,13 @@ class WebListener:
 
     def close(self) -> None:
         if self._closing is None:
+            for server in self.servers:
+                server.close()
             self._closing = asyncio.ensure_future(self.runner.cleanup())
 
     async def wait_closed(self) -> None:
         self.close()
+        assert self._closing is not None
         await self._closing
 
 
@@ -80,33 +87,28 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
                     reuse_port: bool = False) -> WebListener:
     """Listen on each of ``hosts`` at ``port`` (0: one the OS picks for the first, then the
     same for the others).  ``reuse_port``: SO_REUSEPORT, for several processes on one port.
-    Raises OSError when an address is taken, ssl.SSLError/OSError for bad TLS files."""
+    The servers are the loop's own (``loop.create_server``), as telnet's and SSH's are, so
+    a loop that shares its listeners between worker processes shares this one too.
+    Raises OSError when an address is taken, ConfigError for unusable TLS files."""
     tls = tls_context(settings)
     app = make_app(settings, run_session, pool, store, secure=tls is not None)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
                            handle_signals=False)
     await runner.setup()
-    sockets: list[socket.socket] = []
+    loop = asyncio.get_running_loop()
+    servers: list[asyncio.Server] = []
     try:
         for host in hosts:
-            sock = await _bound_socket(host, port, reuse_port)
-            sockets.append(sock)
-            port = port or sock.getsockname()[1]
-            await web.SockSite(runner, sock, ssl_context=tls).start()
+            server = await loop.create_server(runner.server, host, port, ssl=tls,
+                                              backlog=1024, reuse_port=reuse_port or None)
+            servers.append(server)
+            port = port or server.sockets[0].getsockname()[1]
     except BaseException:
-        for sock in sockets:
-            sock.close()
+        for server in servers:
+            server.close()
         await runner.cleanup()
         raise
-    return WebListener(runner, sockets)
-
-
-async def _bound_socket(host: str, port: int, reuse_port: bool) -> socket.socket:
-    infos = await asyncio.get_running_loop().getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    family, _, _, _, address = infos[0]
-    return socket.create_server(address[:2], family=family, reuse_port=reuse_port,
-                                backlog=1024)
+    return WebListener(runner, servers)
 
 
 def tls_context(settings: Settings) -> ssl.SSLContext | None:

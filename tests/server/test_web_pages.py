@@ -261,3 +261,24 @@ async def test_unusable_tls_files_stop_the_door_with_one_line(door_home: Path) -
     with pytest.raises(ConfigError, match=r"\[web\] tls_cert .*nowhere/cert.pem"):
         async with running(door_home, ssh=False, web=True):
             pass
+
+
+async def test_listeners_of_several_workers_share_one_port(door_home: Path) -> None:
+    """What a worker process of ``serve --workers`` does: its own listener, SO_REUSEPORT."""
+    from door.web.app import start_web
+
+    settings = load_settings(door_home)
+
+    async def nobody(terminal) -> None:
+        return None
+    first = await start_web(settings, nobody, None, None, ["127.0.0.1"], 0, reuse_port=True)
+    second = await start_web(settings, nobody, None, None, ["127.0.0.1"], first.port,
+                             reuse_port=True)
+    try:
+        assert second.port == first.port
+        for _ in range(4):
+            status, _, body = await get(first.port, "/halloffame/montecarlo")
+            assert status == 404 and "without a database" in body
+    finally:
+        for listener in (first, second):
+            await listener.wait_closed()

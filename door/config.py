@@ -81,6 +81,9 @@ class ServerSettings:
     rlogin_port: int | None = None  # RLogin for the member boards of [boards]; None: off
 
 
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+
+
 @dataclass(frozen=True)
 class WebSettings:
     """``reussite serve``'s HTTP listener: the play page, its WebSocket, the public pages."""
@@ -91,7 +94,7 @@ class WebSettings:
     tls_cert: Path | None = None  # both set: HTTPS and wss:// (else plain, or a proxy's)
     tls_key: Path | None = None
     origins: tuple[str, ...] = ()  # more origins the play page may be opened from
-    proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the caller
+    proxies: Networks = ()  # addresses whose X-Forwarded-For names the caller
     cache_seconds: float = 5.0  # public pages and /api answers are this old at most
 
 
@@ -101,17 +104,22 @@ class Board:
 
     tag: str  # upper case; its callers are known as handle@TAG
     secret: str  # carried in an RLogin user-name field
-    networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+    networks: Networks
     name: str = ""
 
     def allows(self, address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        return any(ip in network for network in self.networks)
+        return address_in(address, self.networks)
+
+
+def address_in(address: str, networks: Networks) -> bool:
+    """Whether an IP address (IPv4 seen through IPv6 as IPv4) is in one of ``networks``."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in network for network in networks)
 
 
 @dataclass(frozen=True)
@@ -342,15 +350,13 @@ def _origins(value: str) -> tuple[str, ...]:
     return origins
 
 
-def _proxy_addresses(value: str) -> tuple[str, ...]:
-    parts = tuple(part.strip() for part in value.split(",") if part.strip())
-    for part in parts:
-        try:
-            ipaddress.ip_address(part)
-        except ValueError:
-            raise ValueError("expected IP addresses separated by commas, such as "
-                             "127.0.0.1, ::1") from None
-    return parts
+def _proxy_addresses(value: str) -> Networks:
+    try:
+        return tuple(ipaddress.ip_network(part.strip(), strict=False)
+                     for part in value.split(",") if part.strip())
+    except ValueError:
+        raise ValueError("expected IP addresses or networks separated by commas, such as "
+                         "127.0.0.1, ::1") from None
 
 
 # section -> (dataclass, {key: parser})

@@ -96,7 +96,7 @@ def test_bad_config_names_file_line_section_key(tmp_path: Path, text: str,
                                       "together (or neither)"),
     ("[web]\norigins = bbs.example.org\n", ":2: [web] origins: expected origins such as "
                                             "https://bbs.example.org"),
-    ("[web]\nproxies = proxy.lan\n", ":2: [web] proxies: expected IP addresses"),
+    ("[web]\nproxies = proxy.lan\n", ":2: [web] proxies: expected IP addresses or networks"),
     ("[web]\ncache_seconds = 900\n", ":2: [web] cache_seconds: expected seconds 0–300"),
 ])
 def test_bad_web_settings(tmp_path: Path, text: str, expected: str) -> None:
@@ -112,7 +112,7 @@ def test_web_settings(tmp_path: Path) -> None:
                          "proxies = 127.0.0.1, ::1\n", tmp_path)
     assert (web.web.enabled, web.web.bind, web.web.port) == (True, "::1", 8080)
     assert web.web.origins == ("https://bbs.example.org", "http://[::1]:8080")
-    assert web.web.proxies == ("127.0.0.1", "::1")
+    assert [str(n) for n in web.web.proxies] == ["127.0.0.1/32", "::1/128"]
     assert web.web_tls == (tmp_path / "tls/cert.pem", tmp_path / "tls/key.pem")
 
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from ..config import ConfigError, Settings
+from ..config import ConfigError, Networks, Settings, address_in
 from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import serve_websocket
 from ..pool import LoginPool
@@ -154,27 +154,17 @@ async def _headers(request: web.Request, handler: Callable) -> web.StreamRespons
 
 # -- who is calling -------------------------------------------------------------------------
 
-def peer_of(request: web.Request, proxies: tuple[str, ...]) -> str:
+def peer_of(request: web.Request, proxies: Networks) -> str:
     """``host:port`` of the caller: the connection's, or, from a proxy listed in [web]
     proxies, the last address of its X-Forwarded-For (the one that proxy saw)."""
     peer = request.transport.get_extra_info("peername") if request.transport else None
     host, port = (peer[0], peer[1]) if peer else ("?", 0)
     forwarded = request.headers.get("X-Forwarded-For", "")
-    if forwarded and _is_one_of(host, proxies):
+    if forwarded and address_in(host, proxies):
         last = forwarded.split(",")[-1].strip()
         with contextlib.suppress(ValueError):
             host = str(ipaddress.ip_address(last))
     return f"{host}:{port}"
-
-
-def _is_one_of(host: str, addresses: tuple[str, ...]) -> bool:
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return any(ip == ipaddress.ip_address(a) for a in addresses)
 
 
 def origin_allowed(request: web.Request, origins: tuple[str, ...]) -> bool:

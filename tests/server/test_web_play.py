@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from pathlib import Path
 
 import aiohttp
 import pytest
-from serverhelp import call, configure, login, open_game, running, signup, to_menu
-from webhelp import WebCaller
+from serverhelp import (
+    OTHER_ADDRESS,
+    TWO_ADDRESSES,
+    call,
+    configure,
+    login,
+    open_game,
+    running,
+    signup,
+    to_menu,
+)
+from test_hostile import closed_by_server, log_says, still_answers, tracebacks_in
+from webhelp import WebCaller, handshake, masked_frame
 
+import door.session
 from door.games.montecarlo import MonteCarlo, position_name
 
 WAIT = 30.0  # deadline for a busy machine, never a timing assertion
@@ -172,3 +185,48 @@ async def test_shutdown_tells_web_callers(door_home: Path) -> None:
     await caller.wait_for("The door is closing for maintenance", WAIT)
     await caller.wait_closed(WAIT)
     await caller.close()
+
+
+async def test_a_browser_that_never_reads_is_dropped(door_home: Path, monkeypatch,
+                                                     caplog) -> None:
+    caplog.set_level(logging.INFO, logger="door")  # the INFO lines reach data/reussite.log
+    monkeypatch.setattr(door.session, "DRAIN_TIMEOUT", 1.0)
+    async with running(door_home, ssh=False, web=True, bind=TWO_ADDRESSES) as ports:
+        loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await loop.sock_connect(sock, (OTHER_ADDRESS, ports.web))
+        port = sock.getsockname()[1]
+        await loop.sock_sendall(sock, handshake(ports.web, OTHER_ADDRESS))
+        for _ in range(2000):  # Ctrl-R, one message at a time: a repaint each, never read
+            await loop.sock_sendall(sock, masked_frame(b"\x12"))
+            await asyncio.sleep(0.002)
+        await still_answers(ports.telnet, "Ned")
+        await log_says(door_home, rf"web \[?{OTHER_ADDRESS}\]?:{port}: left before logging in")
+        reader, writer = await asyncio.open_connection(sock=sock)
+        assert await closed_by_server(reader), "the door must hang up on a stuck reader"
+        writer.close()
+    assert tracebacks_in(door_home / "data" / "reussite.log") == []
+
+
+async def test_floods_and_oversized_messages_cost_nobody_else(door_home: Path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="door")
+    async with running(door_home, ssh=False, web=True, bind=TWO_ADDRESSES) as ports:
+        attackers = []
+        for payload in (b"x" * 200_000, b"\x00" * 60_000):  # one message over the cap; keys
+            reader, writer = await asyncio.open_connection(OTHER_ADDRESS, ports.web)
+            writer.write(handshake(ports.web, OTHER_ADDRESS))
+            writer.write(masked_frame(payload) * (1 if len(payload) > 65536 else 40))
+            writer.write(masked_frame(b"not json", opcode=0x1) + masked_frame(b'{"resize": 7}',
+                                                                               opcode=0x1))
+            attackers.append((reader, writer))
+        await still_answers(ports.telnet, "Oona")
+        web = await web_call(ports.web)
+        web.send("new\r")
+        await web.wait_for("New user", WAIT)
+        await web.close()
+        assert await closed_by_server(attackers[0][0]), "a message over 64 KiB ends the line"
+        for _, writer in attackers:
+            writer.close()
+    assert tracebacks_in(door_home / "data" / "reussite.log") == []

@@ -5,8 +5,10 @@ is a pyte terminal, and plain HTTP gets."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
+import os
 from typing import Any
 
 import aiohttp
@@ -86,3 +88,23 @@ async def get(port: int, path: str, **kw: Any) -> tuple[int, dict[str, str], str
             f"http://127.0.0.1:{port}{path}", allow_redirects=False, **kw) as response:
         return (response.status, dict(response.headers),
                 (await response.read()).decode("utf-8", "replace"))
+
+
+def masked_frame(payload: bytes, opcode: int = 0x2) -> bytes:
+    """One WebSocket message from a client, masked as RFC 6455 wants (binary by default)."""
+    mask = os.urandom(4)
+    size = len(payload)
+    head = bytes([0x80 | opcode]) + (bytes([0x80 | size]) if size < 126 else
+                                     bytes([0x80 | 126]) + size.to_bytes(2) if size < 65536
+                                     else bytes([0x80 | 127]) + size.to_bytes(8))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def handshake(port: int, host: str = "127.0.0.1") -> bytes:
+    """The opening of a WebSocket to the play page, as a browser on the door's page sends
+    it (no compression offered)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    origin = f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
+    return (f"GET /play HTTP/1.1\r\nHost: {origin[7:]}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode()

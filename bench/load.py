@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import os
 import re
 import resource
@@ -210,6 +211,15 @@ class Line:
     def send(self, data: bytes) -> None:
         self.writer.write(data)
 
+    async def idle_until(self, go: asyncio.Event) -> None:
+        """Wait for the start, reading what comes meanwhile as a client does (a WebSocket
+        answers the door's pings: one that did not would be dropped during a long ramp)."""
+        while not go.is_set():
+            with contextlib.suppress(TimeoutError):
+                if await self.read(0.5) is None:
+                    raise ConnectionError("closed while waiting for the start")
+        self.buf.clear()
+
 
 class WebLine(Line):
     """A caller of the play page's WebSocket, as a browser is one: the RFC 6455 handshake
@@ -331,7 +341,7 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
             line.buf.clear()
         res.settled += 1
         settled = True
-        await go.wait()
+        await line.idle_until(go)
         await asyncio.sleep(offset)  # callers spread evenly over the second
         await play_keys(line, keys, res)
     except Exception as exc:

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..config import ConfigError, Networks, Settings, address_in
+from ..games import GAME_NAMES
 from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import serve_websocket
 from ..pool import LoginPool
@@ -91,7 +92,7 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
     a loop that shares its listeners between worker processes shares this one too.
     Raises OSError when an address is taken, ConfigError for unusable TLS files."""
     tls = tls_context(settings)
-    app = make_app(settings, run_session, pool, store, secure=tls is not None)
+    app = make_app(settings, run_session, pool, store)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
                            handle_signals=False)
     await runner.setup()
@@ -125,10 +126,10 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 
 def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
-             store: Store | None, secure: bool = False) -> web.Application:
+             store: Store | None) -> web.Application:
     app = web.Application(middlewares=[_headers])
     app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool,
-                     "public": PublicData(settings, store), "secure": secure}
+                     "public": PublicData(settings, store)}
     routes = [
         web.get("/", play_page), web.get("/play", play_socket),
         web.get("/favicon.ico", no_icon),
@@ -265,7 +266,6 @@ async def _public(request: web.Request, fetch: Callable[[PublicData], Awaitable[
 
 async def halls(request: web.Request) -> web.Response:
     async def fetch(public: PublicData) -> list[dict[str, Any]]:
-        from ..games import GAME_NAMES
         return [await public.hall(game) for game in GAME_NAMES]
     return await _public(request, fetch, pages.halls_page)
 
@@ -308,7 +308,6 @@ async def daily(request: web.Request) -> web.Response:
 
 
 async def api_index(request: web.Request) -> web.Response:
-    from ..games import GAME_NAMES
     data = {"halloffame": [f"/api/halloffame/{g}" for g in GAME_NAMES],
             "deal": "/api/halloffame/{game}/{deal}", "board": "/api/halloffame/{game}?board={tag}",
             "online": "/api/online", "daily": "/api/daily"}

@@ -484,7 +484,8 @@ def report(row: Row) -> None:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 500, 1000, 2000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100, 500, 1000, 2000],
+                        help="telnet (and echo) callers, one run each; none: skip them")
     parser.add_argument("--ssh", type=int, default=200, help="SSH callers (0: none)")
     parser.add_argument("--keys", type=int, default=30, help="keys per caller")
     parser.add_argument("--concurrency", type=int, default=64,

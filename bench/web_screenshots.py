@@ -19,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "server")]
 
-from browserhelp import browser_page, type_keys, wait_for_text  # noqa: E402
+from browserhelp import browser_page, sign_up, type_keys, wait_for_text  # noqa: E402
 from serverhelp import running  # noqa: E402
 
 from door.config import load_settings  # noqa: E402
@@ -57,12 +57,8 @@ async def main() -> None:
                 browser_page(width=960, height=640) as page:
             url = f"http://127.0.0.1:{ports.web}"
             await page.goto(f"{url}/")
-            await wait_for_text(page, "Handle:")
-            await type_keys(page, "new\rDaphne\r")
-            await wait_for_text(page, "Password:")
-            await type_keys(page, "daphne-pw\rdaphne-pw\r")
-            await wait_for_text(page, "Press any key")
-            await type_keys(page, " c")
+            await sign_up(page, "Daphne", "daphne-pw")
+            await type_keys(page, "c")
             await wait_for_text(page, "Game number:")
             await type_keys(page, f"{NUMBER}\r")
             await wait_for_text(page, f"Monte Carlo #{NUMBER}")

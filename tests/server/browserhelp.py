@@ -69,3 +69,19 @@ async def type_keys(page: Any, text: str) -> None:
         await page.keyboard.type(part)
         await page.keyboard.press("Enter")
     await page.keyboard.type(text.split("\r")[-1])
+
+
+async def sign_up(page: Any, handle: str, password: str, timeout: float = 30.0) -> str:
+    """From the play page's login screen to the main menu, as a new user; the menu's
+    screen text."""
+    await wait_for_text(page, "Handle:", timeout)
+    await type_keys(page, "new\r")
+    await wait_for_text(page, "New user", timeout)
+    await type_keys(page, f"{handle}\r")
+    await wait_for_text(page, "Password:", timeout)
+    await type_keys(page, f"{password}\r")
+    await wait_for_text(page, "Again:", timeout)
+    await type_keys(page, f"{password}\r")
+    await wait_for_text(page, "Press any key", timeout)
+    await type_keys(page, " ")
+    return await wait_for_text(page, "Your choice", timeout)

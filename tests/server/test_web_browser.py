@@ -9,7 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
-from browserhelp import browser_page, chromium_path, screen_text, type_keys, wait_for_text
+from browserhelp import (
+    browser_page,
+    chromium_path,
+    screen_text,
+    sign_up,
+    type_keys,
+    wait_for_text,
+)
 from serverhelp import running
 
 from door.games.montecarlo import MonteCarlo
@@ -28,17 +35,7 @@ async def test_a_browser_caller_plays_monte_carlo_and_finds_the_score(door_home:
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         await page.goto(f"http://127.0.0.1:{ports.web}/")
-        await wait_for_text(page, "Handle:", WAIT)
-        await type_keys(page, "new\r")
-        await wait_for_text(page, "New user", WAIT)
-        await type_keys(page, "Beatrix\r")
-        await wait_for_text(page, "Password:", WAIT)
-        await type_keys(page, "bea-secret\r")
-        await wait_for_text(page, "Again:", WAIT)
-        await type_keys(page, "bea-secret\r")
-        await wait_for_text(page, "Press any key", WAIT)
-        await type_keys(page, " ")
-        await wait_for_text(page, "Your choice", WAIT)
+        await sign_up(page, "Beatrix", "bea-secret", WAIT)
         await type_keys(page, "c")
         await wait_for_text(page, "Game number:", WAIT)
         await type_keys(page, f"{NUMBER}\r")
@@ -74,13 +71,7 @@ async def test_the_terminal_grows_with_the_browser_window(door_home: Path) -> No
     async with running(door_home, ssh=False, web=True) as ports, \
             browser_page(width=1000, height=700) as page:
         await page.goto(f"http://127.0.0.1:{ports.web}/")
-        await wait_for_text(page, "Handle:", WAIT)
-        await type_keys(page, "new\rRowena\r")
-        await wait_for_text(page, "Password:", WAIT)
-        await type_keys(page, "row-secret\rrow-secret\r")
-        await wait_for_text(page, "Press any key", WAIT)
-        await type_keys(page, " ")
-        screen = await wait_for_text(page, "Your choice", WAIT)
+        screen = await sign_up(page, "Rowena", "row-secret", WAIT)
         rows = await page.evaluate("window.reussite.term.rows")
         assert rows >= 25 and "Hot key" in screen.splitlines()[rows - 1]
         await page.set_viewport_size({"width": 1000, "height": 1400})

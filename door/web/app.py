@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from ..config import ConfigError, Networks, Settings, address_in
 from ..games import GAME_NAMES
@@ -83,6 +84,29 @@ class WebListener:
         await self._closing
 
 
+class QuietBadRequests(logging.Filter):
+    """aiohttp logs a malformed request (which anyone can send, as often as they like) as an
+    ERROR with a traceback: here it becomes one WARNING line, which door/loglimit.py holds
+    back when it repeats.  Errors of the door's own handlers keep their traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            peer = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            record.msg = "web %s: a malformed HTTP request (%s)"
+            record.args = (peer, str(error.message).splitlines()[0][:80] if error.message
+                           else type(error).__name__)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_bad_requests() -> None:
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, QuietBadRequests) for f in server_log.filters):
+        server_log.addFilter(QuietBadRequests())
+
+
 async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
                     store: Store | None, hosts: list[str], port: int,
                     reuse_port: bool = False) -> WebListener:
@@ -92,6 +116,7 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
     a loop that shares its listeners between worker processes shares this one too.
     Raises OSError when an address is taken, ConfigError for unusable TLS files."""
     tls = tls_context(settings)
+    quiet_bad_requests()
     app = make_app(settings, run_session, pool, store)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
                            handle_signals=False)

@@ -221,6 +221,10 @@ async def test_floods_and_oversized_messages_cost_nobody_else(door_home: Path, c
             writer.write(masked_frame(b"not json", opcode=0x1) + masked_frame(b'{"resize": 7}',
                                                                                opcode=0x1))
             attackers.append((reader, writer))
+        for request in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+                        bytes(range(256)) * 20):  # not even HTTP
+            attackers.append(await asyncio.open_connection(OTHER_ADDRESS, ports.web))
+            attackers[-1][1].write(request)
         await still_answers(ports.telnet, "Oona")
         web = await web_call(ports.web)
         web.send("new\r")
@@ -229,4 +233,6 @@ async def test_floods_and_oversized_messages_cost_nobody_else(door_home: Path, c
         assert await closed_by_server(attackers[0][0]), "a message over 64 KiB ends the line"
         for _, writer in attackers:
             writer.close()
+        await log_says(door_home, r"web \S+: a malformed HTTP request \(Invalid character in "
+                                  r"Content-Length")
     assert tracebacks_in(door_home / "data" / "reussite.log") == []

@@ -118,8 +118,11 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
     tls = tls_context(settings)
     quiet_bad_requests()
     app = make_app(settings, run_session, pool, store)
+    # A connection that sends no request (or no next one) is closed after the pool's
+    # first-byte timeout, not aiohttp's hour.
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
-                           handle_signals=False)
+                           handle_signals=False,
+                           keepalive_timeout=settings.server.first_byte_timeout)
     await runner.setup()
     loop = asyncio.get_running_loop()
     servers: list[asyncio.Server] = []

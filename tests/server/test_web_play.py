@@ -236,3 +236,11 @@ async def test_floods_and_oversized_messages_cost_nobody_else(door_home: Path, c
         await log_says(door_home, r"web \S+: a malformed HTTP request \(Invalid character in "
                                   r"Content-Length")
     assert tracebacks_in(door_home / "data" / "reussite.log") == []
+
+
+async def test_a_silent_http_connection_is_closed(door_home: Path) -> None:
+    configure(door_home, first_byte_timeout=2)
+    async with running(door_home, ssh=False, web=True) as ports:
+        reader, writer = await asyncio.open_connection("127.0.0.1", ports.web)
+        assert await closed_by_server(reader), "an HTTP connection sending nothing is closed"
+        writer.close()

@@ -6,12 +6,22 @@
 (function () {
   "use strict";
   const COLS = 80, MIN_ROWS = 25, MAX_ROWS = 60, FONT = '"DejaVu Sans Mono", monospace';
+  // The VGA text-mode palette a BBS caller's terminal (SyncTERM, a DOS box) shows, not
+  // xterm.js's own, whose "black" is grey: the door's explicit black backgrounds stay black.
+  const VGA = {
+    background: "#000000", foreground: "#aaaaaa", cursor: "#aaaaaa",
+    black: "#000000", red: "#aa0000", green: "#00aa00", yellow: "#aa5500",
+    blue: "#0000aa", magenta: "#aa00aa", cyan: "#00aaaa", white: "#aaaaaa",
+    brightBlack: "#555555", brightRed: "#ff5555", brightGreen: "#55ff55",
+    brightYellow: "#ffff55", brightBlue: "#5555ff", brightMagenta: "#ff55ff",
+    brightCyan: "#55ffff", brightWhite: "#ffffff",
+  };
   const status = document.getElementById("status");
   const main = document.getElementById("screen");
   const term = new Terminal({
     cols: COLS, rows: MIN_ROWS, fontFamily: FONT, fontSize: 16, scrollback: 0,
     cursorBlink: true, customGlyphs: true, drawBoldTextInBrightColors: true,
-    theme: { background: "#000000", foreground: "#aaaaaa" },
+    theme: VGA,
   });
   const fit = new FitAddon.FitAddon();
   term.loadAddon(fit);

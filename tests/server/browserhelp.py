@@ -14,8 +14,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-"""Launch flags known to work on these machines (root, no GPU, no network)."""
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"]
+"""Launch flags known to work on these machines (root, no GPU, no network) and in CI
+containers (whose /dev/shm is often too small for Chromium's shared memory)."""
 BROWSER_ENV = "REUSSITE_CHROMIUM"  # another browser binary, if not the system's chromium
 
 

@@ -4,6 +4,7 @@ telnet, checked with a browser-protocol client (the Chromium test is test_web_br
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import time
@@ -244,3 +245,59 @@ async def test_a_silent_http_connection_is_closed(door_home: Path) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", ports.web)
         assert await closed_by_server(reader), "an HTTP connection sending nothing is closed"
         writer.close()
+
+
+async def test_one_address_holds_a_bounded_number_of_http_connections(door_home: Path,
+                                                                        caplog) -> None:
+    """[server] max_per_address plus a browser's spare: the surplus is closed as it opens,
+    the others still answer, and one closed makes room again."""
+    from door.web.app import HTTP_SPARE
+
+    configure(door_home, max_per_address=1)
+    limit = 1 + HTTP_SPARE
+    async with running(door_home, ssh=False, web=True) as ports:
+        held = [await asyncio.open_connection("127.0.0.1", ports.web) for _ in range(limit)]
+        assert await answer_of(ports.web) == b"", "one connection more than the limit"
+        assert f"more than {limit} HTTP connections at once" in caplog.text
+
+        reader, writer = held[0]
+        writer.write(b"GET /online HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readline(), WAIT)).startswith(b"HTTP/1.1 200")
+        writer.close()
+        deadline = time.monotonic() + WAIT
+        while True:  # room again, once the server has seen that one go
+            reader, writer = await asyncio.open_connection("127.0.0.1", ports.web)
+            writer.write(b"GET /online HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            with contextlib.suppress(ConnectionError):
+                if (await asyncio.wait_for(reader.readline(), WAIT)).startswith(b"HTTP/1.1 200"):
+                    break
+            writer.close()
+            assert time.monotonic() < deadline, "no room after a connection closed"
+            await asyncio.sleep(0.1)
+        writer.close()
+        for _, other in held[1:]:
+            other.close()
+
+
+async def test_a_listed_proxy_holds_as_many_http_connections_as_it_needs(door_home: Path
+                                                                         ) -> None:
+    from door.web.app import HTTP_SPARE
+
+    configure(door_home, max_per_address=1, proxies="127.0.0.1")
+    async with running(door_home, ssh=False, web=True) as ports:
+        held = [await asyncio.open_connection("127.0.0.1", ports.web)
+                for _ in range(1 + HTTP_SPARE)]
+        assert (await answer_of(ports.web)).startswith(b"HTTP/1.1 200")
+        for _, writer in held:
+            writer.close()
+
+
+async def answer_of(port: int) -> bytes:
+    """What one GET /online on a new connection brings before the connection closes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /online HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    answer = b""
+    with contextlib.suppress(ConnectionError):
+        answer = await asyncio.wait_for(reader.read(), WAIT)
+    writer.close()
+    return answer

@@ -22,6 +22,13 @@ SQLITE_POOL = {"pool_size": 4, "max_overflow": 4, "pool_timeout": 30}
 """At most eight SQLite connections (each is a thread in aiosqlite): reads in WAL never wait,
 and writes queue on the store's lock, so more would only cost threads and file handles."""
 
+SERVER_POOL = {"pool_size": 10, "max_overflow": 20, "pool_timeout": 30}
+"""Connections to a database server (PostgreSQL) per process: on a busy event loop each
+round trip of a transaction waits for the loop, so connections are held longer than the
+queries take; thirty keep 300 callers' saves and logins flowing (SQLAlchemy's default of
+fifteen ran out in bench/soak.py), and three servers sharing a PostgreSQL still stay under
+its default max_connections of 100."""
+
 READONLY = "reussite_readonly"
 """Execution option marking a connection whose transactions only read."""
 
@@ -40,6 +47,9 @@ def make_engine(url: str | URL, *, busy_timeout: float = BUSY_TIMEOUT_S,
                 kw.setdefault(key, value)
     else:
         kw.setdefault("pool_pre_ping", True)
+        if pooled:
+            for key, value in SERVER_POOL.items():
+                kw.setdefault(key, value)
     engine = create_async_engine(url, **kw)
     if engine.dialect.name == "sqlite":
         _sqlite_hooks(engine)

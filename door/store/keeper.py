@@ -87,6 +87,9 @@ class GameKeeper:
         """Claim the resume slot for ``kept`` (a new game, or one resumed or loaded): from now
         on saves of any other visit to that slot are refused.  Never raises: when the
         database cannot take the claim, the keeper makes it later."""
+        for older in [g for g in self._dirty if g is not kept and
+                      (g.player_id, g.game) == (kept.player_id, kept.game)]:
+            self.forget(older)  # an ended visit's game: its claim must not come after this
         kept.version = max(kept.version, 1)
         await self._claim(kept)
         if kept.owner is None:
@@ -105,6 +108,14 @@ class GameKeeper:
         if kept is not None:
             return not kept.dirty
         return not any(g.dirty for g in self._dirty)
+
+    def unwritten(self, player_id: int, game: str) -> dict[str, Any] | None:
+        """The newest state of a game of this player that an ended visit left here unwritten
+        (the database was slow or away): a new visit resumes it, not the slot's older one."""
+        for kept in self._dirty:
+            if (kept.player_id, kept.game) == (player_id, game) and kept.dirty:
+                return kept.state()
+        return None
 
     def forget(self, kept: KeptGame) -> None:
         """Stop following a game (it finished: its slot is emptied with its result)."""

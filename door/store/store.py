@@ -37,9 +37,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from sqlalchemy import case, delete, event, func, select, update
+from sqlalchemy import bindparam, case, delete, event, func, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..games import GameRecord, IllegalMove, Status
@@ -549,28 +550,31 @@ class Store:
     @unit
     async def keep_resumes(self, saves: list[SlotSave]) -> list[SlotSave]:
         """Write many owners' newest states in one transaction; return the saves refused
-        because their slot has another owner now (or is gone: the game finished)."""
+        because their slot has another owner now (or is gone: the game finished).
+
+        Two statements whatever the batch's size (one executemany, one read-back): on a busy
+        server each round trip waits for the event loop, and the connection is held until
+        the last one."""
         if not saves:
             return []
         now = self._now()
-        refused: list[SlotSave] = []
+        slots = ResumeRow.__table__
+        write = (update(slots)
+                 .where(slots.c.player_id == bindparam("b_player"),
+                        slots.c.game == bindparam("b_game"),
+                        slots.c.owner == bindparam("b_owner"),
+                        slots.c.version < bindparam("b_version"))
+                 .values(state=bindparam("b_state"), saved=now, version=bindparam("b_version")))
         async with self._write() as conn:
-            for save in saves:
-                done = await conn.execute(
-                    update(ResumeRow).where(ResumeRow.player_id == save.player_id,
-                                            ResumeRow.game == save.game,
-                                            ResumeRow.owner == save.owner,
-                                            ResumeRow.version < save.version)
-                    .values(state=save.state, saved=now, version=save.version))
-                if done.rowcount == 0 and not await self._slot_is(conn, save):
-                    refused.append(save)
-        return refused
-
-    async def _slot_is(self, conn: AsyncConnection, save: SlotSave) -> bool:
-        """Whether the slot is still this owner's (its version already as new or newer)."""
-        owner = (await conn.execute(select(ResumeRow.owner).where(
-            ResumeRow.player_id == save.player_id, ResumeRow.game == save.game))).scalar()
-        return owner == save.owner
+            await conn.execute(write, [
+                {"b_player": s.player_id, "b_game": s.game, "b_owner": s.owner,
+                 "b_version": s.version, "b_state": s.state} for s in saves])
+            owners = {(row.player_id, row.game): row.owner for row in await conn.execute(
+                select(slots.c.player_id, slots.c.game, slots.c.owner).where(
+                    tuple_(slots.c.player_id, slots.c.game).in_(
+                        sorted({(s.player_id, s.game) for s in saves}))))}
+        # A slot still this save's owner's holds it (or a newer state of it): kept.
+        return [s for s in saves if owners.get((s.player_id, s.game)) != s.owner]
 
     @unit
     async def load_resume(self, player_id: int, game: str) -> dict[str, Any] | None:
@@ -1039,6 +1043,8 @@ def _reason_key(exc: BaseException, path: str | None = None) -> str:
     space left is a full disk, not a damaged file: SQLite reports ENOSPC on its WAL or
     shared-memory file as a plain "disk I/O error"."""
     root = _root(exc)
+    if isinstance(exc, PoolTimeout) or isinstance(root, PoolTimeout):
+        return "busy"  # every pooled connection in use: the server is reachable, just busy
     if isinstance(root, ConnectionError):
         return "unreachable"
     if isinstance(root, OSError) and root.errno in (errno.ENOSPC, errno.EDQUOT):

@@ -239,8 +239,11 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game 
     store, player = session.store, session.player
     if store is None or player is None:
         return None
+    keeper = session.keeper
+    state = keeper.unwritten(player.id, screen_cls.name) if keeper is not None else None
     try:
-        state = await store.load_resume(player.id, screen_cls.name)
+        if state is None:
+            state = await store.load_resume(player.id, screen_cls.name)
     except StoreError as exc:  # the store says why; play goes on without it
         log.warning("resume unavailable: %s", exc)
         return None

@@ -82,6 +82,33 @@ async def test_a_game_another_visit_claimed_is_not_written_again(store: Store) -
     await keeper.close()
 
 
+async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Store) -> None:
+    """A caller who hangs up while the database is slow and calls straight back gets the
+    game as they left it (from this process's keeper), and the ended visit's late write
+    cannot come after the new visit's claim."""
+    ann = await store.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store, every_s=3600)  # nothing written by itself: "slow"
+    game = played_game("auntmary", 12, 0)
+    ended = await keeper.start(follow(game, ann.id))
+    for _ in range(3):
+        game.play(game.legal_moves()[0])
+        keeper.changed(ended)
+    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == []
+    state = keeper.unwritten(ann.id, "auntmary")
+    assert state is not None and state["actions"] == game.actions
+    assert keeper.unwritten(ann.id, "mariant") is None
+    resumed = played_game("auntmary", 12, 0)
+    for move in state["actions"]:
+        resumed.play(move)
+    again = await keeper.start(follow(resumed, ann.id))  # the new visit resumes it
+    assert ended.refused and keeper.unwritten(ann.id, "auntmary") is None
+    resumed.play(resumed.legal_moves()[0])
+    keeper.changed(again)
+    assert await keeper.flush()
+    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == resumed.actions
+    await keeper.close()
+
+
 async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'reussite.db'}")
     assert await store.start()

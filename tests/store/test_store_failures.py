@@ -17,6 +17,8 @@ from sqlalchemy import event, text
 from storehelp import played_game
 
 from door.store import Store, StoreUnavailable
+from door.store.engine import make_engine
+from door.store.store import PoolTimeout, _reason_key
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -139,6 +141,22 @@ async def test_locked_too_long_then_free(tmp_path: Path) -> None:
     finally:
         holder.close()
         await store.close()
+
+
+async def test_every_pooled_connection_in_use_is_busy_not_unreachable(tmp_path: Path) -> None:
+    """A pool that ran out (SQLAlchemy's "QueuePool limit ... connection timed out") is a busy
+    database: the sysop must not go looking for a server that is down."""
+    db = tmp_path / "reussite.db"
+    await migrated(db)
+    engine = make_engine(sqlite_url(db), pool_size=1, max_overflow=0, pool_timeout=0.1)
+    try:
+        async with engine.connect():
+            with pytest.raises(PoolTimeout) as caught:
+                async with engine.connect():
+                    pass
+        assert _reason_key(caught.value) == "busy"
+    finally:
+        await engine.dispose()
 
 
 async def test_postgresql_server_unreachable(caplog: pytest.LogCaptureFixture) -> None:

@@ -29,6 +29,10 @@ queries take; thirty keep 300 callers' saves and logins flowing (SQLAlchemy's de
 fifteen ran out in bench/soak.py), and three servers sharing a PostgreSQL still stay under
 its default max_connections of 100."""
 
+SAVES_POOL = {"pool_size": 2, "max_overflow": 2, "pool_timeout": 30}
+"""The game keeper's own connections to a database server (its batch and the exit-path
+flushes), apart from :data:`SERVER_POOL`."""
+
 READONLY = "reussite_readonly"
 """Execution option marking a connection whose transactions only read."""
 

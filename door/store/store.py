@@ -41,13 +41,13 @@ from sqlalchemy import bindparam, case, delete, event, func, select, tuple_, upd
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..games import GameRecord, IllegalMove, Status
 from ..games import engine as game_engine
 from ..private import PRIVATE_FILE, make_private_database, make_private_dir
 from . import queries
-from .engine import BUSY_TIMEOUT_S, READONLY, make_engine, safe_url, sqlite_path
+from .engine import BUSY_TIMEOUT_S, READONLY, SAVES_POOL, make_engine, safe_url, sqlite_path
 from .errors import (
     MessageRefused,
     RecordRejected,
@@ -241,6 +241,11 @@ class Store:
         if path:
             make_private_database(path)
         self.engine = make_engine(url, busy_timeout=busy_timeout, pooled=pooled)
+        self._saves_engine = (make_engine(url, pooled=True, **SAVES_POOL)
+                              if pooled and self.engine.dialect.name != "sqlite" else self.engine)
+        """The game keeper's own connections on a database server: saves of games in
+        progress never queue behind a crowd of logins (SQLite's writers queue on one lock
+        anyway)."""
         self.host = (host or socket.gethostname())[:64]
         self.limits = limits or Limits()
         self.online_window = timedelta(seconds=online_window_s)
@@ -300,6 +305,8 @@ class Store:
         if self._units:
             await asyncio.wait(list(self._units), timeout=timeout)
         await self.engine.dispose()
+        if self._saves_engine is not self.engine:
+            await self._saves_engine.dispose()
 
     def _unit_done(self, task: asyncio.Future) -> None:
         self._units.discard(task)
@@ -324,19 +331,25 @@ class Store:
             raise unavailable from None
 
     @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
+    async def _write(self, engine: AsyncEngine | None = None) -> AsyncIterator[AsyncConnection]:
         """One short write transaction (BEGIN IMMEDIATE on SQLite), after this process's
         other writers."""
         turn = self._writers if self._writers is not None else contextlib.nullcontext()
-        async with (turn, self._guard(), self.engine.connect() as conn,
+        async with (turn, self._guard(), (engine or self.engine).connect() as conn,
                     _closed_on_failure(conn), conn.begin()):
             yield conn
 
     @contextlib.asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
-        """One short read-only transaction (a deferred BEGIN: never waits for a writer)."""
+        """One short read-only transaction (a deferred BEGIN: never waits for a writer).  On
+        a database server the reads run in autocommit: READ COMMITTED gives each statement
+        its own snapshot either way, and BEGIN and COMMIT would be two more round trips,
+        each waiting for a busy event loop while the connection is held."""
         async with self._guard(), self.engine.connect() as conn:
-            await conn.execution_options(**{READONLY: True})
+            options: dict[str, Any] = {READONLY: True}
+            if self.dialect != "sqlite":
+                options["isolation_level"] = "AUTOCOMMIT"
+            await conn.execution_options(**options)
             async with _closed_on_failure(conn), conn.begin():
                 yield conn
 
@@ -565,7 +578,7 @@ class Store:
                         slots.c.owner == bindparam("b_owner"),
                         slots.c.version < bindparam("b_version"))
                  .values(state=bindparam("b_state"), saved=now, version=bindparam("b_version")))
-        async with self._write() as conn:
+        async with self._write(self._saves_engine) as conn:
             await conn.execute(write, [
                 {"b_player": s.player_id, "b_game": s.game, "b_owner": s.owner,
                  "b_version": s.version, "b_state": s.state} for s in saves])

@@ -1001,8 +1001,9 @@ async def _pg_dump(url: Any, target: Path) -> None:
     host = url.host or url.query.get("host")
     if host:
         args += ["--host", str(host)]
-    if url.port:
-        args += ["--port", str(url.port)]
+    port = url.port or url.query.get("port")  # asyncpg takes ?host=/socket/dir&port=N
+    if port:
+        args += ["--port", str(port)]
     if url.username:
         args += ["--username", url.username]
     proc = await asyncio.create_subprocess_exec(*args, env=env,

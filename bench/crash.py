@@ -216,7 +216,7 @@ async def one_round(kind: str, home: Path, store: Store, player: Player, title: 
         game.play(move)
         typed_at.append(time.monotonic())
         await asyncio.sleep(player.rng.uniform(0.05, 0.4))
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)  # the whole server: a supervisor and its workers
     killed = time.monotonic()
     await proc.wait()
     line.close()

@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--web-port", type=int, metavar="PORT",
                        help="override [web] port and enabled (0 picks a free port, -1 no "
                             "web)")
+    serve.add_argument("--workers", type=_workers_option, metavar="N",
+                       help="processes answering callers (default [server] workers: one "
+                            "per core); 1 answers in this process")
     serve.set_defaults(func=cmd_serve)
 
     local = sub.add_parser("local", parents=[common], help="play on this terminal, no network",
@@ -114,10 +117,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     bind = args.bind or settings.server.bind
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
+    from .workers import can_fork, default_workers
+
+    workers = args.workers or settings.server.workers or default_workers()
+    if workers > 1 and can_fork():
+        from .workers import supervise
+
+        return supervise(settings, bind, port, args.ssh_port, args.rlogin_port, workers,
+                         web_port=args.web_port)
     from .server import serve
 
     return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port,
                              rlogin_port=args.rlogin_port, web_port=args.web_port))
+
+
+def _workers_option(value: str) -> int:
+    try:
+        workers = int(value)
+    except ValueError:
+        workers = 0
+    if not 1 <= workers <= 64:
+        raise argparse.ArgumentTypeError("expected a number of processes 1-64")
+    return workers
 
 
 def cmd_local(args: argparse.Namespace) -> int:

@@ -79,6 +79,7 @@ class ServerSettings:
     login_per_address: int = 3  # of those, from one address
     first_byte_timeout: int = 15  # seconds a new connection may send nothing
     rlogin_port: int | None = None  # RLogin for the member boards of [boards]; None: off
+    workers: int = 0  # processes answering callers (serve); 0: one per core
 
 
 Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
@@ -323,6 +324,16 @@ def _db_url(value: str) -> str:
 _PORT = _int_between(1, 65535)
 
 
+def _workers(value: str) -> int:
+    """``auto`` (0: one per core) or a number of processes."""
+    if value.strip().lower() == "auto":
+        return 0
+    try:
+        return _int_between(1, 64)(value)
+    except ValueError:
+        raise ValueError("expected auto or a number of processes 1–64") from None
+
+
 def _port_or_off(value: str) -> int | None:
     if value.strip().lower() in ("off", "no", "none", ""):
         return None
@@ -370,7 +381,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                 "login_pool": _int_between(1, 10000),
                                 "login_per_address": _int_between(1, 10000),
                                 "first_byte_timeout": _int_between(2, 300),
-                                "rlogin_port": _port_or_off}),
+                                "rlogin_port": _port_or_off, "workers": _workers}),
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
                                 "minutes_per_call": _int_between(1, 1440),
                                 "messages_per_hour": _int_between(1, 1000),

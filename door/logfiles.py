@@ -60,3 +60,12 @@ class PrivateRotatingFileHandler(_Quiet, logging.handlers.RotatingFileHandler):
     def _open(self) -> IO[Any]:
         return open(self.baseFilename, self.mode, encoding=self.encoding,
                     errors=self.errors, opener=open_private)
+
+
+class PrivateWatchedFileHandler(_Quiet, logging.handlers.WatchedFileHandler):
+    """For a log file several processes append to (``serve --workers``): reopened when it
+    has been moved, since rotating is left to one process (door/workers.py)."""
+
+    def _open(self) -> IO[Any]:
+        return open(self.baseFilename, self.mode, encoding=self.encoding,
+                    errors=self.errors, opener=open_private)

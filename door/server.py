@@ -21,12 +21,12 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .boards import BoardLogin, BoardRefused, board_login
 from .config import GAME_ACTIONS, Settings
 from .guard import LoginLimiter, address_of, host_of
-from .logfiles import FORMAT, PrivateRotatingFileHandler
+from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
 from .loglimit import limit_repeats
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import notice, start_telnet
@@ -39,6 +39,9 @@ from .store.accounts import GUEST_ID, Accounts
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
+
+if TYPE_CHECKING:
+    from .workers import Worker
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,16 @@ class Call(NamedTuple):
     session: Session | None
     terminal: Terminal
     hangup: asyncio.Event
+
+
+class Nodes(Protocol):
+    """Node numbers for callers: :class:`NodeTable`, or the workers' shared one."""
+
+    max_nodes: int
+
+    def take(self) -> int | None: ...
+
+    def give_back(self, node: int) -> None: ...
 
 
 class NodeTable:
@@ -117,14 +130,19 @@ def _elapsed(start: float) -> str:
 class Door:
     """Everything the server shares between callers: nodes, guards, accounts, live sessions."""
 
-    def __init__(self, settings: Settings, store: Store | None) -> None:
+    def __init__(self, settings: Settings, store: Store | None,
+                 worker: Worker | None = None) -> None:
         self.settings = settings
         self.store = store
-        self.nodes = NodeTable(settings.server.max_nodes)
+        self.worker = worker
+        """This process's place among the workers of ``serve --workers`` (None: alone)."""
+        self.nodes: Nodes = (worker.nodes if worker is not None
+                             else NodeTable(settings.server.max_nodes))
         self.accounts = Accounts(store) if store is not None else None
         acc, srv = settings.accounts, settings.server
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
-        self.pool = LoginPool(srv.login_pool, srv.login_per_address, srv.max_per_address,
+        pool_size = worker.pool_size(srv.login_pool) if worker is not None else srv.login_pool
+        self.pool = LoginPool(pool_size, srv.login_per_address, srv.max_per_address,
                               srv.first_byte_timeout, acc.login_timeout)
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
@@ -339,7 +357,8 @@ class Door:
         local = [OtherCall(f"node {other.caller.node}", self._ender(other_task))
                  for other, other_task in self._calls_of(player.id, but=task)]
         remote = await calls_elsewhere(self.store, session,
-                                       skip_host=self.store.host if self.store else None)
+                                       skip_host=self.store.host if self.store else None,
+                                       nudge=self.worker.nodes.nudge if self.worker else None)
         return await one_call_per_player(session, local + remote)
 
     def _ender(self, task: asyncio.Task):
@@ -446,10 +465,16 @@ def bound_send_buffers(sockets: Any) -> None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
-def _log_to_file(data_dir: Path) -> logging.Handler | None:
+def log_to_file(data_dir: Path, shared: bool = False) -> logging.Handler | None:
+    """The log file in ``data_dir`` beside stderr.  ``shared``: several processes append to
+    it (``serve --workers``), and the supervisor rotates it."""
     try:
-        handler = PrivateRotatingFileHandler(
-            data_dir / LOG_FILE, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
+        if shared:
+            handler: logging.Handler = PrivateWatchedFileHandler(data_dir / LOG_FILE,
+                                                                 encoding="utf-8")
+        else:
+            handler = PrivateRotatingFileHandler(data_dir / LOG_FILE, maxBytes=LOG_BYTES,
+                                                 backupCount=LOG_BACKUPS, encoding="utf-8")
     except OSError as exc:
         log.warning("no log file in %s: %s", data_dir, exc)
         return None
@@ -482,23 +507,30 @@ def tune_garbage_collector() -> None:
 async def serve(settings: Settings, bind: str, port: int,
                 started: asyncio.Future | None = None, ssh_port: int | None = None,
                 stop: asyncio.Event | None = None, rlogin_port: int | None = None,
-                web_port: int | None = None) -> int:
+                web_port: int | None = None, worker: Worker | None = None) -> int:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound
     :class:`Ports` (tests use port 0); ``ssh_port`` overrides [server] ssh_port (0 picks a
     free one; -1 turns SSH off), ``rlogin_port`` [server] rlogin_port and ``web_port``
-    [web] port and enabled (likewise)."""
+    [web] port and enabled (likewise).  ``worker``: this process is one worker of
+    ``serve --workers`` (door/workers.py), which listens on the ports the first worker got
+    and reports to the supervisor."""
     from .net.ssh import start_ssh
 
     make_private_dir(settings.data_dir)
-    handler = _log_to_file(settings.data_dir)
+    handler = log_to_file(settings.data_dir, shared=worker is not None)
     unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
-    door = Door(settings, store)
+    door = Door(settings, store, worker)
     ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
     if rlogin_port is None:
         rlogin_port = -1 if settings.server.rlogin_port is None else settings.server.rlogin_port
     if web_port is None:
         web_port = settings.web.port if settings.web.enabled else -1
+    if worker is not None and worker.ports is not None:  # the ports worker 1 got
+        port = worker.ports.telnet
+        ssh_port = -1 if worker.ports.ssh is None else worker.ports.ssh
+        rlogin_port = -1 if worker.ports.rlogin is None else worker.ports.rlogin
+        web_port = -1 if worker.ports.web is None else worker.ports.web
     hosts = [host.strip() for host in bind.split(",") if host.strip()]
     listeners: list[Any] = []
     ssh_bound = rlogin_bound = web_bound = None
@@ -508,13 +540,7 @@ async def serve(settings: Settings, bind: str, port: int,
     try:
         bound = await listen(hosts, port, listeners,
                              lambda host, port: start_telnet(host, port, door.run, door.pool))
-        # Who's online names each server by machine and telnet port: two servers on one
-        # machine never share rows, and a restart takes its own rows back.
-        store.host = f"{socket.gethostname()}:{bound}"[:64]
-        with contextlib.suppress(StoreError):  # rows a crash of this server left behind
-            if gone := await store.forget_host():
-                log.warning("who's online: %d calls of a previous run (a crash?) removed",
-                            gone)
+        await take_host_rows(store, f"{socket.gethostname()}:{bound}", worker)
         where = f"telnet on {', '.join(hosts)} port {bound}"
         if ssh_port >= 0:
             ssh_bound = await listen(hosts, ssh_port, listeners, lambda host, port: start_ssh(
@@ -532,20 +558,28 @@ async def serve(settings: Settings, bind: str, port: int,
             web_bound, url = await start_web_for(settings, door, hosts, web_port, listeners)
             where += f" and the web on {url}"
         log.info("listening: %s (home %s)", where, settings.home)
-        print(f"Réussite is answering {where}. Ctrl-C stops it.", flush=True)
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, stop.set)
                 signals.append(sig)
-        watch = asyncio.create_task(watch_hang_up_orders(store, door.call_tokens,
-                                                         door.hang_up_node))
+        ports = Ports(bound, ssh_bound, rlogin_bound, web_bound)
+        if worker is None:
+            print(f"Réussite is answering {where}. Ctrl-C stops it.", flush=True)
+        else:  # the supervisor says it, once all workers listen
+            loop.add_reader(worker.lifeline, stop.set)  # the supervisor has gone
+            worker.listening(ports, where, loop.bound if hasattr(loop, "bound") else [])
+        watch = asyncio.create_task(watch_hang_up_orders(
+            store, door.call_tokens, door.hang_up_node,
+            nudged=worker.nodes.nudged if worker is not None else None))
         if started is not None:
-            started.set_result(Ports(bound, ssh_bound, rlogin_bound, web_bound))
+            started.set_result(ports)
         tune_garbage_collector()
         await stop.wait()
         watch.cancel()
         log.info("stopping: telling %d callers", len(door.live))
     finally:
+        if worker is not None:
+            loop.remove_reader(worker.lifeline)
         for sig in signals:
             loop.remove_signal_handler(sig)
         began = time.monotonic()
@@ -563,3 +597,19 @@ async def serve(settings: Settings, bind: str, port: int,
             logging.getLogger().removeHandler(handler)
             handler.close()
     return 0
+
+
+async def take_host_rows(store: Store, server: str, worker: Worker | None) -> None:
+    """Name this process in who's online and remove the rows a crash of it left behind.
+
+    A server is named by machine and telnet port, so two servers on one machine never share
+    rows and a restart takes its own rows back; each worker of one is a host of its own
+    (``machine:port/2``).  The first start of worker 1 also removes every other worker's
+    rows of a previous run (their number may differ now)."""
+    store.host = worker.host_id(server) if worker is not None else server[:64]
+    with contextlib.suppress(StoreError):
+        gone = await store.forget_host()
+        if worker is not None and worker.first:
+            gone += await store.forget_server(server)
+        if gone:
+            log.warning("who's online: %d calls of a previous run (a crash?) removed", gone)

@@ -30,6 +30,9 @@ write for all its calls; :data:`door.store.store.ALIVE_WINDOW_S` is three of the
 TAKEOVER_WAIT_S = 8.0
 """How long a takeover waits for the other call to save and leave before it goes on (that
 call's process may be gone without a trace: a crash, kill -9)."""
+NUDGE_S = 0.1
+"""How often a worker of ``serve --workers`` looks whether another asked it to read its
+hang-up orders (a look at shared memory, no system call)."""
 NOTICE = "One call at a time, please. Goodbye."
 
 
@@ -64,9 +67,11 @@ async def one_call_per_player(session: Session, others: list[OtherCall]) -> bool
 
 
 async def calls_elsewhere(store: Store | None, session: Session,
-                          skip_host: str | None = None) -> list[OtherCall]:
+                          skip_host: str | None = None,
+                          nudge: Callable[[], None] | None = None) -> list[OtherCall]:
     """The player's live calls known to the store (except this one, and except those of
-    ``skip_host``: a server knows its own calls better than its rows)."""
+    ``skip_host``: a server knows its own calls better than its rows).  ``nudge`` tells
+    the other workers of this server to read their orders now (door/workers.py)."""
     player = session.player
     if store is None or player is None or player.user_id == GUEST_ID:
         return []
@@ -76,19 +81,31 @@ async def calls_elsewhere(store: Store | None, session: Session,
         log.warning("node %s: other calls of %s unknown: %s", session.caller.node,
                     session.caller.alias, exc)
         return []
-    return [OtherCall(_where(store, row), _ender(store, row)) for row in rows
+    return [OtherCall(_where(store, row), _ender(store, row, nudge)) for row in rows
             if row.host != skip_host]
 
 
 def _where(store: Store, row: OnlineNode) -> str:
-    return f"node {row.node}" if row.host == store.host else f"node {row.node} of {row.host}"
+    """``node 3``, or ``node 3 of machine:port`` for another server's (a worker of this
+    server is this server: node numbers are shared by its workers)."""
+    if row.host == store.host or _server_of(row.host) == _server_of(store.host):
+        return f"node {row.node}"
+    return f"node {row.node} of {_server_of(row.host)}"
 
 
-def _ender(store: Store, row: OnlineNode) -> Callable[[], Awaitable[None]]:
+def _server_of(host: str) -> str:
+    """The server a who's-online host belongs to (``machine:port/2`` → ``machine:port``)."""
+    return host.rsplit("/", 1)[0]
+
+
+def _ender(store: Store, row: OnlineNode,
+           nudge: Callable[[], None] | None = None) -> Callable[[], Awaitable[None]]:
     async def end() -> None:
         with contextlib.suppress(StoreError):
             if not await store.ask_to_hang_up(row.host, row.node, row.token):
                 return
+        if nudge is not None:
+            nudge()
         deadline = time.monotonic() + TAKEOVER_WAIT_S
         while time.monotonic() < deadline:
             await asyncio.sleep(0.25)
@@ -106,12 +123,20 @@ def _ender(store: Store, row: OnlineNode) -> Callable[[], Awaitable[None]]:
 
 async def watch_hang_up_orders(store: Store, calls: Callable[[], dict[int, str]],
                                hang_up: Callable[[int], None],
-                               every_s: float = WATCH_S) -> None:
+                               every_s: float = WATCH_S,
+                               nudged: Callable[[], bool] | None = None) -> None:
     """Forever: every ``every_s`` seconds, this process's calls (node → token from
     ``calls()``) are said alive and their orders read; ``hang_up(node)`` for each call
-    told to go."""
+    told to go.  ``nudged()`` (the workers of one server) is looked at every
+    :data:`NUDGE_S`: True reads the orders at once."""
     while True:
-        await asyncio.sleep(every_s)
+        if nudged is None:
+            await asyncio.sleep(every_s)
+        else:
+            waited = 0.0
+            while waited < every_s and not nudged():
+                await asyncio.sleep(NUDGE_S)
+                waited += NUDGE_S
         live = calls()
         if not live:
             continue

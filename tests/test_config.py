@@ -66,6 +66,8 @@ def test_every_key_of_the_repository_file_is_commented() -> None:
     ("[door]\ngoodbye_pause = 61\n", ":2: [door] goodbye_pause: expected seconds 0–60"),
     ("[server]\nrlogin_port = maybe\n", ":2: [server] rlogin_port: expected off or a port "
                                         "number 1–65535, got 'maybe'"),
+    ("[server]\nworkers = 0\n", ":2: [server] workers: expected auto or a number of "
+                              "processes 1–64, got '0'"),
     ("[boards]\nX-A = secret-123 | 127.0.0.1\n",
      ":2: [boards] x-a: expected a tag of 1 to 8 letters or digits"),
     ("[boards]\nXA = secret-123\n", ":2: [boards] xa: expected `secret | addresses | name`"),
@@ -130,6 +132,12 @@ def test_boards_and_rlogin_port(tmp_path: Path) -> None:
     assert yb.allows("198.51.100.200") and not yb.allows("203.0.113.7")
     assert parse_settings("", tmp_path).server.rlogin_port is None
     assert parse_settings("[server]\nrlogin_port = off\n", tmp_path).server.rlogin_port is None
+
+
+def test_workers_auto_or_a_number(tmp_path: Path) -> None:
+    assert parse_settings("", tmp_path).server.workers == 0  # auto: one per core
+    assert parse_settings("[server]\nworkers = AUTO\n", tmp_path).server.workers == 0
+    assert parse_settings("[server]\nworkers = 3\n", tmp_path).server.workers == 3
 
 
 def test_a_byte_order_mark_from_notepad_is_accepted(tmp_path: Path) -> None:

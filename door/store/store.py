@@ -37,7 +37,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from sqlalchemy import bindparam, case, delete, event, func, select, tuple_, update
+from sqlalchemy import bindparam, case, delete, event, func, or_, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -134,6 +134,12 @@ class Message:
     @property
     def unread(self) -> bool:
         return self.read_at is None
+
+
+def worker_prefix(server: str) -> str:
+    """How the who's-online hosts of a server's workers start (``machine:port/``, then the
+    worker's number: door/workers.py); 64 characters at most in all."""
+    return server[:60] + "/"
 
 
 @dataclass(frozen=True)
@@ -862,6 +868,15 @@ class Store:
         async with self._write() as conn:
             return (await conn.execute(delete(NodeRow).where(NodeRow.host == self.host))
                     ).rowcount
+
+    @unit
+    async def forget_server(self, server: str) -> int:
+        """Remove every row of the server named ``server`` (machine:port) and of its workers
+        (``machine:port/N``: door/workers.py); returns how many there were."""
+        async with self._write() as conn:
+            return (await conn.execute(delete(NodeRow).where(or_(
+                NodeRow.host == server[:64],
+                NodeRow.host.startswith(worker_prefix(server), autoescape=True))))).rowcount
 
     @unit
     async def other_calls(self, player_id: int, token: str) -> list[OnlineNode]:

@@ -31,7 +31,7 @@ async def start_server(home: Path) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "door", "--home", str(home), "serve", "--telnet-port", "0",
         "--ssh-port", "0", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        preexec_fn=lambda: os.umask(0o022))
+        preexec_fn=lambda: os.umask(0o022), start_new_session=True)
 
 
 async def port_of(proc: asyncio.subprocess.Process) -> int:
@@ -40,7 +40,8 @@ async def port_of(proc: asyncio.subprocess.Process) -> int:
 
 
 async def kill9(proc: asyncio.subprocess.Process) -> None:
-    proc.send_signal(signal.SIGKILL)
+    """kill -9 of the whole server: its supervisor and every worker (``--workers``)."""
+    os.killpg(proc.pid, signal.SIGKILL)
     await proc.wait()
 
 

@@ -103,3 +103,13 @@ async def test_a_call_whose_process_stopped_saying_alive_is_not_offered(db_url: 
         assert [c.node for c in await store.other_calls(ann.id, "new")] == [2]
     finally:
         await store.close()
+
+
+async def test_a_servers_rows_go_with_its_workers_and_no_other(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    for host, node in (("moon:2323", 1), ("moon:2323/1", 2), ("moon:2323/2", 3),
+                       ("moon:23231/1", 4), ("sun:2323/1", 5)):
+        store.host = host
+        await store.node_heartbeat(node, ann.id, "main menu", f"tok{node}")
+    assert await store.forget_server("moon:2323") == 3  # itself alone, and its workers
+    assert sorted(n.node for n in await store.online()) == [4, 5]

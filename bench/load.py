@@ -75,16 +75,25 @@ class Result:
 # -- server processes -------------------------------------------------------------------------
 
 def proc_stats(pid: int) -> tuple[int, float]:
-    """(RSS in KiB, CPU seconds user+system) of a process."""
-    rss = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1])
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
+    """(RSS in KiB, CPU seconds user+system) of a process and its children (the workers of
+    ``serve --workers``), from /proc."""
+    rss, cpu = 0, 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    return rss, (int(fields[11]) + int(fields[12])) / ticks
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        rss += int(line.split()[1])
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        cpu += (int(fields[11]) + int(fields[12])) / ticks
+    return rss, cpu
 
 
 def make_home(n: int) -> Path:
@@ -101,15 +110,17 @@ def make_home(n: int) -> Path:
     return home
 
 
-async def start_door(home: Path, ssh: bool, log_level: str = "warning",
+async def start_door(home: Path, ssh: bool, workers: int = 1, log_level: str = "warning",
                      web: bool = False
                      ) -> tuple[asyncio.subprocess.Process, int, int]:
-    """The door in a process of its own: (process, telnet port, SSH or web port)."""
+    """``reussite serve --workers N`` in a session of its own (kill -9 of its group is a
+    crash of the whole server): (process, telnet port, SSH or web port)."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "door", "--home", str(home), "--log-level", log_level, "serve",
         "--telnet-port", "0", "--ssh-port", "0" if ssh else "-1",
-        "--web-port", "0" if web else "-1",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        "--web-port", "0" if web else "-1", "--workers", str(workers),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        start_new_session=True)
     line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
     telnet = int(re.search(r"telnet on \S+ port (\d+)", line).group(1))
     found = re.search(r"SSH on port (\d+)", line) or re.search(r"web on http://\S+:(\d+)/",

@@ -160,7 +160,7 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
         procs = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--client", what, str(port), str(i * share),
             str(min(share, callers - i * share)), str(seconds),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26)
             for i in range(clients) if i * share < callers]
         for p in procs:  # every caller signed up and in the game
             assert (await p.stdout.readline()).strip() == b"ready"

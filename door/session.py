@@ -201,12 +201,12 @@ class Session:
             from .ui.theme import WARNING
             text, attr = self._notice
             row = max(0, self.screen.rows - 2)
-            saved = list(self.screen.cells[row])
+            saved = self.screen.snapshot()
             self.screen.put(row, 0, " " * self.screen.cols, attr or WARNING)
             self.screen.put(row, 1, text[: self.screen.cols - 2], attr or WARNING)
             self._notice = None
             data = self.renderer.frame(self.screen)
-            self.screen.cells[row] = saved
+            self.screen.restore(saved, range(row, row + 1))
         else:
             data = self.renderer.frame(self.screen)
         if self._bell and not self._keys:  # one bell for a burst of refused keys
@@ -339,13 +339,13 @@ class Session:
             await self.show()
             return
         row = self.screen.rows - 1
-        saved = list(self.screen.cells[row])
+        saved = self.screen.snapshot()
         from .ui.theme import WARNING
         self.screen.put(row, 0, " " * (self.screen.cols - 1), WARNING)
         self.screen.put(row, 1, f"Still there? Press a key within {IDLE_WARNING} seconds.",
                         WARNING)
         await self.show()
-        self.screen.cells[row] = saved
+        self.screen.restore(saved, range(row, row + 1))
 
 
 async def run_visit(session: Session) -> None:

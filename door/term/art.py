@@ -240,6 +240,7 @@ def draw_ansi(screen: Screen, text: str, top: int = 0, ice_colors: bool = False,
             continue
         else:
             art.draw(ch)
+    screen.touch()  # the art wrote cells directly: every row may have changed
     return min(art.last_row + 1, screen.rows) if art.last_row >= top else top
 
 

@@ -17,6 +17,9 @@ so two spaces with the same background are the same cell.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
+
 from .charset import Charset
 from .screen import BLACK, DEFAULT, WHITE, WIDE_TAIL, Attr, Cell, Screen
 
@@ -139,7 +142,11 @@ def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) 
 
 
 class Renderer:
-    """Diffing ANSI renderer for one caller.  Call :meth:`frame` with each new screen."""
+    """Diffing ANSI renderer for one caller.  Call :meth:`frame` with each new screen.
+
+    Only the rows the screen stamped since the last frame (:attr:`Screen.row_versions`)
+    are compared; any other screen, or a new size, is compared whole.  Several renderers
+    may follow one screen (each remembers the stamps it saw)."""
 
     def __init__(self, charset: Charset | None = None, color: bool = True) -> None:
         self.charset = charset or Charset()
@@ -148,6 +155,8 @@ class Renderer:
         self._attr = _UNKNOWN
         self._row: int | None = None
         self._col: int | None = None
+        self._screen: Screen | None = None  # the screen of the last frame …
+        self._seen: list[int] = []  # … and its rows' stamps then
 
     def invalidate(self) -> None:
         """Forget what the caller shows: the next frame is a full repaint (Ctrl-R, resize,
@@ -157,50 +166,66 @@ class Renderer:
     # -- the frame ------------------------------------------------------------------------
     def frame(self, screen: Screen) -> bytes:
         """Bytes that turn the caller's display into ``screen``."""
-        cells = screen.cells if self.color else [[Cell(c.ch, mono(c.attr)) for c in line]
-                                                  for line in screen.cells]
         shown = self._shown
+        versions = screen.row_versions
         if shown is None or len(shown) != screen.rows or len(shown[0]) != screen.cols:
-            out = self._repaint(cells, screen)
+            out = self._repaint(self._rows(screen, range(screen.rows)), screen)
         else:
-            changed = sum(1 for new, old in zip(cells, shown, strict=True) if new != old)
-            if changed * 2 > screen.rows:
+            if screen is self._screen:
+                seen = self._seen
+                dirty = [r for r in range(screen.rows) if versions[r] != seen[r]]
+            else:
+                dirty = list(range(screen.rows))
+            rows = self._rows(screen, dirty)
+            changed = [r for r in dirty if rows[r] != shown[r]]
+            if len(changed) * 2 > screen.rows:
                 saved = (self._attr, self._row, self._col)
-                diff = self._diff(cells, screen, [list(line) for line in shown])
+                diff = self._diff(rows, changed, screen, [list(line) for line in shown])
                 diff_state = (self._attr, self._row, self._col, self._shown)
                 self._attr, self._row, self._col = saved
-                full = self._repaint(cells, screen)
+                full = self._repaint(self._rows(screen, range(screen.rows)), screen)
                 if len(diff) < len(full):
                     out = diff
                     self._attr, self._row, self._col, self._shown = diff_state
                 else:
                     out = full
             else:
-                out = self._diff(cells, screen, shown)
+                out = self._diff(rows, changed, screen, shown)
+        self._screen, self._seen = screen, list(versions)
         if screen.cursor is not None:
             row, col = screen.cursor
             out += cursor_move(row, col, self._row, self._col)
             self._row, self._col = row, col
         return bytes(out)
 
-    def _repaint(self, cells: list[list[Cell]], screen: Screen) -> bytearray:
+    def _rows(self, screen: Screen, which: range | list[int]) -> dict[int, list[Cell]]:
+        """The rows ``which`` as the caller sees them (monochrome: reverse for colour)."""
+        if self.color:
+            return {r: screen.cells[r] for r in which}
+        return {r: [Cell(c.ch, mono(c.attr)) for c in screen.cells[r]] for r in which}
+
+    def _repaint(self, rows: dict[int, list[Cell]], screen: Screen) -> bytearray:
         """Clear the screen, then draw every cell that is not a plain blank."""
         out = bytearray(CLEAR)
         self._attr, self._row, self._col = DEFAULT, 0, 0
         blank = Cell()
-        return out + self._diff(cells, screen, [[blank] * screen.cols for _ in range(screen.rows)])
+        return out + self._diff(rows, list(range(screen.rows)), screen,
+                                [[blank] * screen.cols for _ in range(screen.rows)])
 
-    def _diff(self, cells: list[list[Cell]], screen: Screen,
+    def _diff(self, rows: dict[int, list[Cell]], changed: list[int], screen: Screen,
               shown: list[list[Cell]]) -> bytearray:
-        """Bytes for every visibly changed cell; ``shown`` is updated to the new frame."""
+        """Bytes for every visibly changed cell of the ``changed`` rows (``rows`` holds
+        them); ``shown`` is updated to the new frame."""
         out = bytearray()
         cols, last_row = screen.cols, screen.rows - 1
-        for r, line in enumerate(cells):
+        for r in changed:
+            line = rows[r]
             old = shown[r]
             if line == old:
                 continue
             limit = cols - 1 if r == last_row else cols
-            diffs = [c for c in range(limit) if line[c] != old[c] and not _same(line[c], old[c])]
+            diffs = [c for c in compress(range(limit), map(ne, line, old))
+                     if not _same(line[c], old[c])]
             if diffs and r in screen.wide_rows:
                 line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
@@ -208,10 +233,11 @@ class Renderer:
                 continue
             tail = _blank_tail(line, limit)
             erase_from = None
-            tail_diffs = [c for c in diffs if c >= tail]
-            if len(tail_diffs) > 3:  # EL is cheaper than writing more than a few spaces
-                erase_from = tail_diffs[0]
-                diffs = [c for c in diffs if c < tail]
+            if diffs[-1] >= tail:
+                tail_diffs = [c for c in diffs if c >= tail]
+                if len(tail_diffs) > 3:  # EL is cheaper than writing more than a few spaces
+                    erase_from = tail_diffs[0]
+                    diffs = [c for c in diffs if c < tail]
             encode = self.charset.encode_char
             for c in diffs:  # the hot loop: _goto and _write inlined for the common case
                 if self._row != r or self._col != c:

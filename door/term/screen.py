@@ -123,7 +123,12 @@ def _new_run(runs: dict[str, tuple[Cell, ...]], text: str, attr: Attr) -> tuple[
 
 
 class Screen:
-    """A cols × rows grid of :class:`Cell`.  Drawing clips silently at the edges."""
+    """A cols × rows grid of :class:`Cell`.  Drawing clips silently at the edges.
+
+    The screen keeps track of what changed: every drawing call stamps the rows it touched
+    with a new :attr:`version`, so a renderer looks only at rows stamped since its last
+    frame, and a screen that draws only what changed can tell whether something else drew
+    over it meanwhile.  Code that writes ``cells`` directly must call :meth:`touch`."""
 
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.cols = cols
@@ -133,11 +138,23 @@ class Screen:
         self.wide_rows: set[int] = set()
         """Rows that may hold a wide character since the last clear (the renderer keeps
         both halves of one together there)."""
+        self.version = 0
+        """Goes up with every change; :attr:`row_versions` holds each row's last one."""
+        self.row_versions = [0] * rows
+
+    def touch(self, row: int | None = None) -> None:
+        """Note a change of ``row`` (None: of every row) made by writing ``cells`` directly."""
+        self.version += 1
+        if row is None:
+            self.row_versions = [self.version] * self.rows
+        elif 0 <= row < self.rows:
+            self.row_versions[row] = self.version
 
     def clear(self, attr: Attr = DEFAULT) -> None:
         blank = Cell(" ", attr)
         self.cells = [[blank] * self.cols for _ in range(self.rows)]
         self.wide_rows = set()
+        self.touch()
 
     def resize(self, cols: int, rows: int) -> None:
         """Change size, keeping what fits (the caller redraws anyway)."""
@@ -152,6 +169,20 @@ class Screen:
         self.wide_rows = {r for r in self.wide_rows if r < rows}
         if self.cursor is not None:
             self.cursor = (min(self.cursor[0], rows - 1), min(self.cursor[1], cols - 1))
+        self.touch()
+
+    def snapshot(self) -> list[list[Cell]]:
+        """A copy of every row, for :meth:`restore` (a question over a screen, then back)."""
+        return [list(line) for line in self.cells]
+
+    def restore(self, saved: list[list[Cell]], rows: range | None = None) -> None:
+        """Put back ``rows`` (default all) of a :meth:`snapshot` of this size; a snapshot
+        of another size (the window changed meanwhile) is ignored."""
+        if len(saved) != self.rows or (saved and len(saved[0]) != self.cols):
+            return
+        for r in rows if rows is not None else range(self.rows):
+            self.cells[r] = list(saved[r])
+            self.touch(r)
 
     def put(self, row: int, col: int, text: str, attr: Attr = DEFAULT) -> int:
         """Write ``text`` at (row, col) in one attribute; return the column after it
@@ -167,6 +198,8 @@ class Screen:
                 self._put_edges(row, col, end, run)  # rare: the fast path below is the rule
             else:
                 self.cells[row][col:end] = run
+            self.version = version = self.version + 1
+            self.row_versions[row] = version
         return end
 
     def _put_edges(self, row: int, col: int, end: int, run: tuple[Cell, ...]) -> None:
@@ -199,6 +232,7 @@ class Screen:
             line = self.cells[row]
             for c in range(max(col, 0), min(col + width, self.cols)):
                 line[c] = Cell(line[c].ch, attr)
+            self.touch(row)
 
     def center(self, row: int, text: str, attr: Attr = DEFAULT) -> None:
         self.put(row, max(0, (self.cols - text_width(text)) // 2), text, attr)
@@ -229,6 +263,7 @@ class Screen:
         other.cells = [list(line) for line in self.cells]
         other.cursor = self.cursor
         other.wide_rows = set(self.wide_rows)
+        other.touch()
         return other
 
     def text(self) -> list[str]:

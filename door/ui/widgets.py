@@ -64,7 +64,7 @@ async def confirm(session: Session, question: str, default: bool = True) -> bool
     ``default``: yes ``(Y/n)``, or no ``(y/N)`` where a stray key must not throw anything
     away."""
     screen = session.screen
-    saved = [list(line) for line in screen.cells]
+    saved = screen.snapshot()
     message(session, f"{question} {'(Y/n)' if default else '(y/N)'}", theme.WARNING,
             most=screen.rows - 2)
     await session.show()
@@ -72,8 +72,7 @@ async def confirm(session: Session, question: str, default: bool = True) -> bool
     while key.name == "resize":
         await session.show()
         key = await session.key()
-    if len(saved) == screen.rows and len(saved[0]) == screen.cols:
-        screen.cells[:-2] = saved[:-2]  # the rows the question covered come back
+    screen.restore(saved, range(screen.rows - 2))  # the rows the question covered come back
     message(session, "")
     char = key.char.lower() if key.is_char else ""
     if default:

@@ -23,8 +23,18 @@ attrs = st.builds(Attr, st.integers(0, 7), st.integers(0, 7), st.booleans(), st.
 def frames(draw, cols: int = 80, rows: int = 24, alphabet: str = ALPHABET) -> Screen:
     """A screen drawn by a few random operations (text runs, fills, boxes)."""
     screen = Screen(cols, rows)
+    draw(scribbles(screen, alphabet=alphabet))
+    return screen
+
+
+@st.composite
+def scribbles(draw, screen: Screen, paint: bool = False, alphabet: str = ALPHABET) -> Screen:
+    """A few random drawing operations on ``screen`` (text runs, fills, boxes; recolouring
+    and clearing too with ``paint``), through the screen's own calls."""
+    cols, rows = screen.cols, screen.rows
+    kinds = ("put", "put", "fill", "box") + (("paint", "clear") if paint else ())
     for _ in range(draw(st.integers(0, 12))):
-        kind = draw(st.sampled_from(("put", "put", "fill", "box")))
+        kind = draw(st.sampled_from(kinds))
         row, col = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
         attr = draw(attrs)
         if kind == "put":
@@ -32,9 +42,14 @@ def frames(draw, cols: int = 80, rows: int = 24, alphabet: str = ALPHABET) -> Sc
         elif kind == "fill":
             screen.fill(row, col, draw(st.integers(1, rows)), draw(st.integers(1, cols)),
                         draw(st.sampled_from(" ▒x")), attr)
+        elif kind == "paint":
+            screen.paint(row, col, draw(st.integers(1, cols)), attr)
+        elif kind == "clear":
+            screen.clear(draw(attrs) if draw(st.booleans()) else Attr())
         else:
             screen.box(row, col, draw(st.integers(2, rows)), draw(st.integers(2, cols)), attr,
                        style=draw(st.sampled_from(("single", "double"))))
+    screen.cursor = None
     if draw(st.booleans()):
         screen.cursor = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
     return screen

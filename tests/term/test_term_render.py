@@ -7,7 +7,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from term_oracle import frames, mismatches, pyte_for
+from term_oracle import frames, mismatches, pyte_for, scribbles
 
 from door.term.charset import Charset
 from door.term.render import Renderer, cursor_move, sgr_change
@@ -84,6 +84,36 @@ def test_a_wide_character_is_never_sent_into_the_bottom_right_cell() -> None:
     screen.put(23, 77, "x中")
     data = Renderer(Charset("utf8")).frame(screen)
     assert "中".encode() not in data and data.endswith(b"x ")
+
+
+@pytest.mark.parametrize("color", [True, False])
+@settings(PROPERTY, max_examples=40)
+@given(data=st.data())
+def test_one_screen_drawn_again_and_again_shows_each_frame(color: bool, data) -> None:
+    """The renderer looks only at rows the screen stamped since the last frame: a screen
+    drawn over, recoloured and cleared between frames still shows exactly each frame, and
+    a second renderer following the same screen does too."""
+    charset = Charset("cp437")
+    screen = Screen()
+    first, second = Renderer(charset, color=color), Renderer(charset, color=color)
+    term, other = pyte_for(charset), pyte_for(charset)
+    for i in range(data.draw(st.integers(2, 6))):
+        data.draw(scribbles(screen, paint=True))
+        term.feed(first.frame(screen))
+        assert mismatches(term, screen, charset, color=color) == []
+        if i % 2:  # the second one looks every other frame only
+            other.feed(second.frame(screen))
+            assert mismatches(other, screen, charset, color=color) == []
+
+
+def test_rows_not_stamped_are_not_looked_at() -> None:
+    screen = Screen()
+    renderer = Renderer()
+    renderer.frame(screen)
+    screen.cells[3][5] = screen.cells[3][5]._replace(ch="x")  # behind the screen's back …
+    assert renderer.frame(screen) == b""
+    screen.touch(3)  # … until it is told
+    assert renderer.frame(screen) == b"\x1b[4;6Hx"
 
 
 def test_unchanged_frame_sends_nothing() -> None:

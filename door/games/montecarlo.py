@@ -176,6 +176,7 @@ class MonteCarlo(Game):
         self.removed: list[Card] = list(removed)
         self.consolidations: list[Consolidation] = []
         self._history: list[_Step] = []
+        self._status: tuple[int, Status] | None = None  # (actions so far, status then)
 
     @classmethod
     def new(cls, number: int, mode: str = "strict", **options: Any) -> Self:
@@ -246,6 +247,14 @@ class MonteCarlo(Game):
 
     @property
     def status(self) -> Status:
+        """Won, lost or playing; worked out once per action (every change of the position
+        is an action: the screen asks several times a key)."""
+        done = len(self.actions)
+        if self._status is None or self._status[0] != done:
+            self._status = (done, self._status_now())
+        return self._status[1]
+
+    def _status_now(self) -> Status:
         if len(self.removed) == DECK_SIZE:
             return Status.WON
         if self._has_pair() or self.can_consolidate_change():

@@ -17,6 +17,7 @@ so two spaces with the same background are the same cell.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress
 from operator import ne
 
@@ -32,6 +33,7 @@ _REVERSE = Attr(BLACK, WHITE)  # how monochrome shows a coloured background
 _MAX_GAP = 12  # never consider re-writing more unchanged cells than this
 
 
+@lru_cache(maxsize=4096)
 def sgr_change(old: Attr, new: Attr, color: bool = True) -> bytes:
     """The shortest SGR sequence taking the terminal from ``old`` to ``new``.
 
@@ -114,6 +116,7 @@ def absolute_move(row: int, col: int) -> bytes:
     return CSI + f"{row + 1};{col + 1}H".encode()
 
 
+@lru_cache(maxsize=8192)
 def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) -> bytes:
     """Cheapest escape sequence from (from_row, from_col) to (row, col); 0-based.
 

@@ -123,6 +123,7 @@ class AncientoScreen(GameScreen):
         minutes = 0 if demo else choices.timer_minutes
         self.timer = Timer(minutes, self.clock) if minutes else None
         self._over_told = False
+        self._brackets: int | None = None  # the square the cursor's brackets are drawn on
         if game.history:
             self.last = game.geo.names.index(game.history[-1])
             self.cursor = self.last
@@ -487,13 +488,37 @@ class AncientoScreen(GameScreen):
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
-        screen, game = self.session.screen, self.game
+        """The column letters, each square, the cursor's brackets and the panel are parts
+        of their own; the grid lines, row numbers and legend never change."""
+        screen, game, parts = self.session.screen, self.game, self.parts
         geo = game.geo
+        if parts.changed("letters", self.typed):
+            for c in range(geo.cols):
+                letter = COLUMN_LETTERS[c]
+                screen.put(GRID_TOP - 1, GRID_LEFT + 2 + SQUARE * c, letter,
+                           theme.SELECTED if self.typed == letter else theme.LABEL)
+        if parts.changed("grid", None):
+            self._draw_grid()
+        last = self.last if self.demo else None
+        if parts.changed("stones", (tuple(game.board), last)):
+            board = game.board
+            looks = [(board[square], square == last) for square in range(geo.size)]
+            for square in parts.changed_items("squares", looks):
+                self._draw_square(square)
+        if parts.changed("cursor", self.cursor):
+            if not parts.full and self._brackets is not None:  # the lines they covered
+                row, col = square_origin(game, self._brackets)
+                screen.put(row, col - 1, "│", theme.FRAME)
+                screen.put(row, col + 3, "│", theme.FRAME)
+            row, col = square_origin(game, self.cursor)
+            screen.put(row, col - 1, "[", CURSOR)
+            screen.put(row, col + 3, "]", CURSOR)
+            self._brackets = self.cursor
+        self._draw_panel()
+
+    def _draw_grid(self) -> None:
+        screen, geo = self.session.screen, self.game.geo
         span = ["───"] * geo.cols
-        for c in range(geo.cols):
-            letter = COLUMN_LETTERS[c]
-            screen.put(GRID_TOP - 1, GRID_LEFT + 2 + SQUARE * c, letter,
-                       theme.SELECTED if self.typed == letter else theme.LABEL)
         for r in range(geo.rows + 1):
             left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == geo.rows else "├┼┤")
             screen.put(GRID_TOP + 2 * r, GRID_LEFT, left + joint.join(span) + right,
@@ -502,12 +527,6 @@ class AncientoScreen(GameScreen):
             row = GRID_TOP + 1 + 2 * r
             screen.put(row, GRID_LEFT - 2, str(r + 1), theme.LABEL)
             screen.put(row, GRID_LEFT, "│" * (SQUARE * geo.cols + 1), theme.FRAME)
-        for square in range(geo.size):
-            self._draw_square(square)
-        row, col = square_origin(game, self.cursor)
-        screen.put(row, col - 1, "[", CURSOR)
-        screen.put(row, col + 3, "]", CURSOR)
-        self._draw_panel()
         legend = GRID_TOP + 2 * geo.rows + 1
         if legend < screen.rows - 3:
             screen.put(legend, GRID_LEFT - 2,
@@ -550,8 +569,14 @@ class AncientoScreen(GameScreen):
             ("Easy mode", "on" if game.easy else "off", theme.LABEL),
             ("Board", f"{game.geo.rows} x {game.geo.cols}", theme.LABEL),
         ]
-        screen.box(top, left, len(lines) + 2, width, theme.FRAME)
-        screen.put(top, left + 2, " Demo " if self.demo else " Your stone ", theme.TITLE)
+        parts = self.parts
+        if parts.changed("panel box", (len(lines), self.demo)):
+            screen.box(top, left, len(lines) + 2, width, theme.FRAME)
+            screen.put(top, left + 2, " Demo " if self.demo else " Your stone ", theme.TITLE)
+        upcoming = tuple(game.next_stones(4)) if game.easy and not game.ended else ()
+        if not parts.changed("panel", (tuple(lines), stone, game.ended, upcoming),
+                             (top + 1, left + 1, len(lines), width - 2)):
+            return
         for i, (label, value, attr) in enumerate(lines):
             row = top + 1 + i
             screen.put(row, left + 2, label, theme.LABEL)
@@ -560,10 +585,9 @@ class AncientoScreen(GameScreen):
             col = screen.put(top + 1, left + 9, "[", theme.FRAME)
             col = screen.put(top + 1, col, stone_label(stone), stone_attr(stone))
             screen.put(top + 1, col, "]", theme.FRAME)
-        if game.easy and not game.ended:
-            col = left + 9
-            for nxt in game.next_stones(4):
-                col = screen.put(top + 2, col, stone_label(nxt), stone_attr(nxt)) + 1
+        col = left + 9
+        for nxt in upcoming:
+            col = screen.put(top + 2, col, stone_label(nxt), stone_attr(nxt)) + 1
 
 
 async def play_anciento(session: Session) -> None:

@@ -33,6 +33,7 @@ for as long as it lasts, pointing at ``X``.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from ..games import IllegalMove, Status
@@ -480,9 +481,24 @@ class AuntMaryScreen(GameScreen):
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
+        """Each column is a part of its own (a strip from its number down to the key line),
+        and so is the panel's inside; the panel's frame and legend never change."""
+        screen, game, parts = self.session.screen, self.game, self.parts
+        bottom = screen.rows - 4
+        depth = self._depth()
         for k in range(6):
-            self._draw_pile(k)
-        self._draw_panel()
+            spot = str(k + 1)
+            here = self.spot == spot
+            picked = self.picked if self.picked and self.picked[0] == spot else None
+            state = (game.columns[k], game.face_down[k], here and depth, picked, bottom)
+            if parts.changed(("pile", k), state, (NUMBER_ROW, pile_left(k), bottom, 6)):
+                self._draw_pile(k)
+        if parts.changed("panel frame", bottom):
+            self._draw_panel_frame()
+        state = self._panel_state()
+        if parts.changed("panel", state, (NUMBER_ROW + 1, PANEL_LEFT + 1,
+                                          LEGEND_ROW - NUMBER_ROW - 1, PANEL_WIDTH - 2)):
+            self._draw_panel()
 
     def _draw_pile(self, k: int) -> None:
         screen, game = self.session.screen, self.game
@@ -530,10 +546,26 @@ class AuntMaryScreen(GameScreen):
             screen.put(row, col, "[", CURSOR)
             screen.put(row, col + 5, "]", CURSOR)
 
-    def _draw_panel(self) -> None:
-        screen, game = self.session.screen, self.game
+    def _panel_state(self) -> Hashable:
+        """Everything the panel's inside shows (its frame and legend are fixed)."""
+        game = self.game
+        spot = self.spot if self.spot not in PILES else None
+        picked = self.picked if self.picked and self.picked[0] not in PILES else None
+        return (len(game.stock), tuple(game.waste[-1:]), len(game.waste), self._pass_text(),
+                game.position.foundations, game.score,
+                self._state_text(), spot, picked)
+
+    def _draw_panel_frame(self) -> None:
+        screen = self.session.screen
         bottom = screen.rows - 4
         screen.box(NUMBER_ROW, PANEL_LEFT, bottom - NUMBER_ROW + 1, PANEL_WIDTH, theme.FRAME)
+        if LEGEND_ROW + len(LEGEND) <= bottom:
+            for i, (keys, what) in enumerate(LEGEND):
+                screen.put(LEGEND_ROW + i, PL, keys, theme.HOTKEY)
+                screen.put(LEGEND_ROW + i, PL + 8, what, theme.LABEL)
+
+    def _draw_panel(self) -> None:
+        screen, game = self.session.screen, self.game
         screen.put(STOCK_ROW - 1, PL + 1, f"Stock {len(game.stock)}", theme.LABEL)
         screen.put(STOCK_ROW - 1, SLOT_COL["w"] + 1, f"Waste {len(game.waste)}", theme.LABEL)
         self._slot(STOCK_ROW, "s", FACE_DOWN_TEXT * 2 if game.stock else GAP_TEXT,
@@ -553,10 +585,6 @@ class AuntMaryScreen(GameScreen):
         screen.put(SCORE_ROW, PL + 1, f"Home {game.score} of 52", theme.BRIGHT)
         state, attr = self._state_text()
         screen.put(STATE_ROW, PL + 1, state, attr)
-        if LEGEND_ROW + len(LEGEND) <= bottom:
-            for i, (keys, what) in enumerate(LEGEND):
-                screen.put(LEGEND_ROW + i, PL, keys, theme.HOTKEY)
-                screen.put(LEGEND_ROW + i, PL + 8, what, theme.LABEL)
 
     def _pass_text(self) -> str:
         game = self.game

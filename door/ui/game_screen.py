@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -30,6 +31,7 @@ from ..term import Key
 from ..term.digits import parse_number
 from . import theme
 from .number_input import read_digits
+from .parts import Parts
 from .widgets import box_text, confirm, header, message, status_line
 
 log = logging.getLogger(__name__)
@@ -58,12 +60,15 @@ class GameScreen(ABC):
         self.started = datetime.now(UTC)
         self.kept: KeptGame | None = None
         """The game as the keeper follows it (None: no database, or not started yet)."""
+        self.parts = Parts()
+        """What was last drawn, part by part: a key redraws only what it changed."""
         self._kept_actions = len(game.actions)
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
     def draw_board(self) -> None:
-        """Draw the game into rows 1 … rows−4 of ``self.session.screen``."""
+        """Draw the game into rows 1 … rows−4 of ``self.session.screen``: the parts whose
+        state changed (``self.parts``), or all of them on a cleared screen."""
 
     @abstractmethod
     async def on_key(self, key: Key) -> bool:
@@ -138,14 +143,35 @@ class GameScreen(ABC):
         return f"{self.title} {short_deal_label(self.game)}"
 
     def draw(self) -> None:
-        screen = self.session.screen
-        screen.clear()
+        """Draw the screen: all of it when it must be (a first frame, or something else drew
+        over it), else only the parts whose state changed (door/ui/parts.py)."""
+        screen, parts = self.session.screen, self.parts
+        if parts.begin(screen):
+            screen.clear()
         screen.cursor = None
-        header(self.session, self.header_title())
+        title = self.header_title()
+        if parts.changed("header", title):
+            header(self.session, title)
         self.draw_board()
-        self.draw_key_line()
-        message(self.session, self.note, self.note_attr)
-        status_line(self.session, f"Score {self.game.score} · ? help · Q quit")
+        if parts.changed("footer", self.footer_state()):
+            self.draw_key_line()
+            message(self.session, self.note, self.note_attr)
+            status_line(self.session, self.status_text())
+        parts.end(screen)
+
+    def status_text(self) -> str:
+        return f"Score {self.game.score} · ? help · Q quit"
+
+    def footer_state(self) -> Hashable:
+        """Everything the bottom three rows show: the key line, the message (which may
+        cover the key line), the status line with the caller and minutes left."""
+        session = self.session
+        return (self.key_line_state(), self.note, self.note_attr, self.status_text(),
+                session.time_left // 60, session.caller.alias)
+
+    def key_line_state(self) -> Hashable:
+        """What the key line shows (subclasses that grey or light up a key add to it)."""
+        return self.key_line
 
     def draw_key_line(self) -> None:
         """Row rows−3 (a long message may cover it for one frame, so draw it first)."""

@@ -116,18 +116,17 @@ def draw_labels(screen: Screen, cursor: int) -> None:
     """The column keys 1 … 0 above the columns; the cursor's column reads ``►3``."""
     for col in range(COLUMNS):
         x = column_x(col) + FACE_OFFSET
-        if col == cursor:
-            screen.put(LABEL_ROW, x, "►", theme.NORMAL)
+        screen.put(LABEL_ROW, x, "►" if col == cursor else " ", theme.NORMAL)
         screen.put(LABEL_ROW, x + 1, KEYS[col], theme.HOTKEY)
 
 
-def draw_marks(screen: Screen, marks: dict[int, str], depths: list[int]) -> None:
-    """``▲▲`` (Help) right under each movable column's last row; ``ok`` (where the selection
-    may go) on the foot row, one strip whose marks clear in a few bytes after the move."""
+def draw_mark(screen: Screen, col: int, mark: str, depth: int) -> None:
+    """``▲▲`` (Help) right under a movable column's last row (``depth`` rows); ``ok`` (where
+    the selection may go) on the foot row, one strip whose marks clear in a few bytes after
+    the move."""
     last = foot_row(screen.rows)
-    for col, mark in marks.items():
-        if mark == HELP_MARK:
-            screen.put(min(CARDS_TOP + depths[col], last), column_x(col) + FACE_OFFSET, mark,
-                       theme.HOTKEY)
-        else:
-            screen.put(last, column_x(col) + FACE_OFFSET, mark, FITS)
+    if mark == HELP_MARK:
+        screen.put(min(CARDS_TOP + depth, last), column_x(col) + FACE_OFFSET, mark,
+                   theme.HOTKEY)
+    else:
+        screen.put(last, column_x(col) + FACE_OFFSET, mark, FITS)

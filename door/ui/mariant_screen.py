@@ -20,6 +20,7 @@ wins, which the info line, Info and the end box all say.
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from ..games import IllegalMove, Status
@@ -32,15 +33,18 @@ from .game_screen import GameScreen, play_game
 from .mariant_board import (
     CARDS_TOP,
     COLUMNS,
+    FACE_OFFSET,
     FITS_MARK,
     HELP_MARK,
     INFO_ROW,
     KEYS,
     card_rows,
+    column_x,
     draw_cell,
     draw_labels,
-    draw_marks,
+    draw_mark,
     fitted_column,
+    foot_row,
     full_column,
     view_height,
     view_rows,
@@ -431,6 +435,9 @@ class MariantScreen(GameScreen):
         return notes
 
     # -- drawing ---------------------------------------------------------------------------
+    def key_line_state(self) -> Hashable:
+        return (self.key_line, self.game.undo_flags_cheater and not self.game.cheater)
+
     def draw_key_line(self) -> None:
         super().draw_key_line()
         if self.game.undo_flags_cheater and not self.game.cheater:
@@ -439,23 +446,31 @@ class MariantScreen(GameScreen):
             screen.put(screen.rows - 3, 1 + at, UNDO_LABEL.upper(), theme.WARNING)
 
     def draw_board(self) -> None:
-        screen, game = self.session.screen, self.game
+        """The info row, the column keys, and each column as a part of its own: its cards
+        and the mark under it, in a strip from the first card row down to the foot row."""
+        screen, game, parts = self.session.screen, self.game, self.parts
         height = view_rows(screen.rows) if self.viewing else card_rows(screen.rows)
         visible = game.visible()
         self._draw_info(height, visible)
-        draw_labels(screen, self.cursor)
-        depths = []
+        if parts.changed("labels", self.cursor):
+            draw_labels(screen, self.cursor)
+        marks = {} if self.viewing else (self.marks or self._fit_marks())
+        strip = foot_row(screen.rows) - CARDS_TOP + 1
         for col, (down, up) in enumerate(visible):
+            selected_from = len(up) - self.count if self.sel == col else None
+            state = (self.viewing, self.scroll, height, down, up, game.group_length(col),
+                     selected_from, marks.get(col))
+            if not parts.changed(("column", col), state,
+                                 (CARDS_TOP, column_x(col) + FACE_OFFSET, strip, 4)):
+                continue
             if self.viewing:
                 cells = full_column(down, len(up))[self.scroll:self.scroll + height]
             else:
                 cells = fitted_column(down, len(up), height, game.group_length(col))
-            selected_from = len(up) - self.count if self.sel == col else None
             for i, cell in enumerate(cells[:height]):
                 draw_cell(screen, CARDS_TOP + i, col, cell, up, selected_from)
-            depths.append(len(cells))
-        if not self.viewing:  # the view's last row is the foot row the marks would take
-            draw_marks(screen, self.marks or self._fit_marks(), depths)
+            if col in marks:  # the view's last row is the foot row the marks would take
+                draw_mark(screen, col, marks[col], len(cells))
 
     def _draw_info(self, height: int, visible: list[tuple[int, tuple[Card, ...]]]) -> None:
         screen, game = self.session.screen, self.game
@@ -463,13 +478,18 @@ class MariantScreen(GameScreen):
             total = view_height(visible)
             text = (f"VIEW rows {self.scroll + 1}-{min(total, self.scroll + height)} of "
                     f"{total} · ↑↓ PgUp PgDn scroll · V back")
-            screen.put(INFO_ROW, 1, text, theme.TITLE)
+            cheater = False
+            attr = theme.TITLE
+        else:
+            percent = round(game.multiplier * 100)
+            text = (f"To deal {game.stock_count:<2} · Suits off {len(game.removed)}/8 · Your "
+                    f"score counts {percent} % · Lowest wins")
+            cheater, attr = game.cheater, theme.LABEL
+        if not self.parts.changed("info", (text, attr, cheater),
+                                  (INFO_ROW, 0, 1, screen.cols)):
             return
-        percent = round(game.multiplier * 100)
-        text = (f"To deal {game.stock_count:<2} · Suits off {len(game.removed)}/8 · Your score "
-                f"counts {percent} % · Lowest wins")
-        end = screen.put(INFO_ROW, 1, text, theme.LABEL)
-        if game.cheater:
+        end = screen.put(INFO_ROW, 1, text, attr)
+        if cheater:
             screen.put(INFO_ROW, end + 2, "CHEATER", theme.WARNING)
 
     def _fit_marks(self) -> dict[int, str]:

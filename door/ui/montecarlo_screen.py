@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from ..games import IllegalMove, Status
@@ -142,6 +143,9 @@ class MonteCarloScreen(GameScreen):
         if self.game.relaxed:  # 78 columns at most
             return f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"
         return f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"
+
+    def key_line_state(self) -> Hashable:
+        return (self.key_line, self.game.undo_refusal() is None, self.session.renderer.color)
 
     def draw_key_line(self) -> None:
         super().draw_key_line()
@@ -335,33 +339,49 @@ class MonteCarloScreen(GameScreen):
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
+        screen, parts = self.session.screen, self.parts
+        if parts.changed("labels", self.typed):
+            for c in range(SIZE):
+                letter = COLUMN_KEYS[c]
+                screen.put(GRID_TOP - 1, GRID_LEFT + 3 + CELL_WIDTH * c, letter,
+                           theme.SELECTED if self.typed == letter else theme.LABEL)
+            for r in range(SIZE):
+                digit = ROW_KEYS[r]
+                screen.put(GRID_TOP + 1 + 2 * r, GRID_LEFT - 2, digit,
+                           theme.SELECTED if self.typed == digit else theme.LABEL)
+        if parts.changed("grid", None):  # the frame and the legend never change
+            self._draw_grid()
+            self._draw_legend()
+        grid, marks = self.game.grid, self.marks
+        cursor, picked, hinted = self.cursor, self.picked, self.hinted
+        looks = [(grid[p], p == cursor, p == picked, p in hinted, marks.get(p))
+                 for p in range(CELLS)]
+        for p in parts.changed_items("cells", looks):
+            self._draw_cell(p)
+        self._draw_panel()
+
+    def _draw_grid(self) -> None:
         screen = self.session.screen
-        for c in range(SIZE):
-            letter = COLUMN_KEYS[c]
-            screen.put(GRID_TOP - 1, GRID_LEFT + 3 + CELL_WIDTH * c, letter,
-                       theme.SELECTED if self.typed == letter else theme.LABEL)
         span = ["─" * (CELL_WIDTH - 1)] * SIZE
         for r in range(SIZE + 1):
             left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == SIZE else "├┼┤")
             screen.put(GRID_TOP + 2 * r, GRID_LEFT, left + joint.join(span) + right, theme.FRAME)
         for r in range(SIZE):
-            row, digit = GRID_TOP + 1 + 2 * r, ROW_KEYS[r]
-            screen.put(row, GRID_LEFT - 2, digit,
-                       theme.SELECTED if self.typed == digit else theme.LABEL)
+            row = GRID_TOP + 1 + 2 * r
             for c in range(SIZE + 1):
                 screen.put(row, GRID_LEFT + CELL_WIDTH * c, "│", theme.FRAME)
-        for p in range(CELLS):
-            self._draw_cell(p)
-        self._draw_panel()
-        self._draw_legend()
 
     def _draw_cell(self, p: int) -> None:
+        """All six cells of position ``p``: the cursor's brackets (or blanks) and the face."""
         screen = self.session.screen
         row, col = cell_origin(p)
         card = self.game.grid[p]
         if self.cursor == p:
             screen.put(row, col, "[", CURSOR)
             screen.put(row, col + 5, "]", CURSOR)
+        else:
+            screen.put(row, col, " ")
+            screen.put(row, col + 5, " ")
         if card is None:
             screen.put(row, col + 1, GAP_TEXT, GAP)
             return
@@ -378,8 +398,6 @@ class MonteCarloScreen(GameScreen):
     def _draw_panel(self) -> None:
         screen, game = self.session.screen, self.game
         top, left = GRID_TOP, PANEL_LEFT
-        screen.box(top, left, 2 * SIZE + 1, PANEL_WIDTH, theme.FRAME)
-        screen.put(top, left + 2, f" Deal #{game.number} ", theme.TITLE)
         fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
         rows = [
             ("Score", f"{game.score}", theme.BRIGHT),
@@ -394,6 +412,12 @@ class MonteCarloScreen(GameScreen):
         ]
         if game.status is not Status.PLAYING and self.deal_verdict:
             rows[4:] = [("Deal", self.deal_verdict, theme.BRIGHT)]
+        if self.parts.changed("panel box", game.number):
+            screen.box(top, left, 2 * SIZE + 1, PANEL_WIDTH, theme.FRAME)
+            screen.put(top, left + 2, f" Deal #{game.number} ", theme.TITLE)
+        if not self.parts.changed("panel", tuple(rows),
+                                  (top + 1, left + 1, 2 * SIZE - 1, PANEL_WIDTH - 2)):
+            return
         for i, (label, value, attr) in enumerate(rows):
             screen.put(top + 1 + i, left + 2, label,
                        theme.LABEL if len(label) > 1 else theme.HOTKEY)

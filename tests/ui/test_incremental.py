@@ -1,0 +1,178 @@
+"""Drawing part by part (door/ui/parts.py) always gives the screen a whole redraw gives.
+
+For random key sequences in each of the four games — cursor keys, picks, moves, undo, redo,
+hints, typed places, refused keys, help boxes and questions drawn over the board, Ctrl-R,
+windows too small for the door and back, taller windows — every frame a game screen draws
+by parts is compared cell for cell with the same state drawn whole on a fresh screen, and
+at the end what the caller's terminal (pyte) shows is that whole redraw, characters and
+colours, in every charset, in colour and in monochrome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pyteterm import PyteTerminal
+
+from door.config import load_settings
+from door.games.anciento import Anciento
+from door.games.auntmary import AuntMary
+from door.games.mariant import Mariant
+from door.games.montecarlo import MonteCarlo
+from door.net.terminal import Terminal
+from door.session import Session, SessionEnded
+from door.term import Charset, Screen
+from door.ui.anciento_screen import AncientoScreen
+from door.ui.auntmary_screen import AuntMaryScreen
+from door.ui.game_screen import GameScreen, LeaveGame
+from door.ui.mariant_screen import MariantScreen
+from door.ui.montecarlo_screen import MonteCarloScreen
+from door.ui.parts import Parts
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "term"))
+from term_oracle import mismatches  # tests/term's oracle: after the path is known
+
+REPO = Path(__file__).resolve().parents[2]
+SETTINGS = load_settings(REPO)
+UP, DOWN, RIGHT, LEFT = b"\x1b[A", b"\x1b[B", b"\x1b[C", b"\x1b[D"
+COMMON = [UP, DOWN, RIGHT, LEFT, b"\r", b" ", b"\x7f", b"?", b"\x12", b"z", b"\x1b[H",
+          b"\x1b[F"]
+"""Keys every game gets: arrows, Enter, Space, Backspace, help, Ctrl-R, a refused key,
+Home, End.  Keys that leave the game (Q, Esc, X) are left out: the sequence would end."""
+
+
+
+def chars(text: str) -> list[bytes]:
+    return [c.encode() for c in text]
+
+
+PGUP, PGDN, TAB, SHIFT_TAB = b"\x1b[5~", b"\x1b[6~", b"\t", b"\x1b[Z"
+GAMES: dict[str, tuple[type[GameScreen], Any, list[bytes]]] = {
+    "montecarlo": (MonteCarloScreen, MonteCarlo.new,
+                   [*chars("abcde12345huf"), b"b2c3", b"hh\r"]),
+    "mariant": (MariantScreen, lambda n: Mariant.new(n, fd=2, fu=1),
+                [*chars("1234567890duhvrayni"), PGUP, PGDN]),
+    "auntmary": (AuntMaryScreen, AuntMary.new,
+                 [*chars("123456wfshturayn"), b"\x19", TAB, SHIFT_TAB]),
+    "anciento": (AncientoScreen, Anciento.new,
+                 [*chars("ael148n-+uro*"), PGUP, PGDN, b"e4", b"c3", b"n\r"]),
+}
+WINDOWS = [("window", 60, 20), ("window", 79, 24), ("window", 80, 23), ("window", 80, 24),
+           ("window", 100, 30)]
+
+
+class ScriptTerminal(Terminal):
+    """Keys from a script (bytes, or ("window", cols, rows) for a window change as NAWS
+    reports it); what the door sends goes into a pyte terminal of the window's size."""
+
+    def __init__(self, script: list[Any], charset: str, color: bool) -> None:
+        super().__init__(80, 24, Charset(charset))
+        self.color = color
+        self.script = list(script)
+        self.term = PyteTerminal(80, 24, "utf8" if charset == "utf8" else "cp437")
+
+    async def read(self) -> bytes:
+        await asyncio.sleep(0)
+        if not self.script:
+            return b""  # the caller hangs up: the run ends
+        item = self.script.pop(0)
+        if isinstance(item, tuple):
+            _, cols, rows = item
+            self.term.screen.resize(rows, cols)
+            self.resized(cols, rows)
+            return b"\0"  # as the network transports wake a read
+        return item
+
+    def write(self, data: bytes) -> None:
+        self.term.feed(data)
+
+    async def drain(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def drawn_whole(screen: GameScreen) -> Screen:
+    """What ``screen`` draws from its present state on a fresh screen, all of it."""
+    session = screen.session
+    kept_screen, kept_parts = session.screen, screen.parts
+    session.screen, screen.parts = Screen(kept_screen.cols, kept_screen.rows), Parts()
+    try:
+        type(screen).__mro__[1].draw(screen)  # the game's own draw, not the checking one
+        return session.screen
+    finally:
+        session.screen, screen.parts = kept_screen, kept_parts
+
+
+def checked(cls: type[GameScreen], frames: list[int]) -> type[GameScreen]:
+    """``cls`` whose every draw is compared with a whole redraw of the same state."""
+
+    class Checked(cls):  # type: ignore[valid-type, misc]
+        def draw(self) -> None:
+            super().draw()
+            whole = drawn_whole(self)
+            mine = self.session.screen
+            wrong = [(r, "".join(c.ch for c in mine.cells[r]), "".join(c.ch for c in
+                                                                     whole.cells[r]))
+                     for r in range(mine.rows) if mine.cells[r] != whole.cells[r]]
+            assert not wrong, f"frame {len(frames)}: drawn by parts != drawn whole: {wrong}"
+            frames.append(mine.version)
+
+    return Checked
+
+
+async def play(name: str, number: int, script: list[Any], charset: str,
+               color: bool) -> None:
+    cls, new_game, _ = GAMES[name]
+    terminal = ScriptTerminal(script, charset, color)
+    session = Session(terminal, SETTINGS)
+    frames: list[int] = []
+    screen = checked(cls, frames)(session, new_game(number))
+    with contextlib.suppress(SessionEnded, LeaveGame):
+        await screen.run()
+    assert frames, "no frame was drawn"
+    if session.too_small or session.screen.version != frames[-1]:
+        return  # the last frame is the small-window notice, or a box over the game
+    whole = drawn_whole(screen)
+    problems = mismatches(terminal.term, whole, terminal.charset, color=color)
+    assert problems == [], problems[:5]
+
+
+def scripts(keys: list[bytes]) -> st.SearchStrategy[list[Any]]:
+    key = st.sampled_from(keys + COMMON)
+    event = st.one_of(key, key, key, key, key, key, key, key, st.sampled_from(WINDOWS))
+    return st.lists(event, min_size=1, max_size=60).map(lambda s: [*s, ("window", 80, 24)])
+
+
+PROPERTY = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@PROPERTY
+@given(data=st.data())
+def test_drawing_by_parts_is_drawing_whole(name: str, data) -> None:
+    script = data.draw(scripts(GAMES[name][2]), label="script")
+    number = data.draw(st.integers(1, 32000), label="deal")
+    charset = data.draw(st.sampled_from(("cp437", "utf8", "ascii")), label="charset")
+    color = data.draw(st.booleans(), label="color")
+    asyncio.run(play(name, number, script, charset, color))
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_long_game_of_cursor_keys_and_moves(name: str) -> None:
+    """Hundreds of keys in one game (the random scripts above are short)."""
+    import random
+
+    rng = random.Random(20)
+    keys = GAMES[name][2] + COMMON
+    script = [rng.choice(keys) for _ in range(600)]
+    asyncio.run(play(name, 11982, script, "cp437", True))

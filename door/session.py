@@ -13,6 +13,7 @@ import contextlib
 import logging
 import time
 import uuid
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -115,6 +116,7 @@ class Session:
         self._bell = False  # rung since the last frame: sent with the next one
         self._deferred = False  # a frame put off while typed-ahead keys wait
         self._keys_in_a_row = 0
+        self._alarm: asyncio.TimerHandle | None = None  # wakes the read: see _read
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
@@ -213,6 +215,8 @@ class Session:
             data, self._bell = b"\x07" + data, False
         if data:
             self.terminal.write(data)
+            if self.terminal.unsent() == 0:
+                return  # all of it went at once: nothing to wait for
             try:
                 async with asyncio.timeout(DRAIN_TIMEOUT):  # no extra task, unlike wait_for
                     await self.terminal.drain()
@@ -289,14 +293,12 @@ class Session:
                 wait = max(0.0, min(wait, left - self._time_warnings[0]))
             if self.decoder.pending:
                 wait = ESC_DELAY
-            try:
-                async with asyncio.timeout(wait):  # wait_for can swallow a cancel on 3.11
-                    data = await self.terminal.read()
-            except TimeoutError:
+            data = await self._read(wait)
+            if data is None:  # nothing came for ``wait`` seconds
                 if self.decoder.pending:
                     self._keys.extend(self.decoder.flush())
                 elif self.deadline - self._clock() <= 0:
-                    raise self._ending(TimeUp("time is up")) from None
+                    raise self._ending(TimeUp("time is up"))
                 elif self._time_warnings and (self.deadline - self._clock()
                                               <= self._time_warnings[0]):
                     continue  # the warning is shown at the top of the loop
@@ -304,7 +306,7 @@ class Session:
                     warned = True
                     await self._idle_warning()
                 else:
-                    raise self._ending(IdleTimeout("idle")) from None
+                    raise self._ending(IdleTimeout("idle"))
                 continue
             if not data:
                 raise self._ending(CarrierLost("connection closed"))
@@ -321,6 +323,37 @@ class Session:
                 self.renderer.invalidate()
                 await self.show()
         return self._keys.popleft()
+
+    async def _read(self, wait: float) -> bytes | None:
+        """The caller's next bytes, or None when ``wait`` seconds pass first.
+
+        A terminal whose read can be woken (the network transports) gets one alarm per
+        visit, moved only when it must ring sooner: keys that keep coming cost no timer
+        each (two timers per key were a tenth of the server's time).  When it rings early
+        (set for a wait the caller's typing ended) the read goes on to this wait's end:
+        only the caller's bytes, a hang-up or a resize end it before then (so the idle
+        limit still counts from the last key)."""
+        terminal = self.terminal
+        if not terminal.wakeable:
+            try:
+                async with asyncio.timeout(wait):  # wait_for can swallow a cancel on 3.11
+                    return await terminal.read()
+            except TimeoutError:
+                return None
+        loop = asyncio.get_running_loop()
+        due = loop.time() + wait
+        while True:
+            alarm = self._alarm
+            if alarm is None or alarm.when() > due:
+                if alarm is not None:
+                    alarm.cancel()
+                self._alarm = loop.call_at(due, _ring, weakref.ref(self))
+            data = await terminal.read()
+            if not data or data.strip(b"\0") or self._keys:
+                return data  # bytes, a hang-up, or a resize (its key is waiting)
+            if loop.time() >= due:
+                return None  # woken by the alarm, and this wait is over
+            # woken early by an alarm set for an earlier wait: not the caller, wait on
 
     async def _time_warning(self, left: float) -> None:
         """At 5, 3 and 1 minutes left: say so once each, with a bell."""
@@ -346,6 +379,14 @@ class Session:
                         WARNING)
         await self.show()
         self.screen.restore(saved, range(row, row + 1))
+
+
+def _ring(session: weakref.ref[Session]) -> None:
+    """A session's alarm: wake its read (a visit that has ended is not kept alive by it)."""
+    alive = session()
+    if alive is not None:
+        alive._alarm = None
+        alive.terminal.wake()
 
 
 async def run_visit(session: Session) -> None:

@@ -98,6 +98,8 @@ class SSHTerminal(Terminal):
             return b""
         return data if isinstance(data, bytes) else data.encode("utf-8", "replace")
 
+    wakeable = True
+
     def wake(self) -> None:
         self._input.wake()
 

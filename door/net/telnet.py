@@ -17,7 +17,7 @@ import telnetlib3
 from ..guard import address_of
 from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
-from .terminal import Terminal, WakeableRead
+from .terminal import Terminal
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,7 @@ SessionRunner = Callable[[Terminal], Awaitable[None]]
 
 class TelnetTerminal(Terminal):
     kind = "telnet"
+    wakeable = True
 
     def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
         peer = writer.get_extra_info("peername")
@@ -34,7 +35,6 @@ class TelnetTerminal(Terminal):
                          term_type=str(writer.get_extra_info("TERM") or ""),
                          peer=f"{peer[0]}:{peer[1]}" if peer else "")
         self._reader, self._writer = reader, writer
-        self._input = WakeableRead()
         self.gone = False
         """The connection is closed: keys still buffered are dropped, not played."""
 
@@ -44,27 +44,31 @@ class TelnetTerminal(Terminal):
         early = self.take_pushback()
         if early:
             return early
-        reading = await self._input.read_or_wake(lambda: self._reader.read(4096))
-        if reading is None:
-            return b"\0"  # woken by a resize: the session looks at its keys again
         try:
-            data = reading.result()
+            data = await self._reader.read(4096)
         except (ConnectionError, OSError):
             return b""
         return data if isinstance(data, bytes) else data.encode("latin-1", "replace")
 
     def wake(self) -> None:
-        self._input.wake()
+        """A NUL into the stream the pending read waits on (no key decodes from it): the
+        read returns at once, with no task of its own to wake it (a key's read is the
+        door's hottest path)."""
+        if not self._reader.at_eof():
+            self._reader.feed_data(b"\0")
 
     def write(self, data: bytes) -> None:
         if not self._writer.is_closing():
             self._writer.write(data)
 
+    def unsent(self) -> int | None:
+        transport = self._writer.transport
+        return transport.get_write_buffer_size() if transport is not None else None
+
     async def drain(self) -> None:
         await self._writer.drain()
 
     async def close(self) -> None:
-        self._input.stop_reading()
         self._writer.close()
 
 
@@ -76,7 +80,13 @@ class GuardedTelnetWriter(telnetlib3.TelnetWriter):
     unknown codec, a four-byte NAWS of two bytes, TTYPE garbage, CHARSET TTABLE …); several
     make telnetlib3 raise, and it logs each traceback line by line as warnings: a log flood
     on demand.  The state machine resets itself in ``finally`` blocks, so the byte is simply
-    dropped, as telnetlib3 itself does after logging."""
+    dropped, as telnetlib3 itself does after logging.
+
+    Special line characters are not simulated (``slc_simulated``): the door reads every
+    byte as a key itself (Ctrl-C, Ctrl-R …), and telnetlib3 would otherwise rebuild the
+    set of them for every packet a caller sends."""
+
+    slc_simulated = False
 
     def feed_byte(self, byte: bytes) -> bool:
         try:

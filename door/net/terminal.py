@@ -124,10 +124,20 @@ class Terminal(ABC):
                 self.on_resize(*size)
             self.wake()
 
+    wakeable = False
+    """:meth:`wake` really makes a pending read return (the session then keeps one alarm
+    for its time-outs instead of a timer per key)."""
+
     def wake(self) -> None:
         """Make a pending :meth:`read` return at once (with a NUL byte, which no key decoder
         turns into a key) so that the session sees a resize while it waits for a key.
-        Transports that can, override this; the default waits for the next key."""
+        Transports that can, override this (and set :attr:`wakeable`); the default waits
+        for the next key."""
+        return None
+
+    def unsent(self) -> int | None:
+        """Bytes written but still waiting in this process to be sent (0: :meth:`drain`
+        has nothing to wait for; None: not known)."""
         return None
 
     @abstractmethod

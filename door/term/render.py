@@ -234,9 +234,10 @@ class Renderer:
             if not diffs:
                 shown[r] = _keep_corner(line, old, limit)
                 continue
-            tail = _blank_tail(line, limit)
             erase_from = None
-            if diffs[-1] >= tail:
+            end = line[diffs[-1]]
+            if len(diffs) > 3 and end.ch == " " and end.attr.bg == BLACK:
+                tail = _blank_tail(line, limit)
                 tail_diffs = [c for c in diffs if c >= tail]
                 if len(tail_diffs) > 3:  # EL is cheaper than writing more than a few spaces
                     erase_from = tail_diffs[0]

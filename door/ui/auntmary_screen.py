@@ -185,6 +185,7 @@ class AuntMaryScreen(GameScreen):
         self.tip_index = 0
         self.was_blocked = ""
         self.was_auto = False
+        self._brackets_drawn: tuple[tuple[int, int, str], ...] = ()
         self._notice_state()
 
     # -- keys ------------------------------------------------------------------------------
@@ -481,18 +482,26 @@ class AuntMaryScreen(GameScreen):
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
-        """Each column is a part of its own (a strip from its number down to the key line),
-        and so is the panel's inside; the panel's frame and legend never change."""
+        """Each column's cards are a part of their own, and so are the cursor's brackets
+        beside them and the panel's inside; the panel's frame and legend never change."""
         screen, game, parts = self.session.screen, self.game, self.parts
         bottom = screen.rows - 4
-        depth = self._depth()
         for k in range(6):
             spot = str(k + 1)
-            here = self.spot == spot
             picked = self.picked if self.picked and self.picked[0] == spot else None
-            state = (game.columns[k], game.face_down[k], here and depth, picked, bottom)
-            if parts.changed(("pile", k), state, (NUMBER_ROW, pile_left(k), bottom, 6)):
-                self._draw_pile(k)
+            if parts.changed(("pile", k), (game.columns[k], game.face_down[k], picked)):
+                used = self._draw_pile(k)
+                parts.shrink(("pile", k), DOWN_ROW, pile_left(k) + 1, used, 4)
+        brackets = self._pile_brackets()
+        if parts.changed("pile cursor", brackets):
+            if not parts.full:  # put back the blanks the brackets covered
+                for row, left, _ in self._brackets_drawn:
+                    screen.put(row, left, " ")
+                    screen.put(row, left + 5, " ")
+            for row, left, edge in brackets:
+                screen.put(row, left, edge[0], CURSOR)
+                screen.put(row, left + 5, edge[1], CURSOR)
+            self._brackets_drawn = brackets
         if parts.changed("panel frame", bottom):
             self._draw_panel_frame()
         state = self._panel_state()
@@ -500,7 +509,15 @@ class AuntMaryScreen(GameScreen):
                                           LEGEND_ROW - NUMBER_ROW - 1, PANEL_WIDTH - 2)):
             self._draw_panel()
 
-    def _draw_pile(self, k: int) -> None:
+    def _first_up_row(self, up: int) -> tuple[int, int]:
+        """(cards hidden above the screen's room, row of the first face-up card shown)."""
+        room = self.session.screen.rows - 4 - UP_TOP + 1
+        hidden = up - room + 1 if up > room else 0
+        return hidden, UP_TOP + (1 if hidden else 0)
+
+    def _draw_pile(self, k: int) -> int:
+        """Column ``k``'s number, face-down count and face-up cards, four cells wide (the
+        cursor's brackets go either side); returns the rows used below the number."""
         screen, game = self.session.screen, self.game
         left, spot = pile_left(k), str(k + 1)
         col, down = game.columns[k], game.face_down[k]
@@ -508,33 +525,44 @@ class AuntMaryScreen(GameScreen):
         screen.put(NUMBER_ROW, left + 2, spot, theme.HOTKEY)
         if down:
             screen.put(DOWN_ROW, left + 1, FACE_DOWN_TEXT, FACE_DOWN)
-            screen.put(DOWN_ROW, left + 4, str(down), theme.BRIGHT)
-        room = screen.rows - 4 - UP_TOP + 1
-        hidden = len(up) - room + 1 if len(up) > room else 0
+            screen.put(DOWN_ROW, left + 3, f" {down}"[-2:].rjust(2), theme.BRIGHT)
+        else:
+            screen.put(DOWN_ROW, left + 1, "    ")
+        hidden, first = self._first_up_row(len(up))
         if hidden:   # never on 24 rows (18 face-up rows is the most Aunt Mary can build)
             screen.put(UP_TOP, left + 1, f"+{hidden:<3}", theme.DIM)
-        first = UP_TOP + (1 if hidden else 0)
-        run = run_length(col, down)
-        here = self.spot == spot
-        depth = self._depth() if here else 0
         picked = 0
         if self.picked and self.picked[0] == spot:
-            picked = self.picked[1] or run
+            picked = self.picked[1] or run_length(col, down)
         for i, card in enumerate(up[hidden:], hidden):
             row = first + i - hidden
-            from_top = len(up) - i            # 1 for the top card
             screen.put(row, left + 1, f" {card_label(card)} ", card_attr(card))
-            if from_top <= picked:
+            if len(up) - i <= picked:            # counted from the top card
                 screen.put(row, left + 1, PICKED_MARK, PICKED)
-            if here and (from_top == depth or (from_top < depth and not picked)):
-                edge = "[]" if from_top == depth else "││"
-                screen.put(row, left, edge[0], CURSOR)
-                screen.put(row, left + 5, edge[1], CURSOR)
         if not up:
             screen.put(UP_TOP, left + 1, GAP_TEXT, GAP)
-            if here:
-                screen.put(UP_TOP, left, "[", CURSOR)
-                screen.put(UP_TOP, left + 5, "]", CURSOR)
+            return UP_TOP + 1 - DOWN_ROW
+        return first + len(up) - hidden - DOWN_ROW
+
+    def _pile_brackets(self) -> tuple[tuple[int, int, str], ...]:
+        """Where the cursor's brackets go on the columns: (row, left, "[]" or "││")."""
+        spot = self.spot
+        if spot not in PILES:
+            return ()
+        k, game = int(spot) - 1, self.game
+        col, down = game.columns[k], game.face_down[k]
+        up, left = len(col) - down, pile_left(k)
+        if not up:
+            return ((UP_TOP, left, "[]"),)
+        depth = self._depth()
+        picked = self.picked is not None and self.picked[0] == spot
+        hidden, first = self._first_up_row(up)
+        out = []
+        for i in range(hidden, up):
+            from_top = up - i
+            if from_top == depth or (from_top < depth and not picked):
+                out.append((first + i - hidden, left, "[]" if from_top == depth else "││"))
+        return tuple(out)
 
     def _slot(self, row: int, spot: str, text: str, attr: Attr) -> None:
         """One panel place: four cells between the cursor's brackets."""

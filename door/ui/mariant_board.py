@@ -120,13 +120,21 @@ def draw_labels(screen: Screen, cursor: int) -> None:
         screen.put(LABEL_ROW, x + 1, KEYS[col], theme.HOTKEY)
 
 
-def draw_mark(screen: Screen, col: int, mark: str, depth: int) -> None:
+def visible_rows(column: tuple[int, tuple[Card, ...]], height: int) -> int:
+    """Rows a column takes on the screen, ``height`` at most (as :func:`fitted_column`)."""
+    down, up = column
+    return min(height, (1 if down else 0) + len(up) or 1)
+
+
+def draw_mark(screen: Screen, col: int, mark: str, depth: int) -> int:
     """``▲▲`` (Help) right under a movable column's last row (``depth`` rows); ``ok`` (where
     the selection may go) on the foot row, one strip whose marks clear in a few bytes after
-    the move."""
+    the move.  Returns the row it went on."""
     last = foot_row(screen.rows)
     if mark == HELP_MARK:
-        screen.put(min(CARDS_TOP + depth, last), column_x(col) + FACE_OFFSET, mark,
-                   theme.HOTKEY)
+        row = min(CARDS_TOP + depth, last)
+        screen.put(row, column_x(col) + FACE_OFFSET, mark, theme.HOTKEY)
     else:
-        screen.put(last, column_x(col) + FACE_OFFSET, mark, FITS)
+        row = last
+        screen.put(row, column_x(col) + FACE_OFFSET, mark, FITS)
+    return row

@@ -44,10 +44,10 @@ from .mariant_board import (
     draw_labels,
     draw_mark,
     fitted_column,
-    foot_row,
     full_column,
     view_height,
     view_rows,
+    visible_rows,
 )
 from .mariant_setup import choose_mariant
 from .widgets import box_text, confirm, plural
@@ -118,6 +118,7 @@ class MariantScreen(GameScreen):
         self.scroll = 0
         self.pending_remove = False
         self.suits_seen = self._complete_columns()
+        self._marks_drawn: dict[int, int] = {}  # column -> row of the mark drawn under it
 
     # -- creating a game ---------------------------------------------------------------------
     @classmethod
@@ -446,8 +447,9 @@ class MariantScreen(GameScreen):
             screen.put(screen.rows - 3, 1 + at, UNDO_LABEL.upper(), theme.WARNING)
 
     def draw_board(self) -> None:
-        """The info row, the column keys, and each column as a part of its own: its cards
-        and the mark under it, in a strip from the first card row down to the foot row."""
+        """The info row, the column keys, each column's cards and each column's mark are
+        parts of their own: a pick lights up one column and marks a few others, a move
+        redraws two columns."""
         screen, game, parts = self.session.screen, self.game, self.parts
         height = view_rows(screen.rows) if self.viewing else card_rows(screen.rows)
         visible = game.visible()
@@ -455,22 +457,34 @@ class MariantScreen(GameScreen):
         if parts.changed("labels", self.cursor):
             draw_labels(screen, self.cursor)
         marks = {} if self.viewing else (self.marks or self._fit_marks())
-        strip = foot_row(screen.rows) - CARDS_TOP + 1
+        redraw, moved = [], []
         for col, (down, up) in enumerate(visible):
+            rows = visible_rows((down, up), height)
+            if parts.changed(("mark", col), (marks.get(col), rows)):
+                moved.append(col)
+                old = self._marks_drawn.pop(col, None)
+                if old is not None and not parts.full:  # blank it before anything draws
+                    screen.put(old, column_x(col) + FACE_OFFSET, "    ")
             selected_from = len(up) - self.count if self.sel == col else None
             state = (self.viewing, self.scroll, height, down, up, game.group_length(col),
-                     selected_from, marks.get(col))
-            if not parts.changed(("column", col), state,
-                                 (CARDS_TOP, column_x(col) + FACE_OFFSET, strip, 4)):
-                continue
+                     selected_from)
+            if parts.changed(("column", col), state):
+                redraw.append((col, down, up, selected_from))
+        for col, down, up, selected_from in redraw:
             if self.viewing:
                 cells = full_column(down, len(up))[self.scroll:self.scroll + height]
             else:
                 cells = fitted_column(down, len(up), height, game.group_length(col))
             for i, cell in enumerate(cells[:height]):
                 draw_cell(screen, CARDS_TOP + i, col, cell, up, selected_from)
-            if col in marks:  # the view's last row is the foot row the marks would take
-                draw_mark(screen, col, marks[col], len(cells))
+            parts.shrink(("column", col), CARDS_TOP, column_x(col) + FACE_OFFSET,
+                         len(cells[:height]), 4)
+        for col in moved:
+            if col in marks:
+                self._marks_drawn[col] = draw_mark(screen, col, marks[col],
+                                                   visible_rows(visible[col], height))
+            else:
+                self._marks_drawn.pop(col, None)
 
     def _draw_info(self, height: int, visible: list[tuple[int, tuple[Card, ...]]]) -> None:
         screen, game = self.session.screen, self.game

@@ -7,7 +7,9 @@ found the two cells that differed; that redraw was a third of the server's time 
 is drawn under a *state*: a hashable value holding everything the drawing depends on.
 :meth:`Parts.changed` says whether that state differs from the one last drawn; if not,
 the part's cells are left as they are.  A part whose state changed is drawn again over its
-own cells (its area is blanked first when it is given one), so parts must not overlap.
+own cells: its area is blanked first when it is given one, or it writes every cell of its
+rows and :meth:`Parts.shrink` blanks the rows it no longer reaches.  Parts must not
+overlap, except an overlay (a cursor's brackets) that puts back what it covered.
 
 Everything is drawn afresh (the screen cleared first) on the first frame, on another
 screen, and whenever anything else drew on the screen since this screen's last frame: a
@@ -32,6 +34,7 @@ class Parts:
 
     def __init__(self) -> None:
         self._drawn: dict[Hashable, object] = {}
+        self._heights: dict[Hashable, int] = {}
         self._screen: Screen | None = None
         self._version = -1
         self.full = True
@@ -43,6 +46,7 @@ class Parts:
         self.full = screen is not self._screen or screen.version != self._version
         if self.full:
             self._drawn.clear()
+            self._heights.clear()
             self._screen = screen
         return self.full
 
@@ -68,6 +72,15 @@ class Parts:
             row, col, height, width = area
             self._screen.fill(row, col, height, width, " ", DEFAULT)
         return True
+
+    def shrink(self, name: Hashable, row: int, col: int, height: int, width: int) -> None:
+        """After part ``name`` drew ``height`` rows from ``row`` (``width`` cells each, every
+        cell of them): blank the rows below those that it covered the last time (a column
+        of cards grown shorter), instead of blanking its whole area first."""
+        before = self._heights.get(name, 0)
+        self._heights[name] = height
+        if before > height and self._screen is not None:
+            self._screen.fill(row + height, col, before - height, width, " ", DEFAULT)
 
     def changed_items(self, name: Hashable, states: Sequence[object]) -> list[int]:
         """The indexes of ``states`` (one per item of a row of like parts: the cells of a

@@ -9,9 +9,13 @@ and :class:`Renderer` on a fake Terminal, exactly as the screen's loop does (dra
 key, act).  A *move* is every key that brings the cursor to the chosen square and places
 the stone there, and its bytes are all the frames those keys produced.  Three input forms:
 ``typed`` (row digit and column letter, ``4e``), ``cursor`` (arrow keys, then Enter) and
-``check`` (C until Check shows the square, then Enter).  Prints median, p95 and max bytes
-per move per charset and form, bytes per key, and the full-screen repaint.  The moves are
-worked out once per game and replayed for every charset and form.  Never run by the suite.
+``check`` (N until Check shows the square, then Enter).  Every fifth move the player takes
+the stone back (U) and puts it back (R).  Prints bytes per key by kind of key (cursor, pick
+— a typed column letter —, move — the key that places the stone —, undo, hint — N, Check —:
+issue #20's targets, median <= 100 B and p95 <= 300 B; redo beside them) with the CPU each
+key took, then median, p95 and max bytes per move per charset and form, and the full-screen
+repaint.  The moves are worked out once per game and replayed for every charset and form.
+Never run by the suite.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import statistics
 import time
 from pathlib import Path
 
-from benchkit import CountingTerminal, p95, plain_repaint
+from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95, plain_repaint
 
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento
@@ -37,18 +41,21 @@ HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400
 
 
-def keys_for(game: Anciento, target: int, cursor: int, form: str) -> list[Key]:
-    """The keys a caller types to put the current stone on ``target``."""
+def keys_for(game: Anciento, target: int, cursor: int, form: str) -> list[tuple[Key, str]]:
+    """The keys a caller types to put the current stone on ``target``, each with its kind
+    (the last one places the stone)."""
     if form == "typed":  # the chess way: column letter, then row (e4)
-        return [char(c) for c in game.geo.names[target]]
+        column, row = game.geo.names[target][0], game.geo.names[target][1:]
+        return [(char(column), "pick"), *((char(c), "move") for c in row)]
     if form == "check":  # N steps through the squares that take the stone
         names = [name for name, _ in game.check()]
-        return [char("n")] * (names.index(game.geo.names[target]) + 1) + [Key("enter")]
+        return ([(char("n"), "hint")] * (names.index(game.geo.names[target]) + 1)
+                + [(Key("enter"), "move")])
     cols = game.geo.cols
     dr, dc = target // cols - cursor // cols, target % cols - cursor % cols
-    keys = [Key("down" if dr > 0 else "up")] * abs(dr)
-    keys += [Key("right" if dc > 0 else "left")] * abs(dc)
-    return [*keys, Key("enter")]
+    keys = [(Key("down" if dr > 0 else "up"), "cursor")] * abs(dr)
+    keys += [(Key("right" if dc > 0 else "left"), "cursor")] * abs(dc)
+    return [*keys, (Key("enter"), "move")]
 
 
 def moves_of(number: int, board: str, easy: bool) -> list[str]:
@@ -62,8 +69,9 @@ def moves_of(number: int, board: str, easy: bool) -> list[str]:
 
 
 async def play(settings: Settings, number: int, moves: list[str], board: str, easy: bool,
-               charset: str, form: str, per_move: list[int], per_key: list[int]) -> int:
-    """Play one game by keys; append bytes per move and per key; return the full repaint."""
+               charset: str, form: str, per_move: list[int], stats: KeyStats) -> int:
+    """Play one game by keys; append bytes per move, count each key; return the full
+    repaint."""
     terminal = CountingTerminal(charset)
     session = Session(terminal, settings)
     screen = AncientoScreen(session, Anciento.new(number, board=board, easy=easy))
@@ -71,19 +79,20 @@ async def play(settings: Settings, number: int, moves: list[str], board: str, ea
     screen.draw()
     await session.show()
     full = terminal.sent
-    for move in moves:
+    for done, move in enumerate(moves, 1):
         target = game.geo.names.index(move)
         before, placed = terminal.sent, game.stones_left
-        for key in keys_for(game, target, screen.cursor, form):
-            if not await screen.on_key(key):
+        for key, kind in keys_for(game, target, screen.cursor, form):
+            if not await stats.press(screen, key, kind):
                 raise AssertionError(f"key {key} refused")
-            sent = terminal.sent
-            screen.draw()
-            await session.show()
-            per_key.append(terminal.sent - sent)
         if game.stones_left != placed - 1:
             raise AssertionError(f"game {number}: the stone was not placed: {screen.note}")
         per_move.append(terminal.sent - before)
+        if done % 5 == 0 and not game.is_over:
+            await stats.press(screen, char("u"), "undo")
+            await stats.press(screen, char("r"), "redo")
+            if game.stones_left != placed - 1:
+                raise AssertionError(f"game {number}: {move} not put back: {screen.note}")
     return full
 
 
@@ -123,13 +132,16 @@ async def main() -> None:
           f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
           f"{'mean':>6} {'key median':>11} {'full screen':>12} {'ok':>4}")
+    keys: list[str] = []
     for charset in ("cp437", "utf8", "ascii"):
         for form in ("typed", "cursor", "check"):
             per_move: list[int] = []
-            per_key: list[int] = []
+            stats = KeyStats()
             start = time.perf_counter()
             fulls = [await play(settings, n, games[n], args.board, args.easy, charset, form,
-                                per_move, per_key) for n in numbers]
+                                per_move, stats) for n in numbers]
+            keys += stats.rows(f"Anciento, {charset}, {form}")
+            per_key = [b for values in stats.bytes.values() for b in values]
             seconds = time.perf_counter() - start
             median = statistics.median(per_move)
             ok = median <= TARGET_MEDIAN and p95(per_move) <= TARGET_P95
@@ -137,6 +149,9 @@ async def main() -> None:
                   f"{p95(per_move):>5} {max(per_move):>5} {statistics.mean(per_move):>6.1f} "
                   f"{statistics.median(per_key):>11.0f} {max(fulls):>12} "
                   f"{'yes' if ok else 'NO':>4}   ({seconds:.1f} s)")
+    print("\nBytes and CPU per key (targets: median <= 100 B, p95 <= 300 B)")
+    print(KEY_TABLE_HEAD)
+    print("\n".join(keys))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,12 @@ it is won, when no tip leads anywhere new, or after ``--moves`` moves.  A *move*
 that picks up and drops one move's cards (or turns the stock), and its bytes are all the
 frames those keys produced.  Two input forms: ``keys`` (hot keys: ``2`` ``5``, ``W`` ``F``,
 ``S``…) and ``cursor`` (arrows to the source, ↑ for the run, Enter, arrows, Enter; a card
-goes home by Enter twice on it).
-Prints median, p95 and max bytes per move per charset and form, keys per move and the p95 of
-one key's frame, and the full-screen repaint.
+goes home by Enter twice on it).  Every fourth move the player asks for a tip (T) first;
+every fifth it undoes the move (U) and redoes it (R).
+Prints bytes per key by kind of key (cursor, pick, move, undo, hint: issue #20's targets,
+median <= 100 B and p95 <= 300 B; redo beside them) with the CPU each key took, then
+median, p95 and max bytes per move per charset and form, keys per move, and the
+full-screen repaint.
 Never run by the test suite.
 """
 
@@ -25,7 +28,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from benchkit import CountingTerminal, p95
+from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95
 
 from door.config import load_settings
 from door.games.auntmary import AuntMary, parse_move
@@ -74,45 +77,41 @@ def source_and_target(game: AuntMary, move: str) -> tuple[str, int, str]:
     return src, count, str(mv.dst + 1)
 
 
-PER_KEY: list[int] = []
-"""Bytes of every frame, one per key (a caller waits for each key's answer)."""
+STATS = KeyStats()
+"""Bytes and CPU of every frame, one per key (a caller waits for each key's answer)."""
 
 
-async def press(screen: AuntMaryScreen, key: Key) -> None:
-    if not await screen.on_key(key):
+async def press(screen: AuntMaryScreen, key: Key, kind: str) -> None:
+    if not await STATS.press(screen, key, kind):
         raise AssertionError(f"key {key} refused")
-    screen.draw()
-    terminal = screen.session.terminal
-    assert isinstance(terminal, CountingTerminal)
-    before = terminal.sent
-    await screen.session.show()
-    PER_KEY.append(terminal.sent - before)
 
 
 async def play_move(screen: AuntMaryScreen, move: str, form: str) -> None:
     """Type ``move`` on the screen, in hot keys or with the cursor."""
     game = screen.game
     if move in ("s", "r", "auto"):
-        await press(screen, char("a" if move == "auto" else "s"))
+        await press(screen, char("a" if move == "auto" else "s"), "move")
         return
     src, count, dst = source_and_target(game, move)
     if form == "keys":
         if src.startswith("f"):       # F walks the cursor along the foundations
             while screen.spot != src:
-                await press(screen, char("f"))
-            await press(screen, Key("enter"))
+                await press(screen, char("f"), "cursor")
+            await press(screen, Key("enter"), "pick")
         else:
-            await press(screen, char(src))
-        await press(screen, char("f" if dst.startswith("f") else dst))
+            await press(screen, char(src), "pick")
+        await press(screen, char("f" if dst.startswith("f") else dst), "move")
         return
     if dst.startswith("f"):           # Enter twice on a card sends it home
         dst = src
-    for spot, depth in ((src, count), (dst, 1)):
+    for spot, depth, kind in ((src, count, "pick"), (dst, 1, "move")):
         for key in walk(screen.spot, spot):
-            await press(screen, key)
+            await press(screen, key, "cursor")
         while spot in PILES and screen.depth < depth:
-            await press(screen, Key("up"))
-        await press(screen, Key("enter"))
+            await press(screen, Key("up"), "cursor")
+        while spot in PILES and screen.depth > depth:  # (left deeper by an undo)
+            await press(screen, Key("down"), "cursor")
+        await press(screen, Key("enter"), kind)
 
 
 def next_move(shadow: AuntMary, seen: set) -> str | None:
@@ -141,13 +140,18 @@ async def play(number: int, charset: str, form: str, max_moves: int,
     full = terminal.sent
     shadow = AuntMary.new(number)
     seen = {shadow.position}
-    for _ in range(max_moves):
+    for done in range(1, max_moves + 1):
         move = next_move(shadow, seen)
         if move is None or screen.is_over:
             break
+        if done % 4 == 0:
+            await press(screen, char("t"), "hint")
         before = terminal.sent
         await play_move(screen, move, form)
         per_move.append(terminal.sent - before)
+        if done % 5 == 0 and not screen.is_over:
+            await press(screen, char("u"), "undo")
+            await press(screen, char("r"), "redo")
         shadow.play(move)
         seen.add(shadow.position)
         if screen.game.position != shadow.position and not shadow.over:
@@ -168,10 +172,11 @@ async def main() -> None:
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
           f"{'mean':>6} {'keys/move':>9} {'key p95':>7} {'full screen':>12} {'won':>4} "
           f"{'ok':>4}")
+    keys: list[str] = []
     for charset in ("cp437", "utf8", "ascii"):
         for form in ("keys", "cursor"):
             per_move: list[int] = []
-            PER_KEY.clear()
+            STATS.__init__()
             start = time.perf_counter()
             results = [await play(n, charset, form, args.moves, per_move) for n in numbers]
             seconds = time.perf_counter() - start
@@ -180,9 +185,21 @@ async def main() -> None:
             won = sum(score == 52 for _, score in results)
             print(f"{charset:<8} {form:<7} {len(per_move):>6} {median:>7.0f} "
                   f"{p95(per_move):>5} {max(per_move):>5} {statistics.mean(per_move):>6.1f} "
-                  f"{len(PER_KEY) / len(per_move):>9.1f} {p95(PER_KEY):>7} "
+                  f"{keys_pressed() / len(per_move):>9.1f} {p95(all_keys()):>7} "
                   f"{max(full for full, _ in results):>12} {won:>4} "
                   f"{'yes' if ok else 'NO':>4}   ({seconds:.1f} s)")
+            keys += STATS.rows(f"Aunt Mary, {charset}, {form}")
+    print("\nBytes and CPU per key (targets: median <= 100 B, p95 <= 300 B)")
+    print(KEY_TABLE_HEAD)
+    print("\n".join(keys))
+
+
+def all_keys() -> list[int]:
+    return [b for values in STATS.bytes.values() for b in values]
+
+
+def keys_pressed() -> int:
+    return len(all_keys())
 
 
 if __name__ == "__main__":

@@ -13,8 +13,12 @@ answered yes, and its bytes count with the move that caused it.
 
 A *move* is every key of one action: ``3`` ``7`` for a move by column keys (``typed``), or
 arrows to the column and Enter, twice (``cursor``); ``d`` for a deal; ``r`` and a column for
-a removal.  Prints median, p95 and max bytes per move, per charset and form, by kind of
-action, and the full-screen repaint.  Never run by the test suite.
+a removal.  Every fourth action the player asks for Help (H) first; every fifth move it
+undoes it (U, yes to the cheater warning) and plays it again.  Prints bytes per key by kind
+of key (cursor, pick, move — the key that plays an action, deals included —, undo, hint:
+issue #20's targets, median <= 100 B and p95 <= 300 B) with the CPU each key took, then
+median, p95 and max bytes per action, per charset and form, by kind of action, and the
+full-screen repaint.  Never run by the test suite.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from benchkit import CountingTerminal, p95, plain_repaint
+from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95, plain_repaint
 
 from door.config import load_settings
 from door.games.mariant import Mariant
@@ -62,25 +66,28 @@ def next_action(game: Mariant, seen: set[tuple]) -> tuple[str, str] | None:
     return None
 
 
-def column_keys(col: int, cursor: int, form: str) -> list[Key]:
+def column_keys(col: int, cursor: int, form: str, last: str) -> list[tuple[Key, str]]:
     if form == "typed":
-        return [char(KEYS[col])]
+        return [(char(KEYS[col]), last)]
     step = "right" if col > cursor else "left"
-    return [Key(step)] * abs(col - cursor) + [Key("enter")]
+    return [(Key(step), "cursor")] * abs(col - cursor) + [(Key("enter"), last)]
 
 
-def keys_for(kind: str, move: str, cursor: int, form: str) -> list[Key]:
+def keys_for(kind: str, move: str, cursor: int, form: str) -> list[tuple[Key, str]]:
+    """The keys of an action, each with its kind of key (the last one plays it)."""
     if kind == "move":
         src, dst = KEYS.index(move[0]), KEYS.index(move[2])
-        return column_keys(src, cursor, form) + column_keys(dst, src, form)
+        return (column_keys(src, cursor, form, "pick")
+                + column_keys(dst, src, form, "move"))
     if kind == "remove":
-        return [char("r"), char(move[1])]
-    return [char(move)]
+        return [(char("r"), "pick"), (char(move[1]), "move")]
+    return [(char(move), "move")]
 
 
 async def play(number: int, fd: int, fu: int, charset: str, form: str,
-               per_move: dict[str, list[int]]) -> tuple[int, bool]:
-    """Play one game by keys; record bytes per move; return (full-screen bytes, won)."""
+               per_move: dict[str, list[int]], stats: KeyStats) -> tuple[int, bool]:
+    """Play one game by keys; record bytes per move and per key; return (full-screen bytes,
+    won)."""
     settings = load_settings(HOME)
     terminal = CountingTerminal(charset, answer=b"y")
     session = Session(terminal, settings)
@@ -89,24 +96,29 @@ async def play(number: int, fd: int, fu: int, charset: str, form: str,
     await session.show()
     full = terminal.sent
     seen = {position_key(screen.game)}
-    for _ in range(MAX_ACTIONS):
+    for done in range(1, MAX_ACTIONS + 1):
         if screen.is_over:
             break
         action = next_action(screen.game, seen)
         if action is None:
             break
         kind, move = action
+        if done % 4 == 0:
+            await stats.press(screen, char("h"), "hint")
         before = terminal.sent
-        for key in keys_for(kind, move, screen.cursor, form):
-            if not await screen.on_key(key):
+        for key, key_kind in keys_for(kind, move, screen.cursor, form):
+            if not await stats.press(screen, key, key_kind):
                 raise AssertionError(f"key {key} refused")
-            screen.draw()
-            await session.show()
         if terminal.bells:
             raise AssertionError(f"game {number}: {move} refused: {screen.note}")
-        seen.add(position_key(screen.game))
         per_move[kind].append(terminal.sent - before)
         per_move["all"].append(terminal.sent - before)
+        if kind == "move" and done % 5 == 0 and not screen.is_over:
+            await stats.press(screen, char("u"), "undo")  # (the warning answered yes)
+            for key, key_kind in keys_for(kind, move, screen.cursor, form):
+                await stats.press(screen, key, key_kind)
+            terminal.bells = 0
+        seen.add(position_key(screen.game))
     return full, screen.game.won
 
 
@@ -150,12 +162,15 @@ async def main() -> None:
           f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
     print(f"{'charset':<8} {'form':<7} {'kind':<7} {'moves':>6} {'median':>7} {'p95':>5} "
           f"{'max':>5} {'mean':>6} {'full screen':>12} {'ok':>4}")
+    keys: list[str] = []
     for charset in ("cp437", "utf8", "ascii"):
         for form in ("typed", "cursor"):
             per_move: dict[str, list[int]] = defaultdict(list)
+            stats = KeyStats()
             start = time.perf_counter()
-            results = [await play(n, args.fd, args.fu, charset, form, per_move)
+            results = [await play(n, args.fd, args.fu, charset, form, per_move, stats)
                        for n in numbers]
+            keys += stats.rows(f"Mariant, {charset}, {form}")
             seconds = time.perf_counter() - start
             full = max(f for f, _ in results)
             won = sum(w for _, w in results)
@@ -169,6 +184,9 @@ async def main() -> None:
                       f"{p95(values):>5} {max(values):>5} {statistics.mean(values):>6.1f} "
                       f"{full:>12} {('yes' if ok else 'NO') if kind == 'all' else '':>4}"
                       + (f"   ({seconds:.1f} s, {won} won)" if kind == "all" else ""))
+    print("\nBytes and CPU per key (targets: median <= 100 B, p95 <= 300 B)")
+    print(KEY_TABLE_HEAD)
+    print("\n".join(keys))
 
 
 if __name__ == "__main__":

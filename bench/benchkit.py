@@ -4,7 +4,11 @@ for screenshots, and a throwaway door home.  Imported by the bench scripts in th
 from __future__ import annotations
 
 import shutil
+import statistics
+import time
+from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from door.net.terminal import Terminal
 from door.term import Attr, Charset, Screen
@@ -50,9 +54,63 @@ class CountingTerminal(Terminal):
         return None
 
 
-def p95(values: list[int]) -> int:
+def p95(values: list[Any]) -> Any:
     ordered = sorted(values)
     return ordered[max(0, round(0.95 * len(ordered)) - 1)]
+
+
+KEY_KINDS = ("cursor", "pick", "move", "undo", "hint")
+"""The kinds of key issue #20 sets targets for, in every game."""
+KEY_MEDIAN_B, KEY_P95_B, KEY_MEDIAN_MS = 100, 300, 0.10
+
+
+class KeyStats:
+    """Bytes sent and CPU used for each key, by kind of key (``cursor``, ``pick`` …).
+
+    :meth:`press` does what ``GameScreen.run`` does with a key (act on it, draw, show) and
+    counts the frame's bytes and the CPU time of the three (``time.thread_time``: the
+    time this thread ran, so a busy machine slows the benchmark but not the figure)."""
+
+    def __init__(self) -> None:
+        self.bytes: dict[str, list[int]] = defaultdict(list)
+        self.cpu: dict[str, list[float]] = defaultdict(list)
+
+    async def press(self, screen: Any, key: Any, kind: str) -> bool:
+        """Act on ``key``, draw, show; record it under ``kind``; the screen's answer."""
+        terminal = screen.session.terminal
+        sent, start = terminal.sent, time.thread_time()
+        taken = await screen.on_key(key)
+        if not taken:
+            taken = await screen.common_key(key)
+        screen.draw()
+        await screen.session.show()
+        self.cpu[kind].append(time.thread_time() - start)
+        self.bytes[kind].append(terminal.sent - sent)
+        return taken
+
+    def rows(self, label: str) -> list[str]:
+        """Table rows (``| label | kind | keys | median B | p95 B | max B | median ms |
+        p95 ms | ok |``), the five target kinds first."""
+        kinds = [k for k in KEY_KINDS if k in self.bytes]
+        kinds += sorted(k for k in self.bytes if k not in KEY_KINDS)
+        out = []
+        for kind in kinds:
+            sent, cpu = self.bytes[kind], self.cpu[kind]
+            median, high = statistics.median(sent), p95(sent)
+            ok = ""
+            if kind in KEY_KINDS:
+                ok = "yes" if median <= KEY_MEDIAN_B and high <= KEY_P95_B else "NO"
+            out.append(f"| {label} | {kind} | {len(sent)} | {median:.0f} | {high} | "
+                       f"{max(sent)} | {1000 * statistics.median(cpu):.3f} | "
+                       f"{1000 * p95(cpu):.3f} | {ok} |")
+        return out
+
+    def missing(self) -> list[str]:
+        return [k for k in KEY_KINDS if k not in self.bytes]
+
+
+KEY_TABLE_HEAD = ("| game, charset, form | key | keys | median B | p95 B | max B | median ms "
+                  "CPU | p95 ms CPU | bytes ok |\n|---|---|---:|---:|---:|---:|---:|---:|---|")
 
 
 def plain_repaint(screen: Screen, charset: Charset) -> bytes:

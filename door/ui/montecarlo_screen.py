@@ -248,16 +248,18 @@ class MonteCarloScreen(GameScreen):
     def _play(self, move: str) -> None:
         """Play a pair or ``c``; say what it removed and what a consolidation did."""
         game = self.game
-        before_events = len(game.consolidations)
+        before_events, said = len(game.consolidations), self.note
         if not self.play(move):
             return
         event = game.last_consolidation
         if len(game.consolidations) > before_events and event is not None:
             self.marks = {dst: MOVED_MARK for _, dst in event.moves}
             self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
-        if self.marks and event is not None:
-            # The message stays with the marks it explains (and costs nothing to keep).
             self.say(consolidation_summary(event) + ".")
+        elif self.marks and event is not None and said == consolidation_summary(event) + ".":
+            # The message stays with the marks it explains while nothing replaced it (it
+            # then costs nothing); once a hint or an undo has, the legend explains them.
+            self.say(said)
 
     def _undo(self) -> None:
         self.typed, self.picked = "", None
@@ -405,7 +407,7 @@ class MonteCarloScreen(GameScreen):
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
             ("", "", theme.LABEL),
             ("H", "hint (again: next pair)", theme.LABEL),
-            ("U", *self._undo_entry()),
+            ("U", "undo to the last deal", theme.LABEL),  # greyed on the key line
             ("F" if game.relaxed else "", fill, theme.LABEL),
             ("?", "all the keys", theme.LABEL),
             ("Q", "leave (the game is kept)", theme.LABEL),
@@ -423,13 +425,6 @@ class MonteCarloScreen(GameScreen):
                        theme.LABEL if len(label) > 1 else theme.HOTKEY)
             col = left + (15 if len(label) > 1 else 6)
             screen.put(top + 1 + i, col, value[: left + PANEL_WIDTH - 2 - col], attr)
-
-    def _undo_entry(self) -> tuple[str, Attr]:
-        """The panel's U: what it undoes, or, greyed, that there is nothing."""
-        if self.game.undo_refusal() is None:
-            return "undo to the last deal", theme.LABEL
-        return "nothing to undo now", (theme.GREYED if self.session.renderer.color
-                                       else theme.DIM)
 
     def _draw_legend(self) -> None:
         screen = self.session.screen

@@ -59,9 +59,11 @@ UNDO_LABEL = "U undo"
 SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
 
 
-def complete_suit(game: Mariant, col: int) -> str | None:
-    """The suit letter if column ``col`` ends with K … A of one suit, face up; else None."""
-    up = game.visible()[col][1]
+def complete_suit(game: Mariant, col: int,
+                  visible: list[tuple[int, tuple[Card, ...]]] | None = None) -> str | None:
+    """The suit letter if column ``col`` ends with K … A of one suit, face up; else None.
+    ``visible``: ``game.visible()`` when the caller has it (it copies every column)."""
+    up = (visible or game.visible())[col][1]
     if len(up) < SUIT_LENGTH:
         return None
     tail = up[-SUIT_LENGTH:]
@@ -363,7 +365,8 @@ class MariantScreen(GameScreen):
         return await confirm(self.session, question)
 
     def _complete_columns(self) -> set[int]:
-        return {c for c in range(COLUMNS) if complete_suit(self.game, c)}
+        visible = self.game.visible()
+        return {c for c in range(COLUMNS) if complete_suit(self.game, c, visible)}
 
     async def _after_action(self) -> None:
         """Offer what an action made possible: removing a new complete suit, Auto Ending."""

@@ -11,7 +11,7 @@ import logging
 
 from ..games import GAME_NAMES
 from ..session import Session
-from ..store import StoreError
+from ..store import ScoreEntry, StoreError
 from ..store.queries import LOWEST_WINS, WON_ONLY
 from ..store.visit import node_seen
 from ..term.digits import parse_number
@@ -23,7 +23,7 @@ from .widgets import header, message, status_line
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = "Scores are unavailable right now. Please try again later."
-KEYS = "←→ 1-4 game · # one deal · T top ten · Esc back"
+KEYS = "←→ 1-4 game · # one deal · T top ten · ↑↓ R replay · Esc back"
 TOP = 4  # first row of the list
 
 
@@ -50,6 +50,9 @@ class HallOfFame:
         self.session = session
         self.game = game
         self.number: int | None = None
+        self.entries: list[ScoreEntry] = []
+        self.selected = 0
+        """The line R replays (lit), an index into ``entries``."""
 
     async def draw(self) -> None:
         session, screen = self.session, self.session.screen
@@ -77,6 +80,8 @@ class HallOfFame:
             log.warning("hall of fame: %s", exc)
             message(session, UNAVAILABLE, theme.WARNING)
             return
+        self.entries = entries
+        self.selected = min(self.selected, max(0, len(entries) - 1))
         row = TOP + 3
         screen.put(row, 2, f"{'Rank':>4}  {'Player':<24} {'Score':>7}  {'Game #':<12}Date",
                    theme.BRIGHT)
@@ -85,6 +90,8 @@ class HallOfFame:
         for i, entry in enumerate(entries, 1):
             mine = player is not None and entry.player_id == player.id
             attr = theme.HOTKEY if mine else theme.LABEL
+            if i - 1 == self.selected:
+                attr = theme.SELECTED
             screen.put(row + i, 2, f"{entry.rank:>4}. {entry.alias[:24]:<24} {entry.score:>7}  "
                                    f"#{entry.number:<11}{entry.ended:%Y-%m-%d}", attr)
         footer = row + 12
@@ -101,6 +108,23 @@ class HallOfFame:
         if number is not None:
             self.number = number
 
+    async def replay(self, entry: ScoreEntry) -> None:
+        """Replay the chosen game on its game screen (its record from the store)."""
+        from .replay import Replay
+
+        try:
+            record = await self.session.store.game_record(entry.game_id)  # type: ignore[union-attr]
+        except StoreError as exc:
+            log.warning("replay: %s", exc)
+            record = None
+        if record is None or not record.actions:
+            self.session.bell()
+            message(self.session, "That game's moves are not on record.", theme.WARNING)
+            await self.session.show()
+            await self.session.key()
+            return
+        await Replay(self.session, record, entry.alias, entry.score).run()
+
     async def run(self) -> None:
         while True:
             await self.draw()
@@ -109,6 +133,8 @@ class HallOfFame:
             index = GAME_NAMES.index(self.game)
             if key.name in ("esc", "enter") or (key.is_char and key.char.lower() == "q"):
                 return
+            if key.name in ("right", "left") or (key.is_char and key.char in "1234tT#gG"):
+                self.selected = 0
             if key.name == "right":
                 self.game, self.number = GAME_NAMES[(index + 1) % len(GAME_NAMES)], None
             elif key.name == "left":
@@ -119,6 +145,11 @@ class HallOfFame:
                 await self.ask_number()
             elif key.is_char and key.char.lower() == "t":
                 self.number = None
+            elif key.name in ("up", "down") and self.entries:
+                step = 1 if key.name == "down" else -1
+                self.selected = (self.selected + step) % len(self.entries)
+            elif key.is_char and key.char.lower() == "r" and self.entries:
+                await self.replay(self.entries[self.selected])
             elif key.name != "resize":
                 self.session.bell()
 

@@ -203,3 +203,38 @@ async def test_whos_online_says_which_game_is_played(door) -> None:
     await caller.wait_for("Your choice")
     assert [(n.alias, n.activity) for n in await store.online()] == [("Guest", "main menu")]
     await leave(caller)
+
+
+async def test_hall_of_fame_replays_a_game_to_its_final_score(door) -> None:
+    from datetime import timedelta
+
+    from door.games import Status
+    from door.games.montecarlo import MonteCarlo
+
+    store, port = door
+    game = MonteCarlo.new(42)
+    while game.status is Status.PLAYING and game.hints():
+        game.play(game.hints()[0])
+    ann = await store.player("Night Owl BBS", "1", "Ann")
+    ended = datetime(2026, 3, 3, tzinfo=UTC)
+    await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
+                            ended - timedelta(minutes=5), ended)
+    caller = await at_menu(port)
+    caller.send("h")
+    await caller.wait_for("Mariant's Hit Parade")
+    caller.send("2")
+    await caller.wait_for("Monte Carlo: Hall of Fame")
+    caller.send("r")
+    await caller.wait_for("Replay: Ann's Monte Carlo")
+    moves = len(game.actions)
+    assert f"The deal, before move 1 of {moves}" in caller.term.text
+    assert "Monte Carlo #42" in caller.term.text
+    caller.send("\x1b[C")
+    await caller.wait_for(f"Move 1 of {moves}: {game.actions[0]}")
+    caller.send("\x1b[F")
+    await caller.wait_for(f"Final score {game.score}.")
+    caller.send("q")
+    await caller.wait_for("Monte Carlo: Hall of Fame")
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+    await leave(caller)

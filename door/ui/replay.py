@@ -1,0 +1,181 @@
+"""Replaying a finished game on its own game screen, read-only.
+
+A stored game is its record (game, number, options, actions: ``door/store``); the viewer
+deals the record's game and applies its actions through the pure engine, keeping the
+position after every action, so stepping back is as cheap as stepping forward and an
+``undo`` in the record is one step like any move.  Each position is drawn by the game's
+own screen class (a fresh one, never played on), so the replay looks like the game did
+and shows exactly what the player saw: face-down cards stay face down.
+
+Keys: ← → step, Home/End jump, P plays (and pauses), + − change the speed, Q or Esc
+leaves.  The key line lists the moves around the current one; the message line says the
+move, the score, and at the end the final score (and the recorded one if it differs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..games import Game, GameRecord, IllegalMove, engine
+from ..games.base import apply_actions
+from ..session import Session
+from ..term import Key
+from ..term.width import clip
+from . import theme
+from .anciento_timer import KeyWaiter
+from .game_screen import GameScreen
+from .widgets import message
+
+SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)
+"""Seconds per move while P plays, slowest first; + and − step through them."""
+START_SPEED = 2  # index into SPEEDS
+
+
+def screen_class(game: str) -> type[GameScreen]:
+    """The game screen that draws ``game`` (imported here: the screens load late)."""
+    from .anciento_screen import AncientoScreen
+    from .auntmary_screen import AuntMaryScreen
+    from .mariant_screen import MariantScreen
+    from .montecarlo_screen import MonteCarloScreen
+
+    screens: dict[str, type[GameScreen]] = {
+        "mariant": MariantScreen, "montecarlo": MonteCarloScreen,
+        "auntmary": AuntMaryScreen, "anciento": AncientoScreen}
+    return screens[game]
+
+
+class Positions:
+    """Every position of a record, from the deal (0) to after its last action (n)."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.cls = engine(record.game)
+        game = self.cls.new(record.number, **record.options)
+        self.states: list[dict[str, Any]] = [game.to_json()]
+        self.scores = [game.score]
+        self.error = ""
+        """Why the record stops short of its end (a refused action), "" when it does not."""
+        for action in record.actions:
+            try:
+                apply_actions(game, [action])
+            except IllegalMove as exc:
+                self.error = f"move {len(self.states)} ({action}) refused: {exc}"
+                break
+            self.states.append(game.to_json())
+            self.scores.append(game.score)
+
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
+    def game(self, step: int) -> Game:
+        return self.cls.from_json(self.states[step])
+
+
+class Replay:
+    """The replay screen of one record; :meth:`run` until the caller leaves."""
+
+    def __init__(self, session: Session, record: GameRecord, who: str = "",
+                 recorded_score: int | None = None) -> None:
+        self.session = session
+        self.positions = Positions(record)
+        self.screen_cls = screen_class(record.game)
+        self.who = who
+        self.recorded_score = recorded_score
+        self.step = 0
+        self.speed = START_SPEED
+        self.playing = False
+
+    # -- drawing --------------------------------------------------------------------------
+    def draw(self) -> None:
+        view = self.screen_cls(self.session, self.positions.game(self.step))
+        view.draw()
+        screen = self.session.screen
+        screen.cursor = None
+        self.draw_moves()
+        message(self.session, self.step_note(), theme.MESSAGE)
+        row = screen.rows - 1
+        screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
+        screen.put(row, 1, clip(self.status_text(), screen.cols - 3), theme.STATUS)
+
+    def status_text(self) -> str:
+        whose = f"{self.who}'s " if self.who else ""
+        play = "P pause" if self.playing else "P play"
+        return (f"Replay: {whose}{self.screen_cls.title} · ←→ step · {play} · "
+                f"+− {SPEEDS[self.speed]:g}s · Home/End · Q back")
+
+    def draw_moves(self) -> None:
+        """The key line: the moves around the current one, the current one lit."""
+        screen = self.session.screen
+        row, actions = screen.rows - 3, self.positions.record.actions
+        screen.put(row, 0, " " * screen.cols)
+        col = screen.put(row, 1, "Moves: ", theme.LABEL)
+        first = max(1, self.step - 4)
+        for n in range(first, self.positions.last + 1):
+            label = f"{n}.{actions[n - 1]}"
+            if col + len(label) + 1 >= screen.cols:
+                break
+            col = screen.put(row, col, label, theme.SELECTED if n == self.step
+                             else theme.DIM) + 1
+
+    def step_note(self) -> str:
+        positions = self.positions
+        score = positions.scores[self.step]
+        if self.step == 0:
+            note = f"The deal, before move 1 of {positions.last}. Score {score}."
+        else:
+            action = positions.record.actions[self.step - 1]
+            note = f"Move {self.step} of {positions.last}: {action}. Score {score}."
+        if self.step == positions.last:
+            if positions.error:
+                return f"{note} The record stops here: {positions.error}"
+            note = f"{note} Final score {score}."
+            if self.recorded_score is not None and self.recorded_score != score:
+                note += f" (recorded: {self.recorded_score})"
+        return note
+
+    # -- keys -----------------------------------------------------------------------------
+    def on_key(self, key: Key) -> bool | None:
+        """Act on a key: False if it means nothing here, None if it leaves the replay."""
+        char = key.char.lower() if key.is_char else ""
+        last = self.positions.last
+        if key.name == "esc" or char == "q":
+            return None
+        if key.name in ("right", "down", "enter") or char in (" ", "n"):
+            self.step, self.playing = min(last, self.step + 1), False
+        elif key.name in ("left", "up", "backspace") or char == "b":
+            self.step, self.playing = max(0, self.step - 1), False
+        elif key.name == "home":
+            self.step, self.playing = 0, False
+        elif key.name == "end":
+            self.step, self.playing = last, False
+        elif char == "p":
+            self.playing = not self.playing
+            if self.playing and self.step == last:
+                self.step = 0  # playing a finished replay starts it again
+        elif char in ("+", "="):
+            self.speed = min(len(SPEEDS) - 1, self.speed + 1)
+        elif char in ("-", "_"):
+            self.speed = max(0, self.speed - 1)
+        elif key.name != "resize":
+            return False
+        return True
+
+    async def run(self) -> None:
+        waiter = KeyWaiter(self.session)
+        try:
+            while True:
+                self.draw()
+                await self.session.show()
+                key = await waiter.get(SPEEDS[self.speed] if self.playing else None)
+                if key is None:  # playing: the next move's time has come
+                    self.step = min(self.positions.last, self.step + 1)
+                    self.playing = self.step < self.positions.last
+                    continue
+                done = self.on_key(key)
+                if done is None:
+                    return
+                if not done:
+                    self.session.bell()
+        finally:
+            await waiter.close()

@@ -1,0 +1,92 @@
+"""Replays of finished games on their own game screens, read through pyte: each of the four
+games steps forward and back and reaches its recorded final score."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import pytest
+from pyteterm import ScreenCaller
+
+from door.config import Settings
+from door.games import Game, GameRecord, Status, engine
+from door.ui.replay import Positions, Replay
+
+
+def played(name: str, number: int, most: int = 120) -> Game:
+    """A game played by its own hints (one undo early on, as callers do), to its end or
+    ``most`` moves."""
+    game = engine(name).new(number)
+    while game.status not in (Status.WON, Status.LOST) and len(game.actions) < most:
+        moves = game.hints() or game.legal_moves()
+        if not moves:
+            break
+        game.play(moves[0])
+        if len(game.actions) == 3:
+            game.undo()
+    return game
+
+
+class ReplayCaller(ScreenCaller):
+    """The replay screen of one record in a real Session over a queue terminal."""
+
+    def __init__(self, settings: Settings, record: GameRecord, score: int) -> None:
+        from pyteterm import QueueTerminal
+
+        from door.session import Session
+
+        self.terminal = QueueTerminal(charset="utf8")
+        self.session = Session(self.terminal, settings)
+        self.task = asyncio.create_task(Replay(self.session, record, "Ada", score).run())
+
+
+@pytest.mark.parametrize("name", ["mariant", "montecarlo", "auntmary", "anciento"])
+async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
+                                                         name: str) -> None:
+    game = played(name, 7)
+    moves = len(game.actions)
+    caller = ReplayCaller(settings, game.record(), game.score)
+    try:
+        await caller.wait_for(f"The deal, before move 1 of {moves}")
+        assert "Replay: Ada's" in caller.text
+        caller.send("\x1b[C")  # →
+        await caller.wait_for(f"Move 1 of {moves}: {game.actions[0]}.")
+        caller.send("\x1b[C\x1b[C\x1b[C")
+        await caller.wait_for(f"Move 4 of {moves}: undo.")
+        caller.send("\x1b[D")  # ←
+        await caller.wait_for(f"Move 3 of {moves}: {game.actions[2]}.")
+        caller.send("\x1b[F")  # End
+        await caller.wait_for(f"Final score {game.score}.")
+        assert "recorded" not in caller.text
+        caller.send("\x1b[D")
+        await caller.wait_for(f"Move {moves - 1} of {moves}")
+        caller.send("\x1b[H")  # Home
+        await caller.wait_for("The deal, before move 1")
+        caller.send("q")
+        await asyncio.wait_for(caller.task, 5)
+    finally:
+        with contextlib.suppress(Exception):
+            await caller.close()
+
+
+async def test_replay_plays_by_itself_to_the_end(settings: Settings) -> None:
+    game = played("montecarlo", 11, most=12)
+    caller = ReplayCaller(settings, game.record(), game.score)
+    try:
+        await caller.wait_for("The deal")
+        caller.send("+++")  # fastest
+        caller.send("p")
+        await caller.wait_for(f"Final score {game.score}.", timeout=20)
+        await caller.wait_for("P play")  # stopped at the end by itself
+    finally:
+        await caller.close()
+
+
+def test_a_record_that_goes_wrong_replays_up_to_the_refused_move() -> None:
+    game = played("montecarlo", 11, most=6)
+    record = GameRecord("montecarlo", 11, {}, [*game.actions, "zz99"])
+    positions = Positions(record)
+    assert positions.last == len(game.actions)
+    assert "zz99" in positions.error
+    assert positions.scores[-1] == game.score

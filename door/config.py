@@ -24,7 +24,7 @@ HOME_ENV = "REUSSITE_HOME"
 
 GAME_ACTIONS = ("mariant", "montecarlo", "auntmary", "anciento")
 MENU_ACTIONS = (*GAME_ACTIONS, "messages", "halloffame", "instructions", "whosonline",
-                "settings", "quit")
+                "watch", "settings", "quit")
 
 
 class ConfigError(Exception):
@@ -202,6 +202,7 @@ DEFAULT_MENU = (
     MenuEntry("messages", "E", "Message Centre"),
     MenuEntry("instructions", "I", "Instructions"),
     MenuEntry("whosonline", "W", "Who's Online"),
+    MenuEntry("watch", "V", "Watch a Game"),
     MenuEntry("settings", "S", "Terminal Settings"),
     MenuEntry("quit", "Q", QUIT_TO_BBS),
 )

@@ -26,6 +26,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -84,6 +85,8 @@ class PlayerRow(Base):
     color: Mapped[bool | None] = mapped_column(Boolean)
     rows: Mapped[int | None] = mapped_column(Integer)
     expert: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    watchable: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """False: the player refuses to be watched (Terminal Settings)."""
     games_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created: Mapped[datetime]
     last_seen: Mapped[datetime]

@@ -89,6 +89,8 @@ class Player:
     games_played: int = 0
     created: datetime | None = None
     last_seen: datetime | None = None
+    watchable: bool = True
+    """Other callers may watch this player's games (a Terminal Settings choice)."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +182,7 @@ class Limits:
 
 
 PLAYER_SETTINGS = {"charset": (str, type(None)), "color": (bool, type(None)),
-                   "rows": (int, type(None)), "expert": (bool,)}
+                   "rows": (int, type(None)), "expert": (bool,), "watchable": (bool,)}
 
 
 def utc_now() -> datetime:
@@ -409,7 +411,7 @@ class Store:
 
     @unit
     async def update_player_settings(self, player_id: int, **changes: Any) -> None:
-        """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``."""
+        """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``, ``watchable``."""
         for key, value in changes.items():
             if key not in PLAYER_SETTINGS or not isinstance(value, PLAYER_SETTINGS[key]):
                 raise ValueError(f"not a player setting: {key}={value!r}")
@@ -981,7 +983,8 @@ class Store:
 
 def _player(row: Any) -> Player:
     return Player(row.id, row.source, row.user_id, row.alias, row.charset, row.color, row.rows,
-                  bool(row.expert), row.games_played, row.created, row.last_seen)
+                  bool(row.expert), row.games_played, row.created, row.last_seen,
+                  bool(row.watchable))
 
 
 def _online(row: Any) -> OnlineNode:

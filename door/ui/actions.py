@@ -11,6 +11,7 @@ from .menu import Action
 from .messages import message_centre
 from .montecarlo_screen import play_montecarlo
 from .settings import terminal_settings
+from .watch import watch_menu
 from .whosonline import whos_online
 
 ACTIONS: dict[str, Action] = {}
@@ -22,4 +23,5 @@ ACTIONS["auntmary"] = play_auntmary
 ACTIONS["settings"] = terminal_settings
 ACTIONS["anciento"] = play_anciento
 ACTIONS["whosonline"] = whos_online
+ACTIONS["watch"] = watch_menu
 ACTIONS["instructions"] = instructions_menu

@@ -16,9 +16,10 @@ Layout on an 80 × N screen (N ≥ 24):
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -29,6 +30,7 @@ from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
 from ..term import Key
 from ..term.digits import parse_number
+from ..watch import HUB, WatchedGame
 from . import theme
 from .number_input import read_digits
 from .parts import Parts
@@ -63,6 +65,8 @@ class GameScreen(ABC):
         self.parts = Parts()
         """What was last drawn, part by part: a key redraws only what it changed."""
         self._kept_actions = len(game.actions)
+        self.watched: WatchedGame | None = None
+        """The game as watchers see it, while it is offered to them (door/watch.py)."""
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
@@ -160,7 +164,12 @@ class GameScreen(ABC):
         parts.end(screen)
 
     def status_text(self) -> str:
-        return f"Score {self.game.score} · ? help · Q quit"
+        return f"Score {self.game.score}{self.watch_note()} · ? help · Q quit"
+
+    def watch_note(self) -> str:
+        """`` · 3 watching`` on the status line while others watch this game."""
+        count = len(self.watched.watchers) if self.watched is not None else 0
+        return f" · {count} watching" if count else ""
 
     def footer_state(self) -> Hashable:
         """Everything the bottom three rows show: the key line, the message (which may
@@ -242,7 +251,9 @@ class GameScreen(ABC):
 
     def note_moves(self) -> None:
         """After each key: a move (or undo) since the last look is handed to the keeper,
-        which writes it within a couple of seconds."""
+        which writes it within a couple of seconds, and shown to any watchers."""
+        if self.watched is not None:
+            self.watched.look(self.note)
         if self.kept is not None and len(self.game.actions) != self._kept_actions:
             self._kept_actions = len(self.game.actions)
             if self.session.keeper is not None:
@@ -317,6 +328,25 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     return rank, ""
 
 
+@contextlib.contextmanager
+def offered_to_watchers(screen: GameScreen) -> Iterator[None]:
+    """While the game is played, other callers of this process may watch it (Watch a Game
+    in the menu: switching that entry off offers no game).  A player who refuses to be
+    watched is listed, so that a would-be watcher is told why they cannot."""
+    session = screen.session
+    if not any(e.action == "watch" for e in session.settings.enabled_menu):
+        yield
+        return
+    player = session.player
+    screen.watched = HUB.offer(session.caller.alias, screen.title, short_deal_label(screen.game),
+                               screen.game, player.watchable if player else True,
+                               player.id if player else None)
+    try:
+        yield
+    finally:
+        HUB.withdraw(screen.watched)
+
+
 def deal_label(game: Game) -> str:
     """How a deal is named to the caller: ``game #1234``, or ``random game`` when its number
     is not one to share (Anciento's unnumbered random games)."""
@@ -386,7 +416,8 @@ async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
                 return
         screen = screen_cls(session, game)
         try:
-            await screen.run()
+            with offered_to_watchers(screen):
+                await screen.run()
         except LeaveGame:
             await screen.autosave()  # the keeper retries what the database cannot take now
             return

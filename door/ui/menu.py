@@ -15,7 +15,7 @@ FEATURE_NAMES = {
     "mariant": "Mariant", "montecarlo": "Monte Carlo", "auntmary": "Aunt Mary",
     "anciento": "Anciento", "messages": "The message centre", "halloffame": "The hall of fame",
     "instructions": "Instructions", "whosonline": "Who's online",
-    "settings": "Terminal settings",
+    "settings": "Terminal settings", "watch": "Watching",
 }
 
 

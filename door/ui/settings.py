@@ -155,18 +155,45 @@ def draw(session: Session, note: str = "") -> None:
         ("R", "Screen rows", f"{choice.rows}" + (f" (choices: {', '.join(map(str, rows))})"
                                                   if len(rows) > 1 else "")),
     ]
+    player = getattr(session, "player", None)
+    if player is not None and watching_offered(session):
+        lines.append(("W", "Others may watch my games", "yes" if player.watchable else "no"))
     for i, (key, label, value) in enumerate(lines):
         r = row + 1 + i
         col = screen.put(r, 6, f"[{key}] ", theme.HOTKEY)
         col = screen.put(r, col, f"{label}: ", theme.LABEL)
         screen.put(r, col, value, theme.BRIGHT)
-    screen.put(row + 5, 6, "If the box, suits or accents look wrong, press C until they look "
+    screen.put(row + 6, 6, "If the box, suits or accents look wrong, press C until they look "
                "right.", theme.LABEL)
-    screen.put(row + 6, 6, "Every screen of the door reads in monochrome and in ASCII too.",
+    screen.put(row + 7, 6, "Every screen of the door reads in monochrome and in ASCII too.",
                theme.LABEL)
     if note:
         message(session, note)
-    status_line(session, "C charset · O colour · R rows · Q/Esc back")
+    status_line(session, "C charset · O colour · R rows · W watching · Q/Esc back")
+
+
+def watching_offered(session: Session) -> bool:
+    """The sysop's [menu] watch entry is on: games may be watched."""
+    return any(e.action == "watch" for e in session.settings.enabled_menu)
+
+
+async def toggle_watchable(session: Session) -> str:
+    """Let others watch the caller's games, or not; kept with the player record at once."""
+    store, player = getattr(session, "store", None), getattr(session, "player", None)
+    if player is None or not watching_offered(session):
+        session.bell()
+        return "Press C, O, R, or Q to go back."
+    watchable = not player.watchable
+    session.player = replace(player, watchable=watchable)
+    said = ("Others may watch your games." if watchable
+            else "Nobody may watch your games: they are told you prefer not.")
+    if store is None:
+        return said + "  (For this call only.)"
+    try:
+        await store.update_player_settings(player.id, watchable=watchable)
+    except Exception as exc:  # StoreUnavailable says why in plain words
+        return f"{said}  Not kept for next time: {exc}"
+    return said
 
 
 async def terminal_settings(session: Session) -> None:
@@ -199,6 +226,9 @@ async def terminal_settings(session: Session) -> None:
             at = options.index(choice.rows) if choice.rows in options else -1
             choice.rows = options[(at + 1) % len(options)]
             note = f"{choice.rows} rows."
+        elif letter == "w":
+            note = await toggle_watchable(session)
+            continue
         elif key.name != "resize":
             session.bell()
             note = "Press C, O, R, or Q to go back."

@@ -1,0 +1,222 @@
+"""Watch a Game: the games being played in this process, and one of them live, read-only.
+
+The watcher's screen is drawn from the player's game object (``door/watch.py``) by the
+game's own screen class, in a :class:`Viewport` of the watcher's window size and colour:
+never a copy of the player's bytes.  Watchers with the same size and colour share one
+viewport, drawn once per change; each watcher's session copies it and its own renderer
+sends the difference in the watcher's own charset.  A fresh screen object draws each
+change, with none of the player's cursor or peeking modes: face-down cards stay face down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Hashable
+from typing import cast
+
+from ..config import Settings
+from ..games import Status
+from ..session import Caller, Session
+from ..store.visit import node_seen
+from ..term import Key, Renderer, Screen
+from ..term.width import clip
+from ..watch import HUB, WatchedGame, Watcher
+from . import theme
+from .anciento_timer import KeyWaiter
+from .number_input import choice_number
+from .replay import screen_class
+from .widgets import header, message, plural, status_line
+
+LIST_TOP = 4
+REFRESH = 2.0
+"""Seconds between redraws of the list (idle times and watcher counts move)."""
+KEY_LINE = "You are watching: read-only.  Q or Esc leaves."
+
+
+class Viewport:
+    """What a game screen's drawing reads from a session, for a screen nobody types on:
+    the screen itself, the door's settings, a caller name for the status line, and the
+    renderer's colour choice (a few screens grey keys differently in monochrome)."""
+
+    in_burst = False
+    time_left = 0
+    player = store = keeper = autosave = None
+
+    def __init__(self, settings: Settings, alias: str, cols: int, rows: int,
+                 color: bool) -> None:
+        self.settings = settings
+        self.caller = Caller(alias=alias)
+        self.screen = Screen(cols, rows)
+        self.renderer = Renderer(color=color)
+        self.version = -1
+        """The watched game's version this viewport shows (-1: not drawn yet)."""
+
+
+def view_key(session: Session) -> Hashable:
+    return (session.screen.cols, session.screen.rows, session.renderer.color)
+
+
+def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Viewport:
+    """The viewport of the watcher's size and colour, drawn up to date (once per change
+    for all the watchers who share it)."""
+    key = view_key(session)
+    if key != watcher.view_key:
+        watched.move_view(watcher, key)
+    view = watched.views.get(key)
+    if view is None:
+        cols, rows, color = cast(tuple[int, int, bool], key)
+        view = watched.views[key] = Viewport(session.settings, watched.alias, cols, rows, color)
+    if view.version != watched.version:
+        draw_view(view, watched)
+        view.version = watched.version
+    return view
+
+
+def draw_view(view: Viewport, watched: WatchedGame) -> None:
+    drawer = screen_class(watched.game.name)(cast(Session, view), watched.game)
+    drawer.note = watched.note
+    drawer.draw()
+    screen = view.screen
+    screen.put(screen.rows - 3, 0, " " * screen.cols)
+    screen.put(screen.rows - 3, 1, KEY_LINE, theme.DIM)
+    if watched.over:
+        message(cast(Session, view), over_note(watched), theme.WARNING)
+    row = screen.rows - 1
+    text = (f"Watching {watched.alias} · {watched.title} {watched.deal} · "
+            f"{len(watched.watchers)} watching · Q leaves")
+    screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
+    screen.put(row, 1, clip(text, screen.cols - 3), theme.STATUS)
+
+
+def over_note(watched: WatchedGame) -> str:
+    game = watched.game
+    if game.status in (Status.WON, Status.LOST):
+        return (f"{watched.alias}'s game is over: final score {game.score}.  "
+                "Press a key to go back.")
+    return f"{watched.alias} has left this game.  Press a key to go back."
+
+
+def show_copy(session: Session, view: Viewport) -> None:
+    """Put the shared drawing on the watcher's own screen (their renderer diffs it)."""
+    screen = session.screen
+    screen.cells = [list(line) for line in view.screen.cells]
+    screen.wide_rows = set(view.screen.wide_rows)
+    screen.cursor = None
+    touch = getattr(screen, "touch", None)  # screens that stamp changed rows
+    if touch is not None:
+        touch()
+
+
+async def watch_game(session: Session, watched: WatchedGame) -> None:
+    """Show ``watched`` live until the watcher presses Q or Esc (or any key once the game
+    is over).  The watcher's keys are read by a task that outlives each wait, so a move
+    arriving never loses a key."""
+    watcher = watched.join(session.caller.alias, view_key(session))
+    await node_seen(session.store, session.caller, session.player,
+                    f"Watching {watched.alias}"[:40])
+    reading: asyncio.Future[Key] | None = None
+    try:
+        while True:
+            watcher.woken.clear()
+            show_copy(session, shared_view(session, watched, watcher))
+            await session.show()
+            if reading is None:
+                reading = asyncio.ensure_future(session.key())
+            woken = asyncio.ensure_future(watcher.woken.wait())
+            try:
+                await asyncio.wait((reading, woken), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()
+            if not reading.done():
+                continue
+            key, reading = reading.result(), None
+            letter = key.char.lower() if key.is_char else ""
+            if key.name == "esc" or letter == "q" or (watched.over and key.name != "resize"):
+                return
+            if key.name != "resize":
+                session.bell()
+    finally:
+        watched.leave(watcher)
+        if reading is not None:
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reading
+        session.renderer.invalidate()
+
+
+def draw_list(session: Session, games: list[WatchedGame], selected: int, note: str) -> None:
+    screen = session.screen
+    screen.clear()
+    screen.cursor = None
+    header(session, "Watch a Game")
+    screen.put(2, 2, "Games being played on this server now:", theme.TITLE)
+    screen.put(LIST_TOP, 2, f"{'#':>2}  {'Player':<16} {'Game':<20} {'Moves':>5}  "
+                            f"{'Idle':>5}  Watching", theme.BRIGHT)
+    if not games:
+        screen.put(LIST_TOP + 2, 6, "Nobody is playing right now: try again later.",
+                   theme.LABEL)
+    for i, watched in enumerate(games[: screen.rows - LIST_TOP - 5]):
+        idle = int(watched.idle)
+        line = (f"{i + 1:>2}  {watched.alias[:16]:<16} "
+                f"{(watched.title + ' ' + watched.deal)[:20]:<20} {watched.moves:>5}  "
+                f"{idle // 60:>2}:{idle % 60:02}  {len(watched.watchers):>3}")
+        if not watched.watchable:
+            line += "  (not watchable)"
+        screen.put(LIST_TOP + 1 + i, 2, line, theme.SELECTED if i == selected
+                   else theme.LABEL)
+    if note:
+        message(session, note, theme.WARNING)
+    status_line(session, "↑↓ Enter or 1-9 watch · Esc back")
+
+
+def refusal(watched: WatchedGame) -> str:
+    return (f"{watched.alias} prefers not to be watched (a choice in their Terminal "
+            "Settings).")
+
+
+async def watch_menu(session: Session) -> None:
+    """The menu action: list the games in progress; watch the one chosen; Esc goes back."""
+    await node_seen(session.store, session.caller, session.player, "Watch a Game")
+    waiter = KeyWaiter(session)
+    selected, note = 0, ""
+    try:
+        while True:
+            games = HUB.games()
+            selected = min(selected, max(0, len(games) - 1))
+            draw_list(session, games, selected, note)
+            await session.show()
+            key = await waiter.get(REFRESH)
+            if key is None:
+                continue
+            note = ""
+            letter = key.char.lower() if key.is_char else ""
+            chosen: int | None = None
+            if key.name == "esc" or letter == "q":
+                return
+            if key.name in ("up", "down") and games:
+                selected = (selected + (1 if key.name == "down" else -1)) % len(games)
+            elif key.name == "enter" and games:
+                chosen = selected
+            elif key.is_char and (number := choice_number(key.char, len(games))):
+                chosen = number - 1
+            elif key.name != "resize":
+                session.bell()
+                note = "Press a game's number, or Esc to go back."
+            if chosen is None:
+                continue
+            watched = games[chosen]
+            if watched.over:
+                note = f"{watched.alias}'s game has just ended."
+            elif not watched.watchable:
+                session.bell()
+                note = refusal(watched)
+            else:
+                await waiter.close()
+                await watch_game(session, watched)
+                await node_seen(session.store, session.caller, session.player,
+                                "Watch a Game")
+                note = plural(len(HUB.games()), "game") + " being played now."
+    finally:
+        await waiter.close()
+        await node_seen(session.store, session.caller, session.player, "main menu")

@@ -213,17 +213,24 @@ class Session:
             data = self.renderer.frame(self.screen)
         if self._bell and not self._keys:  # one bell for a burst of refused keys
             data, self._bell = b"\x07" + data, False
-        if data:
-            self.terminal.write(data)
-            if self.terminal.unsent() == 0:
-                return  # all of it went at once: nothing to wait for
-            try:
-                async with asyncio.timeout(DRAIN_TIMEOUT):  # no extra task, unlike wait_for
-                    await self.terminal.drain()
-            except TimeoutError:
-                raise self._ending(CarrierLost("the caller reads nothing")) from None
-            except (ConnectionError, OSError) as exc:
-                raise self._ending(CarrierLost(str(exc))) from None
+        await self.send(data)
+
+    async def send(self, data: bytes) -> None:
+        """Write ``data`` and wait until it is on its way; a caller who reads nothing for
+        DRAIN_TIMEOUT seconds, or is gone, ends the visit (CarrierLost).  :meth:`show` sends
+        frames through here; a watcher's shared bytes come here straight."""
+        if not data:
+            return
+        self.terminal.write(data)
+        if self.terminal.unsent() == 0:
+            return  # all of it went at once: nothing to wait for
+        try:
+            async with asyncio.timeout(DRAIN_TIMEOUT):  # no extra task, unlike wait_for
+                await self.terminal.drain()
+        except TimeoutError:
+            raise self._ending(CarrierLost("the caller reads nothing")) from None
+        except (ConnectionError, OSError) as exc:
+            raise self._ending(CarrierLost(str(exc))) from None
 
     @property
     def in_burst(self) -> bool:

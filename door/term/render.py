@@ -166,6 +166,23 @@ class Renderer:
         a new charset or colour setting)."""
         self._shown = None
 
+    @property
+    def invalidated(self) -> bool:
+        """Nothing is known of the caller's display: the next frame is a full repaint."""
+        return self._shown is None
+
+    def align(self, leader: Renderer) -> bytes:
+        """Both renderers having just drawn the same screen: the bytes that take this one's
+        terminal to the cursor position and colour ``leader``'s terminal is left in, so that
+        ``leader``'s next frames apply to both (watchers sharing one drawing's bytes)."""
+        out = b""
+        if leader._row is not None and leader._col is not None and (
+                (leader._row, leader._col) != (self._row, self._col)):
+            out += cursor_move(leader._row, leader._col, self._row, self._col)
+        if leader._attr != _UNKNOWN and leader._attr != self._attr:
+            out += sgr_change(self._attr, leader._attr, self.color)
+        return out
+
     # -- the frame ------------------------------------------------------------------------
     def frame(self, screen: Screen) -> bytes:
         """Bytes that turn the caller's display into ``screen``."""

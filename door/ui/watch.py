@@ -3,9 +3,12 @@
 The watcher's screen is drawn from the player's game object (``door/watch.py``) by the
 game's own screen class, in a :class:`Viewport` of the watcher's window size and colour:
 never a copy of the player's bytes.  Watchers with the same size and colour share one
-viewport, drawn once per change; each watcher's session copies it and its own renderer
-sends the difference in the watcher's own charset.  A fresh screen object draws each
-change, with none of the player's cursor or peeking modes: face-down cards stay face down.
+viewport, drawn once per change, and watchers who also share a charset share the bytes
+of each change (:class:`Broadcast`): a hundred watchers cost one drawing and one diff per
+move, and a write each.  A watcher who joins, falls behind or was shown something else
+(an idle warning, Ctrl-R) gets a full repaint once, then follows the shared bytes again.
+A fresh screen object draws each change, with none of the player's cursor or peeking
+modes: face-down cards stay face down.
 """
 
 from __future__ import annotations
@@ -20,18 +23,59 @@ from ..games import Status
 from ..session import Caller, Session
 from ..store.visit import node_seen
 from ..term import Key, Renderer, Screen
+from ..term.charset import Charset
 from ..term.width import clip
 from ..watch import HUB, WatchedGame, Watcher
 from . import theme
 from .anciento_timer import KeyWaiter
 from .number_input import choice_number
 from .replay import screen_class
+from .whosonline import idle_text
 from .widgets import header, message, plural, status_line
 
 LIST_TOP = 4
 REFRESH = 2.0
 """Seconds between redraws of the list (idle times and watcher counts move)."""
 KEY_LINE = "You are watching: read-only.  Q or Esc leaves."
+
+
+class Broadcast:
+    """The bytes that take a terminal from one drawing of a viewport to the next, for one
+    charset: made once, written to every watcher whose terminal shows the drawing before."""
+
+    KEEP = 16
+    """Changes kept: a watcher this many behind is repainted instead."""
+
+    def __init__(self, charset: Charset, color: bool) -> None:
+        self.renderer = Renderer(charset, color)
+        self.version = -1
+        """The viewport version last rendered."""
+        self._steps: dict[int, tuple[int, bytes]] = {}  # version -> (previous version, bytes)
+
+    def render(self, view: Viewport) -> None:
+        if view.version == self.version:
+            return
+        self._steps[view.version] = (self.version, self.renderer.frame(view.screen))
+        self.version = view.version
+        if len(self._steps) > self.KEEP:
+            del self._steps[min(self._steps)]
+
+    def since(self, version: int) -> bytes | None:
+        """The bytes from ``version`` to now; None when they are no longer kept."""
+        chunks, at = [], self.version
+        while at != version:
+            step = self._steps.get(at)
+            if step is None:
+                return None
+            at, data = step
+            chunks.append(data)
+        return b"".join(reversed(chunks))
+
+    def repaint(self, view: Viewport) -> bytes:
+        """A whole frame of the viewport that leaves the terminal where the shared bytes
+        expect it (cursor and colour)."""
+        fresh = Renderer(self.renderer.charset, self.renderer.color)
+        return fresh.frame(view.screen) + fresh.align(self.renderer)
 
 
 class Viewport:
@@ -51,6 +95,17 @@ class Viewport:
         self.renderer = Renderer(color=color)
         self.version = -1
         """The watched game's version this viewport shows (-1: not drawn yet)."""
+        self.casts: dict[tuple[str, bool], Broadcast] = {}
+        """The bytes of each change, per charset (name, glyphs) of its watchers."""
+
+    def broadcast(self, charset: Charset) -> Broadcast:
+        """This charset's bytes, rendered up to the viewport's current drawing."""
+        key = (charset.name, charset.c0_glyphs)
+        cast = self.casts.get(key)
+        if cast is None:
+            cast = self.casts[key] = Broadcast(charset, self.renderer.color)
+        cast.render(self)
+        return cast
 
 
 def view_key(session: Session) -> Hashable:
@@ -108,6 +163,27 @@ def show_copy(session: Session, view: Viewport) -> None:
         touch()
 
 
+Shown = tuple[Broadcast, int] | None
+"""What a watcher's terminal shows: a broadcast's version, or None (unknown: repaint)."""
+
+
+async def send_shared(session: Session, view: Viewport, shown: Shown) -> Shown:
+    """Bring the watcher's terminal to the viewport's drawing with the bytes every watcher
+    of that charset gets, or with a repaint when the terminal shows something else.  The
+    session's own renderer is kept invalid, so that anything the session draws meanwhile
+    (an idle warning, Ctrl-R) is a full frame, which the next call notices."""
+    cast = view.broadcast(session.renderer.charset)
+    data = None
+    if shown is not None and shown[0] is cast and session.renderer.invalidated:
+        data = cast.since(shown[1])
+    if data is None:
+        data = cast.repaint(view)
+    session.renderer.invalidate()
+    version = cast.version  # others may render more while this is sent
+    await session.send(data)
+    return cast, version
+
+
 async def watch_game(session: Session, watched: WatchedGame) -> None:
     """Show ``watched`` live until the watcher presses Q or Esc (or any key once the game
     is over).  The watcher's keys are read by a task that outlives each wait, so a move
@@ -116,11 +192,17 @@ async def watch_game(session: Session, watched: WatchedGame) -> None:
     await node_seen(session.store, session.caller, session.player,
                     f"Watching {watched.alias}"[:40])
     reading: asyncio.Future[Key] | None = None
+    shown: Shown = None
     try:
         while True:
             watcher.woken.clear()
-            show_copy(session, shared_view(session, watched, watcher))
-            await session.show()
+            view = shared_view(session, watched, watcher)
+            show_copy(session, view)
+            if session.too_small:  # the session's notice instead
+                await session.show()
+                shown = None
+            else:
+                shown = await send_shared(session, view, shown)
             if reading is None:
                 reading = asyncio.ensure_future(session.key())
             woken = asyncio.ensure_future(watcher.woken.wait())
@@ -134,8 +216,6 @@ async def watch_game(session: Session, watched: WatchedGame) -> None:
             letter = key.char.lower() if key.is_char else ""
             if key.name == "esc" or letter == "q" or (watched.over and key.name != "resize"):
                 return
-            if key.name != "resize":
-                session.bell()
     finally:
         watched.leave(watcher)
         if reading is not None:
@@ -152,15 +232,14 @@ def draw_list(session: Session, games: list[WatchedGame], selected: int, note: s
     header(session, "Watch a Game")
     screen.put(2, 2, "Games being played on this server now:", theme.TITLE)
     screen.put(LIST_TOP, 2, f"{'#':>2}  {'Player':<16} {'Game':<20} {'Moves':>5}  "
-                            f"{'Idle':>5}  Watching", theme.BRIGHT)
+                            f"{'Idle':>6}  Watching", theme.BRIGHT)
     if not games:
         screen.put(LIST_TOP + 2, 6, "Nobody is playing right now: try again later.",
                    theme.LABEL)
     for i, watched in enumerate(games[: screen.rows - LIST_TOP - 5]):
-        idle = int(watched.idle)
         line = (f"{i + 1:>2}  {watched.alias[:16]:<16} "
                 f"{(watched.title + ' ' + watched.deal)[:20]:<20} {watched.moves:>5}  "
-                f"{idle // 60:>2}:{idle % 60:02}  {len(watched.watchers):>3}")
+                f"{idle_text(watched.idle):>6}  {len(watched.watchers):>3}")
         if not watched.watchable:
             line += "  (not watchable)"
         screen.put(LIST_TOP + 1 + i, 2, line, theme.SELECTED if i == selected

@@ -146,7 +146,7 @@ async def scenario(games: int, per_game: int, moves: int) -> None:
         child = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--role", "watchers", "--port", str(port),
             "--layout", f"{games}x{per_game}", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, limit=1 << 24)  # the report is one long line
         ready = await asyncio.wait_for(child.stdout.readline(), 900)
         assert ready.strip() == b"ready", ready
         stop_at = asyncio.Event()

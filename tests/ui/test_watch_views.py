@@ -84,3 +84,41 @@ async def test_watchers_of_one_charset_share_each_moves_bytes(settings: Settings
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+class NeverReads(Recording):
+    """A watcher whose bytes never leave: every drain waits forever."""
+
+    async def drain(self) -> None:
+        await asyncio.Event().wait()
+
+
+async def test_a_watcher_who_never_reads_is_dropped_and_holds_nobody_up(
+        settings: Settings, monkeypatch) -> None:
+    from door import session as session_module
+    from door.session import CarrierLost
+
+    monkeypatch.setattr(session_module, "DRAIN_TIMEOUT", 0.5)
+    hub = WatchHub()
+    game = MonteCarlo.new(42)
+    watched = hub.offer("Ann", "Monte Carlo", "#42", game, True)
+    stuck, reader = NeverReads(charset="utf8"), Recording(charset="utf8")
+    stuck_task = asyncio.create_task(watch_game(Session(stuck, settings), watched))
+    task = asyncio.create_task(watch_game(Session(reader, settings), watched))
+    try:
+        await until(lambda: "2 watching" in reader.term.text, "both watching")
+        for _ in range(3):  # the player plays on while the stuck watcher's frame waits
+            game.play(game.legal_moves()[0])
+            watched.look("")
+            await until(lambda: f"Score        {game.score} " in reader.term.text,
+                        f"score {game.score} shown to the reading watcher")
+        with contextlib.suppress(CarrierLost):
+            await asyncio.wait_for(stuck_task, 5)
+        assert isinstance(stuck_task.exception(), CarrierLost)
+        await until(lambda: "1 watching" in reader.term.text, "the stuck one gone")
+        assert len(watched.watchers) == 1
+    finally:
+        for t in (stuck_task, task):
+            t.cancel()
+            with contextlib.suppress(asyncio.CancelledError, CarrierLost):
+                await t

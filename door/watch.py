@@ -23,7 +23,16 @@ import itertools
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+
+def watching_on(settings: Settings) -> bool:
+    """The sysop's switch: the main menu's ``watch`` entry is on.  Off, no game is offered
+    and Terminal Settings does not ask whether the caller may be watched."""
+    return any(entry.action == "watch" for entry in settings.enabled_menu)
 
 
 @dataclass(eq=False)
@@ -40,8 +49,7 @@ class WatchedGame:
     player's message line, and a version that grows with every change a watcher sees."""
 
     def __init__(self, ident: int, alias: str, title: str, deal: str, game: Any,
-                 watchable: bool, player_id: int | None = None,
-                 clock=time.monotonic) -> None:
+                 watchable: bool, clock=time.monotonic) -> None:
         self.id = ident
         self.alias = alias
         self.title = title
@@ -49,7 +57,6 @@ class WatchedGame:
         self.game = game
         self.watchable = watchable
         """False: the player refuses to be watched; the list says so, and so does joining."""
-        self.player_id = player_id
         self.note = ""
         """The player's message line (why a move was refused, what happened)."""
         self.over = False
@@ -117,9 +124,9 @@ class WatchHub:
         self._games: dict[int, WatchedGame] = {}
         self._ids = itertools.count(1)
 
-    def offer(self, alias: str, title: str, deal: str, game: Any, watchable: bool,
-              player_id: int | None = None) -> WatchedGame:
-        watched = WatchedGame(next(self._ids), alias, title, deal, game, watchable, player_id)
+    def offer(self, alias: str, title: str, deal: str, game: Any,
+              watchable: bool) -> WatchedGame:
+        watched = WatchedGame(next(self._ids), alias, title, deal, game, watchable)
         self._games[watched.id] = watched
         return watched
 

@@ -30,7 +30,7 @@ from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
 from ..term import Key
 from ..term.digits import parse_number
-from ..watch import HUB, WatchedGame
+from ..watch import HUB, WatchedGame, watching_on
 from . import theme
 from .number_input import read_digits
 from .parts import Parts
@@ -334,13 +334,12 @@ def offered_to_watchers(screen: GameScreen) -> Iterator[None]:
     in the menu: switching that entry off offers no game).  A player who refuses to be
     watched is listed, so that a would-be watcher is told why they cannot."""
     session = screen.session
-    if not any(e.action == "watch" for e in session.settings.enabled_menu):
+    if not watching_on(session.settings):
         yield
         return
     player = session.player
     screen.watched = HUB.offer(session.caller.alias, screen.title, short_deal_label(screen.game),
-                               screen.game, player.watchable if player else True,
-                               player.id if player else None)
+                               screen.game, player.watchable if player else True)
     try:
         yield
     finally:

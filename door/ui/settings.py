@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from ..session import Session
 from ..term.charset import Charset
 from ..term.screen import BLACK, COLOR_NAMES, WHITE, Attr
+from ..watch import watching_on
 from . import theme
 from .widgets import header, message, status_line
 
@@ -156,7 +157,7 @@ def draw(session: Session, note: str = "") -> None:
                                                   if len(rows) > 1 else "")),
     ]
     player = getattr(session, "player", None)
-    if player is not None and watching_offered(session):
+    if player is not None and watching_on(session.settings):
         lines.append(("W", "Others may watch my games", "yes" if player.watchable else "no"))
     for i, (key, label, value) in enumerate(lines):
         r = row + 1 + i
@@ -172,15 +173,10 @@ def draw(session: Session, note: str = "") -> None:
     status_line(session, "C charset · O colour · R rows · W watching · Q/Esc back")
 
 
-def watching_offered(session: Session) -> bool:
-    """The sysop's [menu] watch entry is on: games may be watched."""
-    return any(e.action == "watch" for e in session.settings.enabled_menu)
-
-
 async def toggle_watchable(session: Session) -> str:
     """Let others watch the caller's games, or not; kept with the player record at once."""
     store, player = getattr(session, "store", None), getattr(session, "player", None)
-    if player is None or not watching_offered(session):
+    if player is None or not watching_on(session.settings):
         session.bell()
         return "Press C, O, R, or Q to go back."
     watchable = not player.watchable

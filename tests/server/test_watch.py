@@ -103,3 +103,22 @@ async def test_a_refusing_players_watcher_is_told_why(door_home: Path) -> None:
         assert "Watching Ann" not in ben.term.text
         ann.close()
         ben.close()
+
+
+async def test_the_sysop_switches_watching_off(door_home: Path) -> None:
+    from door.watch import HUB
+
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace(
+        "watch = V | Watch a Game | on", "watch = V | Watch a Game | off"), encoding="utf-8")
+    async with running(door_home, ssh=False) as ports:
+        ann = await caller_at_menu(ports.telnet, "Ann")
+        await open_game(ann, "c", 42)
+        assert HUB.games() == []  # no game is offered at all
+        ben = await caller_at_menu(ports.telnet, "Ben")
+        assert "Watch a Game" not in ben.term.text
+        ben.send("s")
+        await ben.wait_for("Terminal Settings")
+        assert "Others may watch" not in ben.term.text
+        ann.close()
+        ben.close()

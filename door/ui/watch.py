@@ -101,11 +101,11 @@ class Viewport:
     def broadcast(self, charset: Charset) -> Broadcast:
         """This charset's bytes, rendered up to the viewport's current drawing."""
         key = (charset.name, charset.c0_glyphs)
-        cast = self.casts.get(key)
-        if cast is None:
-            cast = self.casts[key] = Broadcast(charset, self.renderer.color)
-        cast.render(self)
-        return cast
+        shared = self.casts.get(key)
+        if shared is None:
+            shared = self.casts[key] = Broadcast(charset, self.renderer.color)
+        shared.render(self)
+        return shared
 
 
 def view_key(session: Session) -> Hashable:
@@ -153,7 +153,8 @@ def over_note(watched: WatchedGame) -> str:
 
 
 def show_copy(session: Session, view: Viewport) -> None:
-    """Put the shared drawing on the watcher's own screen (their renderer diffs it)."""
+    """Put the shared drawing on the watcher's own screen too: whatever the session draws
+    over it (an idle warning, a time warning) shows the watched game underneath."""
     screen = session.screen
     screen.cells = [list(line) for line in view.screen.cells]
     screen.wide_rows = set(view.screen.wide_rows)
@@ -172,16 +173,16 @@ async def send_shared(session: Session, view: Viewport, shown: Shown) -> Shown:
     of that charset gets, or with a repaint when the terminal shows something else.  The
     session's own renderer is kept invalid, so that anything the session draws meanwhile
     (an idle warning, Ctrl-R) is a full frame, which the next call notices."""
-    cast = view.broadcast(session.renderer.charset)
+    shared = view.broadcast(session.renderer.charset)
     data = None
-    if shown is not None and shown[0] is cast and session.renderer.invalidated:
-        data = cast.since(shown[1])
+    if shown is not None and shown[0] is shared and session.renderer.invalidated:
+        data = shared.since(shown[1])
     if data is None:
-        data = cast.repaint(view)
+        data = shared.repaint(view)
     session.renderer.invalidate()
-    version = cast.version  # others may render more while this is sent
+    version = shared.version  # others may render more while this is sent
     await session.send(data)
-    return cast, version
+    return shared, version
 
 
 async def watch_game(session: Session, watched: WatchedGame) -> None:

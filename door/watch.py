@@ -12,8 +12,9 @@ Nothing here waits on a watcher: a move sets each watcher's event and returns.  
 who never reads stalls only its own task (its frame's drain), and the session drops it
 after ``DRAIN_TIMEOUT`` like any caller who reads nothing.
 
-Local only: a game is seen by callers of the same process.  With ``[server] workers`` or
-several servers sharing a PostgreSQL database, a game on another process is not listed.
+Local only: a game is seen by callers of the same process.  With ``[server] workers``
+above 1 (the default is one per core), several servers sharing a PostgreSQL database, or
+BBS door processes, a game played in another process is not listed (docs/watch-replay.md).
 """
 
 from __future__ import annotations

@@ -231,7 +231,7 @@ def draw_list(session: Session, games: list[WatchedGame], selected: int, note: s
     screen.clear()
     screen.cursor = None
     header(session, "Watch a Game")
-    screen.put(2, 2, "Games being played on this server now:", theme.TITLE)
+    screen.put(2, 2, "Games being played in this server process now:", theme.TITLE)
     screen.put(LIST_TOP, 2, f"{'#':>2}  {'Player':<16} {'Game':<20} {'Moves':>5}  "
                             f"{'Idle':>6}  Watching", theme.BRIGHT)
     if not games:

@@ -134,7 +134,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def scenario(games: int, per_game: int, moves: int) -> None:
     home = make_home(games * (per_game + 1) + 5)
-    proc, port, _ = await start_door(home, ssh=False)
+    proc, port, _ = await start_door(home, ssh=False, workers=1)  # watching is per process
     child = None
     try:
         players = [await signed_up(port, f"Player{g}") for g in range(games)]

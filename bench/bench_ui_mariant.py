@@ -135,7 +135,7 @@ async def screenshot(path: Path, number: int = 617, actions: int = 14) -> None:
     seen = {position_key(screen.game)}
     for _ in range(actions):
         kind, move = next_action(screen.game, seen) or ("", "")
-        for key in keys_for(kind, move, screen.cursor, "typed"):
+        for key, _kind in keys_for(kind, move, screen.cursor, "typed"):
             await screen.on_key(key)
         seen.add(position_key(screen.game))
     hints = screen.game.hints()

@@ -118,7 +118,7 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
             return None
         move = rng.choice(moves)
         target = game.geo.names.index(move)  # type: ignore[attr-defined]
-        return move, [key_bytes(k) for k in anciento_keys(game, target, 0, "check")]
+        return move, [key_bytes(k) for k, _kind in anciento_keys(game, target, 0, "check")]
     raise ValueError(name)
 
 

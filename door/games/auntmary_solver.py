@@ -1,0 +1,773 @@
+"""Perfect-information solver for Aunt Mary: can this deal (or this position) still be won?
+
+The solver sees everything (face-down cards and the stock order), so "winnable" is an upper
+bound on what a player can do; "unwinnable" means that no sequence of legal moves wins,
+whatever the player knew.  It powers the end-of-game verdict, "winnable deals only" and
+"Still winnable?"; ``docs/solvability.md`` has the method, the proofs and the figures.
+
+The search is depth-first over the legal moves with a table of the positions explored
+(keyed by an incremental 128-bit hash that ignores the order of the columns).  What makes
+it fast enough in Python, each step exact (never a guess):
+
+* **The talon is one list** in turning order (waste bottom … top, then the stock), a mask of
+  the cards still in it, a pointer (how far this pass has turned) and the redeals used.
+  Turning is not a move of its own: "play talon card k" turns to it (or redeals and turns
+  to it) and plays it.  A position that used fewer redeals, or as many with the pointer no
+  further on, can do all that another can, so the latter is skipped.
+* **Some moves are made at once**: a card that is *safe* to send home (an Ace or a 2, or a
+  rank r card whose two foundations of the other colour hold r−1 and the other one of its
+  colour r−2: nothing could ever need it on the tableau again), and a column top that lies
+  in sequence on its host, or a King alone in its column, whose foundation is ready (it can
+  come straight back, so both positions are worth the same).
+* **Foundation cards come back down in blocks**: the cards brought down (digging a suit,
+  building on each other) and then a card from the tableau or the talon put onto one of
+  them, as one move.  A card brought down and left alone would go straight back home.
+* **A move that only frees something is tried when the next move can use it**: a run moved
+  off one of its two hosts onto the other (the freed host can go home, or its other guest
+  is within reach), a whole column moved away (a King could fill it), a stock card played
+  (something can go on it, or follow it home, or a card further on in the pass plays
+  next).  Any of these can wait until just before its gain is used without harm.
+
+The search is deterministic for a given node limit.  A seconds limit stops it by the clock
+(CPU time of this process), so an ``unknown`` near that limit may depend on the machine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .auntmary import AuntMary, Position
+from .cards import SUITS, Card
+
+WINNABLE = "winnable"
+UNWINNABLE = "unwinnable"
+UNKNOWN = "unknown"
+
+DOWN = 64
+"""Added to a card id in a column while the card is face down."""
+KING_ID = 48
+"""Card ids are ``(rank - 1) * 4 + suit`` (suits S H D C), so Kings are 48 … 51."""
+_RED = (False, True, True, False)
+_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+_SAME_COLOUR = (3, 2, 1, 0)
+
+
+def card_id(card: Card) -> int:
+    return (card.rank - 1) * 4 + SUITS.index(card.suit)
+
+
+def _fits(x: int, y: int) -> bool:
+    return y >> 2 == (x >> 2) + 1 and _RED[x & 3] != _RED[y & 3]
+
+
+FIT = [[_fits(x, y) for y in range(52)] for x in range(52)]
+"""``FIT[x][y]``: card x may lie on card y (one rank lower, the other colour)."""
+HOSTS = [tuple(y for y in range(52) if FIT[x][y]) for x in range(52)]
+"""The two cards a card may lie on (none for a King)."""
+GUESTS = [tuple(x for x in range(52) if FIT[x][y]) for y in range(52)]
+"""The two cards that may lie on a card (none on an Ace)."""
+TWIN = [next(g for g in range(52) if g != x and g >> 2 == x >> 2 and _RED[g & 3] == _RED[x & 3])
+        for x in range(52)]
+"""The other card of the same rank and colour: the other guest of a card's hosts."""
+_HOME = [[sum(1 << (r * 4 + su) for r in range(top)) for top in range(14)] for su in range(4)]
+"""``_HOME[suit][top]``: bit mask of the cards of a suit on its foundation."""
+
+
+# -- position hashing ---------------------------------------------------------------------
+# The tableau's hash is the XOR of one random number per pair of neighbouring cards in a
+# column (the bottom card pairs with the floor): a set of pairs, so the order of the
+# columns does not count, and moving a run changes two pairs whatever its length.
+# Face-down cards have codes of their own.  The numbers come from splitmix64, fixed forever.
+
+_MASK = (1 << 128) - 1
+_FLOOR = 104
+
+
+def _splitmix64(seed: int) -> Iterator[int]:
+    while True:
+        seed = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = seed
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        yield z ^ (z >> 31)
+
+
+def _randoms(count: int, seed: int) -> list[int]:
+    gen = _splitmix64(seed)
+    return [next(gen) << 64 | next(gen) for _ in range(count)]
+
+
+_CODE = [v if v < 52 else v - DOWN + 52 if DOWN <= v < DOWN + 52 else -1 for v in range(DOWN + 52)]
+"""A column entry (card id, or card id + DOWN when face down) -> its hash code 0 … 103."""
+_ZPAIR = [_randoms(104, 1000 + p) for p in range(105)]
+"""``_ZPAIR[below][card]``: one pair of neighbours in a column (below = _FLOOR at the bottom)."""
+_ZFOUND = [_randoms(14, 2000 + su) for su in range(4)]
+_ZTALON = _randoms(52, 3000)
+
+
+def _column_hash(col: list[int]) -> int:
+    """XOR of the column's pairs (see above)."""
+    h = 0
+    below = _FLOOR
+    for v in col:
+        code = _CODE[v]
+        h ^= _ZPAIR[below][code]
+        below = code
+    return h
+
+
+def _dominated(best: list[int], q: int, r: int) -> bool:
+    """``best[j]``: the lowest talon pointer explored with j redeals used.  A position that
+    used fewer redeals, or as many with the pointer no further on, can do all this one can."""
+    return best[r] <= q or (r > 0 and best[0] < 99) or (r == 2 and best[1] < 99)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """``verdict``: winnable, unwinnable or unknown (budget spent).  ``moves``: a winning line
+    from the position in engine notation, when winnable."""
+
+    verdict: str
+    nodes: int
+    seconds: float
+    moves: list[str] | None = field(default=None)
+
+    @property
+    def winnable(self) -> bool | None:
+        return {WINNABLE: True, UNWINNABLE: False}.get(self.verdict)
+
+
+Move = tuple[Any, ...]
+"""``("H", a)`` column a's top home; ``("T", a, i, b)`` column a's cards from index i onto
+column b; ``("W", k, b)`` talon card k onto column b (``b = -1``: home); ``("D", s, b)`` the
+top of suit s's foundation onto column b; ``("B", steps)`` a block of such moves."""
+
+
+class _Search:
+    """One depth-first search from one position; the state is changed and restored."""
+
+    def __init__(self, pos: Position, node_limit: int | None, deadline: float | None) -> None:
+        self.cols: list[list[int]] = []
+        for col, down in zip(pos.columns, pos.down, strict=True):
+            ids = [card_id(c) for c in col]
+            for i in range(down):
+                ids[i] += DOWN
+            self.cols.append(ids)
+        self.found = list(pos.foundations)
+        self.talon = [card_id(c) for c in pos.waste] + [card_id(c) for c in reversed(pos.stock)]
+        self.present = (1 << len(self.talon)) - 1
+        self.q = len(pos.waste)
+        self.redeals = pos.redeals
+        self.tab = 0
+        for col in self.cols:
+            self.tab ^= _column_hash(col)
+        self.fh = 0
+        for su, top in enumerate(self.found):
+            self.fh ^= _ZFOUND[su][top]
+        self.th = 0
+        for k in range(len(self.talon)):
+            self.th ^= _ZTALON[k]
+        self.seen: dict[int, list[int]] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.path: list[Move] = []
+        self.exhaustive = False
+        """Tests only: nothing made at once, every legal move tried, one at a time."""
+
+    def key(self) -> int:
+        """The position's hash, without the talon pointer and redeals (see _dominated)."""
+        return self.tab ^ self.fh ^ self.th
+
+    # -- the search ----------------------------------------------------------------------
+    def run(self) -> bool:
+        """Search; True with ``path`` holding a winning line, False if none exists."""
+        path = self.path
+        entered = self._enter(self.key(), self.q, self.redeals)
+        if entered is True:
+            return True
+        if entered is None:
+            return False
+        frames: list[list[Any]] = [[self.moves(), 0, entered, 0, None, None]]
+        seen = self.seen
+        while frames:
+            frame = frames[-1]
+            moves, index = frame[0], frame[1]
+            if index < len(moves):
+                frame[1] = index + 1
+                move = moves[index]
+                child = self.child_key(move)
+                if child is not None:
+                    best = seen.get(child[0])
+                    if best is not None and _dominated(best, child[1], child[2]):
+                        self.nodes += 1
+                        continue
+                undo = self.apply(move)
+                mark = len(path)
+                path.append(move)
+                entered = self._enter(self.key(), self.q, self.redeals)
+                if entered is True:
+                    return True
+                if entered is None:
+                    path.pop()
+                    self.revert(move, undo)
+                else:
+                    frames.append([self.moves(), 0, entered, mark, move, undo])
+            else:
+                frames.pop()
+                self._unplay(frame[2])
+                if frame[4] is not None:
+                    del path[frame[3]:]
+                    self.revert(frame[4], frame[5])
+        return False
+
+    def _enter(self, pre: int, pre_q: int, pre_r: int) -> list[tuple[Move, Any]] | bool | None:
+        """Count a node, make the moves made at once, check for a win and the table.
+
+        ``pre`` and ``pre_q``/``pre_r``: the position's hash and talon state before those
+        moves.  Returns True when won, None when the position was explored already (the
+        moves made at once are undone), else the moves made at once (undone when leaving)."""
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            self._check_budget()
+        auto = self._autoplay()
+        found = self.found
+        if found[0] + found[1] + found[2] + found[3] == 52:
+            return True
+        seen = self.seen
+        key = self.key() if auto else pre
+        q, r = self.q, self.redeals
+        best = seen.get(key)
+        if best is None:
+            best = [99, 99, 99]
+            seen[key] = best
+        elif _dominated(best, q, r):
+            self._unplay(auto)
+            del self.path[len(self.path) - len(auto):]
+            return None
+        best[r] = q
+        if auto:
+            best = seen.get(pre)
+            if best is None:
+                seen[pre] = best = [99, 99, 99]
+            if best[pre_r] > pre_q:
+                best[pre_r] = pre_q
+        return auto
+
+    def _check_budget(self) -> None:
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _OutOfBudget
+        if self.deadline is not None and time.process_time() > self.deadline:
+            raise _OutOfBudget
+
+    def _autoplay(self) -> list[tuple[Move, Any]]:
+        """Make the moves made at once (see the module docstring)."""
+        done: list[tuple[Move, Any]] = []
+        if self.exhaustive:
+            return done   # tests compare the search with and without them
+        found, cols, path = self.found, self.cols, self.path
+        moved = True
+        while moved:
+            moved = False
+            for a in range(6):
+                col = cols[a]
+                while col:
+                    x = col[-1]
+                    s = x & 3
+                    r = x >> 2          # rank - 1
+                    if found[s] != r:
+                        break
+                    n = len(col)
+                    if not ((n == 1 and x >= KING_ID) or (n > 1 and col[-2] < DOWN
+                            and FIT[x][col[-2]])) and r > 1 and (
+                            found[_OTHER_COLOUR[s][0]] < r or found[_OTHER_COLOUR[s][1]] < r
+                            or found[_SAME_COLOUR[s]] < r - 1):
+                        break
+                    move = ("H", a)
+                    done.append((move, self.apply(move)))
+                    path.append(move)
+                    moved = True
+            top = self.waste_top()
+            if top >= 0:
+                x = self.talon[top]
+                s = x & 3
+                r = x >> 2
+                if found[s] == r and (r <= 1 or (
+                        found[_OTHER_COLOUR[s][0]] >= r and found[_OTHER_COLOUR[s][1]] >= r
+                        and found[_SAME_COLOUR[s]] >= r - 1)):
+                    move = ("W", top, -1)
+                    done.append((move, self.apply(move)))
+                    path.append(move)
+                    moved = True
+        return done
+
+    def _unplay(self, auto: list[tuple[Move, Any]]) -> None:
+        for move, undo in reversed(auto):
+            self.revert(move, undo)
+
+    def waste_top(self) -> int:
+        """Talon index of the waste's top card, -1 if the waste is empty."""
+        return (self.present & ((1 << self.q) - 1)).bit_length() - 1
+
+    # -- moves ---------------------------------------------------------------------------
+    def moves(self) -> list[Move]:
+        """The moves to try from here, most promising first: cards home, runs that turn a
+        face-down card (deepest first), talon plays (this pass first), the other runs,
+        foundation cards back down.  A King run that is a whole column stays put, and one
+        empty column stands for all; a run leaving its host for the other host, or a
+        whole column, only when the very next move can use what it frees (see the module
+        docstring)."""
+        cols, found, talon = self.cols, self.found, self.talon
+        exhaustive = self.exhaustive
+        top_of: dict[int, int] = {}
+        empty = -1
+        for b in range(6):
+            col = cols[b]
+            if col:
+                top_of[col[-1]] = b
+            elif empty < 0:
+                empty = b
+        home: list[Move] = []
+        expose: list[tuple[int, Move]] = []
+        plays: list[Move] = []
+        other: list[Move] = []
+        downs: list[Move] = []
+        twin_moves: list[tuple[int, int, int, int]] = []
+        clearing: list[Move] = []
+        # cards that could be put onto a card brought back from a foundation:
+        # (card, column or -1, index in the column or talon index, that card)
+        wanting: list[tuple[int, int, int, int]] = []
+        home_mask = 0
+        for su in range(4):
+            home_mask |= _HOME[su][found[su]]
+        ready = home_mask   # cards that could be put onto another card right now (those on
+        # the foundations through a block)
+        king_ready = found[0] == 13 or found[1] == 13 or found[2] == 13 or found[3] == 13
+        # a King that could go into an empty column right now
+        # talon: this pass first (the waste top, then the stock in turning order), then
+        # the cards behind the waste top, which cost a redeal
+        present = self.present
+        reach: list[int] = []
+        if present:
+            top = self.waste_top()
+            start = max(top, 0)
+            reach = [k for k in range(start, len(talon)) if present >> k & 1]
+            if self.redeals < 2:
+                reach += [k for k in range(start) if present >> k & 1]
+            for k in reach:
+                x = talon[k]
+                ready |= 1 << x
+                if x >= KING_ID:
+                    king_ready = True
+                else:
+                    for h in HOSTS[x]:
+                        if home_mask >> h & 1:
+                            wanting.append((x, -1, k, h))
+        for b in range(6):
+            col = cols[b]
+            if not col:
+                continue
+            i = len(col) - 1
+            x = col[i]
+            if found[x & 3] == x >> 2:
+                home.append(("H", b))
+            while True:
+                c = col[i]
+                ready |= 1 << c
+                below = col[i - 1] if i else -1
+                on_host = 0 <= below < DOWN and FIT[c][below]
+                for h in HOSTS[c]:
+                    d = top_of.get(h)
+                    if d is None:
+                        if home_mask >> h & 1:
+                            wanting.append((c, b, i, h))
+                    else:
+                        if below >= DOWN:
+                            expose.append((-i, ("T", b, i, d)))
+                        elif exhaustive:
+                            other.append(("T", b, i, d))
+                        elif on_host:
+                            twin_moves.append((b, i, d, below))
+                        elif below < 0:
+                            clearing.append(("T", b, i, d))
+                        else:
+                            other.append(("T", b, i, d))
+                if not on_host:
+                    break
+                i -= 1
+            if i and col[i] >= KING_ID:
+                king_ready = True
+                if empty >= 0:
+                    if col[i - 1] >= DOWN:
+                        expose.append((-i, ("T", b, i, empty)))
+                    else:
+                        other.append(("T", b, i, empty))
+        if clearing and (king_ready or exhaustive):
+            other += clearing     # an emptied column only takes a King
+        for b, i, d, host in twin_moves:
+            # the run's old host is freed: for itself going home, or for the other card
+            # that fits on it
+            if found[host & 3] == host >> 2 or ready >> TWIN[cols[b][i]] & 1:
+                other.append(("T", b, i, d))
+        if reach:
+            self._talon_moves(reach, top_of, empty, ready, home, plays)
+        if exhaustive:
+            for su in range(4):
+                r = found[su]
+                if not r:
+                    continue
+                x = (r - 1) * 4 + su
+                for h in HOSTS[x]:
+                    d = top_of.get(h)
+                    if d is not None:
+                        downs.append(("D", su, d))
+                if x >= KING_ID and empty >= 0:
+                    downs.append(("D", su, empty))
+        elif wanting:
+            downs = self._blocks(wanting)
+        if len(expose) > 1:
+            expose.sort(key=_first)
+        return home + [m for _, m in expose] + plays + other + downs
+
+    def _talon_moves(self, reach: list[int], top_of: dict[int, int], empty: int, ready: int,
+                     home: list[Move], plays: list[Move]) -> None:
+        """Talon plays.  A card turned up from the stock (not the waste top) is played only
+        if the very next move can use it -- a card to put on it, the next card of its suit
+        to follow it home -- or a card further on in this pass can be played next: until
+        then it can wait in the stock, still within reach (see the module docstring)."""
+        talon, found = self.talon, self.found
+        top = self.waste_top()
+        exhaustive = self.exhaustive
+        playable = []       # talon indexes of the cards that could be played right now
+        for k in reach:
+            x = talon[k]
+            if (found[x & 3] == x >> 2 or (HOSTS[x] and (HOSTS[x][0] in top_of
+                    or HOSTS[x][1] in top_of)) or (x >= KING_ID and empty >= 0)):
+                playable.append(k)
+        last = max(playable, default=-1)
+        for k in playable:
+            x = talon[k]
+            waiting = not exhaustive and k > top and last <= k   # nothing further on plays
+            guests = GUESTS[x]
+            used_on = bool(guests) and bool(ready >> guests[0] & 1 or ready >> guests[1] & 1)
+            if found[x & 3] == x >> 2:
+                nxt = x + 4
+                if not waiting or used_on or (nxt < 52 and (
+                        nxt in top_of or any(talon[j] == nxt for j in reach if j != k))):
+                    home.append(("W", k, -1))
+            if waiting and not used_on:
+                continue
+            for h in HOSTS[x]:
+                d = top_of.get(h)
+                if d is not None:
+                    plays.append(("W", k, d))
+            if x >= KING_ID and empty >= 0:
+                plays.append(("W", k, empty))
+
+    def _blocks(self, wanting: list[tuple[int, int, int, int]]) -> list[Move]:
+        """Foundation cards brought back down, each block ending with a card from the
+        tableau or the talon put onto one of them (see the module docstring).
+
+        ``wanting``: (card, column, index in the column, host) for cards of the columns'
+        top runs, (card, -1, talon index, host) for talon cards within reach, whose host is
+        on a foundation."""
+        out: list[Move] = []
+        for _g, b, i, x in wanting:
+            for plan in self._plans(x, b):
+                dest = plan[-1][2]
+                place = ("T", b, i, dest) if b >= 0 else ("W", i, dest)
+                out.append(("B", (*plan, place)))
+        return out
+
+    def _plans(self, x: int, avoid: int) -> Iterator[list[Move]]:
+        """Ways to bring card ``x`` from its foundation onto a column top (not onto column
+        ``avoid``): the cards above it in its suit come down first, each onto a column
+        top or onto a card brought down for it.  While a plan is yielded its moves are made
+        (the caller only reads it); they are taken back afterwards."""
+        s = x & 3
+        if self.found[s] - 1 > x >> 2:
+            t = (self.found[s] - 1) * 4 + s     # the top of the suit comes down first
+            for first in self._down(t, avoid):
+                for rest in self._plans(x, avoid):
+                    yield first + rest
+        else:
+            yield from self._down(x, avoid)
+
+    def _down(self, f: int, avoid: int) -> Iterator[list[Move]]:
+        """Ways to bring the foundation top ``f`` onto a column (see :meth:`_plans`)."""
+        cols = self.cols
+        su = f & 3
+        empty_done = False
+        for b in range(6):
+            if b == avoid:
+                continue
+            col = cols[b]
+            if col:
+                if not FIT[f][col[-1]]:
+                    continue
+            elif f < KING_ID or empty_done:
+                continue
+            else:
+                empty_done = True
+            move = ("D", su, b)
+            undo = self.apply(move)
+            yield [move]
+            self.revert(move, undo)
+        found = self.found
+        for h in HOSTS[f]:
+            if found[h & 3] > h >> 2:
+                for plan in self._plans(h, avoid):
+                    move = ("D", su, plan[-1][2])
+                    undo = self.apply(move)
+                    yield [*plan, move]
+                    self.revert(move, undo)
+
+    # -- making and taking back moves ----------------------------------------------------
+    def _talon_after(self, k: int) -> tuple[int, int, int]:
+        """(present, pointer, redeals) after playing talon card k."""
+        redeals = self.redeals
+        if k < self.waste_top():
+            redeals += 1
+            q = k + 1
+        else:
+            q = max(self.q, k + 1)
+        present = self.present & ~(1 << k)
+        return present, (present & ((1 << q) - 1)).bit_length(), redeals
+
+    def child_key(self, move: Move) -> tuple[int, int, int] | None:
+        """The hash and talon state (pointer, redeals) the move leads to, before the moves
+        made at once; None for a block (those are made to see)."""
+        kind = move[0]
+        cols = self.cols
+        tab, fh, th = self.tab, self.fh, self.th
+        q, r = self.q, self.redeals
+        if kind == "T":
+            _, a, i, b = move
+            src, dst = cols[a], cols[b]
+            x = src[i]
+            tab ^= (_ZPAIR[_CODE[src[i - 1]] if i else _FLOOR][x]
+                    ^ _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][x])
+            if i and src[i - 1] >= DOWN:
+                u = src[i - 1]
+                below = _CODE[src[i - 2]] if i > 1 else _FLOOR
+                tab ^= _ZPAIR[below][_CODE[u]] ^ _ZPAIR[below][u - DOWN]
+        elif kind == "H":
+            col = cols[move[1]]
+            n = len(col)
+            x = col[-1]
+            tab ^= _ZPAIR[_CODE[col[-2]] if n > 1 else _FLOOR][x]
+            if n > 1 and col[-2] >= DOWN:
+                u = col[-2]
+                below = _CODE[col[-3]] if n > 2 else _FLOOR
+                tab ^= _ZPAIR[below][_CODE[u]] ^ _ZPAIR[below][u - DOWN]
+            su, top = x & 3, self.found[x & 3]
+            fh ^= _ZFOUND[su][top] ^ _ZFOUND[su][top + 1]
+        elif kind == "W":
+            _, k, b = move
+            x = self.talon[k]
+            th ^= _ZTALON[k]
+            if b < 0:
+                su, top = x & 3, self.found[x & 3]
+                fh ^= _ZFOUND[su][top] ^ _ZFOUND[su][top + 1]
+            else:
+                dst = cols[b]
+                tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][x]
+            _, q, r = self._talon_after(k)
+        elif kind == "D":
+            _, su, b = move
+            top = self.found[su]
+            fh ^= _ZFOUND[su][top] ^ _ZFOUND[su][top - 1]
+            dst = cols[b]
+            tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][(top - 1) * 4 + su]
+        else:
+            return None
+        return tab ^ fh ^ th, q, r
+
+    def _flip(self, a: int) -> bool:
+        """Turn column a's top card face up if it is face down (hash kept); True if so."""
+        col = self.cols[a]
+        if col and col[-1] >= DOWN:
+            u = col[-1]
+            below = _CODE[col[-2]] if len(col) > 1 else _FLOOR
+            self.tab ^= _ZPAIR[below][_CODE[u]] ^ _ZPAIR[below][u - DOWN]
+            col[-1] = u - DOWN
+            return True
+        return False
+
+    def _unflip(self, a: int) -> None:
+        col = self.cols[a]
+        u = col[-1]
+        below = _CODE[col[-2]] if len(col) > 1 else _FLOOR
+        self.tab ^= _ZPAIR[below][u] ^ _ZPAIR[below][u + 52]
+        col[-1] = u + DOWN
+
+    def _push(self, b: int, x: int) -> None:
+        """Put face-up card x on column b (hash kept)."""
+        dst = self.cols[b]
+        self.tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][x]
+        dst.append(x)
+
+    def _pop(self, b: int) -> int:
+        dst = self.cols[b]
+        x = dst.pop()
+        self.tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][x]
+        return x
+
+    def _found(self, su: int, step: int) -> None:
+        top = self.found[su]
+        self.fh ^= _ZFOUND[su][top] ^ _ZFOUND[su][top + step]
+        self.found[su] = top + step
+
+    def apply(self, move: Move) -> Any:
+        """Make ``move``; return what :meth:`revert` needs."""
+        kind = move[0]
+        if kind == "T":
+            _, a, i, b = move
+            src, dst = self.cols[a], self.cols[b]
+            x = src[i]
+            self.tab ^= _ZPAIR[_CODE[src[i - 1]] if i else _FLOOR][x]
+            self.tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][x]
+            count = len(src) - i
+            dst.extend(src[i:])
+            del src[i:]
+            return count, self._flip(a)
+        if kind == "H":
+            a = move[1]
+            x = self._pop(a)
+            self._found(x & 3, 1)
+            return x, self._flip(a)
+        if kind == "W":
+            _, k, b = move
+            old = (self.present, self.q, self.redeals)
+            x = self.talon[k]
+            self.present, self.q, self.redeals = self._talon_after(k)
+            self.th ^= _ZTALON[k]
+            if b < 0:
+                self._found(x & 3, 1)
+            else:
+                self._push(b, x)
+            return old
+        if kind == "D":
+            _, su, b = move
+            self._found(su, -1)
+            self._push(b, self.found[su] * 4 + su)
+            return None
+        return [self.apply(step) for step in move[1]]
+
+    def revert(self, move: Move, undo: Any) -> None:
+        """Take back ``move`` made by :meth:`apply`, which returned ``undo``."""
+        kind = move[0]
+        if kind == "T":
+            _, a, _i, b = move
+            count, flipped = undo
+            if flipped:
+                self._unflip(a)
+            src, dst = self.cols[a], self.cols[b]
+            start = len(dst) - count
+            x = dst[start]
+            self.tab ^= _ZPAIR[_CODE[dst[start - 1]] if start else _FLOOR][x]
+            self.tab ^= _ZPAIR[_CODE[src[-1]] if src else _FLOOR][x]
+            src.extend(dst[start:])
+            del dst[start:]
+        elif kind == "H":
+            a = move[1]
+            x, flipped = undo
+            if flipped:
+                self._unflip(a)
+            self._found(x & 3, -1)
+            self._push(a, x)
+        elif kind == "W":
+            _, k, b = move
+            if b < 0:
+                self._found(self.talon[k] & 3, -1)
+            else:
+                self._pop(b)
+            self.th ^= _ZTALON[k]
+            self.present, self.q, self.redeals = undo
+        elif kind == "D":
+            _, su, b = move
+            self._pop(b)
+            self._found(su, 1)
+        else:
+            for step, step_undo in zip(reversed(move[1]), reversed(undo), strict=True):
+                self.revert(step, step_undo)
+
+    def notation(self, move: Move) -> list[str]:
+        """The engine moves that make ``move`` from the current state (talon plays expand
+        into the ``s`` turns and the ``r`` redeal they stand for)."""
+        kind = move[0]
+        if kind == "B":
+            out = []
+            undos = []
+            for step in move[1]:
+                out += self.notation(step)
+                undos.append(self.apply(step))
+            for step, undo in zip(reversed(move[1]), reversed(undos), strict=True):
+                self.revert(step, undo)
+            return out
+        if kind == "H":
+            return [f"{move[1] + 1}>f"]
+        if kind == "T":
+            _, a, i, b = move
+            return [f"{a + 1}:{len(self.cols[a]) - i}>{b + 1}"]
+        if kind == "D":
+            _, su, b = move
+            return [f"f{SUITS[su]}>{b + 1}"]
+        _, k, b = move
+        present, q = self.present, self.q
+        top = self.waste_top()
+        turns: list[str] = []
+        if k < top:
+            turns = ["s"] * (present >> q).bit_count() + ["r"]
+            turns += ["s"] * (present & ((2 << k) - 1)).bit_count()
+        elif k > top:
+            turns = ["s"] * (present & ((2 << k) - 1) & ~((1 << q) - 1)).bit_count()
+        return [*turns, "w>f" if b < 0 else f"w>{b + 1}"]
+
+
+def _first(item: tuple[int, Move]) -> int:
+    return item[0]
+
+
+def _position(game_or_position: AuntMary | Position | dict[str, Any] | int) -> Position:
+    if isinstance(game_or_position, AuntMary):
+        return game_or_position.position
+    if isinstance(game_or_position, Position):
+        return game_or_position
+    if isinstance(game_or_position, dict):
+        return AuntMary.from_json(game_or_position).position
+    return AuntMary.new(game_or_position).position
+
+
+def solve(game_or_position: AuntMary | Position | dict[str, Any] | int, *,
+          node_limit: int | None = None, seconds: float | None = None,
+          clock: Callable[[], float] = time.process_time) -> SolveResult:
+    """Decide whether the position (a game, a Position, its JSON, or a game number) can be
+    won.  ``node_limit`` and ``seconds`` (CPU time) bound the search: past either, the
+    verdict is ``unknown``.  The game passed in is not modified."""
+    pos = _position(game_or_position)
+    start = clock()
+    if pos.resigned:
+        return SolveResult(UNWINNABLE, 0, 0.0)
+    deadline = None if seconds is None else start + seconds
+    search = _Search(pos, node_limit, deadline)
+    try:
+        won = search.run()
+    except _OutOfBudget:
+        return SolveResult(UNKNOWN, search.nodes, clock() - start)
+    elapsed = clock() - start
+    if not won:
+        return SolveResult(UNWINNABLE, search.nodes, elapsed)
+    replay = _Search(pos, None, None)
+    line: list[str] = []
+    for move in search.path:
+        line += replay.notation(move)
+        replay.apply(move)
+    return SolveResult(WINNABLE, search.nodes, elapsed, line)

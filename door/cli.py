@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "door.commands.sysop",
     "door.commands.dropfile",
     "door.commands.door",
+    "door.commands.solve",
 )
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``

@@ -17,6 +17,7 @@ Consolidation is automatic when no pair is left (as in the engine), so a solutio
 from __future__ import annotations
 
 import operator
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,10 @@ class _LimitReached(Exception):
     pass
 
 
+class _OutOfTime(Exception):
+    pass
+
+
 Pair = tuple[int, int]
 
 
@@ -57,6 +62,7 @@ class _Search:
         self.stock = stock
         self.relaxed = relaxed
         self.node_limit: int | None = None
+        self.deadline: float | None = None
         self.fewest_first = True
         self.nodes = 0
         self.dead: set[bytes] = set()
@@ -80,6 +86,9 @@ class _Search:
             self.nodes += 1
             if self.node_limit is not None and self.nodes > self.node_limit:
                 raise _LimitReached
+            if self.deadline is not None and not self.nodes & 1023 and (
+                    time.process_time() > self.deadline):
+                raise _OutOfTime
             any_pair = False
             for p, q, bits in pairs:
                 if not mask & bits:
@@ -190,15 +199,17 @@ def _restarts() -> Iterator[tuple[int | None, bool]]:
 
 
 def solve(game_or_position: MonteCarlo | dict[str, Any] | int, mode: str | None = None, *,
-          node_limit: int | None = None) -> SolveResult:
+          node_limit: int | None = None, seconds: float | None = None) -> SolveResult:
     """Decide whether the position (a game, its JSON, or a game number) can be cleared.
 
     ``mode`` defaults to the game's own mode.  With ``node_limit`` the search gives up after
-    that many nodes and answers ``unknown``.
+    that many nodes, with ``seconds`` after that much CPU time, and answers ``unknown``.
     """
     game, mode = _position(game_or_position, mode)
     grid = bytes(0 if c is None else c.rank for c in game.grid)
     search = _Search(bytes(c.rank for c in game.stock), mode == "relaxed")
+    if seconds is not None:
+        search.deadline = time.process_time() + seconds
     won = None
     for budget, fewest_first in _restarts():
         cap = None if budget is None else search.nodes + budget
@@ -213,6 +224,8 @@ def solve(game_or_position: MonteCarlo | dict[str, Any] | int, mode: str | None 
         except _LimitReached:
             if node_limit is not None and search.nodes > node_limit:
                 return SolveResult(UNKNOWN, mode, search.nodes)
+        except _OutOfTime:
+            return SolveResult(UNKNOWN, mode, search.nodes)
     if not won:
         return SolveResult(UNWINNABLE, mode, search.nodes)
     moves = [m if isinstance(m, str) else pair_name(*m) for m in search.path]

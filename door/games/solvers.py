@@ -1,0 +1,169 @@
+"""One way to ask any card game's solver about a deal or a position.
+
+``solve("auntmary", 17)`` or ``solve("mariant", 5, {"fd": 3, "fu": 2}, seconds=10)`` returns
+a :class:`Verdict`: winnable / not winnable / unknown (the budget ran out), the work done,
+and a winning line in the game's own notation (replayable through its engine).  Also here:
+the confidence interval and percentiles used to report a run of deals (``reussite solve
+--range``, ``bench/solvers.py``, docs/solvability.md).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import engine
+
+WINNABLE = "winnable"
+NOT_WINNABLE = "not winnable"
+UNKNOWN = "unknown"
+SOLVABLE = ("montecarlo", "auntmary")
+"""The games with a solver (Anciento has a player instead: ``anciento_player``)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a solver found.  ``line``: a winning line from the position, in the game's
+    notation, when winnable.  ``penalty``: Mariant's score for that line (lower is better)."""
+
+    game: str
+    number: int
+    options: dict[str, Any]
+    verdict: str
+    nodes: int
+    seconds: float
+    line: list[str] | None = field(default=None)
+    penalty: int | None = None
+
+    @property
+    def winnable(self) -> bool | None:
+        return {WINNABLE: True, NOT_WINNABLE: False}.get(self.verdict)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game, "number": self.number,
+                                "options": dict(self.options), "verdict": self.verdict,
+                                "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        if self.penalty is not None:
+            data["penalty"] = self.penalty
+        if self.line is not None:
+            data["line"] = list(self.line)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verdict:
+        return cls(str(data["game"]), int(data["number"]), dict(data.get("options") or {}),
+                   str(data["verdict"]), int(data["nodes"]), float(data["seconds"]),
+                   data.get("line"), data.get("penalty"))
+
+
+def _verdict_word(word: str) -> str:
+    return {"winnable": WINNABLE, "unwinnable": NOT_WINNABLE}.get(word, UNKNOWN)
+
+
+def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
+          position: dict[str, Any] | None = None, seconds: float | None = None,
+          node_limit: int | None = None) -> Verdict:
+    """Solve deal ``number`` of ``game`` with ``options`` -- or, with ``position``, that
+    position (a game's JSON state) -- within ``seconds`` of CPU time and/or ``node_limit``.
+    ValueError for an unknown game, a game with no solver, or bad options."""
+    if game not in SOLVABLE:
+        raise ValueError(f"no solver for {game!r}; solvers: {', '.join(SOLVABLE)}")
+    cls = engine(game)
+    subject = cls.from_json(position) if position is not None else cls.new(number,
+                                                                          **(options or {}))
+    options = dict(subject.options)
+    start = time.process_time()
+    if game == "montecarlo":
+        from .montecarlo_solver import solve as mc_solve
+
+        mc = mc_solve(subject, node_limit=node_limit, seconds=seconds)
+        return Verdict(game, subject.number, options, _verdict_word(mc.verdict), mc.nodes,
+                       time.process_time() - start, mc.moves)
+    if game == "auntmary":
+        from .auntmary_solver import solve as am_solve
+
+        am = am_solve(subject, node_limit=node_limit, seconds=seconds)
+        return Verdict(game, subject.number, options, _verdict_word(am.verdict), am.nodes,
+                       am.seconds, am.moves)
+    raise AssertionError(game)
+
+
+# -- reporting a run of deals ----------------------------------------------------------------
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (sound near 0 and 1, unlike p ± 1.96σ)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (
+        1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A run of verdicts: counts, the winnable share (bounds included, see below), times."""
+
+    deals: int
+    winnable: int
+    not_winnable: int
+    unknown: int
+    median_seconds: float
+    p95_seconds: float
+    max_seconds: float
+
+    @property
+    def decided(self) -> int:
+        return self.winnable + self.not_winnable
+
+    def share(self) -> tuple[float, float, float]:
+        """(winnable share among the decided deals, its 95 % interval low, high)."""
+        low, high = wilson(self.winnable, self.decided)
+        return (self.winnable / self.decided if self.decided else 0.0), low, high
+
+    def bounds(self) -> tuple[float, float]:
+        """The winnable share of all deals if every unknown were lost / were won."""
+        if not self.deals:
+            return 0.0, 0.0
+        return self.winnable / self.deals, (self.winnable + self.unknown) / self.deals
+
+    def to_json(self) -> dict[str, Any]:
+        share, low, high = self.share()
+        lower, upper = self.bounds()
+        return {"deals": self.deals, "winnable": self.winnable,
+                "not_winnable": self.not_winnable, "unknown": self.unknown,
+                "decided_share": round(self.decided / self.deals, 4) if self.deals else 0,
+                "winnable_share": round(share, 4), "ci95": [round(low, 4), round(high, 4)],
+                "bounds_all_deals": [round(lower, 4), round(upper, 4)],
+                "seconds": {"median": round(self.median_seconds, 3),
+                            "p95": round(self.p95_seconds, 3),
+                            "max": round(self.max_seconds, 3)}}
+
+    def text(self) -> str:
+        share, low, high = self.share()
+        lower, upper = self.bounds()
+        return (f"{self.deals} deals: {self.winnable} winnable, {self.not_winnable} not "
+                f"winnable, {self.unknown} unknown ({self.decided / max(self.deals, 1):.1%} "
+                f"decided)\nwinnable share of decided deals {share:.2%} "
+                f"(95 % CI {low:.2%} – {high:.2%}); of all deals {lower:.2%} – {upper:.2%}\n"
+                f"seconds per deal: median {self.median_seconds:.3f}, "
+                f"p95 {self.p95_seconds:.3f}, max {self.max_seconds:.3f}")
+
+
+def summarize(verdicts: list[Verdict]) -> Summary:
+    times = [v.seconds for v in verdicts]
+    return Summary(len(verdicts), sum(v.verdict == WINNABLE for v in verdicts),
+                   sum(v.verdict == NOT_WINNABLE for v in verdicts),
+                   sum(v.verdict == UNKNOWN for v in verdicts),
+                   percentile(times, 0.5), percentile(times, 0.95), max(times, default=0.0))

@@ -25,7 +25,7 @@ from typing import Any
 from ..cli import EXIT_OK, CliError
 from ..games.solvers import SOLVABLE, Verdict, solve, summarize
 
-DEFAULT_BUDGET = {"montecarlo": 10.0, "auntmary": 30.0}
+DEFAULT_BUDGET = {"montecarlo": 10.0, "auntmary": 30.0, "mariant": 10.0}
 """CPU seconds per deal when --budget is not given."""
 
 
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     parser.add_argument("number", nargs="?", type=int, metavar="NUMBER", help="the deal")
     parser.add_argument("--range", metavar="A-B", help="solve deals A to B instead")
     parser.add_argument("--options", nargs="+", default=[], metavar="K=V",
-                        help="game options, e.g. mode=relaxed (montecarlo)")
+                        help="game options: mode=relaxed (montecarlo), fd=3 fu=2 (mariant)")
     parser.add_argument("--budget", type=float, metavar="S",
                         help="CPU seconds per deal before answering unknown (default: "
                              + ", ".join(f"{g} {s:g}" for g, s in DEFAULT_BUDGET.items()) + ")")

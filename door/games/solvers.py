@@ -19,7 +19,7 @@ from . import engine
 WINNABLE = "winnable"
 NOT_WINNABLE = "not winnable"
 UNKNOWN = "unknown"
-SOLVABLE = ("montecarlo", "auntmary")
+SOLVABLE = ("montecarlo", "auntmary", "mariant")
 """The games with a solver (Anciento has a player instead: ``anciento_player``)."""
 
 
@@ -87,7 +87,11 @@ def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
         am = am_solve(subject, node_limit=node_limit, seconds=seconds)
         return Verdict(game, subject.number, options, _verdict_word(am.verdict), am.nodes,
                        am.seconds, am.moves)
-    raise AssertionError(game)
+    from .mariant_solver import solve as mar_solve
+
+    mar = mar_solve(subject, node_limit=node_limit, seconds=seconds)
+    return Verdict(game, subject.number, options, _verdict_word(mar.verdict), mar.nodes,
+                   mar.seconds, mar.moves, mar.penalty)
 
 
 # -- reporting a run of deals ----------------------------------------------------------------

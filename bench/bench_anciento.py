@@ -2,8 +2,10 @@
 
     python bench/bench_anciento.py [--games 200] [--first 1] [--board 8x12] [--players ...]
 
-Default players: demo (normal mode), demo-fast (one ply), greedy, random; add ``demo-easy``
-(the demo player in Easy mode, seeing the next four stones) with ``--players``.
+Default players: search (the search player: Hint and Demo), demo (the demo player, normal
+mode), demo-fast (one ply), greedy, random; add ``demo-easy`` / ``search-easy`` (Easy mode,
+seeing the next four stones) with ``--players``.  The issue's comparison is
+``--games 1000 --players search demo`` (a couple of hours on a shared core).
 
 For each player, over numbered games ``first`` … ``first + games - 1``: final score and stones
 placed (mean, min, median, p90, max), Quatros, games with all 72 stones placed, and time per
@@ -14,6 +16,7 @@ Never run by the test suite.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 
 from door.games.anciento import Anciento
 from door.games.anciento_demo import RandomPlacer, choose_move, fast_move, greedy_move
+from door.games.anciento_player import search_move
 
 Player = Callable[[Anciento], str]
 
@@ -38,6 +42,8 @@ class Tally:
 def players(names: list[str]) -> dict[str, tuple[Player, bool]]:
     """name -> (player, easy mode)."""
     known: dict[str, tuple[Player, bool]] = {
+        "search": (search_move, False),
+        "search-easy": (search_move, True),
         "demo": (choose_move, False),
         "demo-easy": (choose_move, True),
         "demo-fast": (fast_move, False),
@@ -107,13 +113,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first", type=int, default=1, help="first game number")
     parser.add_argument("--board", default="8x12", choices=("8x12", "8x8"))
     parser.add_argument("--players", nargs="+",
-                        default=["demo", "demo-fast", "greedy", "random"],
-                        help="demo, demo-easy (Easy mode, ~2x slower), demo-fast, greedy, random")
+                        default=["search", "demo", "demo-fast", "greedy", "random"],
+                        help="search, search-easy, demo, demo-easy (Easy mode), demo-fast, "
+                             "greedy, random")
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.first + args.games - 1 <= 32000:
         sys.exit("games must lie in 1 … 32000")
     chosen = players(args.players)
-    print(f"Anciento, board {args.board}, games {args.first} … {args.first + args.games - 1}")
+    print(f"Anciento, board {args.board}, games {args.first} … {args.first + args.games - 1}"
+          f" (load average {os.getloadavg()[0]:.1f}: ms/move grow with it)")
     print()
     print(f"{'player':10s} | {'final score: mean':>17s} {'min':>6s} {'median':>7s} {'p90':>6s}"
           f" {'max':>6s} | {'stones placed: mean':>19s} {'min':>6s} {'median':>7s} {'p90':>6s}"
@@ -125,7 +133,8 @@ def main(argv: list[str] | None = None) -> None:
         all_placed = sum(1 for p in tally.placed if p == 72)
         print(f"{name:10s} | {spread(tally.scores):>45s} | {spread(tally.placed):>47s} |"
               f" {statistics.mean(tally.quatros):7.2f} | {all_placed:6d} |"
-              f" {1000 * tally.seconds / max(1, tally.moves):7.2f}", flush=True)
+              f" {1000 * tally.seconds / max(1, tally.moves):7.2f}"
+              f"  (load {os.getloadavg()[0]:.1f})", flush=True)
     place_rate, gen_rate = engine_speed(args.first, min(args.games, 100), args.board)
     print()
     print(f"engine: {place_rate:,.0f} placements/s (play() with legality check and scoring), "

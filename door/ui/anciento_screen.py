@@ -32,7 +32,7 @@ from ..games.anciento import (
     quatro_bonus,
     stones_left_bonus,
 )
-from ..games.anciento_demo import choose_move
+from ..games.anciento_player import search_move
 from ..session import Session
 from ..term import Key
 from ..term.digits import is_digit
@@ -478,7 +478,7 @@ class AncientoScreen(GameScreen):
         game = self.game
         stone = game.current
         assert stone is not None
-        move = await asyncio.to_thread(choose_move, game)
+        move = await asyncio.to_thread(search_move, game)
         square = game.geo.names.index(move)
         points, quatro = game.points_at(square), len(game.neighbours(square)) == 4
         game.play(move)

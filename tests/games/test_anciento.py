@@ -26,6 +26,7 @@ from door.games.anciento_demo import (
     greedy_move,
     play_out,
 )
+from door.games.anciento_player import search_move
 from door.games.base import GameRecord, IllegalMove, Status
 from door.games.numbers import shuffled
 
@@ -590,27 +591,32 @@ def test_documented_record_example():
     assert game.record() == record
 
 
-@pytest.mark.parametrize("player", [choose_move, fast_move, greedy_move, RandomPlacer(3)])
+@pytest.mark.parametrize("player", [choose_move, fast_move, greedy_move, RandomPlacer(3),
+                                    search_move])
 def test_players_play_whole_legal_games(player):
-    for number in (2, 3):
+    for number in (2, 3) if player is not search_move else (2,):
         game = play_out(Anciento.new(number), player)
         assert game.ended and game.stones_left == 72 - game.placed
         assert Anciento.replay(game.record()).score == game.score
 
 
-def test_demo_player_does_not_read_the_hidden_pouch_order():
+@pytest.mark.parametrize("player", [choose_move, search_move])
+def test_players_do_not_read_the_hidden_pouch_order(player):
     """Two games with the same board and current stone but shuffled later stones play alike."""
-    game = Anciento.new(44)
-    data = game.to_json()
-    data["pouch"] = data["pouch"][:1] + list(reversed(data["pouch"][1:]))
-    other = Anciento.from_json(data)
-    assert choose_move(other) == choose_move(game)
-    assert other.hints() == game.hints()
-    # Easy mode: the next four stones are shown, the rest of the order is still hidden
-    easy = Anciento.new(44, easy=True)
-    data = easy.to_json()
-    data["pouch"] = data["pouch"][:5] + list(reversed(data["pouch"][5:]))
-    assert choose_move(Anciento.from_json(data)) == choose_move(easy)
+    for number in (44, 45):
+        game = Anciento.new(number)
+        for _ in range(10):
+            game.play(player(game))
+        data = game.to_json()
+        data["pouch"] = data["pouch"][:1] + list(reversed(data["pouch"][1:]))
+        other = Anciento.from_json(data)
+        assert player(other) == player(game)
+        assert other.hints() == game.hints()
+        # Easy mode: the next four stones are shown, the rest of the order is still hidden
+        easy = Anciento.new(number, easy=True)
+        data = easy.to_json()
+        data["pouch"] = data["pouch"][:5] + list(reversed(data["pouch"][5:]))
+        assert player(Anciento.from_json(data)) == player(easy)
 
 
 def test_greedy_takes_the_most_points():
@@ -623,4 +629,15 @@ def test_greedy_takes_the_most_points():
 def test_hints_are_legal_squares():
     game = Anciento.new(600)
     assert sorted(game.hints()) == sorted(game.legal_moves()[:-1])
-    assert game.hints()[0] == choose_move(game)
+    assert game.hints()[0] == search_move(game)
+
+
+def test_search_player_uses_the_shown_stones_in_easy_mode():
+    """Easy mode shows the next stones: the search follows those, not the averages, so a
+    game whose next stones differ (same board, same current stone) can be played otherwise."""
+    differs = 0
+    for number in range(50, 60):
+        easy = Anciento.new(number, easy=True)
+        normal = Anciento.new(number)
+        differs += search_move(easy) != search_move(normal)
+    assert differs

@@ -156,6 +156,9 @@ def cmd_local(args: argparse.Namespace) -> int:
         terminal.watch_window()
         session = Session(terminal, settings, Caller(alias=settings.door.sysop, node=0))
         await run_visit(session)
+        from .solving import close_solver_pool
+
+        await close_solver_pool()
         await terminal.close()
 
     log_to_file(settings, 0)

@@ -151,16 +151,33 @@ class DatabaseSettings:
 class MariantSettings:
     face_down: int = 2
     face_up: int = 1
+    winnable_only: bool = False  # new deals default to ones the solver proved winnable
 
 
 @dataclass(frozen=True)
 class MonteCarloSettings:
     consolidation: str = "strict"
+    winnable_only: bool = False
 
 
 @dataclass(frozen=True)
 class AuntMarySettings:
     passes: int = 3
+    winnable_only: bool = False
+
+
+def _default_workers() -> int:
+    """Half the machine's cores, at least one: the door's callers keep the rest."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """The solvers' process pool (``door.solving``)."""
+
+    workers: int = field(default_factory=_default_workers)
+    budget: float = 10.0  # CPU seconds one verdict may take before it is "unknown"
+    still_winnable: bool = True  # the "Still winnable?" key of Monte Carlo and Aunt Mary
 
 
 def _default_color(text: str) -> Callable[[], Attr]:
@@ -224,6 +241,7 @@ class Settings:
     montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
     auntmary: AuntMarySettings = field(default_factory=AuntMarySettings)
     anciento: AncientoSettings = field(default_factory=AncientoSettings)
+    solver: SolverSettings = field(default_factory=SolverSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
     web: WebSettings = field(default_factory=WebSettings)
@@ -393,9 +411,13 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "database": (DatabaseSettings, {"url": _db_url,
                                     "save_every": _seconds_between(0.5, 60)}),
     "mariant": (MariantSettings, {"face_down": _int_between(2, 6),
-                                  "face_up": _int_between(1, 5)}),
-    "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed")}),
-    "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3)}),
+                                  "face_up": _int_between(1, 5), "winnable_only": _bool}),
+    "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed"),
+                                        "winnable_only": _bool}),
+    "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3), "winnable_only": _bool}),
+    "solver": (SolverSettings, {"workers": _int_between(1, 64),
+                                "budget": _seconds_between(1, 300),
+                                "still_winnable": _bool}),
     "anciento": (AncientoSettings, {"board": _choice("8x12", "8x8"), "easy": _bool}),
     "web": (WebSettings, {"enabled": _bool, "bind": _optional_addresses,
                           "port": _PORT, "tls_cert": _optional_path,

@@ -421,6 +421,9 @@ class Door:
         log.info("shutdown: %d callers told and closed", len(tasks))
         if self.keeper is not None:
             await self.keeper.close()
+        from .solving import close_solver_pool
+
+        await close_solver_pool()
 
 
 def meter_input(terminal: Terminal, *hangups: asyncio.Event) -> None:

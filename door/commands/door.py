@@ -395,11 +395,15 @@ async def attach_store(session: Session, settings: Settings):
 
 
 async def detach_store(session: Session, opening) -> None:
-    """Wait (briefly) for the store to be open, write what the keeper holds, leave who's
-    online, close it."""
+    """Stop the solver workers; wait (briefly) for the store to be open, write what the
+    keeper holds, leave who's online, close it."""
     import asyncio
     import contextlib
     import logging
+
+    from ..solving import close_solver_pool
+
+    await close_solver_pool()
 
     try:
         store = await asyncio.wait_for(opening, 0.5)

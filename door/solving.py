@@ -1,0 +1,193 @@
+"""The solvers' process pool: verdicts worked out beside the door, never on its event loop.
+
+A few worker processes (``python -m door.solver_worker``, at a lower priority) take one job
+at a time each; more jobs wait in line.  ``await pool.solve(...)`` returns a
+:class:`~door.games.solvers.Verdict`.  A job gets its CPU budget (the solver stops itself
+and answers "unknown"), and a wall-clock guard on top for a machine too busy to give it the
+CPU.  When the caller who asked leaves -- the task awaiting the verdict is cancelled -- the
+worker is killed at once and the job forgotten; the next job starts a fresh worker.
+
+One pool per door process (:func:`solver_pool`): ``reussite serve`` shares it between all its
+callers, ``reussite door`` has its own.  sysop.ini ``[solver]`` sets its size and budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sys
+import time
+from collections import deque
+from typing import Any
+
+from .config import Settings
+from .games.solvers import UNKNOWN, Verdict
+
+log = logging.getLogger(__name__)
+
+WALL_FACTOR, WALL_EXTRA = 3.0, 10.0
+"""A job that has not answered after budget × WALL_FACTOR + WALL_EXTRA seconds of wall time
+is killed (its verdict: unknown)."""
+RECYCLE_AFTER_S = 2.0
+"""A worker whose job ran this long is replaced: a big search leaves a big process."""
+LINE_LIMIT = 1 << 22
+"""Longest answer line read from a worker (a winning line is a few KiB)."""
+
+
+class _Worker:
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls) -> _Worker:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "door.solver_worker", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            limit=LINE_LIMIT)
+        return cls(process)
+
+    async def ask(self, job: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(job).encode() + b"\n")
+        await self.process.stdin.drain()
+        line = await self.process.stdout.readline()
+        if not line:
+            raise ConnectionError("the solver worker stopped")
+        return json.loads(line)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+
+    async def reap(self) -> None:
+        with contextlib.suppress(ProcessLookupError, asyncio.TimeoutError):
+            await asyncio.wait_for(self.process.wait(), 5)
+
+
+class SolverPool:
+    """At most ``size`` jobs at once, each within ``budget`` CPU seconds unless told."""
+
+    def __init__(self, size: int, budget: float) -> None:
+        self.size = max(1, size)
+        self.budget = budget
+        self._idle: list[_Worker] = []
+        self._active: set[_Worker] = set()
+        self._busy = 0
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._reaping: set[asyncio.Task[None]] = set()
+        self.closed = False
+
+    @property
+    def running(self) -> int:
+        """Jobs being solved now."""
+        return self._busy
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a worker."""
+        return sum(not f.done() for f in self._waiting)
+
+    async def solve(self, game: str, number: int, options: dict[str, Any] | None = None, *,
+                    position: dict[str, Any] | None = None,
+                    seconds: float | None = None) -> Verdict:
+        """The verdict on a deal (or a position: a game's JSON state).  Cancelling the
+        awaiting task kills the job."""
+        if self.closed:
+            raise RuntimeError("the solver pool is closed")
+        seconds = self.budget if seconds is None else seconds
+        job = {"game": game, "number": number, "options": options or {},
+               "position": position, "seconds": seconds}
+        await self._slot()
+        worker: _Worker | None = None
+        started = time.monotonic()
+        try:
+            worker = self._idle.pop() if self._idle else await _Worker.start()
+            self._active.add(worker)
+            answer = await asyncio.wait_for(worker.ask(job),
+                                            seconds * WALL_FACTOR + WALL_EXTRA)
+        except TimeoutError:
+            log.warning("solver job %s #%s killed after %.0f s of wall time", game, number,
+                        time.monotonic() - started)
+            self._discard(worker)
+            return Verdict(game, number, options or {}, UNKNOWN, 0,
+                           time.monotonic() - started)
+        except BaseException:      # cancelled (the caller left), or the worker died
+            self._discard(worker)
+            raise
+        else:
+            if time.monotonic() - started > RECYCLE_AFTER_S:
+                self._discard(worker)
+            else:
+                self._idle.append(worker)
+        finally:
+            self._active.discard(worker)  # type: ignore[arg-type]
+            self._busy -= 1
+            self._wake()
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        return Verdict.from_json(answer)
+
+    async def _slot(self) -> None:
+        """Wait for a free worker slot (first come, first served)."""
+        if self._busy < self.size and not self.queued:
+            self._busy += 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(ready)
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self._busy -= 1      # given a slot just as it was cancelled: give it back
+                self._wake()
+            raise
+
+    def _wake(self) -> None:
+        while self._waiting and self._busy < self.size:
+            ready = self._waiting.popleft()
+            if not ready.done():
+                self._busy += 1
+                ready.set_result(None)
+
+    def _discard(self, worker: _Worker | None) -> None:
+        if worker is None:
+            return
+        worker.kill()
+        task = asyncio.ensure_future(worker.reap())
+        self._reaping.add(task)
+        task.add_done_callback(self._reaping.discard)
+
+    async def close(self) -> None:
+        """Kill every worker; jobs waiting or running fail."""
+        self.closed = True
+        for ready in self._waiting:
+            if not ready.done():
+                ready.cancel()
+        self._waiting.clear()
+        while self._idle:
+            self._discard(self._idle.pop())
+        for worker in list(self._active):
+            self._discard(worker)
+        if self._reaping:
+            await asyncio.gather(*self._reaping, return_exceptions=True)
+
+
+_POOL: SolverPool | None = None
+
+
+def solver_pool(settings: Settings) -> SolverPool:
+    """This process's pool, made on first use from sysop.ini ``[solver]``."""
+    global _POOL
+    if _POOL is None or _POOL.closed:
+        _POOL = SolverPool(settings.solver.workers, settings.solver.budget)
+    return _POOL
+
+
+async def close_solver_pool() -> None:
+    """Kill this process's solver workers (server shutdown, end of a BBS visit)."""
+    global _POOL
+    if _POOL is not None:
+        await _POOL.close()
+        _POOL = None

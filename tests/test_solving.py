@@ -1,0 +1,105 @@
+"""The solvers' process pool: verdicts from worker processes, one job per worker at a time,
+a job killed when the caller leaves, a wall-clock guard, a clean close."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from door import solving
+from door.games import Status
+from door.games.montecarlo import MonteCarlo
+from door.games.solvers import NOT_WINNABLE, UNKNOWN, WINNABLE
+from door.solving import SolverPool
+
+HARD = ("auntmary", 55)
+"""An Aunt Mary deal that keeps the solver busy for minutes."""
+
+
+async def until(predicate, deadline: float = 30.0) -> None:
+    end = time.monotonic() + deadline
+    while not predicate():
+        assert time.monotonic() < end, "condition not reached in time"
+        await asyncio.sleep(0.02)
+
+
+async def test_verdicts_come_from_the_workers() -> None:
+    pool = SolverPool(1, 10)
+    try:
+        won = await pool.solve("montecarlo", 3, {"mode": "relaxed"})
+        assert won.verdict == WINNABLE
+        game = MonteCarlo.new(3, mode="relaxed")
+        for move in won.line:
+            game.play(move)
+        assert game.status is Status.WON
+        lost = await pool.solve("auntmary", 2)
+        assert lost.verdict == NOT_WINNABLE
+        position = MonteCarlo.new(3, mode="relaxed").to_json()
+        again = await pool.solve("montecarlo", 3, position=position)
+        assert again.verdict == WINNABLE and again.options == {"mode": "relaxed"}
+        with pytest.raises(ValueError, match="mode"):
+            await pool.solve("montecarlo", 3, {"mode": "sideways"})
+    finally:
+        await pool.close()
+
+
+async def test_one_job_per_worker_the_rest_wait() -> None:
+    pool = SolverPool(1, 10)
+    try:
+        hard = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
+        await until(lambda: pool.running == 1)
+        quick = asyncio.ensure_future(pool.solve("auntmary", 2))
+        await until(lambda: pool.queued == 1)
+        assert not quick.done()
+        hard.cancel()               # the caller who asked left: the worker is killed ...
+        with pytest.raises(asyncio.CancelledError):
+            await hard
+        verdict = await asyncio.wait_for(quick, 60)   # ... and the next job goes ahead
+        assert verdict.verdict == NOT_WINNABLE
+    finally:
+        await pool.close()
+
+
+async def test_a_cancelled_job_kills_its_worker_process() -> None:
+    pool = SolverPool(1, 10)
+    try:
+        job = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
+        await until(lambda: len(pool._active) == 1)
+        (worker,) = pool._active
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+        await until(lambda: worker.process.returncode is not None)
+        assert pool.running == 0 and not pool._idle
+    finally:
+        await pool.close()
+
+
+async def test_the_wall_clock_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solving, "WALL_FACTOR", 0.0)
+    monkeypatch.setattr(solving, "WALL_EXTRA", 1.0)
+    pool = SolverPool(1, 10)
+    try:
+        verdict = await pool.solve(*HARD, seconds=60)
+        assert verdict.verdict == UNKNOWN
+        assert (await pool.solve("auntmary", 2)).verdict == NOT_WINNABLE
+    finally:
+        await pool.close()
+
+
+async def test_close_kills_busy_and_idle_workers() -> None:
+    pool = SolverPool(2, 10)
+    await pool.solve("auntmary", 2)
+    job = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
+    await until(lambda: len(pool._active) == 1)
+    workers = [*pool._idle, *pool._active]
+    await pool.close()
+    for worker in workers:
+        await until(lambda w=worker: w.process.returncode is not None)
+    job.cancel()
+    with pytest.raises((asyncio.CancelledError, ConnectionError)):
+        await job
+    with pytest.raises(RuntimeError):
+        await pool.solve("auntmary", 2)

@@ -134,6 +134,13 @@ class Session:
         """Set by a game screen while a game is in progress: saves it for resume.  Called
         when the visit ends by carrier loss, idle time-out, time-up or a signal."""
 
+    @property
+    def solvers(self):  # -> door.solving.SolverPool (imported when first asked for)
+        """The process's solver pool (``door.solving``): verdicts computed beside the door."""
+        from .solving import solver_pool
+
+        return solver_pool(self.settings)
+
     def _ending(self, exc: SessionEnded) -> SessionEnded:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
         exception may clear ``autosave`` before ``run_visit`` gets to save."""

@@ -19,7 +19,7 @@ import json
 import logging
 import sys
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Any
 
 from .config import Settings
@@ -32,6 +32,8 @@ WALL_FACTOR, WALL_EXTRA = 3.0, 10.0
 is killed (its verdict: unknown)."""
 RECYCLE_AFTER_S = 2.0
 """A worker whose job ran this long is replaced: a big search leaves a big process."""
+KNOWN_DEALS = 256
+"""Deal verdicts remembered (the same deal is often played again at once)."""
 LINE_LIMIT = 1 << 22
 """Longest answer line read from a worker (a winning line is a few KiB)."""
 
@@ -77,6 +79,7 @@ class SolverPool:
         self._busy = 0
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._reaping: set[asyncio.Task[None]] = set()
+        self._known: OrderedDict[str, Verdict] = OrderedDict()
         self.closed = False
 
     @property
@@ -99,6 +102,10 @@ class SolverPool:
         seconds = self.budget if seconds is None else seconds
         job = {"game": game, "number": number, "options": options or {},
                "position": position, "seconds": seconds}
+        key = json.dumps([game, number, options or {}], sort_keys=True)
+        if position is None and key in self._known:     # a deal asked about again
+            self._known.move_to_end(key)
+            return self._known[key]
         await self._slot()
         worker: _Worker | None = None
         started = time.monotonic()
@@ -127,7 +134,12 @@ class SolverPool:
             self._wake()
         if "error" in answer:
             raise ValueError(answer["error"])
-        return Verdict.from_json(answer)
+        verdict = Verdict.from_json(answer)
+        if position is None and verdict.verdict != UNKNOWN:
+            self._known[key] = verdict
+            while len(self._known) > KNOWN_DEALS:
+                self._known.popitem(last=False)
+        return verdict
 
     async def _slot(self) -> None:
         """Wait for a free worker slot (first come, first served)."""
@@ -174,20 +186,23 @@ class SolverPool:
             await asyncio.gather(*self._reaping, return_exceptions=True)
 
 
-_POOL: SolverPool | None = None
+_POOLS: dict[asyncio.AbstractEventLoop, SolverPool] = {}
 
 
 def solver_pool(settings: Settings) -> SolverPool:
-    """This process's pool, made on first use from sysop.ini ``[solver]``."""
-    global _POOL
-    if _POOL is None or _POOL.closed:
-        _POOL = SolverPool(settings.solver.workers, settings.solver.budget)
-    return _POOL
+    """This process's pool (one per event loop), made on first use from sysop.ini
+    ``[solver]``."""
+    loop = asyncio.get_running_loop()
+    pool = _POOLS.get(loop)
+    if pool is None or pool.closed:
+        for other in [lp for lp in _POOLS if lp.is_closed()]:
+            del _POOLS[other]
+        pool = _POOLS[loop] = SolverPool(settings.solver.workers, settings.solver.budget)
+    return pool
 
 
 async def close_solver_pool() -> None:
     """Kill this process's solver workers (server shutdown, end of a BBS visit)."""
-    global _POOL
-    if _POOL is not None:
-        await _POOL.close()
-        _POOL = None
+    pool = _POOLS.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()

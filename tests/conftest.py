@@ -49,3 +49,13 @@ async def telnet_door(door_home: Path):
     for server in servers:
         server.close()
         await server.wait_closed()
+
+
+@pytest.fixture(autouse=True)
+async def _solver_workers_stopped():
+    """Each test's event loop has its own solver pool (door.solving): kill its workers
+    before the loop closes."""
+    yield
+    from door.solving import close_solver_pool
+
+    await close_solver_pool()

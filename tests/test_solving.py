@@ -84,8 +84,22 @@ async def test_the_wall_clock_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     try:
         verdict = await pool.solve(*HARD, seconds=60)
         assert verdict.verdict == UNKNOWN
+        monkeypatch.undo()           # the next job gets the usual guard, and a new worker
         assert (await pool.solve("auntmary", 2)).verdict == NOT_WINNABLE
     finally:
+        await pool.close()
+
+
+async def test_a_deal_asked_again_is_remembered() -> None:
+    pool = SolverPool(1, 10)
+    try:
+        first = await pool.solve("auntmary", 2)
+        while pool._idle:    # no worker left: a second answer can only come from memory
+            pool._discard(pool._idle.pop())
+        pool.size = 0
+        assert await pool.solve("auntmary", 2) == first
+    finally:
+        pool.size = 1
         await pool.close()
 
 

@@ -154,6 +154,7 @@ def describe(game: AuntMary, move: str) -> str:
 class AuntMaryScreen(GameScreen):
     name = "auntmary"
     title = "Aunt Mary"
+    solvable: ClassVar[bool] = True
     game: AuntMary
     key_line = "Enter 1-6 W F: pick/drop · S stock · H home · T tip · U/R undo/redo · X resign"
     help_lines: ClassVar[list[str]] = [

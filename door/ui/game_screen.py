@@ -16,6 +16,7 @@ Layout on an 80 × N screen (N ≥ 24):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from abc import ABC, abstractmethod
@@ -25,6 +26,7 @@ from typing import Any, ClassVar
 
 from ..games import Game, IllegalMove, Status, engine
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
+from ..games.solvers import WINNABLE, Verdict
 from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
@@ -32,8 +34,10 @@ from ..term import Key
 from ..term.digits import parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
+from .anciento_timer import KeyWaiter
 from .number_input import read_digits
 from .parts import Parts
+from .solver_view import deal_verdict_line, start_deal_verdict, watch_line
 from .widgets import box_text, confirm, header, message, status_line
 
 log = logging.getLogger(__name__)
@@ -53,6 +57,8 @@ class GameScreen(ABC):
     key_line: ClassVar[str]      # short list of keys for the key line
     help_lines: ClassVar[list[str]]  # the one-screen help (? or F1)
     numbers: ClassVar[range] = CARD_GAME_NUMBERS
+    solvable: ClassVar[bool] = False
+    """A solver says at the end whether the deal could be won (the three card games)."""
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -67,6 +73,12 @@ class GameScreen(ABC):
         self._kept_actions = len(game.actions)
         self.watched: WatchedGame | None = None
         """The game as watchers see it, while it is offered to them (door/watch.py)."""
+        self.watching = False
+        """This screen only shows a winning line (nothing is kept or recorded)."""
+        self.deal_task: asyncio.Task[Verdict | None] | None = None
+        """The solver's verdict on the deal, asked for when play starts."""
+        self.wakeup = asyncio.Event()
+        """Set by background work (a solver's answer): the screen redraws without a key."""
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
@@ -225,17 +237,53 @@ class GameScreen(ABC):
         """Play until the game is over (returns) or the caller leaves (raises LeaveGame)."""
         await self.start_keeping()
         self.session.autosave = self.autosave
+        if self.deal_task is None:
+            self.deal_task = start_deal_verdict(self)
+        waiter = KeyWaiter(self.session)
         try:
             while not self.is_over:
                 if not self.session.in_burst:  # a pasted burst: only its last keys draw
                     self.draw()
                 await self.session.show()
-                key = await self.session.key()
+                key = await self.next_key(waiter)
+                if key is None:
+                    continue
                 if not await self.on_key(key) and not await self.common_key(key):
                     self.refuse("That key does nothing here: press ? for the keys.")
                 self.note_moves()
         finally:
             self.session.autosave = None
+            await waiter.close()
+
+    async def next_key(self, waiter: KeyWaiter) -> Key | None:
+        """The caller's next key, or None when background work (a solver's answer) asks for
+        a redraw first.  A key typed meanwhile stays in ``waiter`` for the next call."""
+        if self.wakeup.is_set():
+            self.wakeup.clear()
+            return None
+        woken = asyncio.ensure_future(self.wakeup.wait())
+        key_task = asyncio.ensure_future(waiter.get())
+        try:
+            await asyncio.wait({key_task, woken}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken.cancel()
+            if not key_task.done():
+                key_task.cancel()       # the read itself goes on inside the waiter
+        if key_task.done() and not key_task.cancelled():
+            return key_task.result()
+        self.wakeup.clear()
+        return None
+
+    def stop_solving(self) -> None:
+        """Forget the solver work this screen asked for (the caller moved on)."""
+        if self.deal_task is not None and not self.deal_task.done():
+            self.deal_task.cancel()
+
+    def deal_verdict(self) -> Verdict | None:
+        task = self.deal_task
+        if task is None or not task.done() or task.cancelled():
+            return None
+        return task.result()
 
     # -- the game in progress, kept as it is played -------------------------------------------
     async def start_keeping(self) -> None:
@@ -364,29 +412,55 @@ def ordinal(n: int) -> str:
 
 
 async def end_of_game(screen: GameScreen) -> str:
-    """The final score, the place in the hall of fame, and what next."""
+    """The final score, the place in the hall of fame, whether the deal could be won (W
+    watches a winning line), and what next."""
     rank, note = await _record_result(screen)
-    game, session = screen.game, screen.session
-    screen.draw()
-    verdict = screen.verdict()
-    lines = [verdict, "", f"Final score: {game.score}", *screen.end_notes()]
-    if rank:
-        lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
-                     "hall of fame!")
-    elif note:
-        lines.append(note)
+    session = screen.session
     from .menu import messages_news
 
     news = await messages_news(session)
-    if news:
-        lines += ["", news]
-    again = "the same random game" if game.options.get("random") else deal_label(game)
-    lines += ["", f"[A] again with {again}", "[N] a new deal", "[M] main menu"]
-    box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
-    await session.show()
+    waiter = KeyWaiter(session)
+    try:
+        return await _end_box(screen, rank, note, news, waiter)
+    finally:
+        await waiter.close()
+
+
+async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
+                   waiter: KeyWaiter) -> str:
+    """Show the end box until the caller chooses; redrawn when the deal's verdict comes."""
+    game, session = screen.game, screen.session
     while True:
-        key = await session.key()
+        screen.draw()
+        verdict = screen.deal_verdict()
+        won = game.status is Status.WON
+        lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
+        if screen.deal_task is not None:
+            lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
+                                           session.settings.solver.budget))
+        if rank:
+            lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
+                         "hall of fame!")
+        elif note:
+            lines.append(note)
+        if news:
+            lines += ["", news]
+        again = "the same random game" if game.options.get("random") else deal_label(game)
+        watch = (not won and verdict is not None and verdict.verdict == WINNABLE
+                 and verdict.line)
+        lines += ["", f"[A] again with {again}", "[N] a new deal", "[M] main menu"]
+        if watch:
+            lines.append("[W] watch a winning line")
+        box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
+        await session.show()
+        key = await screen.next_key(waiter)
+        if key is None:
+            continue                          # the verdict arrived: show it
         choice = key.char.lower() if key.is_char else key.name
+        if choice == "w" and watch:
+            assert verdict is not None
+            await watch_line(screen, verdict)
+            continue
         if choice in ("a", "n", "m", "esc", "enter"):
             return {"a": AGAIN, "n": NEW_DEAL}.get(choice, MENU)
         session.bell()
@@ -417,10 +491,12 @@ async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
         try:
             with offered_to_watchers(screen):
                 await screen.run()
+            choice = await end_of_game(screen)
         except LeaveGame:
             await screen.autosave()  # the keeper retries what the database cannot take now
             return
-        choice = await end_of_game(screen)
+        finally:
+            screen.stop_solving()
         if choice == MENU:
             return
         game = (engine(screen_cls.name).new(game.number, **game.options) if choice == AGAIN

@@ -85,6 +85,7 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
 class MariantScreen(GameScreen):
     name = "mariant"
     title = "Mariant"
+    solvable: ClassVar[bool] = True
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
     key_line = (f"1-0 pick, put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"

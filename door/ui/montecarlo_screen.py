@@ -15,13 +15,11 @@ from the stock ``+``, and the message line says how many of each.  The marks sta
 next consolidation rewrites those faces anyway: a mark is one cell in the face's own
 colours, so it costs one byte, where clearing marks at the next key would cost some 180
 bytes on the caller's line (which may be a 2400 baud modem; see bench/bench_ui_montecarlo.py).
-At the end, the solver says whether the deal could be won, within a node limit, in a thread.
+At the end, the solver pool says whether the deal could be won (``solver_view``).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
@@ -37,7 +35,6 @@ from ..games.montecarlo import (
     parse_move,
     position_name,
 )
-from ..games.montecarlo_solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 from ..session import Session
 from ..term import Key
 from ..term.screen import BLACK, GREEN, YELLOW, Attr
@@ -61,11 +58,6 @@ GAP = theme.DIM
 GAP_TEXT = " ·· "
 MOVED_MARK, DEALT_MARK = "↑", "+"
 
-SOLVER_NODE_LIMIT = 200_000
-"""Positions the end-of-game solver may visit (about a second); past that it says unknown."""
-_VERDICTS: OrderedDict[tuple[int, str], str] = OrderedDict()
-_VERDICT_CACHE_SIZE = 256
-
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
 UNDO_KEY, NO_UNDO_KEY = "U undo to last deal", "U: nothing to undo"
@@ -82,19 +74,6 @@ def consolidation_summary(event: Consolidation) -> str:
     moved = len(event.moves)
     dealt = f"{len(event.dealt)} dealt" if event.dealt else "none dealt (the stock is empty)"
     return f"Consolidated: {plural(moved, 'card')} moved up, {dealt}"
-
-
-def _solve_verdict(number: int, mode: str, node_limit: int) -> str:
-    """The deal's verdict, remembered: the same deal is often played again at once."""
-    key = (number, mode)
-    if key in _VERDICTS:
-        return _VERDICTS[key]
-    verdict = solve(number, mode, node_limit=node_limit).verdict
-    if verdict != UNKNOWN:
-        _VERDICTS[key] = verdict
-        while len(_VERDICTS) > _VERDICT_CACHE_SIZE:
-            _VERDICTS.popitem(last=False)
-    return verdict
 
 
 class MonteCarloScreen(GameScreen):
@@ -121,7 +100,7 @@ class MonteCarloScreen(GameScreen):
         "and the stock fills the grid (+).  Score: A=1 ... K=13 per card",
         "removed, and 100 more for clearing all 52.",
     ]
-    solver_node_limit: ClassVar[int] = SOLVER_NODE_LIMIT
+    solvable: ClassVar[bool] = True
 
     def __init__(self, session: Session, game: Any) -> None:
         super().__init__(session, game)
@@ -131,7 +110,6 @@ class MonteCarloScreen(GameScreen):
         self.marks: dict[int, str] = {}     # the last consolidation: position -> mark
         self.hinted: tuple[int, ...] = ()
         self.hint_index = 0
-        self.deal_verdict: str | None = None
 
     # -- options and keys --------------------------------------------------------------------
     @classmethod
@@ -301,44 +279,6 @@ class MonteCarloScreen(GameScreen):
         self.say(f"Hint: {position_name(p)}{position_name(q)}, "
                  f"{card_label(a)} and {card_label(b)}{more}.")
 
-    # -- the end ---------------------------------------------------------------------------
-    async def run(self) -> None:
-        await super().run()
-        await self._tell_winnable()
-
-    async def _tell_winnable(self) -> None:
-        """Find out whether the deal could be won (in a thread, within a node limit) and say
-        so on the message line, which the end box leaves visible; :meth:`end_notes` puts the
-        same words in the box where the frame supports it."""
-        game = self.game
-        self.typed, self.picked, self.hinted = "", None, ()
-        if game.status is Status.WON:
-            self.deal_verdict = WINNABLE
-        else:
-            self.say("Checking whether this deal could have been won...")
-            self.draw()
-            await self.session.show()
-            self.deal_verdict = await asyncio.to_thread(_solve_verdict, game.number, game.mode,
-                                                        self.solver_node_limit)
-        self.say(self.winnable_text())
-
-    def winnable_text(self) -> str:
-        """One line (at most 74 characters) on whether the deal could be won."""
-        number, mode, verdict = self.game.number, self.game.mode, self.deal_verdict
-        if verdict is None:
-            return ""
-        if self.game.status is Status.WON:
-            return f"Deal #{number} was winnable, and you won it."
-        return {
-            WINNABLE: f"Deal #{number} could have been won ({mode} rules, stock order known).",
-            UNWINNABLE: f"Nobody could win deal #{number} ({mode} rules).",
-        }.get(verdict, f"Deal #{number}: winnable? Unknown (solver stopped at "
-                       f"{self.solver_node_limit:,} positions).")
-
-    def end_notes(self) -> list[str]:
-        text = self.winnable_text()
-        return [text] if text else []
-
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
         screen, parts = self.session.screen, self.parts
@@ -412,8 +352,9 @@ class MonteCarloScreen(GameScreen):
             ("?", "all the keys", theme.LABEL),
             ("Q", "leave (the game is kept)", theme.LABEL),
         ]
-        if game.status is not Status.PLAYING and self.deal_verdict:
-            rows[4:] = [("Deal", self.deal_verdict, theme.BRIGHT)]
+        verdict = self.deal_verdict()
+        if game.status is not Status.PLAYING and verdict is not None:
+            rows[4:] = [("Deal", verdict.verdict, theme.BRIGHT)]
         if self.parts.changed("panel box", game.number):
             screen.box(top, left, 2 * SIZE + 1, PANEL_WIDTH, theme.FRAME)
             screen.put(top, left + 2, f" Deal #{game.number} ", theme.TITLE)

@@ -18,6 +18,7 @@ from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from door.config import Settings
 from door.games.auntmary import AuntMary
 from door.games.cards import SUITS, Card, new_deck
+from door.ui import solver_view
 from door.ui.auntmary_screen import (
     DOWN_ROW,
     FOUNDATION_ROW,
@@ -455,3 +456,75 @@ def test_instructions_file_is_ours_and_fits() -> None:
     for phrase in ("extremely difficult and rarely solvable", "Double clicking on a card",
                    "gradually revealing more cards", "maintaining order"):   # the seed's
         assert phrase not in text
+
+
+# -- the solvers at the end of a game, and while one works ------------------------------------
+
+async def resign(caller: Caller) -> None:
+    caller.send("x")
+    await caller.wait_for("Resign?")
+    caller.send("y")
+    await caller.wait_for("You resigned.")
+
+
+async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settings,
+                                                               monkeypatch) -> None:
+    from door.games.solvers import solve
+
+    winning = solve("auntmary", 3)
+    assert winning.verdict == "winnable" and winning.line
+    caller = await caller_for(settings, monkeypatch, AuntMary.new(3))
+    monkeypatch.setattr(solver_view, "WATCH_PAUSE", 0.01)   # R runs the line quickly
+    await resign(caller)
+    await caller.wait_for("This deal could be won: W shows a winning line.", timeout=60)
+    caller.send("w")
+    await caller.wait_for(f"Winning line, move 1 of {len(winning.line)}: {winning.line[0]}")
+    assert "WINNING LINE" in caller.text
+    caller.send("\r")
+    await caller.wait_for(f"move 2 of {len(winning.line)}")
+    caller.send("r")
+    await caller.wait_for(f"Won in {len(winning.line)} moves.", timeout=120)
+    caller.send(" ")
+    await caller.wait_for("[W] watch a winning line")
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) -> None:
+    from door.games.solvers import solve
+
+    assert solve("auntmary", 2).verdict == "not winnable"
+    caller = await caller_for(settings, monkeypatch, AuntMary.new(2))
+    await resign(caller)
+    await caller.wait_for("Nobody could win deal #2.", timeout=60)
+    assert "[W] watch" not in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
+
+
+async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
+                                                         monkeypatch) -> None:
+    """The deal's verdict is asked when play starts; deal 55 keeps a worker busy for the
+    whole 10 s budget, and the caller's keys are answered meanwhile."""
+    from dataclasses import replace
+
+    from door.solving import solver_pool
+
+    settings = replace(settings, solver=replace(settings.solver, budget=10, workers=1))
+    caller = await caller_for(settings, monkeypatch, AuntMary.new(55))
+    pool = solver_pool(settings)
+    deadline = asyncio.get_running_loop().time() + 30
+    while not pool.running:
+        assert asyncio.get_running_loop().time() < deadline, "the solve never started"
+        await asyncio.sleep(0.01)
+    caller.send("?")                               # the help screen, then back
+    await caller.wait_for("Press any key to go back.")
+    assert pool.running == 1                       # answered while the solver works
+    caller.send(" ")
+    await caller.wait_for("T tip")
+    assert pool.running == 1
+    await resign(caller)
+    await caller.wait_for("The solver is still at work", timeout=10)
+    await caller.wait_for("could not tell in 10 s", timeout=120)
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)

@@ -577,6 +577,7 @@ async def test_finish_a_near_won_game(monkeypatch, settings) -> None:
     assert "Final score: 71" in caller.text                  # 101 × 70 % = 70.7
     assert "101 points × 70 % (setup 3+2)." in caller.text
     assert "In Mariant the LOWEST score wins." in caller.text
+    assert "You won deal #7: it could be won, and you did." in caller.text
     assert "[A] again with game #7" in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, 5)

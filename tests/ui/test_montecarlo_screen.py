@@ -7,7 +7,6 @@ a pyte screen (fast, no sockets); one test plays through the real telnet door.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from door.config import Settings, load_settings
 from door.games.cards import Card
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
-from door.ui import montecarlo_screen
+from door.ui import solver_view
 from door.ui.cards import card_label
 from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
 
@@ -315,7 +314,8 @@ async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
     caller.send("a1b1")
     await caller.wait_for("You won!")
     assert "Final score: 464" in caller.text          # 364 for the cards, 100 for clearing
-    assert "Deal #7 was winnable, and you won it." in caller.text
+    assert "You won deal #7: it could be won, and you did." in caller.text
+    assert "[W] watch" not in caller.text
     assert "[A] again with game #7" in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, 5)
@@ -336,42 +336,56 @@ def lost_in_one(number: int) -> MonteCarlo:
     return MonteCarlo.from_json(data)
 
 
-async def test_lost_game_says_whether_the_deal_was_winnable(settings: Settings,
-                                                            monkeypatch) -> None:
-    async def choose(cls, session):
-        return lost_in_one(8)
-    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
-    monkeypatch.setattr(MonteCarloScreen, "solver_node_limit", 2)
-    monkeypatch.setattr(montecarlo_screen, "_VERDICTS", OrderedDict())
-    caller = Caller(settings, charset="utf8")
-    await caller.wait_for("Monte Carlo #8")
-    caller.send("a1b1")
-    await caller.wait_for("No more moves.")
-    assert "Consolidated: 8 cards moved up" not in caller.text   # the verdict replaced it
-    assert "Deal #8: winnable? Unknown (solver stopped at 2 positions)." in caller.text
-    final = lost_in_one(8)
-    final.play("a1b1")
-    assert final.status.value == "lost" and f"Final score: {final.score}" in caller.text
-    caller.send("a")                                      # again with the same number
-    await caller.wait_for("27 cards")
-    assert "Monte Carlo #8" in caller.text
-    await caller.close()
-
-
-async def test_full_solver_verdict_for_a_lost_deal(settings: Settings, monkeypatch) -> None:
+async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
+        settings: Settings, monkeypatch) -> None:
     from door.games.montecarlo_solver import solve
 
     async def choose(cls, session):
         return lost_in_one(7)
     monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    winning = solve(7, "strict")
+    monkeypatch.setattr(solver_view, "WATCH_PAUSE", 0.01)   # R runs the line quickly
+    assert winning.verdict == "winnable"     # deal 7 from its start (not this position)
     caller = Caller(settings, charset="utf8")
     await caller.wait_for("Monte Carlo #7")
     caller.send("a1b1")
     await caller.wait_for("No more moves.")
-    expected = {"winnable": "Deal #7 could have been won (strict rules, stock order known).",
-                "unwinnable": "Nobody could win deal #7 (strict rules)."}
-    await caller.wait_for(expected[solve(7, "strict").verdict])
+    await caller.wait_for("This deal could be won: W shows a winning line.", timeout=60)
+    final = lost_in_one(7)
+    final.play("a1b1")
+    assert final.status.value == "lost" and f"Final score: {final.score}" in caller.text
+    caller.send("w")                                      # watch the line, move by move
+    await caller.wait_for(f"Winning line, move 1 of {len(winning.moves)}: "
+                          f"{winning.moves[0]}")
+    assert "27 cards" in caller.text                      # the deal from its start
+    caller.send("\r")
+    await caller.wait_for(f"move 2 of {len(winning.moves)}: {winning.moves[1]}")
+    caller.send("r")                                      # run it to the end
+    await caller.wait_for(f"Won in {len(winning.moves)} moves.", timeout=60)
+    assert "Score 464" in caller.text
+    caller.send(" ")                                      # back to the end box
+    await caller.wait_for("[W] watch a winning line")
+    caller.send("a")                                      # again with the same number
+    await caller.wait_for("27 cards")
+    assert "Monte Carlo #7" in caller.text
     await caller.close()
+
+
+async def test_nobody_could_win_this_deal(settings: Settings, monkeypatch) -> None:
+    from door.games.montecarlo_solver import solve
+
+    number = next(n for n in range(1, 50) if solve(n, "strict").verdict == "unwinnable")
+
+    async def choose(cls, session):
+        return lost_in_one(number)
+    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    caller = Caller(settings, charset="utf8")
+    await caller.wait_for(f"Monte Carlo #{number}")
+    caller.send("a1b1")
+    await caller.wait_for(f"Nobody could win deal #{number}.", timeout=60)
+    assert "[W] watch" not in caller.text
+    caller.send("m")
+    await asyncio.wait_for(caller.task, 5)
 
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])

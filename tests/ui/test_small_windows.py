@@ -24,6 +24,7 @@ from pyteterm import PyteTerminal, QueueTerminal
 from door.config import Settings, load_settings
 from door.guard import LoginLimiter
 from door.session import Session, WindowTooSmall
+from door.solving import close_solver_pool
 from door.store import Store
 from door.ui.actions import ACTIONS
 from door.ui.anciento_screen import AncientoScreen
@@ -162,6 +163,7 @@ async def run_screen(settings: Settings, name: str, sizes: list[tuple[int, int]]
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         await store.close()
+        await close_solver_pool()   # the card games ask a solver worker about the deal
 
 
 @pytest.mark.parametrize("name", SCREENS)

@@ -1,0 +1,117 @@
+"""What the solvers tell a card game's caller: could this deal be won, is it still winnable,
+and a winning line to watch move by move.
+
+The answers come from the solver pool (``door.solving``): asked in the background, shown
+when ready, never holding up a key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from ..games import IllegalMove, engine
+from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
+from . import theme
+
+if TYPE_CHECKING:
+    from ..session import Session
+    from .game_screen import GameScreen
+
+WATCH_PAUSE = 0.6
+"""Seconds between moves when a winning line runs by itself."""
+
+
+def deal_verdict_line(game_name: str, number: int, verdict: Verdict | None, won: bool,
+                      budget: float) -> str:
+    """The end box's sentence on the deal (at most 74 characters)."""
+    if won:
+        return f"You won deal #{number}: it could be won, and you did."
+    if verdict is None:
+        return "Could this deal be won? The solver is still at work..."
+    if verdict.verdict == WINNABLE:
+        return "This deal could be won: W shows a winning line."
+    if verdict.verdict == NOT_WINNABLE:
+        return f"Nobody could win deal #{number}."
+    if game_name == "mariant":
+        return f"The solver found no win for deal #{number} in {budget:g} s (it may exist)."
+    return f"Could deal #{number} be won? The solver could not tell in {budget:g} s."
+
+
+def still_winnable_line(verdict: Verdict, budget: float) -> str:
+    """The answer to "Still winnable?" (KPatience's words), for the message line."""
+    if verdict.verdict == WINNABLE:
+        return "Still winnable: a win can be reached from here."
+    if verdict.verdict == NOT_WINNABLE:
+        return "No longer winnable: no sequence of moves wins from here."
+    return f"Still winnable? The solver could not tell in {budget:g} s."
+
+
+async def ask(session: Session, game_name: str, number: int, options: dict[str, Any],
+              position: dict[str, Any] | None = None) -> Verdict | None:
+    """A verdict from the pool, or None when the solver could not be asked (logged)."""
+    try:
+        return await session.solvers.solve(game_name, number, options, position=position)
+    except (OSError, ValueError, ConnectionError, RuntimeError) as exc:
+        import logging
+
+        logging.getLogger(__name__).warning("solver unavailable: %s", exc)
+        return None
+
+
+async def watch_line(screen: GameScreen, verdict: Verdict) -> None:
+    """Play the winning line on a fresh copy of the deal, one move per key (R runs it, any
+    key stops), on the game's own screen.  Nothing is recorded."""
+    session = screen.session
+    game = engine(verdict.game).new(verdict.number, **verdict.options)
+    viewer = type(screen)(session, game)
+    viewer.watching = True
+    line = list(verdict.line or [])
+    index, running = 0, False
+    from ..ui.anciento_timer import KeyWaiter
+
+    waiter = KeyWaiter(session)
+    try:
+        while True:
+            if index < len(line):
+                viewer.say(f"Winning line, move {index + 1} of {len(line)}: {line[index]}"
+                           "  (Enter: play it · R: run · Esc: back)")
+            else:
+                viewer.say(f"Won in {len(line)} moves.  Any key: back.")
+            viewer.draw()
+            session.screen.put(session.screen.rows - 3, 1,
+                               " WINNING LINE "[: session.screen.cols - 2], theme.HOTKEY)
+            await session.show()
+            key = await waiter.get(WATCH_PAUSE if running and index < len(line) else None)
+            if key is None:                        # running: the next move by itself
+                key_name = "enter"
+            else:
+                key_name = key.char.lower() if key.is_char else key.name
+                if running and index < len(line):  # a key stops the run
+                    running = False
+                    continue
+            if index >= len(line) or key_name in ("esc", "q"):
+                return
+            if key_name == "r":
+                running = True
+                continue
+            if key_name in ("enter", " ", "right", "n"):
+                with contextlib.suppress(IllegalMove):   # a line is replayed before it is given
+                    game.play(line[index])
+                index += 1
+            else:
+                session.bell()
+    finally:
+        await waiter.close()
+
+
+def start_deal_verdict(screen: GameScreen) -> asyncio.Task[Verdict | None] | None:
+    """Ask, in the background, whether the screen's deal could be won (from its start)."""
+    game = screen.game
+    if not screen.solvable or game.options.get("random"):
+        return None
+    task = asyncio.ensure_future(ask(screen.session, screen.name, game.number,
+                                     dict(game.options)))
+    task.add_done_callback(lambda _: screen.wakeup.set())   # the screen shows the answer
+    return task

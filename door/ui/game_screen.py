@@ -31,16 +31,25 @@ from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
 from ..term import Key
-from ..term.digits import parse_number
+from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
 from .anciento_timer import KeyWaiter
 from .number_input import read_digits
 from .parts import Parts
-from .solver_view import deal_verdict_line, start_deal_verdict, watch_line
+from .solver_view import (
+    deal_verdict_line,
+    pick_winnable,
+    start_deal_verdict,
+    toggle_winnable_only,
+    watch_line,
+    winnable_only,
+    winnable_only_label,
+)
 from .widgets import box_text, confirm, header, message, status_line
 
 log = logging.getLogger(__name__)
+NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
 
 AGAIN, NEW_DEAL, MENU = "again", "new", "menu"
 
@@ -98,31 +107,73 @@ class GameScreen(ABC):
 
     @classmethod
     async def choose_game(cls, session: Session) -> Game | None:
-        """Ask for a game number (Enter: a random deal).  None if the caller backs out."""
+        """Ask for a game number (Enter: a random deal -- one the solver proved winnable
+        when "Winnable deals only" is on, W switching it).  None if the caller backs out."""
         screen = session.screen
-        screen.clear()
-        header(session, cls.title)
-        box_text(session, [
-            f"Game numbers run from {cls.numbers.start} to {cls.numbers.stop - 1}.",
-            "The same number is the same deal, for everybody, forever:",
-            "share a number and compare your scores.",
-            "",
-            "Type a number, or press Enter for a random deal.  Esc goes back.",
-        ], title=f"New {cls.title} game")
-        status_line(session, "Enter: random deal · Esc: back")
+        options = cls.game_options(session)
         error = ""
         while True:
-            if error:
-                message(session, error, theme.WARNING)
-            text = await read_digits(session, screen.rows // 2 + 5, 22, "Game number: ", 10)
-            if text is None:
+            on = cls.solvable and winnable_only(session, cls.name)
+            screen.clear()
+            header(session, cls.title)
+            lines = [
+                f"Game numbers run from {cls.numbers.start} to {cls.numbers.stop - 1}.",
+                "The same number is the same deal, for everybody, forever:",
+                "share a number and compare your scores.",
+                "",
+                "Type a number, or press Enter for a random deal.  Esc goes back.",
+            ]
+            if cls.solvable:
+                lines += ["", winnable_only_label(on)
+                          + ("  (Enter: a deal that can be won)" if on else "")]
+            box_text(session, lines, title=f"New {cls.title} game")
+            status_line(session, "Enter: random deal · W winnable only · Esc: back"
+                        if cls.solvable else "Enter: random deal · Esc: back")
+            message(session, error, theme.WARNING if error else theme.MESSAGE)
+            row, col = screen.rows // 2 + 5, 22
+            end = screen.put(row, col, NUMBER_PROMPT, theme.BRIGHT)
+            screen.put(row, end, " " * NUMBER_WIDTH, theme.SELECTED)
+            screen.cursor = (row, end)
+            await session.show()
+            key = await session.key()
+            char = key.char if key.is_char else ""
+            error = ""
+            if key.name == "esc":
                 return None
-            number = parse_number(text) if text else random_number(cls.numbers)
+            if key.name == "resize":
+                continue
+            if cls.solvable and char.lower() == "w":
+                toggle_winnable_only(session, cls.name)
+                continue
+            if key.name == "enter":
+                text = ""
+            elif is_digit(char):
+                typed = await read_digits(session, row, col, NUMBER_PROMPT, NUMBER_WIDTH,
+                                          text=char)
+                if typed is None:
+                    return None
+                text = typed
+            else:
+                session.bell()
+                error = ("Type a game number, or Enter for a random deal"
+                         + (" (W: winnable only)." if cls.solvable else "."))
+                continue
+            if text:
+                number = parse_number(text)
+            elif on:
+                message(session, "Looking for a deal the solver proved winnable...")
+                await session.show()
+                number = await pick_winnable(session, cls.name, options, cls.numbers)
+                if number is None:
+                    error = "No winnable deal found just now: try again, or press W."
+                    continue
+            else:
+                number = random_number(cls.numbers)
             if number is None or number not in cls.numbers:
                 session.bell()
                 error = f"Pick a number from {cls.numbers.start} to {cls.numbers.stop - 1}."
                 continue
-            return engine(cls.name).new(number, **cls.game_options(session))
+            return engine(cls.name).new(number, **options)
 
     # -- helpers for subclasses -----------------------------------------------------------
     def play(self, move: str) -> bool:
@@ -261,6 +312,8 @@ class GameScreen(ABC):
         if self.wakeup.is_set():
             self.wakeup.clear()
             return None
+        if self.session.typed_ahead and not waiter.waiting:
+            return await self.session.key()   # keys already here: no tasks (a burst is cheap)
         woken = asyncio.ensure_future(self.wakeup.wait())
         key_task = asyncio.ensure_future(waiter.get())
         try:

@@ -19,6 +19,7 @@ from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
 from .cards import BLACK_CARD, FACE_DOWN, FACE_DOWN_TEXT, RED_CARD
+from .solver_view import pick_winnable, toggle_winnable_only, winnable_only, winnable_only_label
 from .widgets import header, message, status_line
 
 MIN_DOWN, MIN_UP, MAX_CARDS = 2, 1, 7
@@ -113,9 +114,19 @@ def draw_setup(session: Session, setup: Setup) -> tuple[int, int]:
     end = screen.put(number_row, x, PROMPT, theme.BRIGHT)
     screen.put(number_row, end, setup.number.ljust(NUMBER_WIDTH), theme.SELECTED)
     screen.put(number_row, end + NUMBER_WIDTH + 2, "Enter: deal (empty: random)", theme.LABEL)
+    on = winnable_only(session, "mariant")
+    screen.put(number_row + 1, x, winnable_only_label(on)
+               + ("  (Enter: a deal that can be won)" if on else ""), theme.LABEL)
     screen.cursor = (number_row, end + len(setup.number))
-    status_line(session, "↑↓ ←→ setup · digits: number · Enter deal · Esc back")
+    status_line(session, "↑↓ ←→ setup · digits: number · W winnable · Enter · Esc back")
     return number_row, end
+
+
+async def _winnable(session: Session, setup: Setup, numbers: range) -> int | None:
+    """A deal the solver proved winnable at this setup (listed, or solved now: say so)."""
+    message(session, "Looking for a deal the solver proved winnable at this setup...")
+    await session.show()
+    return await pick_winnable(session, "mariant", {"fd": setup.down, "fu": setup.up}, numbers)
 
 
 async def choose_mariant(session: Session, numbers: range = CARD_GAME_NUMBERS) -> Mariant | None:
@@ -142,8 +153,19 @@ async def choose_mariant(session: Session, numbers: range = CARD_GAME_NUMBERS) -
                 error = f"Game numbers have at most {NUMBER_WIDTH} digits."
         elif key.name == "backspace":
             setup.number = setup.number[:-1]
+        elif char.lower() == "w":
+            toggle_winnable_only(session, "mariant")
         elif key.name == "enter":
-            number = parse_number(setup.number) if setup.number else random_number(numbers)
+            if setup.number:
+                number = parse_number(setup.number)
+            elif winnable_only(session, "mariant"):
+                number = await _winnable(session, setup, numbers)
+                if number is None:
+                    error = "No winnable deal found just now: try again, or press W."
+                    session.bell()
+                    continue
+            else:
+                number = random_number(numbers)
             if number is not None and number in numbers:
                 _last_setup[session] = (setup.down, setup.up)
                 return Mariant.new(number, fd=setup.down, fu=setup.up)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..games import IllegalMove, engine
+from ..games.numbers import random_number
 from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
+from ..games.winnable import pick_listed
 from . import theme
 
 if TYPE_CHECKING:
@@ -21,6 +24,48 @@ if TYPE_CHECKING:
 
 WATCH_PAUSE = 0.6
 """Seconds between moves when a winning line runs by itself."""
+ON_DEMAND_TRIES = 8
+"""Random deals solved, one after the other, to find a winnable one where no list is
+shipped (Mariant setups other than 2 down, 1 up); then the caller is told none was found."""
+
+_winnable_only: weakref.WeakKeyDictionary[Session, dict[str, bool]] = (
+    weakref.WeakKeyDictionary())
+"""The caller's "Winnable deals only" choice per game, for the rest of the visit."""
+
+
+def winnable_only(session: Session, game_name: str) -> bool:
+    """Is "Winnable deals only" on for this caller and game?  Default: sysop.ini's
+    ``[game] winnable_only``."""
+    chosen = _winnable_only.get(session, {})
+    if game_name in chosen:
+        return chosen[game_name]
+    return bool(getattr(getattr(session.settings, game_name), "winnable_only", False))
+
+
+def toggle_winnable_only(session: Session, game_name: str) -> bool:
+    """Switch the choice; return it."""
+    on = not winnable_only(session, game_name)
+    _winnable_only.setdefault(session, {})[game_name] = on
+    return on
+
+
+def winnable_only_label(on: bool) -> str:
+    return f"W  Winnable deals only: {'ON ' if on else 'off'}"
+
+
+async def pick_winnable(session: Session, game_name: str, options: dict[str, Any],
+                        numbers: range) -> int | None:
+    """A deal number the solver proved winnable: from the shipped list (``games.winnable``),
+    else solved on demand in the pool; None when none was found."""
+    listed = pick_listed(game_name, options)
+    if listed is not None and listed in numbers:
+        return listed
+    for _ in range(ON_DEMAND_TRIES):
+        number = random_number(numbers)
+        verdict = await ask(session, game_name, number, options)
+        if verdict is not None and verdict.verdict == WINNABLE:
+            return number
+    return None
 
 
 def deal_verdict_line(game_name: str, number: int, verdict: Verdict | None, won: bool,

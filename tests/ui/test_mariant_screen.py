@@ -720,3 +720,21 @@ def test_instructions_file_is_ours_and_fits() -> None:
     for phrase in ("all the cards must form a valid group", "a sort of grunt",
                    "is of some concern only for people", "Points awarding is quite simple"):
         assert phrase not in text                              # the original's wording
+
+
+async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) -> None:
+    """W on the setup screen; Enter deals a number from the shipped list, or one solved in
+    the pool now (a setup with no list): either way the solver wins it."""
+    import re
+
+    from door.games.solvers import solve
+
+    await caller.wait_for("Game number:")
+    assert "W  Winnable deals only: off" in caller.text
+    caller.send("w")
+    await caller.wait_for("W  Winnable deals only: ON")
+    caller.send("\r")
+    await caller.wait_for("Mariant #", timeout=120)
+    await caller.wait_for("(2 down, 1 up)")
+    number = int(re.search(r"Mariant #(\d+)", caller.text).group(1))
+    assert solve("mariant", number, {"fd": 2, "fu": 1}, seconds=60).verdict == "winnable"

@@ -467,3 +467,39 @@ def test_instructions_file_is_ours_and_fits() -> None:
     for phrase in ("so as to make the rows solid", "does not make the two cards beside it",
                    "The objective of the game is to"):        # the Wildcat door's wording
         assert phrase not in text
+
+
+# -- "Winnable deals only" ---------------------------------------------------------------------
+
+async def test_winnable_only_deals_a_listed_number(settings: Settings) -> None:
+    import re
+
+    from door.games.montecarlo_solver import solve
+    from door.games.winnable import winnable_numbers
+
+    listed = winnable_numbers("montecarlo", {"mode": "strict"})
+    assert len(listed) > 1000
+    caller = Caller(settings)
+    await caller.wait_for("Game number:")
+    assert "W  Winnable deals only: off" in caller.text       # sysop.ini's default
+    caller.send("x")                                           # refused, and says why
+    await caller.wait_for("Type a game number, or Enter for a random deal (W: winnable")
+    caller.send("w")
+    await caller.wait_for("W  Winnable deals only: ON   (Enter: a deal that can be won)")
+    caller.send("\r")
+    await caller.wait_for("27 cards")
+    number = int(re.search(r"Monte Carlo #(\d+)", caller.text).group(1))
+    assert number in listed and solve(number, "strict").verdict == "winnable"
+    await caller.close()
+
+
+async def test_winnable_only_from_sysop_ini_and_a_typed_number_still_wins(
+        door_home: Path) -> None:
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text().replace("[montecarlo]\n", "[montecarlo]\nwinnable_only = on\n"))
+    caller = Caller(load_settings(door_home))
+    await caller.wait_for("Game number:")
+    assert "W  Winnable deals only: ON" in caller.text
+    caller.send("1\r")                    # a typed number is dealt as typed (deal 1: lost)
+    await caller.wait_for("Monte Carlo #1")
+    await caller.close()

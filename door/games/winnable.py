@@ -1,0 +1,54 @@
+"""Deal numbers the solvers proved winnable, shipped with the package ("Winnable deals only").
+
+Solving on demand is too slow for Aunt Mary (most deals cannot be won, and a verdict takes
+up to seconds) and for Mariant, so the door picks from lists made once and shipped in
+``door/games/winnable/`` -- one file per game and option, ``#`` comment lines saying how it
+was made, then one number a line.  Each was made by ``reussite solve GAME --range A-B
+--out FILE.jsonl`` and keeps the deals whose verdict was "winnable" (every such verdict
+comes with a winning line the solver replayed through the engine); ``bench/winnable_lists.py``
+rebuilds them.  A setup with no list (Mariant other than 2 down, 1 up) is solved on demand
+through the solver pool instead (``door.ui.solver_view.pick_winnable``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import cache
+from importlib import resources
+from typing import Any
+
+FOLDER = "winnable"
+
+
+def list_name(game: str, options: dict[str, Any]) -> str:
+    """The list's file stem for a game and its options: ``montecarlo-strict``,
+    ``auntmary``, ``mariant-2+1``."""
+    if game == "montecarlo":
+        return f"montecarlo-{options.get('mode', 'strict')}"
+    if game == "mariant":
+        return f"mariant-{options.get('fd', 2)}+{options.get('fu', 1)}"
+    return game
+
+
+@cache
+def _load(name: str) -> tuple[int, ...]:
+    path = resources.files(__package__).joinpath(FOLDER, f"{name}.txt")
+    if not path.is_file():
+        return ()
+    numbers = []
+    for line in path.read_text(encoding="ascii").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            numbers.append(int(line))
+    return tuple(numbers)
+
+
+def winnable_numbers(game: str, options: dict[str, Any]) -> tuple[int, ...]:
+    """The shipped winnable deal numbers for this game and options (empty: no list)."""
+    return _load(list_name(game, options))
+
+
+def pick_listed(game: str, options: dict[str, Any]) -> int | None:
+    """A random number from the shipped list, or None when there is no list."""
+    numbers = winnable_numbers(game, options)
+    return secrets.choice(numbers) if numbers else None

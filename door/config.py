@@ -177,7 +177,6 @@ class SolverSettings:
 
     workers: int = field(default_factory=_default_workers)
     budget: float = 10.0  # CPU seconds one verdict may take before it is "unknown"
-    still_winnable: bool = True  # the "Still winnable?" key of Monte Carlo and Aunt Mary
 
 
 def _default_color(text: str) -> Callable[[], Attr]:
@@ -416,8 +415,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                         "winnable_only": _bool}),
     "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3), "winnable_only": _bool}),
     "solver": (SolverSettings, {"workers": _int_between(1, 64),
-                                "budget": _seconds_between(1, 300),
-                                "still_winnable": _bool}),
+                                "budget": _seconds_between(1, 300)}),
     "anciento": (AncientoSettings, {"board": _choice("8x12", "8x8"), "easy": _bool}),
     "web": (WebSettings, {"enabled": _bool, "bind": _optional_addresses,
                           "port": _PORT, "tls_cert": _optional_path,

@@ -1,5 +1,5 @@
-"""What the solvers tell a card game's caller: could this deal be won, is it still winnable,
-and a winning line to watch move by move.
+"""What the solvers tell a card game's caller: could this deal be won, a winning line to
+watch move by move, and winnable deals to play ("Winnable deals only").
 
 The answers come from the solver pool (``door.solving``): asked in the background, shown
 when ready, never holding up a key.
@@ -82,15 +82,6 @@ def deal_verdict_line(game_name: str, number: int, verdict: Verdict | None, won:
     if game_name == "mariant":
         return f"The solver found no win for deal #{number} in {budget:g} s (it may exist)."
     return f"Could deal #{number} be won? The solver could not tell in {budget:g} s."
-
-
-def still_winnable_line(verdict: Verdict, budget: float) -> str:
-    """The answer to "Still winnable?" (KPatience's words), for the message line."""
-    if verdict.verdict == WINNABLE:
-        return "Still winnable: a win can be reached from here."
-    if verdict.verdict == NOT_WINNABLE:
-        return "No longer winnable: no sequence of moves wins from here."
-    return f"Still winnable? The solver could not tell in {budget:g} s."
 
 
 async def ask(session: Session, game_name: str, number: int, options: dict[str, Any],

@@ -107,6 +107,10 @@ class SolverPool:
             self._known.move_to_end(key)
             return self._known[key]
         await self._slot()
+        if position is None and key in self._known:    # solved while this job waited
+            self._busy -= 1
+            self._wake()
+            return self._known[key]
         worker: _Worker | None = None
         started = time.monotonic()
         try:

@@ -103,6 +103,26 @@ async def test_a_deal_asked_again_is_remembered() -> None:
         await pool.close()
 
 
+async def test_callers_waiting_for_the_same_deal_share_one_job(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thousand callers opening the same deal at once cost one solve, not a thousand."""
+    from door import solving
+
+    asked = []
+    ask = solving._Worker.ask
+
+    async def counting(self, job):
+        asked.append(job["number"])
+        return await ask(self, job)
+    monkeypatch.setattr(solving._Worker, "ask", counting)
+    pool = SolverPool(1, 10)
+    try:
+        verdicts = await asyncio.gather(*(pool.solve("auntmary", 2) for _ in range(20)))
+        assert {v.verdict for v in verdicts} == {NOT_WINNABLE} and asked == [2]
+    finally:
+        await pool.close()
+
+
 async def test_close_kills_busy_and_idle_workers() -> None:
     pool = SolverPool(2, 10)
     await pool.solve("auntmary", 2)

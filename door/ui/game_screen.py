@@ -35,7 +35,7 @@ from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
 from .anciento_timer import KeyWaiter
-from .number_input import read_digits
+from .number_input import DIGITS_ONLY, read_digits
 from .parts import Parts
 from .solver_view import (
     deal_verdict_line,
@@ -155,8 +155,7 @@ class GameScreen(ABC):
                 text = typed
             else:
                 session.bell()
-                error = ("Type a game number, or Enter for a random deal"
-                         + (" (W: winnable only)." if cls.solvable else "."))
+                error = DIGITS_ONLY + (" (W: winnable deals only.)" if cls.solvable else "")
                 continue
             if text:
                 number = parse_number(text)

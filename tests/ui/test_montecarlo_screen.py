@@ -483,7 +483,7 @@ async def test_winnable_only_deals_a_listed_number(settings: Settings) -> None:
     await caller.wait_for("Game number:")
     assert "W  Winnable deals only: off" in caller.text       # sysop.ini's default
     caller.send("x")                                           # refused, and says why
-    await caller.wait_for("Type a game number, or Enter for a random deal (W: winnable")
+    await caller.wait_for("Type digits 0 to 9 only. (W: winnable deals only.)")
     caller.send("w")
     await caller.wait_for("W  Winnable deals only: ON   (Enter: a deal that can be won)")
     caller.send("\r")

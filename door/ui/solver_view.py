@@ -17,6 +17,7 @@ from ..games.numbers import random_number
 from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from ..games.winnable import pick_listed
 from . import theme
+from .anciento_timer import KeyWaiter
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 WATCH_PAUSE = 0.6
 """Seconds between moves when a winning line runs by itself."""
+WATCH_KEYS = "Enter: next move · R: run (a key stops) · Esc: back"
 ON_DEMAND_TRIES = 8
 """Random deals solved, one after the other, to find a winnable one where no list is
 shipped (Mariant setups other than 2 down, 1 up); then the caller is told none was found."""
@@ -98,37 +100,38 @@ async def ask(session: Session, game_name: str, number: int, options: dict[str, 
 
 async def watch_line(screen: GameScreen, verdict: Verdict) -> None:
     """Play the winning line on a fresh copy of the deal, one move per key (R runs it, any
-    key stops), on the game's own screen.  Nothing is recorded."""
+    key but Esc stops the run, Esc goes back), on the game's own screen.  Nothing is
+    recorded."""
     session = screen.session
     game = engine(verdict.game).new(verdict.number, **verdict.options)
     viewer = type(screen)(session, game)
     viewer.watching = True
     line = list(verdict.line or [])
     index, running = 0, False
-    from ..ui.anciento_timer import KeyWaiter
-
     waiter = KeyWaiter(session)
     try:
         while True:
             if index < len(line):
-                viewer.say(f"Winning line, move {index + 1} of {len(line)}: {line[index]}"
-                           "  (Enter: play it · R: run · Esc: back)")
+                viewer.say(f"Winning line, move {index + 1} of {len(line)}: {line[index]}")
             else:
                 viewer.say(f"Won in {len(line)} moves.  Any key: back.")
             viewer.draw()
-            session.screen.put(session.screen.rows - 3, 1,
-                               " WINNING LINE "[: session.screen.cols - 2], theme.HOTKEY)
+            rows, cols = session.screen.rows, session.screen.cols
+            session.screen.put(rows - 3, 0, " " * cols, theme.LABEL)
+            end = session.screen.put(rows - 3, 1, " WINNING LINE ", theme.HOTKEY)
+            session.screen.put(rows - 3, end + 1, WATCH_KEYS[: max(0, cols - end - 2)],
+                               theme.LABEL)
             await session.show()
             key = await waiter.get(WATCH_PAUSE if running and index < len(line) else None)
             if key is None:                        # running: the next move by itself
                 key_name = "enter"
             else:
                 key_name = key.char.lower() if key.is_char else key.name
-                if running and index < len(line):  # a key stops the run
+                if index >= len(line) or key_name in ("esc", "q"):
+                    return
+                if running:                        # a key stops the run
                     running = False
                     continue
-            if index >= len(line) or key_name in ("esc", "q"):
-                return
             if key_name == "r":
                 running = True
                 continue

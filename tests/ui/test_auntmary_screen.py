@@ -482,9 +482,14 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
     assert "WINNING LINE" in caller.text
     caller.send("\r")
     await caller.wait_for(f"move 2 of {len(winning.line)}")
+    assert "Enter: next move · R: run (a key stops) · Esc: back" in caller.text
     caller.send("r")
     await caller.wait_for(f"Won in {len(winning.line)} moves.", timeout=120)
     caller.send(" ")
+    await caller.wait_for("[W] watch a winning line")
+    caller.send("w")                                       # again, and Esc goes back at once
+    await caller.wait_for("Winning line, move 1 of")
+    caller.send("\x1b")
     await caller.wait_for("[W] watch a winning line")
     caller.send("m")
     await asyncio.wait_for(caller.task, 5)

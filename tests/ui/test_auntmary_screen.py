@@ -533,3 +533,17 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
     await caller.wait_for("could not tell in 10 s", timeout=120)
     caller.send("m")
     await asyncio.wait_for(caller.task, 5)
+
+
+async def test_winnable_only_deals_from_the_shipped_list(caller: Caller) -> None:
+    import re
+
+    from door.games.winnable import winnable_numbers
+
+    await caller.wait_for("Game number:")
+    caller.send("w")
+    await caller.wait_for("W  Winnable deals only: ON")
+    caller.send("\r")
+    await caller.wait_for("Pass 1 of 3")
+    number = int(re.search(r"Aunt Mary #(\d+)", caller.text).group(1))
+    assert number in winnable_numbers("auntmary", {})

@@ -331,6 +331,18 @@ def _or(masks: list[int]) -> int:
     return out
 
 
+def first_ply(game: Anciento, weights: Weights = DEFAULT,
+              ) -> tuple[View, _Judge, list[tuple[float, int]]] | None:
+    """Where every search of a move starts: the view of the game, its judge, and the
+    current stone's legal squares valued one ply deep, best first (None: no stone to place)."""
+    view = View(game)
+    if view.current == EMPTY or game.ended:
+        return None
+    one, two = view.masks()
+    judge = _Judge(view.geo, one, two, weights)
+    return view, judge, judge.ply(view.board, view.current)
+
+
 def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
     """The current stone's legal squares, best first, by the demo player's judgement.
 
@@ -339,13 +351,11 @@ def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
     ``weights.beam`` squares per stone), else one ply averaged over the stones still to
     come (expectimax) when ``weights.expect`` is set.
     """
-    view = View(game)
-    if view.current == EMPTY or game.ended:
+    first = first_ply(game, weights)
+    if first is None:
         return []
-    one, two = view.masks()
-    judge = _Judge(view.geo, one, two, weights)
+    view, judge, ranked = first
     board = view.board
-    ranked = judge.ply(board, view.current)
     shown = view.preview[:weights.shown]
     if len(ranked) < 2 or not (shown or weights.expect):
         return [square for _, square in ranked]

@@ -19,7 +19,7 @@ So it sees a Quatro two stones away, and the pockets that need two stones to clo
 from __future__ import annotations
 
 from .anciento import END, Anciento
-from .anciento_demo import DEFAULT, EMPTY, Scan, View, Weights, _Board, _Judge
+from .anciento_demo import DEFAULT, Scan, Weights, _Board, _Judge, first_ply
 
 LOOKAHEAD = 4
 """Squares of the current stone searched three stones deep."""
@@ -29,13 +29,11 @@ SECOND_KINDS = 4
 
 def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
     """The current stone's legal squares, best first (see the module docstring)."""
-    view = View(game)
-    if view.current == EMPTY or game.ended:
+    first = first_ply(game, weights)
+    if first is None:
         return []
-    one, two = view.masks()
-    judge = _Judge(view.geo, one, two, weights)
+    view, judge, ranked = first
     board = view.board
-    ranked = judge.ply(board, view.current)
     counts = {kind: n for kind, n in enumerate(view.counts) if n > 0}
     if len(ranked) < 2 or not counts:
         return [square for _, square in ranked]

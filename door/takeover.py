@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 WATCH_S = 5.0
 """How often a process says its calls are alive and reads their hang-up orders (one short
-write for all its calls; :data:`door.store.store.ALIVE_WINDOW_S` is three of these)."""
+write for all its calls; :data:`door.store.online.ALIVE_WINDOW_S` is three of these)."""
 TAKEOVER_WAIT_S = 8.0
 """How long a takeover waits for the other call to save and leave before it goes on (that
 call's process may be gone without a trace: a crash, kill -9)."""

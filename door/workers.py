@@ -52,7 +52,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .store.store import worker_prefix
+from .store.online import worker_prefix
 
 if TYPE_CHECKING:
     from .config import Settings

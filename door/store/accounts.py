@@ -27,7 +27,8 @@ from sqlalchemy import select, update
 
 from .errors import StoreError
 from .models import AccountRow, PlayerRow
-from .store import Player, Store, _player
+from .records import Player, player_of
+from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,7 @@ class Accounts:
                 select(PlayerRow, AccountRow.password)
                 .join(AccountRow, AccountRow.player_id == PlayerRow.id)
                 .where(PlayerRow.source == SOURCE, PlayerRow.user_id == handle.lower()))).first()
-        return (_player(row), row.password) if row else None
+        return (player_of(row), row.password) if row else None
 
     async def signup(self, handle: str, password: str) -> Account:
         """A new account; AccountError when the handle is invalid or taken (any case)."""
@@ -177,7 +178,7 @@ class Accounts:
                                .values(alias=handle, alias_key=handle.lower()))
             row = (await conn.execute(select(PlayerRow).where(PlayerRow.id == player_id))).one()
         log.info("account %r created", handle)
-        return Account(_player(row))
+        return Account(player_of(row))
 
     async def login(self, handle: str, password: str) -> Account | None:
         """The account when the password matches, else None (unknown handle alike)."""

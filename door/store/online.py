@@ -1,0 +1,181 @@
+"""Who is online: one row per node of every door server sharing the database, its caller,
+what they are doing, and the orders that make one player's older call hang up."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from sqlalchemy import case, delete, func, or_, select, update
+
+from .core import Database, unit
+from .errors import StoreError
+from .models import GameRow, NodeRow, PlayerRow
+from .records import OnlineNode, SourceActivity, online_of
+from .text import clean_line
+
+log = logging.getLogger(__name__)
+
+ALIVE_WINDOW_S = 15.0
+"""A call whose process has not said "alive" for this long is taken for gone (three of
+:data:`door.takeover.WATCH_S`: a crashed server's calls are not offered for takeover)."""
+
+
+def worker_prefix(server: str) -> str:
+    """How the who's-online hosts of a server's workers start (``machine:port/``, then the
+    worker's number: door/workers.py); 64 characters at most in all."""
+    return server[:60] + "/"
+
+
+class Online(Database):
+    @unit
+    async def node_heartbeat(self, node: int, player_id: int | None, activity: str,
+                             token: str = "") -> None:
+        """This node is busy with ``player_id`` doing ``activity`` (call on each screen);
+        ``token`` names the call (a new token takes the row over, with no hang-up order)."""
+        activity = clean_line(activity, self.limits.activity)
+        token = token[:32]
+        now = self._now()
+        async with self._write() as conn:
+            ins = self._insert(conn, NodeRow).values(host=self.host, node=node,
+                                                     player_id=player_id, activity=activity,
+                                                     since=now, heartbeat=now, token=token,
+                                                     hangup=False, alive=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["host", "node"],
+                set_={"player_id": player_id, "activity": activity, "heartbeat": now,
+                      "token": token, "alive": now,
+                      "hangup": case((NodeRow.token == ins.excluded.token, NodeRow.hangup),
+                                     else_=False),
+                      "since": case((NodeRow.player_id == ins.excluded.player_id,
+                                     NodeRow.since), else_=now)}))
+
+    def node_touch(self, node: int) -> None:
+        """The caller on this node pressed a key: their idle time starts again.
+
+        Noted at once, written within ``touch_every_s`` seconds in one UPDATE for every
+        node touched meanwhile: a thousand callers typing cost one write, not thousands."""
+        if self._closed:
+            return
+        self._touched.add(node)
+        if self._toucher is None or self._toucher.done():
+            self._toucher = asyncio.get_running_loop().create_task(self._write_touches())
+
+    async def _write_touches(self) -> None:
+        await asyncio.sleep(self._touch_every)
+        nodes, self._touched = self._touched, set()
+        try:
+            async with self._write() as conn:
+                await conn.execute(update(NodeRow).where(NodeRow.host == self.host,
+                                                         NodeRow.node.in_(sorted(nodes)))
+                                   .values(heartbeat=self._now()))
+        except StoreError as exc:  # who's online is best effort: the visit never hears of it
+            log.debug("heartbeats of %d nodes not stored: %s", len(nodes), exc)
+        except Exception:  # a task of its own: nobody else would see this
+            log.warning("heartbeats of %d nodes not stored", len(nodes), exc_info=True)
+
+    @unit
+    async def node_leave(self, node: int, token: str | None = None,
+                         host: str | None = None) -> None:
+        """Remove the node's row (only while ``token``'s call owns it, when given: a BBS may
+        have given the node to someone else since)."""
+        async with self._write() as conn:
+            query = delete(NodeRow).where(NodeRow.host == (host or self.host),
+                                          NodeRow.node == node)
+            if token is not None:
+                query = query.where(NodeRow.token == token[:32])
+            await conn.execute(query)
+
+    @unit
+    async def forget_host(self) -> int:
+        """Remove every row of this server (call at start: whatever it served before was
+        ended by a crash); returns how many there were."""
+        async with self._write() as conn:
+            return (await conn.execute(delete(NodeRow).where(NodeRow.host == self.host))
+                    ).rowcount
+
+    @unit
+    async def forget_server(self, server: str) -> int:
+        """Remove every row of the server named ``server`` (machine:port) and of its workers
+        (``machine:port/N``: door/workers.py); returns how many there were."""
+        async with self._write() as conn:
+            return (await conn.execute(delete(NodeRow).where(or_(
+                NodeRow.host == server[:64],
+                NodeRow.host.startswith(worker_prefix(server), autoescape=True))))).rowcount
+
+    @unit
+    async def other_calls(self, player_id: int, token: str) -> list[OnlineNode]:
+        """The player's other live calls (their process said so in the last
+        :data:`ALIVE_WINDOW_S` seconds), on any door server sharing this database."""
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NodeRow, PlayerRow.alias)
+                .outerjoin(PlayerRow, PlayerRow.id == NodeRow.player_id)
+                .where(NodeRow.player_id == player_id, NodeRow.token != token[:32],
+                       NodeRow.alive >= self._now() - timedelta(seconds=ALIVE_WINDOW_S))
+                .order_by(NodeRow.host, NodeRow.node))).all()
+        return [online_of(r) for r in rows]
+
+    @unit
+    async def ask_to_hang_up(self, host: str, node: int, token: str) -> bool:
+        """Tell the call ``token`` on ``host``/``node`` to save its game and hang up (it
+        looks every :data:`door.takeover.WATCH_S` seconds).  False when that call is gone."""
+        async with self._write() as conn:
+            done = await conn.execute(update(NodeRow).where(
+                NodeRow.host == host, NodeRow.node == node, NodeRow.token == token[:32])
+                .values(hangup=True))
+        return done.rowcount > 0
+
+    @unit
+    async def hang_up_orders(self, calls: dict[int, str]) -> list[int]:
+        """Of this server's live calls (node → token): say they are alive, and return the
+        nodes to hang up: asked to by a later call of the same player, or whose row now
+        belongs to another call (a BBS gave the node to a new caller while this process
+        was left running).  One short write for all the calls."""
+        if not calls:
+            return []
+        async with self._write() as conn:
+            rows = (await conn.execute(
+                select(NodeRow.node, NodeRow.token, NodeRow.hangup)
+                .where(NodeRow.host == self.host, NodeRow.node.in_(sorted(calls))))).all()
+            mine = [r.node for r in rows if r.token == calls[r.node][:32]]
+            if mine:
+                await conn.execute(update(NodeRow).where(NodeRow.host == self.host,
+                                                         NodeRow.node.in_(mine))
+                                   .values(alive=self._now()))
+        return sorted(r.node for r in rows
+                      if r.hangup or (r.token and r.token != calls[r.node][:32]))
+
+    @unit
+    async def online(self) -> list[OnlineNode]:
+        """Nodes with a heartbeat in the last ``online_window`` (a crashed server's nodes
+        fade out by themselves), on every door server sharing this database."""
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NodeRow, PlayerRow.alias)
+                .outerjoin(PlayerRow, PlayerRow.id == NodeRow.player_id)
+                .where(NodeRow.heartbeat >= self._now() - self.online_window)
+                .order_by(NodeRow.host, NodeRow.node))).all()
+        return [online_of(r) for r in rows]
+
+    async def activity_by_source(self, since: datetime) -> dict[str, SourceActivity]:
+        """Per ``players.source``: players, games ended since ``since``, callers online now
+        (on every door server sharing the database), for ``reussite sysop boards``."""
+        counts: dict[str, dict[str, int]] = {}
+        async with self._read() as conn:
+            for key, query in (
+                ("players", select(PlayerRow.source, func.count())
+                 .group_by(PlayerRow.source)),
+                ("games", select(PlayerRow.source, func.count())
+                 .join(GameRow, GameRow.player_id == PlayerRow.id)
+                 .where(GameRow.ended >= since).group_by(PlayerRow.source)),
+                ("online", select(PlayerRow.source, func.count())
+                 .join(NodeRow, NodeRow.player_id == PlayerRow.id)
+                 .where(NodeRow.heartbeat >= self._now() - self.online_window)
+                 .group_by(PlayerRow.source)),
+            ):
+                for source, count in (await conn.execute(query)).all():
+                    counts.setdefault(source, {})[key] = count
+        return {source: SourceActivity(**values) for source, values in counts.items()}
+

@@ -1,0 +1,123 @@
+"""What the store's callers get back: plain frozen records, never live ORM objects (a record
+outlives its connection, and no caller can write to the database through one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    source: str
+    user_id: str
+    alias: str
+    charset: str | None = None
+    color: bool | None = None
+    rows: int | None = None
+    expert: bool = False
+    games_played: int = 0
+    created: datetime | None = None
+    last_seen: datetime | None = None
+    watchable: bool = True
+    """Other callers may watch this player's games (a Terminal Settings choice)."""
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    """One line of a hall of fame: the rank, who, the score, which deal, when."""
+
+    rank: int
+    game_id: int
+    player_id: int
+    alias: str
+    score: int
+    number: int
+    status: str
+    ended: datetime
+    source: str = ""  # the player's: "direct", "bbs", "board:TAG"
+
+
+@dataclass(frozen=True)
+class SourceActivity:
+    """For one ``players.source``: its players, their games since a time, who is on now."""
+
+    players: int = 0
+    games: int = 0
+    online: int = 0
+
+
+@dataclass(frozen=True)
+class NamedSave:
+    name: str
+    saved: datetime
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    sender_id: int | None
+    sender: str
+    subject: str
+    body: str
+    sent: datetime
+    read_at: datetime | None
+
+    @property
+    def unread(self) -> bool:
+        return self.read_at is None
+
+
+@dataclass(frozen=True)
+class OnlineNode:
+    host: str
+    node: int
+    player_id: int | None
+    alias: str | None
+    activity: str
+    since: datetime
+    heartbeat: datetime
+    token: str = ""
+
+
+@dataclass(frozen=True)
+class SlotSave:
+    """One owner's newest state of an unfinished game, for :meth:`Store.keep_resumes`."""
+
+    player_id: int
+    game: str
+    owner: int
+    version: int
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on what one caller can put in the database."""
+
+    alias: int = 40
+    subject: int = 60
+    body: int = 2000
+    messages_per_hour: int = 10
+    named_saves: int = 50
+    save_name: int = 30
+    inbox: int = 200
+    activity: int = 40
+
+
+def player_of(row: Any) -> Player:
+    return Player(row.id, row.source, row.user_id, row.alias, row.charset, row.color, row.rows,
+                  bool(row.expert), row.games_played, row.created, row.last_seen,
+                  bool(row.watchable))
+
+
+def online_of(row: Any) -> OnlineNode:
+    return OnlineNode(row.host, row.node, row.player_id, row.alias, row.activity, row.since,
+                      row.heartbeat, row.token)
+
+
+def entry_of(rank: int, row: Any) -> ScoreEntry:
+    return ScoreEntry(rank, row.id, row.player_id, row.alias, row.score, row.number, row.status,
+                      row.ended, row.source)

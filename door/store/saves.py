@@ -1,0 +1,158 @@
+"""Unfinished games: one resume slot per player and game, and the games a player saved
+under a name.
+
+A visit that starts or resumes a game *claims* the slot with a new owner id; its saves are
+written only while the slot is still its own and only when newer than the slot's version,
+so a forgotten process (a hang-up the BBS never noticed) cannot overwrite a newer game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, select, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .core import Database, unit
+from .errors import SaveRefused
+from .models import NamedSaveRow, PlayerRow, ResumeRow
+from .records import NamedSave, SlotSave
+from .text import clean_line
+
+
+def new_claim() -> int:
+    """A fresh owner id for a resume slot or a who's-online row (62 random bits: never 0,
+    the value of rows written before owners existed)."""
+    return secrets.randbits(62) | 1
+
+
+async def clear_slot(conn: AsyncConnection, player_id: int, game: str,
+                     owner: int | None) -> bool:
+    """Empty the slot in ``conn``'s transaction (only if ``owner`` holds it, when given)."""
+    query = delete(ResumeRow).where(ResumeRow.player_id == player_id, ResumeRow.game == game)
+    if owner is not None:
+        query = query.where(ResumeRow.owner == owner)
+    return (await conn.execute(query)).rowcount > 0
+
+
+class Saves(Database):
+    # -- resume slots ------------------------------------------------------------------------
+    @unit
+    async def claim_resume(self, player_id: int, game: str, state: dict[str, Any],
+                           version: int = 0) -> int:
+        """Make ``state`` the slot's game, owned from now on by the returned owner id."""
+        owner, now = new_claim(), self._now()
+        async with self._write() as conn:
+            ins = self._insert(conn, ResumeRow).values(
+                player_id=player_id, game=game, state=state, saved=now, owner=owner,
+                version=version)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["player_id", "game"],
+                set_={"state": state, "saved": now, "owner": owner, "version": version}))
+        return owner
+
+    @unit
+    async def keep_resumes(self, saves: list[SlotSave]) -> list[SlotSave]:
+        """Write many owners' newest states in one transaction; return the saves refused
+        because their slot has another owner now (or is gone: the game finished).
+
+        Two statements whatever the batch's size (one executemany, one read-back): on a busy
+        server each round trip waits for the event loop, and the connection is held until
+        the last one."""
+        if not saves:
+            return []
+        now = self._now()
+        slots = ResumeRow.__table__
+        write = (update(slots)
+                 .where(slots.c.player_id == bindparam("b_player"),
+                        slots.c.game == bindparam("b_game"),
+                        slots.c.owner == bindparam("b_owner"),
+                        slots.c.version < bindparam("b_version"))
+                 .values(state=bindparam("b_state"), saved=now, version=bindparam("b_version")))
+        async with self._write(self._saves_engine) as conn:
+            await conn.execute(write, [
+                {"b_player": s.player_id, "b_game": s.game, "b_owner": s.owner,
+                 "b_version": s.version, "b_state": s.state} for s in saves])
+            owners = {(row.player_id, row.game): row.owner for row in await conn.execute(
+                select(slots.c.player_id, slots.c.game, slots.c.owner).where(
+                    tuple_(slots.c.player_id, slots.c.game).in_(
+                        sorted({(s.player_id, s.game) for s in saves}))))}
+        # A slot still this save's owner's holds it (or a newer state of it): kept.
+        return [s for s in saves if owners.get((s.player_id, s.game)) != s.owner]
+
+    @unit
+    async def load_resume(self, player_id: int, game: str) -> dict[str, Any] | None:
+        async with self._read() as conn:
+            return (await conn.execute(select(ResumeRow.state).where(
+                ResumeRow.player_id == player_id, ResumeRow.game == game))).scalar()
+
+    @unit
+    async def clear_resume(self, player_id: int, game: str, owner: int | None = None) -> bool:
+        """Empty the slot (only if ``owner`` still holds it, when given)."""
+        async with self._write() as conn:
+            return await clear_slot(conn, player_id, game, owner)
+
+    @unit
+    async def resumable(self, player_id: int) -> list[str]:
+        """Games with a resume slot, most recently saved first."""
+        async with self._read() as conn:
+            return list((await conn.execute(
+                select(ResumeRow.game).where(ResumeRow.player_id == player_id)
+                .order_by(ResumeRow.saved.desc(), ResumeRow.game))).scalars())
+
+    # -- named saves -------------------------------------------------------------------------
+    @unit
+    async def save_named(self, player_id: int, game: str, name: str,
+                         state: dict[str, Any]) -> str:
+        """Save under ``name`` (replacing a save of the same name, whatever its case); return
+        the name as stored.  SaveRefused for an empty name or one save too many."""
+        name = clean_line(name, self.limits.save_name)
+        if not name:
+            raise SaveRefused("a save needs a name")
+        now = self._now()
+        async with self._write() as conn:
+            # Lock the player row: two concurrent saves cannot both squeeze under the cap.
+            # FOR NO KEY UPDATE, not FOR UPDATE: it does not block the KEY SHARE lock that
+            # another transaction's foreign-key check takes (which would risk deadlocks).
+            await conn.execute(select(PlayerRow.id).where(PlayerRow.id == player_id)
+                               .with_for_update(key_share=True))
+            others = (await conn.execute(select(func.count()).where(
+                NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
+                NamedSaveRow.name_key != name.lower()))).scalar_one()
+            if others >= self.limits.named_saves:
+                raise SaveRefused(f"you have {others} saved games already: delete one first")
+            ins = self._insert(conn, NamedSaveRow).values(
+                player_id=player_id, game=game, name=name, name_key=name.lower(),
+                state=state, saved=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=["player_id", "game", "name_key"],
+                set_={"name": name, "state": state, "saved": now}))
+        return name
+
+    @unit
+    async def list_named(self, player_id: int, game: str) -> list[NamedSave]:
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(NamedSaveRow.name, NamedSaveRow.saved)
+                .where(NamedSaveRow.player_id == player_id, NamedSaveRow.game == game)
+                .order_by(NamedSaveRow.saved.desc(), NamedSaveRow.name_key))).all()
+        return [NamedSave(r.name, r.saved) for r in rows]
+
+    @unit
+    async def load_named(self, player_id: int, game: str, name: str) -> dict[str, Any] | None:
+        async with self._read() as conn:
+            return (await conn.execute(select(NamedSaveRow.state).where(
+                *self._save_key(player_id, game, name)))).scalar()
+
+    @unit
+    async def delete_named(self, player_id: int, game: str, name: str) -> bool:
+        async with self._write() as conn:
+            result = await conn.execute(delete(NamedSaveRow).where(
+                *self._save_key(player_id, game, name)))
+        return result.rowcount > 0
+
+    def _save_key(self, player_id: int, game: str, name: str) -> tuple[Any, ...]:
+        key = clean_line(name, self.limits.save_name).lower()
+        return (NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
+                NamedSaveRow.name_key == key)

@@ -1,0 +1,139 @@
+"""Finished games and their halls of fame: a game is stored only after its record replays
+to the score and status claimed, and ranked by the rules in queries.py."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+
+from ..games import GameRecord, IllegalMove, Status
+from ..games import engine as game_engine
+from . import queries
+from .core import Database, unit
+from .errors import RecordRejected, UnknownPlayer
+from .models import GameRow, PlayerRow
+from .records import ScoreEntry, entry_of
+from .saves import clear_slot
+
+HALL_SIZE = 10
+"""Places in a hall of fame: finish_game reports a rank only inside it."""
+
+
+def verify_record(record: GameRecord, score: int, status: str) -> bool:
+    """Replay ``record`` and check the claimed score and win; return the replay's cheater
+    flag.  Raises :class:`RecordRejected` naming what disagrees."""
+    where = f"{record.game} #{record.number}"
+    try:
+        replayed = game_engine(record.game).replay(record)
+    except (IllegalMove, ValueError, TypeError, KeyError, IndexError) as exc:
+        raise RecordRejected(f"the record of {where} does not replay: {exc}") from None
+    if replayed.score != score:
+        raise RecordRejected(f"the record of {where} replays to a score of {replayed.score}, "
+                             f"not {score}")
+    won = replayed.status == Status.WON
+    if won != (status == Status.WON):
+        raise RecordRejected(f"the record of {where} replays to a game "
+                             f"{'won' if won else 'not won'}, but it was reported {status}")
+    return bool(getattr(replayed, "cheater", False))
+
+
+class Scores(Database):
+    @unit
+    async def finish_game(self, player_id: int, record: GameRecord, score: int, status: str,
+                          cheater: bool, started: datetime, ended: datetime,
+                          resume_owner: int | None = None) -> int | None:
+        """Store a finished game, after replaying its record to check the score.  Returns the
+        rank it earned in its game's hall of fame (1–10), or None if it did not place.
+        ``resume_owner``: the game's resume slot is emptied in the same transaction, if
+        that owner still holds it."""
+        status = str(status)
+        replay_cheater = await asyncio.to_thread(verify_record, record, score, status)
+        cheater = bool(cheater) or replay_cheater
+        hof = queries.counts_for_hall(record.game, status, cheater)
+        key = queries.rank_key(record.game, score)
+        async with self._write() as conn:
+            bumped = await conn.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id)
+                .values(games_played=PlayerRow.games_played + 1, last_seen=self._now()))
+            if bumped.rowcount != 1:
+                raise UnknownPlayer(f"no player #{player_id}")
+            game_id = (await conn.execute(
+                self._insert(conn, GameRow).values(
+                    player_id=player_id, game=record.game, number=record.number,
+                    options=dict(record.options), moves=list(record.actions), score=score,
+                    status=status[:16], cheater=cheater, hof=hof, rank_key=key,
+                    started=started, ended=ended,
+                    duration_s=max(0, int((ended - started).total_seconds())))
+                .returning(GameRow.id))).scalar_one()
+            if resume_owner is not None:
+                await clear_slot(conn, player_id, record.game, resume_owner)
+            if not hof:
+                return None
+            ahead = (await conn.execute(queries.count_above(
+                queries.hall_filter(record.game), key, ended, game_id,
+                cap=HALL_SIZE))).scalar_one()
+        return ahead + 1 if ahead < HALL_SIZE else None
+
+    async def top(self, game: str, limit: int = 10, source: str | None = None
+                  ) -> list[ScoreEntry]:
+        """The hall of fame of ``game``: best first, ties to the earlier game; only the
+        players of ``source`` (a member board's, say) when given, ranked among themselves."""
+        if source is None:
+            return await self._board(queries.hall_filter(game), limit)
+        return await self._board(queries.hall_filter(game, PlayerRow.source == source), limit)
+
+    async def number_board(self, game: str, number: int, limit: int = 10) -> list[ScoreEntry]:
+        """The best games on one deal ("best on Anciento #505")."""
+        return await self._board(queries.hall_filter(game, GameRow.number == number), limit)
+
+    @unit
+    async def player_best(self, game: str, player_id: int) -> ScoreEntry | None:
+        """The player's best game of ``game`` and its rank in the whole hall of fame."""
+        async with self._read() as conn:
+            best = (await conn.execute(queries.board(
+                queries.hall_filter(game, GameRow.player_id == player_id), 1))).first()
+            if best is None:
+                return None
+            ahead = (await conn.execute(queries.count_above(
+                queries.hall_filter(game), best.rank_key, best.ended, best.id))).scalar_one()
+        return entry_of(ahead + 1, best)
+
+    @unit
+    async def _board(self, where: Any, limit: int) -> list[ScoreEntry]:
+        async with self._read() as conn:
+            rows = (await conn.execute(queries.board(where, max(0, limit)))).all()
+        return [entry_of(rank, row) for rank, row in enumerate(rows, 1)]
+
+    @unit
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
+        if row is None:
+            return None
+        return GameRecord(row.game, row.number, dict(row.options), list(row.moves))
+
+    @unit
+    async def reset_scores(self, game: str) -> int:
+        """Forget every finished game of ``game`` (the sysop's fresh start)."""
+        async with self._write() as conn:
+            result = await conn.execute(delete(GameRow).where(GameRow.game == game))
+        return result.rowcount
+
+    async def game_rows(self, batch: int = 5000) -> AsyncIterator[dict[str, Any]]:
+        """Every stored game with its player's alias, oldest first, read in short batches."""
+        last = 0
+        while True:
+            async with self._read() as conn:
+                rows = (await conn.execute(
+                    select(GameRow, PlayerRow.alias, PlayerRow.source)
+                    .join(PlayerRow, PlayerRow.id == GameRow.player_id)
+                    .where(GameRow.id > last).order_by(GameRow.id).limit(batch))).all()
+            for row in rows:
+                yield dict(row._mapping)
+            if len(rows) < batch:
+                return
+            last = rows[-1].id

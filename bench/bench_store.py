@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from door.games import GAME_NAMES, engine
+from door.gamelist import engine, names
 from door.store import Store, verify_record
 from door.store.engine import sqlite_path
 from door.store.queries import counts_for_hall, rank_key
@@ -38,7 +38,7 @@ def game_rows(count: int, seed: int = 7) -> Iterator[tuple[Any, ...]]:
     """(player_id, game, number, score, status, cheater, hof, rank_key, ended) rows."""
     rnd = random.Random(seed)
     for i in range(count):
-        game = GAME_NAMES[i % len(GAME_NAMES)]
+        game = names()[i % len(names())]
         status = "won" if rnd.random() < 0.3 else "lost"
         cheater = rnd.random() < 0.02
         score = rnd.randint(40, 400) if game == "mariant" else rnd.randint(0, 5000)

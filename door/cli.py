@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from importlib import import_module, resources
 from pathlib import Path
 
-from . import __version__
+from . import __version__, gamelist
 from .config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
@@ -42,8 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     common = _common_options(argparse.SUPPRESS)
     parser = argparse.ArgumentParser(
         prog="reussite", parents=[_common_options(None)],
-        description="Réussite: a BBS door of classic solitaires (Mariant, Monte Carlo, "
-                    "Aunt Mary, Anciento).")
+        description="Réussite: a BBS door of classic solitaires ("
+                    + ", ".join(info.title for info in gamelist.games()) + ").")
     parser.add_argument("--version", action="version", version=f"reussite {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 

@@ -16,15 +16,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import gamelist
+from .gameinfo import OptionError
 from .term.codes import parse_color
 from .term.screen import Attr
+from .values import int_between as _int_between
+from .values import on_off as _bool
+from .values import seconds_between as _seconds_between
+from .values import text as _text
 
 CONFIG_NAME = "sysop.ini"
 HOME_ENV = "REUSSITE_HOME"
 
-GAME_ACTIONS = ("mariant", "montecarlo", "auntmary", "anciento")
-MENU_ACTIONS = (*GAME_ACTIONS, "messages", "halloffame", "instructions", "whosonline",
-                "watch", "settings", "quit")
+FEATURE_ACTIONS = ("messages", "halloffame", "instructions", "whosonline", "watch", "settings",
+                   "quit")
+"""The main menu's actions besides the games (:mod:`door.gamelist`)."""
+
+
+def menu_actions() -> tuple[str, ...]:
+    return (*gamelist.names(), *FEATURE_ACTIONS)
 
 
 class ConfigError(Exception):
@@ -147,25 +157,6 @@ class DatabaseSettings:
     save_every: float = 2.0  # seconds: a game's moves reach the database within this long
 
 
-@dataclass(frozen=True)
-class MariantSettings:
-    face_down: int = 2
-    face_up: int = 1
-    winnable_only: bool = False  # new deals default to ones the solver proved winnable
-
-
-@dataclass(frozen=True)
-class MonteCarloSettings:
-    consolidation: str = "strict"
-    winnable_only: bool = False
-
-
-@dataclass(frozen=True)
-class AuntMarySettings:
-    passes: int = 3
-    winnable_only: bool = False
-
-
 def _default_workers() -> int:
     """Half the machine's cores, at least one: the door's callers keep the rest."""
     return max(1, (os.cpu_count() or 2) // 2)
@@ -198,22 +189,12 @@ class ColorsSettings:
                 "normal": self.normal}
 
 
-@dataclass(frozen=True)
-class AncientoSettings:
-    board: str = "8x12"
-    easy: bool = False
-
-
 QUIT_TO_BBS = "Quit to the BBS"
 QUIT_DIRECT = "Log off"
 """What the default Quit label reads to a caller who came straight to the door (telnet or
 SSH to ``reussite serve``, or the sysop's local play): there is no BBS to go back to."""
 
-DEFAULT_MENU = (
-    MenuEntry("mariant", "M", "Mariant (Marie Antoinette)"),
-    MenuEntry("montecarlo", "C", "Monte Carlo"),
-    MenuEntry("auntmary", "A", "Aunt Mary"),
-    MenuEntry("anciento", "N", "Anciento"),
+FEATURE_MENU = (
     MenuEntry("halloffame", "H", "Hall of Fame"),
     MenuEntry("messages", "E", "Message Centre"),
     MenuEntry("instructions", "I", "Instructions"),
@@ -222,6 +203,13 @@ DEFAULT_MENU = (
     MenuEntry("settings", "S", "Terminal Settings"),
     MenuEntry("quit", "Q", QUIT_TO_BBS),
 )
+"""The default menu after the games."""
+
+
+def default_menu() -> tuple[MenuEntry, ...]:
+    """The main menu when sysop.ini has no [menu]: each game's own entry, then the rest."""
+    return (*(MenuEntry(info.name, info.menu_key, info.label) for info in gamelist.games()),
+            *FEATURE_MENU)
 
 
 @dataclass(frozen=True)
@@ -232,18 +220,23 @@ class Settings:
     source: Path | None = None
     door: DoorSettings = field(default_factory=DoorSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
-    menu: tuple[MenuEntry, ...] = DEFAULT_MENU
+    menu: tuple[MenuEntry, ...] = field(default_factory=default_menu)
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     accounts: AccountsSettings = field(default_factory=AccountsSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
-    mariant: MariantSettings = field(default_factory=MariantSettings)
-    montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
-    auntmary: AuntMarySettings = field(default_factory=AuntMarySettings)
-    anciento: AncientoSettings = field(default_factory=AncientoSettings)
+    games: dict[str, Any] = field(default_factory=gamelist.default_options)
+    """Each game's section (:mod:`door.gamelist`), read as ``settings.<game>``."""
     solver: SolverSettings = field(default_factory=SolverSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
     web: WebSettings = field(default_factory=WebSettings)
+
+    def __getattr__(self, name: str) -> Any:
+        """A game's settings by its name: ``settings.mariant.face_down``."""
+        games = self.__dict__.get("games")
+        if games is not None and name in games:
+            return games[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def ansi_dir(self) -> Path:
@@ -269,55 +262,7 @@ class Settings:
         return tuple(entry for entry in self.menu if entry.enabled)
 
 
-# -- value parsers: each returns the value or raises ValueError("expected …") -------------
-
-def _text(value: str) -> str:
-    if not value.strip():
-        raise ValueError("expected some text")
-    if any(ord(c) < 32 for c in value):
-        raise ValueError("expected text without control characters")
-    return value.strip()
-
-
-def _between(low: float, high: float, convert: Callable[[str], Any],
-             what: str) -> Callable[[str], Any]:
-    expected = f"expected {what} {low:g}–{high:g}"
-
-    def parse(value: str) -> Any:
-        try:
-            number = convert(value)
-        except ValueError:
-            raise ValueError(expected) from None
-        if not low <= number <= high:
-            raise ValueError(expected)
-        return number
-    return parse
-
-
-def _int_between(low: int, high: int) -> Callable[[str], int]:
-    return _between(low, high, int, "a whole number")
-
-
-def _seconds_between(low: float, high: float) -> Callable[[str], float]:
-    return _between(low, high, float, "seconds")
-
-
-def _choice(*choices: str) -> Callable[[str], str]:
-    def parse(value: str) -> str:
-        if value.lower() not in choices:
-            raise ValueError(f"expected one of: {', '.join(choices)}")
-        return value.lower()
-    return parse
-
-
-def _bool(value: str) -> bool:
-    lowered = value.strip().lower()
-    if lowered in ("on", "yes", "true", "1"):
-        return True
-    if lowered in ("off", "no", "false", "0"):
-        return False
-    raise ValueError("expected on or off")
-
+# -- value parsers (more in door.values): each returns the value or raises ValueError ----
 
 def _path(value: str) -> Path:
     return Path(_text(value))
@@ -409,14 +354,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                     "login_timeout": _int_between(2, 3600)}),
     "database": (DatabaseSettings, {"url": _db_url,
                                     "save_every": _seconds_between(0.5, 60)}),
-    "mariant": (MariantSettings, {"face_down": _int_between(2, 6),
-                                  "face_up": _int_between(1, 5), "winnable_only": _bool}),
-    "montecarlo": (MonteCarloSettings, {"consolidation": _choice("strict", "relaxed"),
-                                        "winnable_only": _bool}),
-    "auntmary": (AuntMarySettings, {"passes": _int_between(3, 3), "winnable_only": _bool}),
     "solver": (SolverSettings, {"workers": _int_between(1, 64),
                                 "budget": _seconds_between(1, 300)}),
-    "anciento": (AncientoSettings, {"board": _choice("8x12", "8x8"), "easy": _bool}),
     "web": (WebSettings, {"enabled": _bool, "bind": _optional_addresses,
                           "port": _PORT, "tls_cert": _optional_path,
                           "tls_key": _optional_path, "origins": _origins,
@@ -477,6 +416,9 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
 
     lines = _Locator(text)
     values: dict[str, Any] = {}
+    games = gamelist.default_options()
+    sections = {**_SECTIONS, **{info.name: (info.settings, info.options)
+                                for info in gamelist.games()}}
     for section in parser.sections():
         if section == "menu":
             values["menu"] = _parse_menu(parser["menu"], lines, where)
@@ -484,12 +426,12 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
         if section == "boards":
             values["boards"] = _parse_boards(parser["boards"], lines, where)
             continue
-        if section not in _SECTIONS:
-            known = ", ".join(f"[{s}]" for s in (*_SECTIONS, "menu", "boards"))
+        if section not in sections:
+            known = ", ".join(f"[{s}]" for s in (*sections, "menu", "boards"))
             raise ConfigError(f"{where}:{lines.section(section)}: [{_cut(section)}]: "
                               "unknown section "
                               f"(expected one of {known})")
-        cls, parsers = _SECTIONS[section]
+        cls, parsers = sections[section]
         fields: dict[str, Any] = {}
         for key, raw in parser[section].items():
             if key not in parsers:
@@ -500,17 +442,29 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
             except ValueError as exc:
                 raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {key}: "
                                   f"{exc}, got {_quote(raw)}") from None
-        values[section] = cls(**fields)
+        if section in games:
+            games[section] = _game_section(section, cls(**fields), lines, where)
+        else:
+            values[section] = cls(**fields)
     web = values.get("web")
     if web and (web.tls_cert is None) != (web.tls_key is None):
         key = "tls_cert" if web.tls_key is None else "tls_key"  # the one that is there
         raise ConfigError(f"{where}:{lines.key('web', key)}: [web] {key}: expected tls_cert "
                           "and tls_key together (or neither)")
-    mariant = values.get("mariant")
-    if mariant and mariant.face_down + mariant.face_up > 7:
-        raise ConfigError(f"{where}:{lines.key('mariant', 'face_up')}: [mariant] face_up: "
-                          "expected face_down + face_up ≤ 7")
-    return Settings(home=home, source=path, **values)
+    return Settings(home=home, source=path, games=games, **values)
+
+
+def _game_section(name: str, settings: Any, lines: _Locator, where: str) -> Any:
+    """A game's section, checked as a whole by its record's ``validate`` (keys that must
+    agree with each other)."""
+    validate = gamelist.game(name).validate
+    if validate is not None:
+        try:
+            validate(settings)
+        except OptionError as exc:
+            raise ConfigError(f"{where}:{lines.key(name, exc.key)}: [{name}] {exc.key}: "
+                              f"{exc}") from None
+    return settings
 
 
 def _parse_menu(section: configparser.SectionProxy, lines: _Locator,
@@ -521,9 +475,9 @@ def _parse_menu(section: configparser.SectionProxy, lines: _Locator,
     for action, raw in section.items():
         line = lines.key("menu", action)
         prefix = f"{where}:{line}: [menu] {_cut(action)}"
-        if action not in MENU_ACTIONS:
+        if action not in menu_actions():
             raise ConfigError(f"{prefix}: unknown action (expected one of "
-                              f"{', '.join(MENU_ACTIONS)})")
+                              f"{', '.join(menu_actions())})")
         parts = [p.strip() for p in raw.split("|")]
         if len(parts) != 3:
             raise ConfigError(f"{prefix}: expected `hot key | label | on or off`, got "

@@ -23,8 +23,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from . import gamelist
 from .boards import BoardLogin, BoardRefused, board_login
-from .config import GAME_ACTIONS, Settings
+from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
 from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
 from .loglimit import limit_repeats
@@ -318,7 +319,7 @@ class Door:
         if board.xtrn:
             game = board.xtrn.lower()
             enabled = {e.action for e in self.settings.enabled_menu}
-            if game in GAME_ACTIONS and game in enabled:
+            if game in gamelist.names() and game in enabled:
                 session.start_action = game
             else:
                 log.warning("node %s: board %s asked for xtrn=%s: no such game here, the "

@@ -415,15 +415,15 @@ async def run_visit(session: Session) -> None:
             await title(session)
         # The game screens (and the store some import) load while the title is up: a BBS
         # caller sees the first screen sooner.
-        from .ui.actions import ACTIONS
+        from .ui.actions import actions
         if session.preparing is not None:
             with contextlib.suppress(Exception):
                 await session.preparing
         if session.admission is not None and not await session.admission():
             return
         if session.start_action is not None:
-            await straight_to(session, ACTIONS[session.start_action])
-        await main_menu(session, ACTIONS)
+            await straight_to(session, actions()[session.start_action])
+        await main_menu(session, actions())
     except QuitDoor:
         session.leaving = True
         session.drop_typeahead()

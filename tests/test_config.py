@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from door.config import DEFAULT_MENU, ConfigError, load_settings, parse_settings
+from door.config import ConfigError, default_menu, load_settings, parse_settings
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -18,7 +18,7 @@ def test_repository_sysop_ini_is_the_defaults(tmp_path: Path) -> None:
     empty = parse_settings("", tmp_path)
     assert settings.server == empty.server
     assert settings.limits == empty.limits
-    assert settings.menu == DEFAULT_MENU == empty.menu
+    assert settings.menu == default_menu() == empty.menu
     assert settings.server.bind == "127.0.0.1"
     assert (settings.server.telnet_port, settings.server.ssh_port) == (2323, 2222)
     assert empty.database_url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'reussite.db'}"
@@ -30,7 +30,7 @@ def test_every_key_of_the_repository_file_is_commented() -> None:
     for number, line in enumerate(lines):
         key = line.lstrip(";").split("=")[0].strip()
         is_key = "=" in line and not line.startswith("; ") and key.replace("_", "").isalnum()
-        if is_key and not line.startswith(";") and key not in {e.action for e in DEFAULT_MENU}:
+        if is_key and not line.startswith(";") and key not in {e.action for e in default_menu()}:
             assert lines[number - 1].startswith(";"), f"line {number + 1} has no comment: {line}"
 
 
@@ -226,7 +226,7 @@ def test_init_makes_a_working_home(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert (home / "sysop.ini").read_bytes() == (REPO / "sysop.ini").read_bytes()
     assert (home / "data").is_dir() and (home / "ansi").is_dir()
-    assert load_settings(home).menu == DEFAULT_MENU
+    assert load_settings(home).menu == default_menu()
     again = _run("init", str(home), cwd=tmp_path)
     assert again.returncode == 0 and "kept" in again.stdout
 

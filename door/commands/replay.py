@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..games import Game, GameRecord, IllegalMove, engine
+from .. import gamelist
+from ..games import Game, GameRecord, IllegalMove
 from ..games.base import apply_actions
 
 
@@ -55,7 +56,7 @@ def _game_class(data: dict[str, Any], path: Path) -> type[Game]:
     if not isinstance(name, str):
         raise ReplayError(f"{path}: no \"game\" field naming the game")
     try:
-        return engine(name)
+        return gamelist.engine(name)
     except ValueError as exc:
         raise ReplayError(f"{path}: {exc}") from None
 

@@ -22,11 +22,15 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from .. import gamelist
 from ..cli import EXIT_OK, CliError
-from ..games.solvers import SOLVABLE, Verdict, solve, summarize
+from ..games.solvers import Verdict, solve, summarize
 
-DEFAULT_BUDGET = {"montecarlo": 10.0, "auntmary": 30.0, "mariant": 10.0}
-"""CPU seconds per deal when --budget is not given."""
+
+def default_budgets() -> dict[str, float]:
+    """CPU seconds per deal when --budget is not given: each solvable game's record."""
+    return {info.name: info.solver_budget for info in gamelist.games()
+            if info.solver_budget is not None}
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -35,15 +39,17 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         description="Ask the solver of a card game whether deal NUMBER can be won (it sees "
                     "every card), or, with --range, what share of deals A..B can.  One deal "
                     "prints JSON with the verdict, the work done and a winning line.")
-    parser.add_argument("game", choices=SOLVABLE, metavar="GAME",
-                        help=f"one of {', '.join(SOLVABLE)}")
+    solvable = tuple(default_budgets())
+    parser.add_argument("game", choices=solvable, metavar="GAME",
+                        help=f"one of {', '.join(solvable)}")
     parser.add_argument("number", nargs="?", type=int, metavar="NUMBER", help="the deal")
     parser.add_argument("--range", metavar="A-B", help="solve deals A to B instead")
     parser.add_argument("--options", nargs="+", default=[], metavar="K=V",
                         help="game options: mode=relaxed (montecarlo), fd=3 fu=2 (mariant)")
     parser.add_argument("--budget", type=float, metavar="S",
                         help="CPU seconds per deal before answering unknown (default: "
-                             + ", ".join(f"{g} {s:g}" for g, s in DEFAULT_BUDGET.items()) + ")")
+                             + ", ".join(f"{g} {s:g}" for g, s in default_budgets().items())
+                             + ")")
     parser.add_argument("--nodes", type=int, metavar="N",
                         help="also stop after N search nodes (deterministic, machine-free)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
@@ -107,7 +113,7 @@ def _run_range(jobs: list[tuple[str, int, dict[str, Any], float | None, int | No
 
 def run(args: argparse.Namespace) -> int:
     options = parse_options(args.options)
-    budget = args.budget if args.budget is not None else DEFAULT_BUDGET[args.game]
+    budget = args.budget if args.budget is not None else default_budgets()[args.game]
     if args.range is None:
         if args.number is None:
             raise CliError("give a deal NUMBER, or --range A-B")

@@ -20,8 +20,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import gamelist
 from ..cli import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
-from ..games import GAME_NAMES
 from .bulletin import FORMATS
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
@@ -55,15 +55,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     chore("boards", "list the member boards of [boards]: players, callers now, games today",
           _boards)
     scores = chore("scores", "show a game's hall of fame", _scores)
-    scores.add_argument("game", choices=GAME_NAMES, metavar="GAME",
-                        help=f"one of {', '.join(GAME_NAMES)}")
+    scores.add_argument("game", choices=gamelist.names(), metavar="GAME",
+                        help=f"one of {', '.join(gamelist.names())}")
     scores.add_argument("--number", type=int, metavar="N", help="only game number N")
     scores.add_argument("--limit", type=int, default=10, metavar="N",
                         help="how many lines (default 10)")
     bulletin = chore("bulletin", "write a game's hall of fame as a bulletin file for BBSes",
                      _bulletin)
-    bulletin.add_argument("game", choices=GAME_NAMES, metavar="GAME",
-                          help=f"one of {', '.join(GAME_NAMES)}")
+    bulletin.add_argument("game", choices=gamelist.names(), metavar="GAME",
+                          help=f"one of {', '.join(gamelist.names())}")
     bulletin.add_argument("--format", choices=FORMATS, default="ans",
                           help="ans: CP437 with ANSI colours (default); asc: plain text; "
                                "json: the entries as data")
@@ -76,8 +76,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                "themselves")
     reset = chore("reset-scores", "forget every finished game of GAME (a fresh hall of fame)",
                   _reset_scores, confirm=True)
-    reset.add_argument("game", choices=GAME_NAMES, metavar="GAME",
-                       help=f"one of {', '.join(GAME_NAMES)}")
+    reset.add_argument("game", choices=gamelist.names(), metavar="GAME",
+                       help=f"one of {', '.join(gamelist.names())}")
     delete = chore("delete-player", "delete a player with their games, saves and messages",
                    _delete_player, confirm=True)
     delete.add_argument("name", metavar="NAME",

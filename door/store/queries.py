@@ -22,24 +22,18 @@ from sqlalchemy import (
     tuple_,
 )
 
+from .. import gamelist
 from .models import GameRow, PlayerRow
-
-LOWEST_WINS = frozenset({"mariant"})
-"""Games whose hall of fame puts the lowest score first (Mariant's Hit Parade)."""
-WON_ONLY = frozenset({"mariant"})
-"""Games whose hall of fame lists won games only."""
 
 
 def counts_for_hall(game: str, status: str, cheater: bool) -> bool:
-    """Whether a finished game enters its hall of fame.  A game flagged as cheated never
-    does (the flag exists for Mariant today; the rule holds for any game that sets it)."""
-    if cheater:
-        return False
-    return status == "won" if game in WON_ONLY else True
+    """Whether a finished game enters its hall of fame (its record's :class:`HallRule`).
+    A game flagged as cheated never does."""
+    return gamelist.game(game).hall.counts(status, cheater)
 
 
 def rank_key(game: str, score: int) -> int:
-    return score if game in LOWEST_WINS else -score
+    return gamelist.game(game).hall.rank_key(score)
 
 
 def hall_filter(game: str, *extra: ColumnElement[bool]) -> ColumnElement[bool]:

@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
+from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
-from ..games import engine as game_engine
 from . import queries
 from .core import Database, unit
 from .errors import RecordRejected, UnknownPlayer
@@ -28,7 +28,7 @@ def verify_record(record: GameRecord, score: int, status: str) -> bool:
     flag.  Raises :class:`RecordRejected` naming what disagrees."""
     where = f"{record.game} #{record.number}"
     try:
-        replayed = game_engine(record.game).replay(record)
+        replayed = gamelist.engine(record.game).replay(record)
     except (IllegalMove, ValueError, TypeError, KeyError, IndexError) as exc:
         raise RecordRejected(f"the record of {where} does not replay: {exc}") from None
     if replayed.score != score:

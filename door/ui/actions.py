@@ -1,27 +1,32 @@
-"""Which screen each menu action opens."""
+"""Which screen each menu action opens: the features here, and each game's screen from its
+record (:mod:`door.gamelist`)."""
 
 from __future__ import annotations
 
-from .anciento_screen import play_anciento
-from .auntmary_screen import play_auntmary
+from functools import partial
+
+from .. import gamelist
+from .game_screen import play_game
 from .halloffame import hall_of_fame
 from .instructions import instructions_menu
-from .mariant_screen import play_mariant
 from .menu import Action
 from .messages import message_centre
-from .montecarlo_screen import play_montecarlo
 from .settings import terminal_settings
 from .watch import watch_menu
 from .whosonline import whos_online
 
-ACTIONS: dict[str, Action] = {}
-ACTIONS["halloffame"] = hall_of_fame
-ACTIONS["messages"] = message_centre
-ACTIONS["montecarlo"] = play_montecarlo
-ACTIONS["mariant"] = play_mariant
-ACTIONS["auntmary"] = play_auntmary
-ACTIONS["settings"] = terminal_settings
-ACTIONS["anciento"] = play_anciento
-ACTIONS["whosonline"] = whos_online
-ACTIONS["watch"] = watch_menu
-ACTIONS["instructions"] = instructions_menu
+FEATURES: dict[str, Action] = {
+    "halloffame": hall_of_fame,
+    "messages": message_centre,
+    "settings": terminal_settings,
+    "whosonline": whos_online,
+    "watch": watch_menu,
+    "instructions": instructions_menu,
+}
+
+
+def actions() -> dict[str, Action]:
+    """Every menu action: each registered game opens its screen through ``play_game``."""
+    games: dict[str, Action] = {info.name: partial(play_game, screen_cls=info.screen_class())
+                                for info in gamelist.games()}
+    return {**games, **FEATURES}

@@ -25,6 +25,7 @@ import asyncio
 import time
 from typing import Any, ClassVar
 
+from .. import gamelist
 from ..games import IllegalMove, Status
 from ..games.anciento import (
     SELECT_NUMBERS,
@@ -77,8 +78,7 @@ def square_origin(game: Anciento, square: int) -> tuple[int, int]:
 
 
 class AncientoScreen(GameScreen):
-    name = "anciento"
-    title = "Anciento"
+    info = gamelist.ANCIENTO
     game: Anciento
     numbers = SELECT_NUMBERS
     help_lines: ClassVar[list[str]] = [

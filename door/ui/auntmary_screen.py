@@ -36,6 +36,7 @@ import re
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from .. import gamelist
 from ..games import IllegalMove, Status
 from ..games.auntmary import PASSES, AuntMary, parse_move, run_length
 from ..games.cards import SUITS, Card
@@ -152,9 +153,7 @@ def describe(game: AuntMary, move: str) -> str:
 
 
 class AuntMaryScreen(GameScreen):
-    name = "auntmary"
-    title = "Aunt Mary"
-    solvable: ClassVar[bool] = True
+    info = gamelist.AUNTMARY
     game: AuntMary
     key_line = "Enter 1-6 W F: pick/drop · S stock · H home · T tip · U/R undo/redo · X resign"
     help_lines: ClassVar[list[str]] = [

@@ -24,7 +24,8 @@ from collections.abc import Hashable, Iterator
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from ..games import Game, IllegalMove, Status, engine
+from ..gameinfo import GameInfo
+from ..games import Game, IllegalMove, Status
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
 from ..games.solvers import WINNABLE, Verdict
 from ..session import Session
@@ -61,13 +62,21 @@ class LeaveGame(Exception):
 class GameScreen(ABC):
     """One game in progress on one caller's screen."""
 
-    name: ClassVar[str]          # engine registry name, e.g. "montecarlo"
-    title: ClassVar[str]         # shown in the header, e.g. "Monte Carlo"
+    info: ClassVar[GameInfo]     # the game's record (door.gamelist), which names the screen
+    name: ClassVar[str]          # from the record: registry name, e.g. "montecarlo"
+    title: ClassVar[str]         # from the record: shown in the header, e.g. "Monte Carlo"
     key_line: ClassVar[str]      # short list of keys for the key line
     help_lines: ClassVar[list[str]]  # the one-screen help (? or F1)
     numbers: ClassVar[range] = CARD_GAME_NUMBERS
     solvable: ClassVar[bool] = False
-    """A solver says at the end whether the deal could be won (the three card games)."""
+    """A solver says at the end whether the deal could be won (the record has a solver)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's screen takes its name, title and solver from its record (``info``)."""
+        super().__init_subclass__(**kwargs)
+        if "info" in cls.__dict__:
+            cls.name, cls.title = cls.info.name, cls.info.title
+            cls.solvable = cls.info.solver_budget is not None
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -172,7 +181,7 @@ class GameScreen(ABC):
                 session.bell()
                 error = f"Pick a number from {cls.numbers.start} to {cls.numbers.stop - 1}."
                 continue
-            return engine(cls.name).new(number, **options)
+            return cls.info.engine_class().new(number, **options)
 
     # -- helpers for subclasses -----------------------------------------------------------
     def play(self, move: str) -> bool:
@@ -387,7 +396,7 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game 
     if not state:
         return None
     try:
-        game = engine(screen_cls.name).from_json(state)
+        game = screen_cls.info.engine_class().from_json(state)
     except (ValueError, KeyError, TypeError):
         log.warning("node %s: unreadable %s resume slot left alone", session.caller.node,
                     screen_cls.name)
@@ -551,5 +560,5 @@ async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
             screen.stop_solving()
         if choice == MENU:
             return
-        game = (engine(screen_cls.name).new(game.number, **game.options) if choice == AGAIN
+        game = (screen_cls.info.engine_class().new(game.number, **game.options) if choice == AGAIN
                 else None)

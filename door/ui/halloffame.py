@@ -1,7 +1,8 @@
 """The hall of fame: each game's top ten, the caller's best and rank, and the best on one deal.
 
-Mariant's list is its Hit Parade (won games only, fewest points first); the others put the
-highest score first.  Ties go to the earlier game.  When the database is unavailable the
+Each game's record (:mod:`door.gamelist`) says how its list ranks: Mariant's is its Hit Parade
+(won games only, fewest points first); the others put the highest score first.  Ties go to
+the earlier game.  When the database is unavailable the
 screen says so and the caller goes back to the menu as usual.
 """
 
@@ -9,46 +10,46 @@ from __future__ import annotations
 
 import logging
 
-from ..games import GAME_NAMES
+from .. import gamelist
 from ..session import Session
 from ..store import ScoreEntry, StoreError
-from ..store.queries import LOWEST_WINS, WON_ONLY
 from ..store.visit import node_seen
 from ..term.digits import parse_number
 from . import theme
-from .menu import FEATURE_NAMES
 from .number_input import choice_number, read_digits
 from .widgets import header, message, status_line
 
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = "Scores are unavailable right now. Please try again later."
-KEYS = "←→ 1-4 game · # one deal · T top ten · ↑↓ R replay · Esc back"
 TOP = 4  # first row of the list
 
 
+def keys_line(count: int) -> str:
+    return f"←→ 1-{count} game · # one deal · T top ten · ↑↓ R replay · Esc back"
+
+
 def game_title(game: str) -> str:
-    return FEATURE_NAMES.get(game, game)
+    return gamelist.title(game)
 
 
 def list_title(game: str, number: int | None) -> str:
     if number is not None:
         return f"Best on {game_title(game)} #{number}"
-    if game == "mariant":
-        return "Mariant's Hit Parade"
-    return f"{game_title(game)}: Hall of Fame"
+    return gamelist.game(game).hall_name
 
 
 def rule(game: str) -> str:
-    won = "won games only, " if game in WON_ONLY else ""
-    order = "fewest points first" if game in LOWEST_WINS else "highest score first"
-    return f"{won}{order}; ties go to the earlier game"
+    hall = gamelist.game(game).hall
+    won = "won games only, " if hall.won_only else ""
+    return f"{won}{hall.order}; ties go to the earlier game"
 
 
 class HallOfFame:
-    def __init__(self, session: Session, game: str = GAME_NAMES[0]) -> None:
+    def __init__(self, session: Session, game: str | None = None) -> None:
         self.session = session
-        self.game = game
+        self.games = gamelist.names()
+        self.game = game or self.games[0]
         self.number: int | None = None
         self.entries: list[ScoreEntry] = []
         self.selected = 0
@@ -59,13 +60,13 @@ class HallOfFame:
         screen.clear()
         header(session, "Hall of Fame")
         col = 2
-        for i, game in enumerate(GAME_NAMES, 1):
+        for i, game in enumerate(self.games, 1):
             label = f" {i} {game_title(game)} "
             col = screen.put(2, col, label, theme.SELECTED if game == self.game
                              else theme.LABEL) + 2
         screen.put(TOP, 2, list_title(self.game, self.number), theme.TITLE)
         screen.put(TOP + 1, 2, rule(self.game), theme.LABEL)
-        status_line(session, KEYS)
+        status_line(session, keys_line(len(self.games)))
         store, player = session.store, session.player
         if store is None:
             message(session, UNAVAILABLE, theme.WARNING)
@@ -130,17 +131,19 @@ class HallOfFame:
             await self.draw()
             await self.session.show()
             key = await self.session.key()
-            index = GAME_NAMES.index(self.game)
+            games = self.games
+            index = games.index(self.game)
+            picked = choice_number(key.char, len(games)) if key.is_char else None
             if key.name in ("esc", "enter") or (key.is_char and key.char.lower() == "q"):
                 return
-            if key.name in ("right", "left") or (key.is_char and key.char in "1234tT#gG"):
+            if key.name in ("right", "left") or picked or (key.is_char and key.char in "tT#gG"):
                 self.selected = 0
             if key.name == "right":
-                self.game, self.number = GAME_NAMES[(index + 1) % len(GAME_NAMES)], None
+                self.game, self.number = games[(index + 1) % len(games)], None
             elif key.name == "left":
-                self.game, self.number = GAME_NAMES[index - 1], None
-            elif key.is_char and (picked := choice_number(key.char, len(GAME_NAMES))):
-                self.game, self.number = GAME_NAMES[picked - 1], None
+                self.game, self.number = games[index - 1], None
+            elif picked:
+                self.game, self.number = games[picked - 1], None
             elif key.is_char and key.char in "#gG":
                 await self.ask_number()
             elif key.is_char and key.char.lower() == "t":

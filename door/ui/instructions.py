@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import gamelist
 from ..session import Session
 from ..term.art import load_art
 from ..term.codes import Line
@@ -19,8 +20,6 @@ from ..term.screen import BLACK, Screen
 from . import theme
 from .widgets import box_text, header, message, status_line
 
-TITLES = {"mariant": "Mariant", "montecarlo": "Monte Carlo", "auntmary": "Aunt Mary",
-          "anciento": "Anciento"}
 NEWS_FILES = ("news.ans", "news.asc")
 ART_ROWS = 500
 """Rows of ANSI art a news page may hold (art taller than this scrolls its top away)."""
@@ -35,9 +34,10 @@ class Entry:
 
 
 def entries(ansi_dir: Path) -> list[Entry]:
-    """The menu: the four games, the keys, scoring, and the news when the sysop wrote some."""
-    found = [Entry(str(i), title, f"{game}.ins", f"{title}: how to play")
-             for i, (game, title) in enumerate(TITLES.items(), 1)]
+    """The menu: each game (1, 2, ...), the keys, scoring, and the news when the sysop wrote
+    some."""
+    found = [Entry(str(i), info.title, info.instructions_file, f"{info.title}: how to play")
+             for i, info in enumerate(gamelist.games(), 1)]
     found += [Entry("K", "The door's keys", "keys.ins", "The door's keys"),
               Entry("S", "Scores and the hall of fame", "scoring.ins", "Scores")]
     news = next((name for name in NEWS_FILES if (ansi_dir / name).is_file()), None)
@@ -89,8 +89,8 @@ def art_lines(data: bytes) -> list[Line | None]:
 
 async def show_instructions(session: Session, game: str) -> None:
     """A game's rules (the games' ``I`` key)."""
-    title = TITLES.get(game, game)
-    await show_page(session, f"{game}.ins", f"{title}: how to play")
+    info = gamelist.game(game)
+    await show_page(session, info.instructions_file, f"{info.title}: how to play")
 
 
 def draw_menu(session: Session, menu: list[Entry], selected: int, note: str) -> None:

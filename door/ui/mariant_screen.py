@@ -23,6 +23,7 @@ import logging
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from .. import gamelist
 from ..games import IllegalMove, Status
 from ..games.cards import Card
 from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
@@ -83,9 +84,7 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
 
 
 class MariantScreen(GameScreen):
-    name = "mariant"
-    title = "Mariant"
-    solvable: ClassVar[bool] = True
+    info = gamelist.MARIANT
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
     key_line = (f"1-0 pick, put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from .. import gamelist
 from ..config import QUIT_DIRECT, QUIT_TO_BBS, MenuEntry
 from ..session import Session
 from . import theme
@@ -12,8 +13,7 @@ from .widgets import confirm, header, message, status_line
 Action = Callable[[Session], Awaitable[None]]
 
 FEATURE_NAMES = {
-    "mariant": "Mariant", "montecarlo": "Monte Carlo", "auntmary": "Aunt Mary",
-    "anciento": "Anciento", "messages": "The message centre", "halloffame": "The hall of fame",
+    "messages": "The message centre", "halloffame": "The hall of fame",
     "instructions": "Instructions", "whosonline": "Who's online",
     "settings": "Terminal settings", "watch": "Watching",
 }
@@ -95,7 +95,7 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
             continue
         action = actions.get(entry.action)
         if action is None:
-            name = FEATURE_NAMES.get(entry.action, entry.label)
+            name = FEATURE_NAMES.get(entry.action) or gamelist.title(entry.action)
             note = f"{name} is not built yet: it comes with a later version of this door."
             continue
         await action(session)

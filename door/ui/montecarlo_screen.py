@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from .. import gamelist
 from ..games import IllegalMove, Status
 from ..games.montecarlo import (
     CELLS,
@@ -77,8 +78,7 @@ def consolidation_summary(event: Consolidation) -> str:
 
 
 class MonteCarloScreen(GameScreen):
-    name = "montecarlo"
-    title = "Monte Carlo"
+    info = gamelist.MONTECARLO
     game: MonteCarlo
     help_lines: ClassVar[list[str]] = [
         "Remove pairs of the same rank that touch: side by side, above",
@@ -100,7 +100,6 @@ class MonteCarloScreen(GameScreen):
         "and the stock fills the grid (+).  Score: A=1 ... K=13 per card",
         "removed, and 100 more for clearing all 52.",
     ]
-    solvable: ClassVar[bool] = True
 
     def __init__(self, session: Session, game: Any) -> None:
         super().__init__(session, game)

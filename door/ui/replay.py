@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import Game, GameRecord, IllegalMove, engine
+from .. import gamelist
+from ..games import Game, GameRecord, IllegalMove
 from ..games.base import apply_actions
 from ..session import Session
 from ..term import Key
@@ -32,16 +33,9 @@ START_SPEED = 2  # index into SPEEDS
 
 
 def screen_class(game: str) -> type[GameScreen]:
-    """The game screen that draws ``game`` (imported here: the screens load late)."""
-    from .anciento_screen import AncientoScreen
-    from .auntmary_screen import AuntMaryScreen
-    from .mariant_screen import MariantScreen
-    from .montecarlo_screen import MonteCarloScreen
-
-    screens: dict[str, type[GameScreen]] = {
-        "mariant": MariantScreen, "montecarlo": MonteCarloScreen,
-        "auntmary": AuntMaryScreen, "anciento": AncientoScreen}
-    return screens[game]
+    """The game screen that draws ``game``, named by its record (imported on first use)."""
+    cls: type[GameScreen] = gamelist.game(game).screen_class()
+    return cls
 
 
 class Positions:
@@ -49,7 +43,7 @@ class Positions:
 
     def __init__(self, record: GameRecord) -> None:
         self.record = record
-        self.cls = engine(record.game)
+        self.cls = gamelist.engine(record.game)
         game = self.cls.new(record.number, **record.options)
         self.states: list[dict[str, Any]] = [game.to_json()]
         self.scores = [game.score]

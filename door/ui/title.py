@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from pathlib import Path
 
+from .. import gamelist
 from ..session import Session
 from ..term.art import load_art
 from . import theme
@@ -33,9 +34,9 @@ def draw_builtin_title(session: Session) -> None:
     screen.center(3, SUITS, theme.FRAME)
     screen.center(5, "  ".join(door.name.upper()), theme.TITLE)
     screen.center(7, "classic solitaires for callers of good taste", theme.LABEL)
-    games = ("Mariant", "Monte Carlo", "Aunt Mary", "Anciento")
-    for i, name in enumerate(games):
-        screen.center(10 + i, f"{SUITS.split()[i]}  {name:<12}", theme.BRIGHT)
+    suits = SUITS.split()
+    for i, info in enumerate(gamelist.games()):
+        screen.center(10 + i, f"{suits[i % len(suits)]}  {info.title:<12}", theme.BRIGHT)
     screen.center(15, f"Sysop: {door.sysop}", theme.LABEL)
     screen.center(17, SUITS, theme.FRAME)
 

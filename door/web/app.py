@@ -31,8 +31,8 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from .. import gamelist
 from ..config import ConfigError, Networks, Settings, address_in
-from ..games import GAME_NAMES
 from ..guard import address_of
 from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import serve_websocket
@@ -341,7 +341,7 @@ async def _public(request: web.Request, fetch: Callable[[PublicData], Awaitable[
 
 async def halls(request: web.Request) -> web.Response:
     async def fetch(public: PublicData) -> list[dict[str, Any]]:
-        return [await public.hall(game) for game in GAME_NAMES]
+        return [await public.hall(game) for game in gamelist.names()]
     return await _public(request, fetch, pages.halls_page)
 
 
@@ -383,7 +383,7 @@ async def daily(request: web.Request) -> web.Response:
 
 
 async def api_index(request: web.Request) -> web.Response:
-    data = {"halloffame": [f"/api/halloffame/{g}" for g in GAME_NAMES],
+    data = {"halloffame": [f"/api/halloffame/{g}" for g in gamelist.names()],
             "deal": "/api/halloffame/{game}/{deal}", "board": "/api/halloffame/{game}?board={tag}",
             "online": "/api/online", "daily": "/api/daily"}
     return _answer(request, data, lambda: "")

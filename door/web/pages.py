@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from ..games import GAME_NAMES
+from .. import gamelist
 from ..ui.halloffame import game_title
 
 STYLE = """
@@ -43,7 +43,7 @@ def _games_nav(current: str | None, board: str | None) -> str:
     suffix = f"?board={quote(board)}" if board else ""
     links = [(f"<b>{text(game_title(g))}</b>" if g == current else
               f'<a href="/halloffame/{g}{suffix}">{text(game_title(g))}</a>')
-             for g in GAME_NAMES]
+             for g in gamelist.names()]
     return "<p>" + " · ".join(links) + "</p>"
 
 
@@ -64,7 +64,7 @@ def _entries(entries: list[dict[str, Any]], empty: str, with_deal: bool = True) 
 
 def _deal_form(game: str) -> str:
     options = "".join(f'<option value="{g}"{" selected" if g == game else ""}>'
-                      f"{text(game_title(g))}</option>" for g in GAME_NAMES)
+                      f"{text(game_title(g))}</option>" for g in gamelist.names())
     return ('<form action="/deal" method="get">Best on one deal: '
             f'<select name="game">{options}</select> '
             '<input name="number" inputmode="numeric" size="10" placeholder="deal #" '
@@ -87,7 +87,7 @@ def halls_page(door: str, halls: list[dict[str, Any]]) -> str:
         entries = [dict(e, game=hall["game"]) for e in hall["entries"][:3]]
         parts.append(f'<h2><a href="/halloffame/{hall["game"]}">{text(hall["title"])}</a></h2>'
                      + _entries(entries, "No scores yet: be the first!"))
-    return page(door, "Hall of Fame", "".join(parts) + _deal_form(GAME_NAMES[0]))
+    return page(door, "Hall of Fame", "".join(parts) + _deal_form(gamelist.names()[0]))
 
 
 def deal_page(door: str, deal: dict[str, Any]) -> str:

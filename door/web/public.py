@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from .. import gamelist
 from ..boards import SOURCE_PREFIX, board_source
 from ..config import Settings
-from ..games import GAME_NAMES
 from ..store import HALL_SIZE, OnlineNode, ScoreEntry, Store
 from ..ui.halloffame import game_title, list_title, rule
 from ..ui.whosonline import idle_text
@@ -58,8 +58,8 @@ class Cache:
 
 
 def parse_game(game: str) -> str:
-    if game not in GAME_NAMES:
-        raise NotFound(f"No game {game!r} here: the games are {', '.join(GAME_NAMES)}.")
+    if game not in gamelist.names():
+        raise NotFound(f"No game {game!r} here: the games are {', '.join(gamelist.names())}.")
     return game
 
 

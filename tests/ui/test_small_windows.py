@@ -26,7 +26,7 @@ from door.guard import LoginLimiter
 from door.session import Session, WindowTooSmall
 from door.solving import close_solver_pool
 from door.store import Store
-from door.ui.actions import ACTIONS
+from door.ui.actions import actions
 from door.ui.anciento_screen import AncientoScreen
 from door.ui.auntmary_screen import AuntMaryScreen
 from door.ui.game_screen import play_game
@@ -110,7 +110,7 @@ def game(cls) -> Start:
 SCREENS: dict[str, tuple[Start, str, str]] = {
     "title": (title, "", "Press any key"),
     "login": (_login, "", "Handle:"),
-    "main menu": (lambda s: main_menu(s, ACTIONS), "", "Your choice"),
+    "main menu": (lambda s: main_menu(s, actions()), "", "Your choice"),
     "instructions": (instructions_menu, "", "Read about"),
     "a page of rules": (instructions_menu, "2", "MONTE CARLO: HOW TO PLAY"),
     "terminal settings": (terminal_settings, "", "Character set"),

@@ -1,0 +1,234 @@
+"""One record per game: a toy game registered here (engine, screen, settings, hall rule,
+instructions, menu entry all defined in this file) shows up everywhere the door lists games,
+with no other change to the door: sysop.ini, the main menu, play, the hall of fame, the
+instructions.  And the four built-in records agree with the engines and the shipped files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+import pytest
+from pyteterm import TelnetCaller
+
+from door import gamelist
+from door.config import ConfigError, default_menu, load_settings, parse_settings
+from door.gameinfo import GameInfo, HallRule, OptionError
+from door.games import Game, IllegalMove, Status
+from door.games import engine as pure_engine
+from door.games.solvers import SOLVABLE
+from door.store.queries import counts_for_hall, rank_key
+from door.term import Key
+from door.ui.game_screen import GameScreen
+from door.values import int_between, on_off
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class Pebbles(Game):
+    """Take pebbles from a pile of ``number % 5 + 3``, one at a time; each take costs a
+    point; the game is won when the pile is empty (fewest points wins)."""
+
+    name = "pebbles"
+
+    def __init__(self, number: int, pile: int) -> None:
+        super().__init__()
+        self.number, self.options, self.pile = number, {}, pile
+        self.taken = 0
+
+    @classmethod
+    def new(cls, number: int, **options: Any) -> Self:
+        return cls(number, number % 5 + 3)
+
+    def legal_moves(self) -> list[str]:
+        return ["t"] if self.pile else []
+
+    def _apply(self, move: str) -> None:
+        if move.strip() != "t" or not self.pile:
+            raise IllegalMove(f"cannot play {move!r}")
+        self.pile, self.taken = self.pile - 1, self.taken + 1
+
+    def _undo(self) -> None:
+        raise IllegalMove("no undo in Pebbles")
+
+    @property
+    def score(self) -> int:
+        return self.taken
+
+    @property
+    def status(self) -> Status:
+        return Status.PLAYING if self.pile else Status.WON
+
+    def hints(self) -> list[str]:
+        return self.legal_moves()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "pile": self.pile, "taken": self.taken,
+                "actions": list(self.actions)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        game = cls(int(data["number"]), int(data["pile"]))
+        game.taken, game.actions = int(data["taken"]), list(data["actions"])
+        return game
+
+
+@dataclass(frozen=True)
+class PebblesSettings:
+    heap: int = 5
+    quick: bool = False
+
+
+def _quick_needs_small_heap(settings: PebblesSettings) -> None:
+    if settings.quick and settings.heap > 3:
+        raise OptionError("quick", "expected heap ≤ 3 with quick on")
+
+
+PEBBLES = GameInfo(
+    name="pebbles", title="Pebbles", menu_key="P", menu_label="Pebbles (a toy)",
+    engine=f"{__name__}:Pebbles", screen=f"{__name__}:PebblesScreen",
+    settings=PebblesSettings, options={"heap": int_between(1, 9), "quick": on_off},
+    validate=_quick_needs_small_heap,
+    hall=HallRule(lowest_wins=True, won_only=True, name="Pebble Parade"))
+
+
+class PebblesScreen(GameScreen):
+    info = PEBBLES
+    key_line: ClassVar[str] = "T take a pebble · Q leave"
+    help_lines: ClassVar[list[str]] = ["T   take a pebble"]
+
+    def draw_board(self) -> None:
+        game = self.game
+        assert isinstance(game, Pebbles)
+        self.session.screen.put(5, 10, f"Pebbles left: {game.pile}  taken: {game.taken}  ")
+
+    async def on_key(self, key: Key) -> bool:
+        if not (key.is_char and key.char.lower() == "t"):
+            return False
+        self.game.play("t")
+        return True
+
+
+@pytest.fixture
+def pebbles() -> Any:
+    with gamelist.registered(PEBBLES) as info:
+        yield info
+
+
+def test_the_record_names_everything(pebbles: GameInfo) -> None:
+    assert gamelist.names()[-1] == "pebbles" and gamelist.title("pebbles") == "Pebbles"
+    assert gamelist.engine("pebbles") is Pebbles
+    assert pebbles.screen_class() is PebblesScreen
+    assert (PebblesScreen.name, PebblesScreen.title) == ("pebbles", "Pebbles")
+    assert not PebblesScreen.solvable
+    assert pebbles.instructions_file == "pebbles.ins"
+    assert default_menu()[len(gamelist.names()) - 1].label == "Pebbles (a toy)"
+    assert counts_for_hall("pebbles", "won", False) and not counts_for_hall("pebbles", "lost",
+                                                                          False)
+    assert rank_key("pebbles", 3) < rank_key("pebbles", 4)  # fewest points first
+    with pytest.raises(ValueError, match="registered already"):
+        gamelist.register(PEBBLES)
+
+
+def test_unregistered_game_is_unknown_everywhere(tmp_path: Path) -> None:
+    assert "pebbles" not in gamelist.names()
+    with pytest.raises(ConfigError, match=r":1: \[pebbles\]: unknown section"):
+        parse_settings("[pebbles]\nheap = 3\n", tmp_path)
+    with pytest.raises(ConfigError, match=r"\[menu\] pebbles: unknown action"):
+        parse_settings("[menu]\npebbles = P | Pebbles | on\nquit = Q | Quit | on\n", tmp_path)
+    with pytest.raises(ValueError, match="unknown game 'pebbles'"):
+        gamelist.game("pebbles")
+
+
+def test_sysop_ini_reads_and_checks_its_section(pebbles: GameInfo, tmp_path: Path) -> None:
+    assert parse_settings("", tmp_path).pebbles == PebblesSettings()
+    settings = parse_settings("[pebbles]\nheap = 2\nquick = on\n", tmp_path)
+    assert settings.pebbles == PebblesSettings(heap=2, quick=True)
+    assert settings.mariant.face_down == 2  # the built-in games keep their sections
+    cases = [("[pebbles]\nheap = 12\n", ":2: [pebbles] heap: expected a whole number 1–9, "
+                                         "got '12'"),
+             ("[pebbles]\nheep = 2\n", ":2: [pebbles] heep: unknown key (expected one of heap, "
+                                        "quick)"),
+             ("[pebbles]\nquick = on\n\nheap = 7\n", ":2: [pebbles] quick: expected heap ≤ 3 "
+                                                     "with quick on")]
+    for text, expected in cases:
+        with pytest.raises(ConfigError) as error:
+            parse_settings(text, tmp_path)
+        assert str(error.value) == f"sysop.ini{expected}"
+    menu = parse_settings("[menu]\npebbles = 7 | Stones | on\nquit = Q | Quit | on\n", tmp_path)
+    entry = menu.menu[0]
+    assert (entry.action, entry.key, entry.label) == ("pebbles", "7", "Stones")
+
+
+@pytest.fixture
+async def door_with_pebbles(pebbles: GameInfo, door_home: Path) -> AsyncIterator[int]:
+    """A telnet door with a store, on the repository's sysop.ini left as it is (its [menu]
+    lists the four games: the sysop adds the new one's line, as docs/adding-a-game.md says)."""
+    from door.net.telnet import start_telnet
+    from door.server import NodeTable, session_runner
+    from door.store.visit import open_store
+
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text(encoding="utf-8").replace(
+        "quit = Q |", "pebbles = P | Pebbles (a toy) | on\nquit = Q |"), encoding="utf-8")
+    (door_home / "ansi" / "pebbles.ins").write_text(
+        "@E@Pebbles@N@\r\n\r\n@B@Take them all, one by one.@N@\r\n", encoding="cp437")
+    settings = load_settings(door_home)
+    store = await open_store(settings)
+    assert store is not None
+    server = await start_telnet("127.0.0.1", 0, session_runner(
+        settings, NodeTable(settings.server.max_nodes), store))
+    yield server.sockets[0].getsockname()[1]
+    server.close()
+    await server.wait_closed()
+    await store.close()
+
+
+async def test_menu_play_hall_of_fame_and_instructions(door_with_pebbles: int) -> None:
+    caller = await TelnetCaller.at_menu(door_with_pebbles)
+    assert caller.term.find("[P]  Pebbles (a toy)")
+    caller.send("p")
+    await caller.wait_for("Game number:")
+    caller.send("4\r")                      # deal 4: a pile of 4 % 5 + 3 = 7
+    await caller.wait_for("Pebbles left: 7")
+    caller.send("t" * 7)
+    await caller.wait_for("Final score: 7")
+    caller.send("m")
+    await caller.wait_for("Your choice")
+
+    caller.send("h")
+    await caller.wait_for("5 Pebbles")
+    assert "1-5 game · # one deal" in caller.term.text
+    caller.send("5")
+    await caller.wait_for("Pebble Parade")
+    assert "won games only, fewest points first" in caller.term.text
+    await caller.wait_for("Guest")
+    assert "#4" in caller.term.text
+    caller.send("\x1b")
+    await caller.wait_for("Your choice")
+
+    caller.send("i")
+    await caller.wait_for("Read about")
+    assert caller.term.find("[5]  Pebbles")
+    caller.send("5")
+    await caller.wait_for("Take them all, one by one.")
+    assert "Pebbles: how to play" in caller.term.text
+    caller.close()
+
+
+# -- the built-in records --------------------------------------------------------------------
+
+@pytest.mark.parametrize("info", gamelist.games(), ids=gamelist.names())
+def test_builtin_record_agrees_with_the_door(info: GameInfo) -> None:
+    assert info.engine_class() is pure_engine(info.name)  # the engine layer finds it too
+    assert info.screen_class().info is info
+    assert (REPO / "ansi" / info.instructions_file).is_file()
+    assert (REPO / "door" / "defaults" / "ansi" / info.instructions_file).is_file()
+    assert (info.solver_budget is not None) == (info.name in SOLVABLE)
+    ini = (REPO / "door" / "defaults" / "sysop.ini").read_text(encoding="utf-8")
+    assert f"\n{info.name} = {info.menu_key} | {info.label} | on\n" in ini
+    assert info.settings is type(parse_settings("", REPO).games[info.name])
+    if info.options:
+        assert f"\n[{info.name}]\n" in ini

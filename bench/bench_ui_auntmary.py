@@ -70,7 +70,7 @@ def source_and_target(game: AuntMary, move: str) -> tuple[str, int, str]:
     src = str(mv.src + 1) if isinstance(mv.src, int) else str(mv.src)
     count = 1
     if isinstance(mv.src, int) and isinstance(mv.dst, int):
-        count = mv.count or game.top_run_length(mv.src + 1)
+        count = mv.cards or game.top_run_length(mv.src + 1)
     if mv.dst == "f":
         card = game.waste[-1] if src == "w" else game.columns[int(src) - 1][-1]
         return src, count, "f" + card.suit

@@ -9,10 +9,11 @@ in the log once there is room for it).
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
 from collections import deque
-from typing import IO, Any
+from typing import Any
 
 from .private import open_private
 
@@ -42,30 +43,37 @@ class _Quiet(logging.Handler):
             held, lost = self._held, self._failed - len(self._held)
             self._held, self._failed = deque(maxlen=HELD), 0
             if lost > 0:
-                super().emit(logging.LogRecord(  # type: ignore[safe-super]
+                super().emit(logging.LogRecord(
                     __name__, logging.WARNING, __file__, 0, "%d log lines were lost while "
                     "the log file could not be written", (lost,), None))
             for old in held:
-                super().emit(old)  # type: ignore[safe-super]
-        super().emit(record)  # type: ignore[safe-super]
+                super().emit(old)
+        super().emit(record)
+
+
+def _open_private(handler: logging.FileHandler) -> io.TextIOWrapper:
+    """The handler's file, created 0600 whatever the umask."""
+    stream = open(handler.baseFilename, handler.mode,  # noqa: SIM115 (the handler keeps it)
+                  encoding=handler.encoding, errors=handler.errors, opener=open_private)
+    if not isinstance(stream, io.TextIOWrapper):  # a binary mode: logging writes text
+        stream.close()
+        raise ValueError(f"a log file opens in a text mode, not {handler.mode!r}")
+    return stream
 
 
 class PrivateFileHandler(_Quiet, logging.FileHandler):
-    def _open(self) -> IO[Any]:
-        return open(self.baseFilename, self.mode, encoding=self.encoding,
-                    errors=self.errors, opener=open_private)
+    def _open(self) -> io.TextIOWrapper:
+        return _open_private(self)
 
 
 class PrivateRotatingFileHandler(_Quiet, logging.handlers.RotatingFileHandler):
-    def _open(self) -> IO[Any]:
-        return open(self.baseFilename, self.mode, encoding=self.encoding,
-                    errors=self.errors, opener=open_private)
+    def _open(self) -> io.TextIOWrapper:
+        return _open_private(self)
 
 
 class PrivateWatchedFileHandler(_Quiet, logging.handlers.WatchedFileHandler):
     """For a log file several processes append to (``serve --workers``): reopened when it
     has been moved, since rotating is left to one process (door/workers.py)."""
 
-    def _open(self) -> IO[Any]:
-        return open(self.baseFilename, self.mode, encoding=self.encoding,
-                    errors=self.errors, opener=open_private)
+    def _open(self) -> io.TextIOWrapper:
+        return _open_private(self)

@@ -35,7 +35,7 @@ from .net.terminal import Terminal
 from .pool import LoginPool, Refused, Ticket
 from .private import make_private_dir
 from .session import Caller, Session, SessionEnded, run_visit
-from .store import Store, StoreError
+from .store import Store, StoredGame, StoreError
 from .store.accounts import GUEST_ID, Accounts
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
@@ -151,23 +151,16 @@ class Door:
         self.keeper = (GameKeeper(store, settings.database.save_every)
                        if store is not None else None)
         if store is not None:
-            self._log_game_ends(store)
+            store.game_stored = self._log_game_end
 
-    def _log_game_ends(self, store: Store) -> None:
+    def _log_game_end(self, stored: StoredGame) -> None:
         """One log line per finished game, whichever screen stores it."""
-        inner = store.finish_game
-
-        async def finish_game(player_id: int, record: Any, score: int, status: str,
-                              *args: Any, **kw: Any) -> int | None:
-            rank = await inner(player_id, record, score, status, *args, **kw)
-            session = self._session_of(player_id)
-            node = session.caller.node if session else "?"
-            who = session.caller.alias if session else f"player {player_id}"
-            log.info("node %s: %s finished %s #%s: %s, score %s%s", node, who, record.game,
-                     record.number, status, score, f", rank {rank}" if rank else "")
-            return rank
-
-        store.finish_game = finish_game  # type: ignore[method-assign]
+        session = self._session_of(stored.player_id)
+        node = session.caller.node if session else "?"
+        who = session.caller.alias if session else f"player {stored.player_id}"
+        record, rank = stored.record, stored.rank
+        log.info("node %s: %s finished %s #%s: %s, score %s%s", node, who, record.game,
+                 record.number, stored.status, stored.score, f", rank {rank}" if rank else "")
 
     def _session_of(self, player_id: int) -> Session | None:
         calls = self._calls_of(player_id)
@@ -180,7 +173,7 @@ class Door:
         task = asyncio.current_task()
         assert task is not None
         own_hangup = asyncio.Event()
-        meter_input(terminal, self.hangup, own_hangup)
+        terminal.meter = InputMeter(self.hangup, own_hangup)
         kind = terminal.kind or "telnet"
         if self.closing:
             return
@@ -212,9 +205,10 @@ class Door:
             await self._visit(terminal, task, ticket, board)
         finally:
             call = self.live.pop(task, None)
-            node = call.session.caller.node if call and call.session else 0
-            if node:
-                await node_gone(self.store, call.session.caller)
+            session = call.session if call is not None else None
+            node = session.caller.node if session is not None else 0
+            if session is not None and node:
+                await node_gone(self.store, session.caller)
                 self.nodes.give_back(node)
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
                          _elapsed(start))
@@ -427,27 +421,27 @@ class Door:
         await close_solver_pool()
 
 
-def meter_input(terminal: Terminal, *hangups: asyncio.Event) -> None:
-    """Slow ``terminal.read`` down to INPUT_RATE bytes a second past a burst of INPUT_BURST
+class InputMeter:
+    """A caller's input slowed down to INPUT_RATE bytes a second past a burst of INPUT_BURST
     (a token bucket): a flooding caller waits, the others are served.  Once one of
     ``hangups`` is set, reads say the caller has gone: the session saves and ends as on
     carrier loss."""
-    read = terminal.read
-    tokens, last = float(INPUT_BURST), time.monotonic()
 
-    async def metered() -> bytes:
-        nonlocal tokens, last
-        if any(hangup.is_set() for hangup in hangups):
+    def __init__(self, *hangups: asyncio.Event) -> None:
+        self.hangups = hangups
+        self.tokens, self.last = float(INPUT_BURST), time.monotonic()
+
+    async def metered(self, read: Callable[[], Awaitable[bytes]]) -> bytes:
+        if any(hangup.is_set() for hangup in self.hangups):
             return b""
         now = time.monotonic()
-        tokens, last = min(float(INPUT_BURST), tokens + (now - last) * INPUT_RATE), now
-        if tokens < 0:
-            await asyncio.sleep(-tokens / INPUT_RATE)
+        self.tokens = min(float(INPUT_BURST), self.tokens + (now - self.last) * INPUT_RATE)
+        self.last = now
+        if self.tokens < 0:
+            await asyncio.sleep(-self.tokens / INPUT_RATE)
         data = await read()
-        tokens -= len(data)
+        self.tokens -= len(data)
         return data
-
-    terminal.read = metered  # type: ignore[method-assign]
 
 
 async def listen(hosts: list[str], port: int, listeners: list[Any],
@@ -540,7 +534,7 @@ async def serve(settings: Settings, bind: str, port: int,
     ssh_bound = rlogin_bound = web_bound = None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
-    signals: list[int] = []
+    signals: list[signal.Signals] = []
     try:
         bound = await listen(hosts, port, listeners,
                              lambda host, port: start_telnet(host, port, door.run, door.pool))

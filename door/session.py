@@ -351,7 +351,7 @@ class Session:
         if not terminal.wakeable:
             try:
                 async with asyncio.timeout(wait):  # wait_for can swallow a cancel on 3.11
-                    return await terminal.read()
+                    return await terminal.receive()
             except TimeoutError:
                 return None
         loop = asyncio.get_running_loop()
@@ -362,7 +362,7 @@ class Session:
                 if alarm is not None:
                     alarm.cancel()
                 self._alarm = loop.call_at(due, _ring, weakref.ref(self))
-            data = await terminal.read()
+            data = await terminal.receive()
             if not data or data.strip(b"\0") or self._keys:
                 return data  # bytes, a hang-up, or a resize (its key is waiting)
             if loop.time() >= due:

@@ -133,7 +133,7 @@ class SolverPool:
             else:
                 self._idle.append(worker)
         finally:
-            self._active.discard(worker)  # type: ignore[arg-type]
+            self._active.discard(worker)
             self._busy -= 1
             self._wake()
         if "error" in answer:

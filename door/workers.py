@@ -48,7 +48,7 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -351,18 +351,18 @@ class Supervisor:
                 handler.close()
 
     # -- signals --------------------------------------------------------------------------
-    def _catch_signals(self) -> dict[int, Any]:
+    def _catch_signals(self) -> dict[signal.Signals, Any]:
         def stop(_sig: int, _frame: Any) -> None:
             self.stopping = True
 
-        previous = {}
+        previous: dict[signal.Signals, Any] = {}
         for sig, handler in ((signal.SIGTERM, stop), (signal.SIGINT, stop),
                              (signal.SIGCHLD, lambda *_: None)):
             previous[sig] = signal.signal(sig, handler)
         signal.set_wakeup_fd(self._wake_w)
         return previous
 
-    def _pause(self, timeout: float, also: list[Any] = ()) -> list[Any]:  # type: ignore[assignment]
+    def _pause(self, timeout: float, also: Sequence[Any] = ()) -> list[Any]:
         """Wait for a signal, one of ``also`` to be readable, or ``timeout``."""
         try:
             ready, _, _ = select.select([self._wake_r, *also], [], [], max(0.0, timeout))

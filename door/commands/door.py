@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..config import Settings
     from ..dropfile import DropfileCaller
+    from ..net.terminal import Terminal
     from ..session import Caller, Session
     from ..term import Charset
     from .hangup import HangupSignals
@@ -297,18 +298,19 @@ async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
     from ..net.terminal import sane_size, window_size
 
     measured = False
+    terminal: Terminal
     if sock is not None:
         from ..net.socket import open_socket_terminal
         terminal = await open_socket_terminal(sock, telnet=telnet, announce=announce,
                                               charset=charset, rows=record.screen_rows)
     else:
         from ..net.stdio import open_stdio
-        terminal = await open_stdio()
-        terminal.charset = charset
+        terminal = stdio = await open_stdio()
+        stdio.charset = charset
         if _tty_rows() is None:
-            terminal.cols, terminal.rows = sane_size(80, record.screen_rows)
+            stdio.cols, stdio.rows = sane_size(80, record.screen_rows)
         else:
-            terminal.watch_window()
+            stdio.watch_window()
             measured = True
     if not measured and terminal.window == window_size(80, record.screen_rows):
         # The dropfile's rows are the BBS's setting, not a measured window: no small-window

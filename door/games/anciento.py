@@ -214,8 +214,10 @@ class Anciento(Game):
     # -- creation -------------------------------------------------------------------------
     @classmethod
     def new(cls, number: int, board: str = DEFAULT_BOARD, easy: bool = False,
-            random: bool = False) -> Self:
+            random: bool = False, **unknown: Any) -> Self:
         """Deal game ``number``: 1..32000, or from RANDOM_NUMBERS when ``random`` is true."""
+        if unknown:
+            raise ValueError(f"unknown Anciento option(s): {', '.join(sorted(unknown))}")
         check_number(number, RANDOM_NUMBERS if random else SELECT_NUMBERS)
         geo = geometry(board)
         if not isinstance(easy, bool) or not isinstance(random, bool):
@@ -484,9 +486,10 @@ class Anciento(Game):
         _check_stone_set([s for s in cells if s is not None] + pouch)
         history = [_parse_square(t, geo) for t in data.get("history", [])]
         redo = [_parse_square(t, geo) for t in data.get("redo", [])]
-        if len(set(history)) != len(history) or any(cells[sq] is None for sq in history):
+        placed = [stone for sq in history if (stone := cells[sq]) is not None]
+        if len(set(history)) != len(history) or len(placed) != len(history):
             raise ValueError("history must name distinct occupied squares")
-        game = cls(number, clean, geo, cells, [cells[sq] for sq in history] + pouch)
+        game = cls(number, clean, geo, cells, placed + pouch)
         game._pos = len(history)
         game.points = _int(data.get("points", 0), "points")
         game.quatros = _int(data.get("quatros", 0), "quatros")

@@ -66,7 +66,8 @@ class Move(NamedTuple):
 
     kind: str            # "s", "r", "auto", "resign" or "move"
     src: int | str | None = None
-    count: int | None = None
+    cards: int | None = None
+    """How many cards of the run move (None: as many as fit)."""
     dst: int | str | None = None
 
     def __str__(self) -> str:
@@ -74,7 +75,7 @@ class Move(NamedTuple):
             return self.kind
         src = str(self.src + 1) if isinstance(self.src, int) else str(self.src)
         dst = str(self.dst + 1) if isinstance(self.dst, int) else str(self.dst)
-        count = f":{self.count}" if self.count is not None else ""
+        count = f":{self.cards}" if self.cards is not None else ""
         return f"{src}{count}>{dst}"
 
 
@@ -262,8 +263,8 @@ def _board_moves(pos: Position) -> Iterator[Position]:
         assert isinstance(m.src, int)
         yield _column_home(pos, m.src)
     for m in _tableau_moves(pos):
-        assert isinstance(m.src, int) and isinstance(m.dst, int) and m.count
-        yield _move_run(pos, m.src, m.count, m.dst)
+        assert isinstance(m.src, int) and isinstance(m.dst, int) and m.cards
+        yield _move_run(pos, m.src, m.cards, m.dst)
     for m in _down_moves(pos):
         assert isinstance(m.src, str) and isinstance(m.dst, int)
         yield _foundation_down(pos, m.src[1], m.dst)
@@ -534,7 +535,7 @@ class AuntMary(Game):
             return _column_home(pos, src)
         assert isinstance(dst, int)
         length = run_length(col, down)
-        n = mv.count
+        n = mv.cards
         if n is None:
             n = _fitting_count(col, length, pos.columns[dst])
             if not n:
@@ -620,7 +621,7 @@ class AuntMary(Game):
             assert isinstance(m.src, int)
             col, length = pos.columns[m.src], run_length(pos.columns[m.src], pos.down[m.src])
             whole_king = col[-length].rank == KING and length == len(col)
-            if m.count == length and not whole_king:
+            if m.cards == length and not whole_king:
                 out.append(str(m))
         if pos.waste:
             out.extend(f"w>{b + 1}" for b, col in enumerate(pos.columns)

@@ -166,8 +166,8 @@ class _Search:
         self.q = len(pos.waste)
         self.redeals = pos.redeals
         self.tab = 0
-        for col in self.cols:
-            self.tab ^= _column_hash(col)
+        for ids in self.cols:
+            self.tab ^= _column_hash(ids)
         self.fh = 0
         for su, top in enumerate(self.found):
             self.fh ^= _ZFOUND[su][top]
@@ -290,7 +290,7 @@ class _Search:
                             found[_OTHER_COLOUR[s][0]] < r or found[_OTHER_COLOUR[s][1]] < r
                             or found[_SAME_COLOUR[s]] < r - 1):
                         break
-                    move = ("H", a)
+                    move: Move = ("H", a)
                     done.append((move, self.apply(move)))
                     path.append(move)
                     moved = True

@@ -64,6 +64,10 @@ class Game(ABC):
 
     def __init__(self) -> None:
         self.actions: list[str] = []
+        self.cheater = False
+        """The player did what the game's rules call cheating (Mariant: an undo taking back
+        a card already seen, R-MAR-10); such a game never enters a hall of fame, and its
+        replay must say so too (door/store/scores.py checks the record against it)."""
 
     # -- creation -------------------------------------------------------------------------
     @classmethod

@@ -123,7 +123,6 @@ class Mariant(Game):
         self.undos = 0                        # UNDO steps (2 points each)
         self.deal_penalty = 0                 # empty-column penalties of DEALs
         self.auto_moves = 0                   # Auto Ending moves (1 point each)
-        self.cheater = False
         self._history: list[Entry] = []
         self._ae_first: int | None = None     # len(actions) when AE first became available
 
@@ -342,7 +341,7 @@ class Mariant(Game):
         if self.won:
             return []
         tops = [cards[-1] if cards else None for cards in self._cols]
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for src, cards in enumerate(self._cols):
             if not cards:
                 continue

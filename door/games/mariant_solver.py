@@ -151,7 +151,7 @@ class _Search:
             src = cols[a]
             cols[b] += src[-k:]
             cols[a] = _flip(src[:-k])
-            touched = (b,)
+            touched: tuple[int, ...] = (b,)
         else:
             filled = [i for i in range(COLUMNS) if cols[i]] or [0]
             targets = filled[:len(self.stock) - dealt]
@@ -269,7 +269,8 @@ class _Search:
     def _phase(self, root: int) -> tuple[int | None, list[tuple[float, int]]]:
         """Best-first over the moves of one phase (no deal) from ``tree[root]``: a finished
         position's index if one turns up, and the (score, index) of the positions expanded."""
-        local = [(self.score(self.tree[root][0]), 0, root, None)]
+        local: list[tuple[float, int, int, Action | None]] = [
+            (self.score(self.tree[root][0]), 0, root, None)]
         expanded: list[tuple[float, int]] = []
         order = 0
         while local and len(expanded) < PHASE_NODES:

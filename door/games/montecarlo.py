@@ -14,6 +14,8 @@ would change the grid; the default "strict" mode (the seed, R-MC-1) does not.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -149,7 +151,7 @@ class _Step:
         shift = Consolidation.from_json(data["shift"]) if data.get("shift") else None
         if shift is not None and shift.dealt:
             raise ValueError("an undoable step cannot contain cards dealt from the stock")
-        pair = None if parsed == CONSOLIDATE else parsed
+        pair = None if isinstance(parsed, str) else parsed  # a str is CONSOLIDATE
         if pair is None and shift is None:
             raise ValueError("an undoable 'c' must record its shift")
         return cls(CONSOLIDATE if pair is None else pair_name(*pair), pair, shift)
@@ -163,7 +165,7 @@ class MonteCarlo(Game):
 
     name = "montecarlo"
 
-    def __init__(self, number: int, mode: str, grid: Grid, stock: list[Card],
+    def __init__(self, number: int, mode: str, grid: Sequence[Card | None], stock: list[Card],
                  removed: list[Card]) -> None:
         super().__init__()
         if mode not in MODES:
@@ -202,11 +204,11 @@ class MonteCarlo(Game):
         """Adjacent same-rank pairs on the grid, in hint order."""
         g = self.grid
         return [(p, q) for p, q in ADJACENT_PAIRS
-                if g[p] is not None and g[q] is not None and g[p].rank == g[q].rank]
+                if (a := g[p]) is not None and (b := g[q]) is not None and a.rank == b.rank]
 
     def _has_pair(self) -> bool:
         g = self.grid
-        return any(g[p] is not None and g[q] is not None and g[p].rank == g[q].rank
+        return any((a := g[p]) is not None and (b := g[q]) is not None and a.rank == b.rank
                    for p, q in ADJACENT_PAIRS)
 
     def can_consolidate_change(self) -> bool:
@@ -443,8 +445,7 @@ def check_cards(grid: Grid, stock: list[Card], removed: list[Card]) -> None:
     """Card conservation: the 52 cards of one deck, each exactly once, over the three places."""
     cards = [c for c in grid if c is not None] + stock + removed
     if len(cards) != DECK_SIZE or set(cards) != set(new_deck(1)):
-        seen: set[Card] = set()
-        twice = sorted({str(c) for c in cards if c in seen or seen.add(c)})
+        twice = sorted(str(c) for c, n in Counter(cards).items() if n > 1)
         missing = sorted(str(c) for c in set(new_deck(1)) - set(cards))
         raise ValueError(f"cards not conserved: {len(cards)} cards; duplicated {twice or '-'}; "
                          f"missing {missing or '-'}")

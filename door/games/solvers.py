@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import engine
+from .auntmary import AuntMary
+from .mariant import Mariant
+from .montecarlo import MonteCarlo
 
 WINNABLE = "winnable"
 NOT_WINNABLE = "not winnable"
@@ -75,18 +78,19 @@ def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
                                                                           **(options or {}))
     options = dict(subject.options)
     start = time.process_time()
-    if game == "montecarlo":
+    if isinstance(subject, MonteCarlo):
         from .montecarlo_solver import solve as mc_solve
 
         mc = mc_solve(subject, node_limit=node_limit, seconds=seconds)
         return Verdict(game, subject.number, options, _verdict_word(mc.verdict), mc.nodes,
                        time.process_time() - start, mc.moves)
-    if game == "auntmary":
+    if isinstance(subject, AuntMary):
         from .auntmary_solver import solve as am_solve
 
         am = am_solve(subject, node_limit=node_limit, seconds=seconds)
         return Verdict(game, subject.number, options, _verdict_word(am.verdict), am.nodes,
                        am.seconds, am.moves)
+    assert isinstance(subject, Mariant), game  # SOLVABLE has these three games
     from .mariant_solver import solve as mar_solve
 
     mar = mar_solve(subject, node_limit=node_limit, seconds=seconds)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import telnetlib3
@@ -63,7 +63,9 @@ class TelnetTerminal(Terminal):
 
     def unsent(self) -> int | None:
         transport = self._writer.transport
-        return transport.get_write_buffer_size() if transport is not None else None
+        if isinstance(transport, asyncio.WriteTransport):
+            return transport.get_write_buffer_size()
+        return None
 
     async def drain(self) -> None:
         await self._writer.drain()
@@ -169,7 +171,12 @@ def notice(text: str) -> bytes:
     return b"\r\n" + text.encode("ascii", "replace") + b"\r\n"
 
 
-def make_shell(run_session: SessionRunner) -> Callable[..., Awaitable[None]]:
+Shell = Callable[[telnetlib3.TelnetReader, telnetlib3.TelnetWriter], Coroutine[Any, Any, None]]
+"""What telnetlib3 runs per connection once negotiation ends (its binary reader and writer:
+the server is created with ``encoding=False``)."""
+
+
+def make_shell(run_session: SessionRunner) -> Shell:
     async def shell(reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
         protocol = writer.protocol
         if protocol is None or writer.is_closing():  # hung up as negotiation ended

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..term import Charset
 from ..term.detect import (
@@ -43,10 +43,20 @@ def window_size(cols: int | None, rows: int | None) -> tuple[int, int]:
             min(MAX_WINDOW, max(1, rows or DEFAULT_ROWS)))
 
 
+class ReadMeter(Protocol):
+    """Paces one caller's input (``reussite serve``'s flood limit: door/server.py)."""
+
+    async def metered(self, read: Callable[[], Awaitable[bytes]]) -> bytes:
+        """``read()``'s bytes, once the caller may send more; ``b""`` to end the call."""
+        ...
+
+
 class Terminal(ABC):
     """One caller's connection, whatever the transport.
 
-    ``read`` returns raw bytes (``b""`` at end of connection); the session decodes keys.
+    Transports implement ``read``: raw bytes (``b""`` at end of connection).  The door takes
+    them through :meth:`receive` (paced by :attr:`meter` when one is set); the session
+    decodes keys.
     Transports call :meth:`resized` when the window changes; the session listens through
     ``on_resize``.
     """
@@ -72,6 +82,15 @@ class Terminal(ABC):
         self.ticket: Ticket | None = None
         """This connection's place in the login pool (door/pool.py), when its listener
         admitted it there; ``reussite serve`` gives it a node once the caller logs in."""
+        self.meter: ReadMeter | None = None
+        """Paces what :meth:`receive` takes from :meth:`read` (None: as it comes)."""
+
+    async def receive(self) -> bytes:
+        """The caller's next bytes as the door takes them: :meth:`read`, through
+        :attr:`meter` when there is one."""
+        if self.meter is None:
+            return await self.read()
+        return await self.meter.metered(self.read)
 
     def unread(self, data: bytes) -> None:
         """Give bytes back: the next :meth:`read` returns them first."""
@@ -105,7 +124,7 @@ class Terminal(ABC):
                 left = deadline - loop.time()
                 if left <= 0:
                     break
-                data = await asyncio.wait_for(self.read(), left)
+                data = await asyncio.wait_for(self.receive(), left)
                 if not data:
                     break
                 buf += data

@@ -20,10 +20,27 @@ from .store import (
     SlotSave,
     SourceActivity,
     Store,
+    StoredGame,
     verify_record,
 )
 
-__all__ = ["HALL_SIZE", "Limits", "Message", "MessageRefused", "NamedSave", "OnlineNode",
-           "Player", "RecordRejected", "SaveRefused", "ScoreEntry", "SlotSave",
-           "SourceActivity", "Store",
-           "StoreError", "StoreUnavailable", "UnknownPlayer", "verify_record"]
+__all__ = [
+    "HALL_SIZE",
+    "Limits",
+    "Message",
+    "MessageRefused",
+    "NamedSave",
+    "OnlineNode",
+    "Player",
+    "RecordRejected",
+    "SaveRefused",
+    "ScoreEntry",
+    "SlotSave",
+    "SourceActivity",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "StoredGame",
+    "UnknownPlayer",
+    "verify_record",
+]

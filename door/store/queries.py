@@ -49,7 +49,7 @@ def better_than(key: int, ended: datetime, game_id: int) -> ColumnElement[bool]:
                                    literal(game_id, BigInteger()))
 
 
-def board(where: ColumnElement[bool], limit: int) -> Select[Any]:
+def board(where: ColumnElement[bool], limit: int) -> Select[*tuple[Any, ...]]:
     """A top list: the games matching ``where`` in hall-of-fame order, with their player."""
     return (select(GameRow.id, GameRow.player_id, PlayerRow.alias, GameRow.score,
                    GameRow.number, GameRow.status, GameRow.ended, GameRow.rank_key,

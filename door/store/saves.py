@@ -63,7 +63,9 @@ class Saves(Database):
         if not saves:
             return []
         now = self._now()
-        slots = ResumeRow.__table__
+        # The Core table, not the ORM class: an ORM update() with a list of parameters is a
+        # bulk update by primary key, and this one matches on the owner and version too.
+        slots = ResumeRow.metadata.tables[ResumeRow.__tablename__]
         write = (update(slots)
                  .where(slots.c.player_id == bindparam("b_player"),
                         slots.c.game == bindparam("b_game"),

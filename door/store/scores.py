@@ -4,7 +4,8 @@ to the score and status claimed, and ranked by the rules in queries.py."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -38,10 +39,26 @@ def verify_record(record: GameRecord, score: int, status: str) -> bool:
     if won != (status == Status.WON):
         raise RecordRejected(f"the record of {where} replays to a game "
                              f"{'won' if won else 'not won'}, but it was reported {status}")
-    return bool(getattr(replayed, "cheater", False))
+    return replayed.cheater
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished game just stored, for :attr:`Scores.game_stored`."""
+
+    player_id: int
+    record: GameRecord
+    score: int
+    status: str
+    rank: int | None
+    """Its place in the hall of fame (1–10), or None."""
 
 
 class Scores(Database):
+    game_stored: Callable[[StoredGame], None] | None = None
+    """Told of every finished game once it is stored (door/server.py logs one line per
+    game, whichever screen or retry stored it); it must not raise."""
+
     @unit
     async def finish_game(self, player_id: int, record: GameRecord, score: int, status: str,
                           cheater: bool, started: datetime, ended: datetime,
@@ -71,12 +88,15 @@ class Scores(Database):
                 .returning(GameRow.id))).scalar_one()
             if resume_owner is not None:
                 await clear_slot(conn, player_id, record.game, resume_owner)
-            if not hof:
-                return None
-            ahead = (await conn.execute(queries.count_above(
-                queries.hall_filter(record.game), key, ended, game_id,
-                cap=HALL_SIZE))).scalar_one()
-        return ahead + 1 if ahead < HALL_SIZE else None
+            rank = None
+            if hof:
+                ahead = (await conn.execute(queries.count_above(
+                    queries.hall_filter(record.game), key, ended, game_id,
+                    cap=HALL_SIZE))).scalar_one()
+                rank = ahead + 1 if ahead < HALL_SIZE else None
+        if self.game_stored is not None:
+            self.game_stored(StoredGame(player_id, record, score, status, rank))
+        return rank
 
     async def top(self, game: str, limit: int = 10, source: str | None = None
                   ) -> list[ScoreEntry]:

@@ -36,7 +36,7 @@ from .records import (
     SourceActivity,
 )
 from .saves import Saves
-from .scores import HALL_SIZE, Scores, verify_record
+from .scores import HALL_SIZE, Scores, StoredGame, verify_record
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -55,4 +55,4 @@ class Store(Players, Scores, Saves, Messages, Online, Backups):
 
 
 __all__ = ["HALL_SIZE", "Limits", "Message", "NamedSave", "OnlineNode", "Player", "PoolTimeout",
-           "ScoreEntry", "SlotSave", "SourceActivity", "Store", "verify_record"]
+           "ScoreEntry", "SlotSave", "SourceActivity", "Store", "StoredGame", "verify_record"]

@@ -248,7 +248,7 @@ class Screen:
 
         ``style`` is six characters (corners tl tr bl br, horizontal, vertical) or a name
         from :data:`BOX_STYLES` (``single``, ``double``, ``double-h``, ``double-v``)."""
-        tl, tr, bl, br, h, v = BOX_STYLES.get(style, style)
+        tl, tr, bl, br, h, v = tuple(BOX_STYLES.get(style, style))
         if width < 2 or height < 2:
             return
         self.put(row, col, tl + h * (width - 2) + tr, attr)

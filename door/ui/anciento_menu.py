@@ -8,6 +8,7 @@ The timer and easy mode chosen here stay for the rest of the visit.
 
 from __future__ import annotations
 
+import logging
 import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..games.anciento import SELECT_NUMBERS, Anciento
 from ..games.numbers import random_number
 from ..session import Session
+from ..store import StoreError
 from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
@@ -23,6 +25,8 @@ from .widgets import header, message, read_line, status_line
 
 if TYPE_CHECKING:
     from .anciento_screen import AncientoScreen
+
+log = logging.getLogger(__name__)
 
 BOX_WIDTH, BOX_HEIGHT = 64, 15
 MAX_MINUTES = 999
@@ -171,13 +175,13 @@ async def _set_timer(session: Session, row: int, col: int) -> str:
 
 async def _load(session: Session) -> Anciento | str:
     """Load a saved game by name (or by its place in the list); the game, or why not."""
-    store = getattr(session, "store", None)
-    player = getattr(session, "player", None)
+    store, player = session.store, session.player
     if store is None or player is None:
         return "Saved games are unavailable: this door has no saved-games database."
     try:
         saves = await store.list_named(player.id, "anciento")
-    except Exception:
+    except StoreError as exc:
+        log.warning("node %s: saved games not listed: %s", session.caller.node, exc)
         return "Saved games are unavailable right now."
     if not saves:
         return "You have no saved Anciento game: press S during a game to save one."
@@ -204,7 +208,8 @@ async def _load(session: Session) -> Anciento | str:
         name = saves[place - 1].name
     try:
         state = await store.load_named(player.id, "anciento", name)
-    except Exception:
+    except StoreError as exc:
+        log.warning("node %s: saved game %r not loaded: %s", session.caller.node, name, exc)
         return "Saved games are unavailable right now."
     if state is None:
         return f"No saved game called \"{name}\"."

@@ -297,8 +297,9 @@ class AncientoScreen(GameScreen):
         if stone is None:
             self.refuse("Every stone is placed: press X to end the game and collect the bonus.")
             return
-        if game.board[square] is not None:
-            self.refuse(f"{name} is taken by {stone_label(game.board[square])}.")
+        taken = game.board[square]
+        if taken is not None:
+            self.refuse(f"{name} is taken by {stone_label(taken)}.")
             return
         near = game.neighbours(square)
         if not game.can_place(square):
@@ -371,7 +372,9 @@ class AncientoScreen(GameScreen):
             return
         square = game.geo.names.index(game.history[-1])
         self.cursor = self.last = square
-        self.say(f"Put back {stone_label(game.board[square])} on {game.square_name(square)}.")
+        stone = game.board[square]
+        self.say(f"Put back {stone_label(stone)} on {game.square_name(square)}."
+                 if stone else "Put back.")
         self._tell_if_over()
 
     async def end_game(self) -> None:
@@ -401,8 +404,7 @@ class AncientoScreen(GameScreen):
                  if removed else f"Timer back: {plural(self.timer.minutes, 'minute')}.")
 
     async def save(self) -> None:
-        store = getattr(self.session, "store", None)
-        player = getattr(self.session, "player", None)
+        store, player = self.session.store, self.session.player
         if store is None or player is None:
             self.refuse("Saving is unavailable: this door has no saved-games database.")
             return

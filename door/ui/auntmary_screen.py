@@ -133,7 +133,7 @@ def describe(game: AuntMary, move: str) -> str:
         card, where = pos.waste[-1], "the waste"
     elif isinstance(src, int):
         col = pos.columns[src]
-        n = mv.count or run_length(col, pos.down[src])
+        n = mv.cards or run_length(col, pos.down[src])
         card, where = col[-n], f"column {src + 1}"
         if n > 1:
             more = n - 1
@@ -461,7 +461,7 @@ class AuntMaryScreen(GameScreen):
             self._go("s")
         elif isinstance(mv.src, int):
             src = str(mv.src + 1)
-            self._go(src, mv.count or self._run(src))
+            self._go(src, mv.cards or self._run(src))
         else:
             assert isinstance(mv.src, str)
             self._go(mv.src)

@@ -423,7 +423,7 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
         keeper.forget(screen.kept)
         owner = screen.kept.owner
     args = (player.id, game.record(), game.score, str(game.status),
-            bool(getattr(game, "cheater", False)), screen.started, datetime.now(UTC))
+            game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
     try:
         rank = await keeper.finish(label, lambda: store.finish_game(*args,

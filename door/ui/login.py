@@ -72,7 +72,8 @@ class LoginScreen:
         note = ""
         while True:
             if self.limiter.address_locked(self.address):
-                return await self._locked_out(LOCKED_ADDRESS)
+                await self._locked_out(LOCKED_ADDRESS)
+                return None
             _draw(self.session, "Log in", self._intro(), note)
             note = ""
             handle = await read_line(self.session, 8, 2, "Handle:   ", HANDLE_MAX)
@@ -105,11 +106,12 @@ class LoginScreen:
             self.limiter.failed(handle, self.address)
             self.failures += 1
             if self.limiter.locked(handle, self.address):
-                return await self._locked_out(LOCKED_ADDRESS if self.limiter.address_locked(
+                await self._locked_out(LOCKED_ADDRESS if self.limiter.address_locked(
                     self.address) else LOCKED_HANDLE)
+                return None
             if self.failures >= self.limiter.attempts:
-                return await self._locked_out("Too many failed logins on this line: "
-                                              "goodbye.")
+                await self._locked_out("Too many failed logins on this line: goodbye.")
+                return None
             note = "Wrong handle or password."
             await asyncio.sleep(FAILED_LOGIN_PAUSE_S)
 
@@ -131,10 +133,10 @@ class LoginScreen:
             return None
 
     async def _locked_out(self, why: str) -> None:
+        """Say why the caller is locked out (the caller hangs up on them next)."""
         self.session.drop_typeahead()  # the line is dropped next: this must show
         _draw(self.session, "Log in", self._intro(), why)
         await self.session.show()
-        return None
 
     async def signup(self) -> LoggedIn | None:
         """New user: a handle (checked at once), then the password twice; a password that

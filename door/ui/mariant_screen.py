@@ -413,7 +413,7 @@ class MariantScreen(GameScreen):
             await self.show_instructions()
 
     async def _top_ten(self) -> list[str]:
-        store = getattr(self.session, "store", None)
+        store = self.session.store
         if store is None:
             return ["Hall of fame: not kept on this door."]
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from ..session import Session
-from ..store import Message, MessageRefused, StoreError, UnknownPlayer
+from ..store import Message, MessageRefused, Player, Store, StoreError, UnknownPlayer
 from ..store.visit import node_seen
 from ..term.width import for_display, pad, wrap
 from . import theme
@@ -76,10 +76,13 @@ def quote(msg: Message, width: int = BODY_WIDTH - len(QUOTE_MARK)) -> str:
 
 
 class MessageCentre:
-    def __init__(self, session: Session) -> None:
+    """The caller's messages, read and written through the store (only a known player with
+    a working store gets here: :func:`message_centre` tells the others why not)."""
+
+    def __init__(self, session: Session, store: Store, player: Player) -> None:
         self.session = session
-        self.store = session.store
-        self.player = session.player
+        self.store = store
+        self.player = player
         self.unread_only = True
         self.selected = 0
         self.note = ""
@@ -89,15 +92,12 @@ class MessageCentre:
         self.note, self.note_attr = text, attr
 
     async def run(self) -> None:
-        if self.store is None or self.player is None:
-            await self.unavailable()
-            return
         while True:
             try:
                 messages = await self.store.inbox(self.player.id, self.unread_only)
             except StoreError as exc:
                 log.warning("message centre: %s", exc)
-                await self.unavailable()
+                await unavailable(self.session)
                 return
             self.selected = max(0, min(self.selected, len(messages) - 1))
             self.draw_list(messages)
@@ -122,12 +122,6 @@ class MessageCentre:
                 await self.delete(messages[self.selected])
             elif key.name != "resize":
                 self.session.bell()
-
-    async def unavailable(self) -> None:
-        self.session.screen.clear()
-        header(self.session, "Message Centre")
-        message(self.session, UNAVAILABLE, theme.WARNING)
-        await press_any_key(self.session)
 
     def draw_list(self, messages: list[Message]) -> None:
         session, screen = self.session, self.session.screen
@@ -294,8 +288,18 @@ class MessageCentre:
         return for_display(text, self.session.terminal.charset.name == "utf8")
 
 
+async def unavailable(session: Session) -> None:
+    session.screen.clear()
+    header(session, "Message Centre")
+    message(session, UNAVAILABLE, theme.WARNING)
+    await press_any_key(session)
+
+
 async def message_centre(session: Session) -> None:
     """The menu action: the caller's messages until Esc."""
     await node_seen(session.store, session.caller, session.player, "Message Centre")
-    await MessageCentre(session).run()
+    if session.store is None or session.player is None:
+        await unavailable(session)
+    else:
+        await MessageCentre(session, session.store, session.player).run()
     await node_seen(session.store, session.caller, session.player, "main menu")

@@ -33,7 +33,6 @@ from ..games.montecarlo import (
     MonteCarlo,
     adjacent,
     pair_name,
-    parse_move,
     position_name,
 )
 from ..session import Session
@@ -268,13 +267,14 @@ class MonteCarloScreen(GameScreen):
         if hints == [CONSOLIDATE]:
             self.say("No pair is left: press F to consolidate.")
             return
-        index = self.hint_index % len(hints)
+        pairs = self.game.pairs()  # the hints as positions, in the same order
+        index = self.hint_index % len(pairs)
         self.hint_index = index + 1
-        p, q = parse_move(hints[index])  # type: ignore[misc]
+        p, q = pairs[index]
         a, b = self.game.grid[p], self.game.grid[q]
         assert a is not None and b is not None
         self.hinted, self.cursor = (p, q), p
-        more = f" ({index + 1} of {len(hints)}: H for the next)" if len(hints) > 1 else ""
+        more = f" ({index + 1} of {len(pairs)}: H for the next)" if len(pairs) > 1 else ""
         self.say(f"Hint: {position_name(p)}{position_name(q)}, "
                  f"{card_label(a)} and {card_label(b)}{more}.")
 

@@ -58,12 +58,12 @@ def parse_charset_code(code: str | None) -> Charset | None:
 
 def apply_saved_choice(session: Session) -> None:
     """Start in the form the caller chose on an earlier call, when the player is known."""
-    player = getattr(session, "player", None)
+    player = session.player
     if player is None:
         return
     choice = current(session)
     saved = parse_charset_code(player.charset)
-    if getattr(session.terminal, "fixed_charset", False):
+    if session.terminal.fixed_charset:
         saved = None
     changed = False
     if saved is not None and (saved.name, saved.c0_glyphs) != (choice.charset.name,
@@ -79,7 +79,7 @@ def apply_saved_choice(session: Session) -> None:
 
 async def save_choice(session: Session, choice: TerminalChoice) -> str:
     """Keep the choice for the next call; say so, or say why not."""
-    store, player = getattr(session, "store", None), getattr(session, "player", None)
+    store, player = session.store, session.player
     if store is None or player is None:
         return "These settings last for this call."
     try:
@@ -156,7 +156,7 @@ def draw(session: Session, note: str = "") -> None:
         ("R", "Screen rows", f"{choice.rows}" + (f" (choices: {', '.join(map(str, rows))})"
                                                   if len(rows) > 1 else "")),
     ]
-    player = getattr(session, "player", None)
+    player = session.player
     if player is not None and watching_on(session.settings):
         lines.append(("W", "Others may watch my games", "yes" if player.watchable else "no"))
     for i, (key, label, value) in enumerate(lines):
@@ -175,7 +175,7 @@ def draw(session: Session, note: str = "") -> None:
 
 async def toggle_watchable(session: Session) -> str:
     """Let others watch the caller's games, or not; kept with the player record at once."""
-    store, player = getattr(session, "store", None), getattr(session, "player", None)
+    store, player = session.store, session.player
     if player is None or not watching_on(session.settings):
         session.bell()
         return "Press C, O, R, or Q to go back."
@@ -206,7 +206,7 @@ async def terminal_settings(session: Session) -> None:
         if key.name == "esc" or letter == "q":
             if changed:
                 problem = await save_choice(session, choice)
-                if problem and getattr(session, "store", None) is not None:
+                if problem and session.store is not None:
                     draw(session, problem)
                     await session.show()
                     await session.key()

@@ -74,5 +74,5 @@ async def linger(session: Session, seconds: float) -> None:
     with contextlib.suppress(TimeoutError, ConnectionError, OSError):
         await session.terminal.drain()
         async with asyncio.timeout(seconds):
-            while await session.terminal.read() == b"\0":  # a resize wake-up, not a key
+            while await session.terminal.receive() == b"\0":  # a resize wake-up, not a key
                 pass

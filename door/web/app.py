@@ -103,6 +103,8 @@ class ConnectionCap:
         self.open: Counter[str] = Counter()
         self._host_of: dict[object, str] = {}
         self._made, self._lost = server.connection_made, server.connection_lost
+        # aiohttp has no hook for a connection's start and end: its server's own methods are
+        # wrapped, on this one object (AppRunner builds the server: no subclass to give it).
         server.connection_made = self.connection_made  # type: ignore[method-assign]
         server.connection_lost = self.connection_lost  # type: ignore[method-assign]
 
@@ -119,7 +121,7 @@ class ConnectionCap:
                         "address", host, self.limit)
             transport.close()
 
-    def connection_lost(self, handler: Any, exc: BaseException | None) -> None:
+    def connection_lost(self, handler: Any, exc: BaseException | None = None) -> None:
         host = self._host_of.pop(handler, None)
         if host is not None:
             self.open[host] -= 1

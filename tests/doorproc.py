@@ -17,8 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pyteterm import PyteTerminal
-
-WAIT = 15.0  # generous bound for a slow CI machine: never a timing assertion
+from waiting import WAIT
 
 
 def door_command(home: Path, dropfile: Path, *options: str) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import pyte
 import telnetlib3
+from waiting import WAIT
 
 from door.net.terminal import Terminal
 from door.term import Charset
@@ -108,7 +109,7 @@ class PyteCaller:
         self.term.feed(data)
         return True
 
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+    async def wait_for(self, needle: str, timeout: float = WAIT) -> None:
         """Read until ``needle`` is on the screen; fail with the screen shown if it never is."""
         deadline = time.monotonic() + timeout
         while needle not in self.term.text:
@@ -133,7 +134,7 @@ class PyteCaller:
     def send(self, data: bytes | str) -> None:
         self.writer.write(data.encode() if isinstance(data, str) else data)
 
-    async def wait_closed(self, timeout: float = 5.0) -> None:
+    async def wait_closed(self, timeout: float = WAIT) -> None:
         deadline = time.monotonic() + timeout
         while await self.pump(0.1):
             if time.monotonic() > deadline:
@@ -238,7 +239,7 @@ class ScreenCaller:
         self.terminal.inbox.put_nowait(data.encode() if isinstance(data, str) else data)
 
     async def wait_until(self, check: Callable[[], bool], what: str,
-                         timeout: float = 5.0) -> None:
+                         timeout: float = WAIT) -> None:
         """Wait until ``check()`` holds; fail with the screen if the game ends or time runs."""
         deadline = time.monotonic() + timeout
         while not check():
@@ -249,7 +250,7 @@ class ScreenCaller:
                 raise AssertionError(f"never {what}; screen:\n{self.text}")
             await asyncio.sleep(0.005)
 
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+    async def wait_for(self, needle: str, timeout: float = WAIT) -> None:
         await self.wait_until(lambda: needle in self.text, f"saw {needle!r}", timeout)
 
     async def settle(self) -> None:

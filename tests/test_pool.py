@@ -6,6 +6,7 @@ import asyncio
 import time
 
 import pytest
+from waiting import WAIT
 
 from door.pool import (
     LOGIN_TIMED_OUT,
@@ -17,8 +18,6 @@ from door.pool import (
     LoginPool,
     Refused,
 )
-
-WAIT = 30.0
 
 
 class Line:

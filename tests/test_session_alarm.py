@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from waiting import WAIT
+
 from door.config import Settings
 from door.net.terminal import Terminal
 from door.session import Session
@@ -47,16 +49,16 @@ async def test_an_earlier_alarm_is_neither_a_key_nor_the_end_of_a_longer_wait(
     terminal.incoming.put_nowait(b"a")
     assert await session._read(0.01) == b"a"  # its alarm stays set, 10 ms ahead
     reading = asyncio.ensure_future(session._read(600.0))
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(WAIT):
         while terminal.wakes == 0:  # the short wait's alarm rings during the long one
             await asyncio.sleep(0.005)
     terminal.incoming.put_nowait(b"b")  # after the alarm's NUL
-    assert await asyncio.wait_for(reading, 30) == b"b"
+    assert await asyncio.wait_for(reading, WAIT) == b"b"
 
 
 async def test_the_alarm_ends_a_wait_with_nothing_read(settings: Settings) -> None:
     session = Session(WakeableTerminal(), settings)
-    assert await asyncio.wait_for(session._read(0.01), 30) is None
+    assert await asyncio.wait_for(session._read(0.01), WAIT) is None
 
 
 async def test_a_resize_during_a_wait_ends_it_with_its_key(settings: Settings) -> None:
@@ -65,5 +67,5 @@ async def test_a_resize_during_a_wait_ends_it_with_its_key(settings: Settings) -
     reading = asyncio.ensure_future(session._read(600.0))
     await asyncio.sleep(0)
     terminal.resized(100, 30)
-    assert await asyncio.wait_for(reading, 30) == b"\0"
+    assert await asyncio.wait_for(reading, WAIT) == b"\0"
     assert (await session.key()).name == "resize"

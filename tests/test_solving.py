@@ -7,6 +7,7 @@ import asyncio
 import time
 
 import pytest
+from waiting import WAIT
 
 from door import solving
 from door.games import Status
@@ -18,7 +19,7 @@ HARD = ("auntmary", 55)
 """An Aunt Mary deal that keeps the solver busy for minutes."""
 
 
-async def until(predicate, deadline: float = 30.0) -> None:
+async def until(predicate, deadline: float = WAIT) -> None:
     end = time.monotonic() + deadline
     while not predicate():
         assert time.monotonic() < end, "condition not reached in time"

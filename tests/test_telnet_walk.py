@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from pyteterm import TelnetCaller
+from waiting import until
 
 
 async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
@@ -104,6 +105,8 @@ async def test_caller_hanging_up_leaves_nothing_behind(telnet_door) -> None:
         caller = await TelnetCaller.connect(port)
         await caller.wait_for("Press any key")
         caller.close()
-    await asyncio.sleep(0.3)
-    left = {t for t in asyncio.all_tasks() if not t.done()} - before
-    assert not left, f"tasks left behind: {left}"
+
+    def left() -> set[asyncio.Task]:
+        return {t for t in asyncio.all_tasks() if not t.done()} - before
+
+    await until(lambda: not left(), "every task of the three calls ended")

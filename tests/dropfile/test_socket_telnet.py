@@ -10,6 +10,7 @@ import socket
 
 import pytest
 from pyteterm import PyteTerminal
+from waiting import WAIT
 
 from door.commands.door import EXIT_CARRIER, door_visit, pick_charset, stdio_charset
 from door.dropfile import MAX_TIME_LEFT_S
@@ -162,7 +163,7 @@ async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) ->
         shown += await asyncio.wait_for(asyncio.get_running_loop().sock_recv(theirs, 65536),
                                         10)
     os.kill(os.getpid(), signal.SIGHUP)
-    assert await asyncio.wait_for(visit, 10) == EXIT_CARRIER
+    assert await asyncio.wait_for(visit, WAIT) == EXIT_CARRIER
     assert saved == ["saved"] and terminal.carrier_lost
     assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
     theirs.close()

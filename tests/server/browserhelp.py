@@ -13,6 +13,8 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from waiting import WAIT
+
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage"]
@@ -53,7 +55,7 @@ async def screen_text(page: Any) -> str:
     return await page.evaluate("() => window.reussite ? window.reussite.screenText() : ''")
 
 
-async def wait_for_text(page: Any, needle: str, timeout: float = 30.0) -> str:
+async def wait_for_text(page: Any, needle: str, timeout: float = WAIT) -> str:
     """Poll the terminal's buffer until ``needle`` is on the screen; fail showing it."""
     deadline = time.monotonic() + timeout
     while True:
@@ -73,7 +75,7 @@ async def type_keys(page: Any, text: str) -> None:
     await page.keyboard.type(text.split("\r")[-1])
 
 
-async def sign_up(page: Any, handle: str, password: str, timeout: float = 30.0) -> str:
+async def sign_up(page: Any, handle: str, password: str, timeout: float = WAIT) -> str:
     """From the play page's login screen to the main menu, as a new user; the menu's
     screen text."""
     await wait_for_text(page, "Handle:", timeout)

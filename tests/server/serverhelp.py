@@ -12,6 +12,7 @@ from pathlib import Path
 import asyncssh
 from homehelp import configure as configure
 from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
+from waiting import WAIT
 
 from door.config import load_settings
 from door.server import Ports, serve
@@ -41,17 +42,17 @@ async def running(home: Path, ssh: bool = True, rlogin: bool = False,
         yield started.result()
     finally:
         stop.set()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, WAIT)
 
 
 async def call(port: int, rows: int = 24, charset: str = "cp437",
-               host: str = "127.0.0.1", timeout: float = 5.0) -> TelnetCaller:
+               host: str = "127.0.0.1", timeout: float = WAIT) -> TelnetCaller:
     caller = await TelnetCaller.connect(port, rows=rows, charset=charset, host=host)
     await caller.wait_for("Handle:", timeout)
     return caller
 
 
-async def call_when_free(port: int, timeout: float = 5.0) -> TelnetCaller:
+async def call_when_free(port: int, timeout: float = WAIT) -> TelnetCaller:
     """Call until the door lets us in: a caller who just hung up frees their node (and their
     place in the per-address count) a moment after, once their visit has unwound."""
     deadline = time.monotonic() + timeout
@@ -68,7 +69,7 @@ async def call_when_free(port: int, timeout: float = 5.0) -> TelnetCaller:
 
 
 async def signup(caller: PyteCaller, handle: str, password: str,
-                 timeout: float = 5.0) -> None:
+                 timeout: float = WAIT) -> None:
     """From the login screen to the title screen, as a new user (each step within
     ``timeout`` seconds: longer for a server under attack on a loaded machine)."""
     caller.send("new\r")
@@ -87,7 +88,7 @@ async def login(caller: PyteCaller, handle: str, password: str) -> None:
     caller.send(f"{password}\r")
 
 
-async def to_menu(caller: PyteCaller, timeout: float = 5.0) -> None:
+async def to_menu(caller: PyteCaller, timeout: float = WAIT) -> None:
     await caller.wait_for("Press any key", timeout)
     caller.send(" ")
     await caller.wait_for("Your choice", timeout)

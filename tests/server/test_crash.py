@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pyteterm import PyteCaller
 from serverhelp import call, login, open_game, signup, to_menu
+from waiting import WAIT
 
 from door.config import load_settings
 from door.games import GameRecord
@@ -24,7 +25,6 @@ from door.games.auntmary import AuntMary
 from door.store import Store
 
 NUMBER = 2024
-WAIT = 30.0
 
 
 async def start_server(home: Path) -> asyncio.subprocess.Process:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from doorproc import PtyDoor
 from homehelp import configure
+from programs import need
 from serverhelp import RLoginCaller, running, to_menu
+from waiting import WAIT
 
 from door.config import load_settings
 from door.store import Store
@@ -90,7 +91,7 @@ async def test_xtrn_goes_straight_into_the_game_and_leaving_it_hangs_up(hub: Pat
         await pat.wait_for("Leave this game?")
         pat.send("y")
         await pat.wait_for("Farewell, Pat@XA.")
-        await pat.wait_closed(timeout=10)  # the goodbye pause, then the line back to the BBS
+        await pat.wait_closed(timeout=WAIT)  # the goodbye pause, then the line back to the BBS
         assert "Your choice" not in pat.term.text
 
 
@@ -136,10 +137,10 @@ async def test_a_boards_callers_are_not_held_to_the_per_address_cap(hub: Path) -
             caller.close()
 
 
-@pytest.mark.skipif(shutil.which("rlogin") is None, reason="no rlogin client installed")
 async def test_a_real_rlogin_client_with_its_window_size(hub: Path) -> None:
     """rsh-redone's rlogin: its local user name is the handle, ``-l`` carries the secret,
     TERM the terminal type; it answers the window-size request (100x30 here)."""
+    need("rlogin", "apt-get install rsh-redone-client")
     user = getpass.getuser()
     async with running(hub, ssh=False, rlogin=True) as ports:
         client = PtyDoor(["rlogin", "-l", XA, "-p", str(ports.rlogin), "127.0.0.1"], hub,

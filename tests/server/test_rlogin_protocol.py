@@ -9,6 +9,7 @@ import struct
 import time
 
 import pytest
+from waiting import WAIT
 
 from door.net.rlogin import HandshakeError, Hello, RLoginTerminal, parse_hello, start_rlogin
 
@@ -48,8 +49,8 @@ async def test_opening_in_pieces_window_sizes_and_keys() -> None:
         for piece in (b"\0pa", b"t\0s3cret\0ans", b"i-bbs/57600\0"):
             writer.write(piece)
             await writer.drain()
-            await asyncio.sleep(0.02)
-        assert await asyncio.wait_for(reader.readexactly(1), 5) == b"\0"
+            await asyncio.sleep(0.02)  # apart: the door must join what TCP splits
+        assert await asyncio.wait_for(reader.readexactly(1), WAIT) == b"\0"
         raw = writer.get_extra_info("socket")
         dup = raw.dup()
         try:
@@ -64,7 +65,7 @@ async def test_opening_in_pieces_window_sizes_and_keys() -> None:
         await writer.drain()
         await asyncio.sleep(0.05)
         writer.write(size[6:] + b"c!")
-        hello, sizes, keys = await asyncio.wait_for(got.get(), 5)
+        hello, sizes, keys = await asyncio.wait_for(got.get(), WAIT)
         assert hello == Hello("pat", "s3cret", "ansi-bbs", 57600)
         assert sizes == [(80, 40)]  # the door is always 80 columns wide; 40 rows
         assert keys == b"abc!"
@@ -76,7 +77,7 @@ async def test_opening_in_pieces_window_sizes_and_keys() -> None:
 
 def _recv_urgent(sock: socket.socket) -> bytes:
     """The urgent byte, once it has arrived (MSG_OOB fails until then)."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WAIT
     while True:
         try:
             return sock.recv(1, socket.MSG_OOB)

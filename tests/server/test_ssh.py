@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import fcntl
 import os
-import shutil
 import signal
 import struct
 import termios
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from programs import need
 from pyteterm import PyteTerminal
 from serverhelp import (
     OTHER_ADDRESS,
@@ -26,6 +26,7 @@ from serverhelp import (
     signup,
     to_menu,
 )
+from waiting import WAIT
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -35,7 +36,6 @@ from door.store.accounts import Accounts
 from door.ui.montecarlo_screen import cell_origin
 
 NUMBER = 11982
-WAIT = 30.0  # deadline for a busy machine, never a timing assertion
 
 
 async def make_account(home: Path, handle: str, password: str) -> None:
@@ -150,7 +150,7 @@ class PtyProcess:
         self.term.screen.resize(rows, cols)
         self.set_size(cols, rows)  # the kernel sends SIGWINCH to ssh
 
-    async def wait_for(self, needle: str, timeout: float = 8.0) -> None:
+    async def wait_for(self, needle: str, timeout: float = WAIT) -> None:
         deadline = time.monotonic() + timeout
         while needle not in self.term.text:
             if time.monotonic() > deadline:
@@ -177,8 +177,8 @@ class PtyProcess:
         os.close(self.master)
 
 
-@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
 async def test_openssh_client_under_a_pty(door_home: Path) -> None:
+    need("ssh", "apt-get install openssh-client")
     await make_account(door_home, "Fred", "fr3d-pw")
     async with running(door_home) as ports:
         ssh = PtyProcess(["ssh", "-tt", "-p", str(ports.ssh), "-o", "StrictHostKeyChecking=no",
@@ -193,7 +193,7 @@ async def test_openssh_client_under_a_pty(door_home: Path) -> None:
             await ssh.wait_for("Your choice")
             ssh.resize(80, 28)
             await ssh.wait_for("min left")
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + WAIT
             while "min left" not in ssh.term.lines[27] and time.monotonic() < deadline:
                 await ssh.wait_for("Your choice")
                 await asyncio.sleep(0.05)
@@ -202,9 +202,8 @@ async def test_openssh_client_under_a_pty(door_home: Path) -> None:
             assert "min left" in ssh.term.lines[27]
             ssh.send("qy")
             await ssh.wait_for("Farewell, Fred")
-            for _ in range(100):
-                if ssh.proc.poll() is not None:
-                    break
+            deadline = time.monotonic() + WAIT
+            while ssh.proc.poll() is None and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
             assert ssh.proc.poll() is not None, "ssh should end when the door hangs up"
         finally:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pyteterm import TelnetCaller
 from serverhelp import call, open_game, running, signup, to_menu
+from waiting import WAIT
 
 from door.games.montecarlo import MonteCarlo
 
@@ -29,7 +30,7 @@ def score_shown(text: str) -> int:
     return int(found.group(1))
 
 
-async def wait_score(caller: TelnetCaller, score: int, timeout: float = 5.0) -> None:
+async def wait_score(caller: TelnetCaller, score: int, timeout: float = WAIT) -> None:
     """Read until the Monte Carlo panel shows ``score``."""
     deadline = time.monotonic() + timeout
     while score_shown(caller.term.text) != score:

@@ -24,12 +24,12 @@ from serverhelp import (
     to_menu,
 )
 from test_hostile import closed_by_server, log_says, still_answers, tracebacks_in
+from waiting import WAIT
 from webhelp import WebCaller, handshake, masked_frame
 
 import door.session
 from door.games.montecarlo import MonteCarlo, position_name
 
-WAIT = 30.0  # deadline for a busy machine, never a timing assertion
 NUMBER = 11982
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pyteterm import TelnetCaller
 from serverhelp import call, configure, login, open_game, signup, to_menu
+from waiting import WAIT
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -23,7 +24,7 @@ from door.store import Store
 from door.workers import SharedNodes
 
 NUMBER = 11982
-WAIT = 30.0
+
 PRE_FORK = """
 import logging, sys
 from pathlib import Path

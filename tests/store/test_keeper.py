@@ -5,10 +5,7 @@ again.  Waits poll to a deadline."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,16 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 from storehelp import played_game
+from waiting import until
 
 from door.store import Store, StoreUnavailable
 from door.store.keeper import GameKeeper, KeptGame
-
-
-async def until(check: Callable[[], Any], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not await check():
-        assert time.monotonic() < deadline, "not within the deadline"
-        await asyncio.sleep(0.05)
 
 
 def follow(game: Any, player_id: int, told: list[str] | None = None) -> KeptGame:
@@ -46,7 +37,7 @@ async def test_moves_are_written_as_they_are_played(store: Store) -> None:
     async def written() -> bool:
         state = await store.load_resume(ann.id, "auntmary")
         return len(state["actions"]) == len(game.actions)
-    await until(written)
+    await until(written, "the move written")
     assert not kept.dirty
     await keeper.close()
 
@@ -113,12 +104,13 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'reussite.db'}")
     assert await store.start()
     ann = await store.player("direct", "ann", "Ann")
-    disk = {"full": False}
+    disk = {"full": False, "refused": 0}
 
     @event.listens_for(store.engine.sync_engine, "before_cursor_execute")
     def _write(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if disk["full"] and statement.lstrip().upper().startswith(("INSERT", "UPDATE",
                                                                     "DELETE")):
+            disk["refused"] += 1
             raise sqlite3.OperationalError("database or disk is full")  # SQLite's ENOSPC
 
     told: list[str] = []
@@ -128,7 +120,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     disk["full"] = True
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
-    await until(lambda: _true(len(told) == 1))
+    await until(lambda: len(told) == 1, "the caller told")
     assert told[0] == "Your moves are kept for now, not saved yet: no space left on device."
     later = played_game("mariant", 8, 2)
     await keeper.start(follow(later, ann.id, told))  # its claim waits too
@@ -140,16 +132,14 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     with pytest.raises(StoreUnavailable, match="no space left"):
         await keeper.finish("Ann's Monte Carlo #11", lambda: store.finish_game(
             ann.id, finished.record(), finished.score, str(finished.status), False, now, now))
-    await asyncio.sleep(0.5)  # several tries fail meanwhile
+    tries = disk["refused"]
+    await until(lambda: disk["refused"] >= tries + 3, "three more tries refused")
     assert keeper.waiting == 3 and len(told) == 2  # once per game, not once per try
     disk["full"] = False  # space is back
-    await until(lambda: _true(keeper.waiting == 0))
+    await until(lambda: keeper.waiting == 0, "every game written")
     assert (await store.load_resume(ann.id, "auntmary"))["actions"] == game.actions
     assert (await store.load_resume(ann.id, "mariant"))["actions"] == later.actions
     assert [e.number for e in await store.top("montecarlo")] == [11]
     await keeper.close()
     await store.close()
 
-
-async def _true(value: bool) -> bool:
-    return value

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from storehelp import Clock, played_game
+from waiting import until
 
 from door.store import Limits, MessageRefused, SaveRefused, Store, UnknownPlayer
 
@@ -189,6 +189,13 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
         await store.node_heartbeat(3, ann.id, "Playing Mariant")
         await store.node_heartbeat(4, None, "logging in")
         started = clock.now
+
+        async def heartbeats() -> list[tuple[int, datetime]]:
+            return [(n.node, n.heartbeat) for n in await store.online()]
+
+        async def key_written() -> bool:  # node 3's heartbeat is the clock's time now
+            return (3, clock.now) in await heartbeats()
+
         terminal = QueueTerminal()
         session = Session(terminal, settings, Caller(alias="Ann", node=3), store=store,
                           player=ann)
@@ -196,7 +203,7 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
             clock.advance(seconds=60)
             terminal.inbox.put_nowait(b"x")
             await session.key()
-            await asyncio.sleep(0.2)  # the next write of heartbeats
+            await until(key_written, "the key's heartbeat written")
         (node,) = await store.online()  # node 4, silent for 12 minutes, has faded out
         assert (node.node, node.heartbeat, node.since) == (3, clock.now, started)
         assert node.activity == "Playing Mariant"
@@ -204,8 +211,11 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
         store.node_touch(3)
         store.node_touch(4)  # one write for both
         clock.advance(seconds=5)
-        await asyncio.sleep(0.2)
-        assert [(n.node, n.heartbeat) for n in await store.online()] == [
-            (3, clock.now), (4, clock.now)]
+        both = [(3, clock.now), (4, clock.now)]
+
+        async def both_written() -> bool:
+            return await heartbeats() == both
+
+        await until(both_written, "both nodes' heartbeats written")
     finally:
         await store.close()

@@ -11,21 +11,21 @@ import codecs
 import fcntl
 import os
 import pty
-import shutil
 import struct
 import subprocess
 import termios
 import time
 
+from programs import need
 from pyteterm import BBSScreen, BBSStream, TelnetCaller
+from waiting import WAIT
 
 
 class PtyTelnet:
     """GNU telnet on a pty whose screen is pyte (decoding UTF-8, answering CPR like tmux)."""
 
     def __init__(self, port: int) -> None:
-        telnet = shutil.which("telnet")
-        assert telnet, "GNU telnet is part of the test environment"
+        telnet = need("telnet", "apt-get install inetutils-telnet")
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.proc = subprocess.Popen([telnet, "127.0.0.1", str(port)], stdin=slave,
@@ -46,7 +46,7 @@ class PtyTelnet:
         except (BlockingIOError, OSError):
             pass
 
-    async def wait_for(self, needle: str, timeout: float = 8.0) -> None:
+    async def wait_for(self, needle: str, timeout: float = WAIT) -> None:
         deadline = time.monotonic() + timeout
         while needle not in "\n".join(self.screen.display):
             assert time.monotonic() < deadline, "\n".join(self.screen.display)

@@ -27,7 +27,7 @@ async def test_settings_switch_charset_colour_and_rows(screen_door) -> None:
     port = await screen_door(terminal_settings)
     caller = await open_settings(port, charset="cp437")
     assert "Character set: CP437 (IBM PC)" in caller.term.text
-    assert "Suits: H H D C".replace("H H", "S H") in caller.term.text  # no glyphs announced
+    assert "Suits: S H D C" in caller.term.text  # no glyphs announced: letters
     assert "╔" in caller.term.text
     caller.send("c")  # CP437 with the control-range glyphs: this pyte terminal shows them
     await caller.wait_for("Character set: CP437 with")

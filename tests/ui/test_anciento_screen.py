@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
+from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento, Stone, new_stones
@@ -105,7 +106,7 @@ async def test_digits_at_the_menu_select_a_game(caller: Caller) -> None:
     caller.send("q")
     await caller.wait_for("Leave this game?")
     caller.send("y")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
     caller.restart()
     await caller.wait_for("New Anciento game")
     caller.send("s40000\r")
@@ -282,7 +283,7 @@ async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
         in caller.text
     assert "[A] again with game #1" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 def stuck() -> Anciento:
@@ -309,7 +310,7 @@ async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None
     await caller.wait_for("Game ended with 71 stones not placed.")
     assert "Final score: 0" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_end_asks_first_while_stones_fit(caller: Caller) -> None:
@@ -370,7 +371,7 @@ async def test_timer_counts_down_pauses_and_ends_the_game(settings: Settings,
     game.end()
     assert f"Final score: {game.score}" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_timer_keys_without_a_timer(caller: Caller) -> None:
@@ -460,13 +461,20 @@ async def test_demo_from_the_menu_steps_runs_and_stops(settings: Settings,
     caller.send("x")                                         # ... until a key
     await caller.wait_for("Stopped.")
     await caller.settle()
-    left = caller.text.split("Stones left")[1].split()[0]
-    await asyncio.sleep(0.05)
-    assert caller.text.split("Stones left")[1].split()[0] == left
+
+    def stones_left() -> int:
+        return int(caller.text.split("Stones left")[1].split()[0])
+
+    left = stones_left()
+    caller.send("\r")                                        # stopped: one move per Enter
+    await caller.wait_until(lambda: stones_left() == left - 1, "one move made")
+    caller.send("z")  # running, any key would stop it; stepping, it is not a command
+    await caller.wait_for("Enter or Space: next move")
+    assert stones_left() == left - 1                         # and no move was made meanwhile
     caller.send("\x1b")
     await caller.wait_for("New Anciento game")
     caller.send("\x1b")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:

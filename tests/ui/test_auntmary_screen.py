@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
+from waiting import WAIT
 
 from door.config import Settings
 from door.games.auntmary import AuntMary
@@ -292,7 +293,7 @@ async def test_stuck_is_said_and_resign_ends_the_game(settings: Settings, monkey
     await caller.wait_for("You resigned.")
     assert "Final score: 0" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_no_way_forward_is_not_stuck_while_moves_remain(settings: Settings,
@@ -330,7 +331,7 @@ async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
     assert "Final score: 52" in caller.text
     assert "[A] again with game #5" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_auto_finish_is_offered_and_wins(settings: Settings, monkeypatch) -> None:
@@ -492,7 +493,7 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
     caller.send("\x1b")
     await caller.wait_for("[W] watch a winning line")
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) -> None:
@@ -504,7 +505,7 @@ async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) 
     await caller.wait_for("Nobody could win deal #2.", timeout=60)
     assert "[W] watch" not in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
@@ -518,7 +519,7 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
     settings = replace(settings, solver=replace(settings.solver, budget=10, workers=1))
     caller = await caller_for(settings, monkeypatch, AuntMary.new(55))
     pool = solver_pool(settings)
-    deadline = asyncio.get_running_loop().time() + 30
+    deadline = asyncio.get_running_loop().time() + WAIT
     while not pool.running:
         assert asyncio.get_running_loop().time() < deadline, "the solve never started"
         await asyncio.sleep(0.01)
@@ -529,10 +530,10 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
     await caller.wait_for("T tip")
     assert pool.running == 1
     await resign(caller)
-    await caller.wait_for("The solver is still at work", timeout=10)
+    await caller.wait_for("The solver is still at work", timeout=WAIT)
     await caller.wait_for("could not tell in 10 s", timeout=120)
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_winnable_only_deals_from_the_shipped_list(caller: Caller) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
+from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.games import IllegalMove
@@ -182,7 +183,7 @@ async def test_setup_refuses_number_zero_and_esc_goes_back(caller: Caller) -> No
     caller.send("0\r")
     await caller.wait_for("Pick a game number from 1 to 2147483647.")
     caller.send("\x1b")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -476,7 +477,7 @@ async def test_quit_then_resume_restores_the_game(settings, tmp_path: Path) -> N
     caller.send("q")
     await caller.wait_for("Leave this game?")
     caller.send("y")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
     again = Caller(settings, store=store, player=player)
     await again.wait_for(f"Resume your Mariant game #{NUMBER}?")
@@ -580,7 +581,7 @@ async def test_finish_a_near_won_game(monkeypatch, settings) -> None:
     assert "You won deal #7: it could be won, and you did." in caller.text
     assert "[A] again with game #7" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 def alternating(first: str, second: str) -> list[str]:
@@ -611,7 +612,7 @@ async def test_auto_ending_is_offered_the_first_time(monkeypatch, settings) -> N
     await caller.wait_for("You won!")
     assert f"Final score: {1 + steps}" in caller.text
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_auto_ending_declined_then_asked_for(monkeypatch, settings) -> None:
@@ -628,7 +629,7 @@ async def test_auto_ending_declined_then_asked_for(monkeypatch, settings) -> Non
     caller.send("y")
     await caller.wait_for("You won!")
     caller.send("m")
-    await asyncio.wait_for(caller.task, 5)
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 # -- fitting the screen ----------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyteterm import QueueTerminal
+from waiting import WAIT, until
 
 from door.config import Settings
 from door.session import Session
@@ -26,11 +27,11 @@ async def ask(settings: Settings, question: str, answer: bytes, default: bool = 
     session = Session(terminal, settings)
     session.screen.put(21, 1, above)
     task = asyncio.create_task(confirm(session, question, default))
-    while "(Y/n)" not in terminal.term.text and "(y/N)" not in terminal.term.text:
-        await asyncio.sleep(0.005)
+    await until(lambda: "(Y/n)" in terminal.term.text or "(y/N)" in terminal.term.text,
+                "the question asked")
     asked = terminal.term.lines
     terminal.inbox.put_nowait(answer)
-    result = await asyncio.wait_for(task, 5)
+    result = await asyncio.wait_for(task, WAIT)
     await session.show()
     return result, asked, terminal.term.lines
 

@@ -8,6 +8,7 @@ import contextlib
 
 import pytest
 from pyteterm import ScreenCaller
+from waiting import WAIT
 
 from door.config import Settings
 from door.games import Game, GameRecord, Status, engine
@@ -64,7 +65,7 @@ async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
         caller.send("\x1b[H")  # Home
         await caller.wait_for("The deal, before move 1")
         caller.send("q")
-        await asyncio.wait_for(caller.task, 5)
+        await asyncio.wait_for(caller.task, WAIT)
     finally:
         with contextlib.suppress(Exception):
             await caller.close()
@@ -77,7 +78,7 @@ async def test_replay_plays_by_itself_to_the_end(settings: Settings) -> None:
         await caller.wait_for("The deal")
         caller.send("+++")  # fastest
         caller.send("p")
-        await caller.wait_for(f"Final score {game.score}.", timeout=20)
+        await caller.wait_for(f"Final score {game.score}.", timeout=WAIT)
         await caller.wait_for("P play")  # stopped at the end by itself
     finally:
         await caller.close()

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pyteterm import PyteTerminal, QueueTerminal
+from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.guard import LoginLimiter
@@ -84,7 +85,7 @@ def problem(terminal: WindowTerminal, session: Session) -> str | None:
 
 
 async def settled(terminal: WindowTerminal, session: Session, task: asyncio.Task,
-                  timeout: float = 10.0) -> None:
+                  timeout: float = WAIT) -> None:
     deadline = time.monotonic() + timeout
     while (why := problem(terminal, session)) is not None:
         if task.done():
@@ -194,7 +195,7 @@ async def test_q_at_the_notice_leaves_and_keeps_the_game(home: Path) -> None:
         terminal.inbox.put_nowait(b"x")  # any other key waits (with a bell)
         terminal.inbox.put_nowait(b"q")
         with pytest.raises(WindowTooSmall):
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, WAIT)
         await session.save_game_in_progress()
         assert await store.resumable(me.id) == ["montecarlo"]
     finally:

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 
 from pyteterm import QueueTerminal
+from waiting import WAIT
 
 from door.config import Settings
 from door.games.montecarlo import MonteCarlo
@@ -28,7 +29,7 @@ class Recording(QueueTerminal):
         super().write(data)
 
 
-async def until(check, what: str, timeout: float = 5.0) -> None:
+async def until(check, what: str, timeout: float = WAIT) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not check():
@@ -113,7 +114,7 @@ async def test_a_watcher_who_never_reads_is_dropped_and_holds_nobody_up(
             await until(lambda: f"Score        {game.score} " in reader.term.text,
                         f"score {game.score} shown to the reading watcher")
         with contextlib.suppress(CarrierLost):
-            await asyncio.wait_for(stuck_task, 5)
+            await asyncio.wait_for(stuck_task, WAIT)
         assert isinstance(stuck_task.exception(), CarrierLost)
         await until(lambda: "1 watching" in reader.term.text, "the stuck one gone")
         assert len(watched.watchers) == 1

@@ -1,0 +1,29 @@
+"""External programs some tests drive (GNU telnet, rlogin, OpenSSH, Chromium).
+
+On a machine without one, its tests skip and say how to install it, so that the README's
+test command is green on a fresh machine.  Under CI (``$CI`` set: .ci/run installs every
+one of them) a missing program is a failure, never a skip: those tests must run there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+
+def missing(what: str, install: str) -> str:
+    """The skip reason for a test needing ``what``; under CI, fail instead."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is not installed, and CI must run this test: .ci/run installs "
+                    f"it ({install})")
+    return f"{what} is not installed here ({install}); CI runs this test"
+
+
+def need(program: str, install: str) -> str:
+    """The path of ``program``; skips the test (fails it under CI) when it is missing."""
+    path = shutil.which(program)
+    if path is None:
+        pytest.skip(missing(program, install))
+    return path

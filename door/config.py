@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import configparser
 import ipaddress
+import logging
 import os
 import re
 from collections.abc import Callable
@@ -24,6 +25,8 @@ from .values import int_between as _int_between
 from .values import on_off as _bool
 from .values import seconds_between as _seconds_between
 from .values import text as _text
+
+log = logging.getLogger(__name__)
 
 CONFIG_NAME = "sysop.ini"
 HOME_ENV = "REUSSITE_HOME"
@@ -394,8 +397,7 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
     where = str(path or CONFIG_NAME)
     text = text.removeprefix(BOM)
     parser = configparser.ConfigParser(interpolation=None, strict=True,
-                                       inline_comment_prefixes=None)
-    parser.optionxform = str.lower  # type: ignore[assignment, method-assign]
+                                       inline_comment_prefixes=None)  # keys: lower case
     try:
         parser.read_string(text, source=where)
     except configparser.MissingSectionHeaderError as exc:
@@ -409,8 +411,8 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
                           "key appears twice") from None
     except configparser.ParsingError as exc:
         lineno = exc.errors[0][0] if exc.errors else 0
-        lines = text.splitlines()
-        line = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else ""
+        rows = text.splitlines()
+        line = rows[lineno - 1].strip() if 0 < lineno <= len(rows) else ""
         raise ConfigError(f"{where}:{lineno}: expected `key = value`, got {_quote(line)}"
                           ) from None
 
@@ -419,6 +421,7 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
     games = gamelist.default_options()
     sections = {**_SECTIONS, **{info.name: (info.settings, info.options)
                                 for info in gamelist.games()}}
+    retired = {info.name: info.retired for info in gamelist.games()}
     for section in parser.sections():
         if section == "menu":
             values["menu"] = _parse_menu(parser["menu"], lines, where)
@@ -434,6 +437,11 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
         cls, parsers = sections[section]
         fields: dict[str, Any] = {}
         for key, raw in parser[section].items():
+            if key in retired.get(section, {}):
+                log.warning("%s:%s: [%s] %s is no longer used (%s): ignored, and may be "
+                            "removed", where, lines.key(section, key), section, key,
+                            retired[section][key])
+                continue
             if key not in parsers:
                 raise ConfigError(f"{where}:{lines.key(section, key)}: [{section}] {_cut(key)}: "
                                   f"unknown key (expected one of {', '.join(parsers)})")

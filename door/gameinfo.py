@@ -83,6 +83,9 @@ class GameInfo:
     hall: HallRule = HallRule()
     instructions: str = ""  # file in the ansi folder; "": "<name>.ins"
     solver_budget: float | None = None  # `reussite solve`'s default seconds; None: no solver
+    retired: Mapping[str, str] = field(default_factory=dict)
+    """Keys its section no longer has, with why: a sysop.ini that still sets one loads,
+    and the log says the key is ignored."""
 
     @property
     def label(self) -> str:

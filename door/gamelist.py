@@ -86,7 +86,6 @@ class MonteCarloSettings:
 
 @dataclass(frozen=True)
 class AuntMarySettings:
-    passes: int = 3
     winnable_only: bool = False
 
 
@@ -117,7 +116,8 @@ AUNTMARY = register(GameInfo(
     name="auntmary", title="Aunt Mary", menu_key="A",
     engine="door.games.auntmary:AuntMary", screen="door.ui.auntmary_screen:AuntMaryScreen",
     settings=AuntMarySettings,
-    options={"passes": int_between(3, 3), "winnable_only": on_off},
+    options={"winnable_only": on_off},
+    retired={"passes": "Aunt Mary always has three passes, as its rules say"},
     solver_budget=30.0))
 
 ANCIENTO = register(GameInfo(

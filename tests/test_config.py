@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -240,6 +241,22 @@ def test_help_of_every_command(command: list[str], tmp_path: Path) -> None:
 
 
 def test_version(tmp_path: Path) -> None:
+    """Written once (door/__init__.py): the installed metadata reads it from there."""
+    from importlib.metadata import version
+
     from door import __version__
     result = _run("--version", cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.strip() == f"reussite {__version__}"
+    assert version("reussite") == __version__
+
+
+def test_a_retired_key_is_ignored_with_a_log_line(tmp_path: Path, caplog) -> None:
+    """[auntmary] passes is gone (the rules allow three passes only): old files still load."""
+    text = "[auntmary]\npasses = 3\nwinnable_only = on\n"
+    with caplog.at_level(logging.WARNING, logger="door.config"):
+        settings = parse_settings(text, tmp_path)
+    assert settings.games["auntmary"].winnable_only is True
+    assert not hasattr(settings.games["auntmary"], "passes")
+    assert [r.getMessage() for r in caplog.records] == [
+        "sysop.ini:2: [auntmary] passes is no longer used (Aunt Mary always has three passes, "
+        "as its rules say): ignored, and may be removed"]

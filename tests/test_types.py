@@ -1,0 +1,19 @@
+"""The code base type-checks: mypy finds no error in door/ (settings in pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.timeout(900)  # a first run with no cache takes a minute on a loaded machine
+def test_mypy_finds_no_error() -> None:
+    result = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True,
+                            text=True, timeout=880)
+    assert "No module named mypy" not in result.stderr, "mypy is part of the [test] extra"
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -12,30 +12,29 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
-from importlib import import_module, resources
+from importlib import resources
 from pathlib import Path
 
 from . import __version__, gamelist
-from .config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
-
-EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
-
-COMMAND_MODULES: tuple[str, ...] = (
-    "door.commands.replay",
-    "door.commands.sysop",
-    "door.commands.dropfile",
-    "door.commands.door",
-    "door.commands.solve",
+from .commands import door as door_command
+from .commands import dropfile, replay, solve, sysop
+from .commands.common import (
+    EXIT_CONFIG,
+    EXIT_ERROR,
+    EXIT_OK,
+    CliError,
+    resolve_settings,
 )
+from .config import CONFIG_NAME, HOME_ENV, ConfigError
+
+COMMANDS = (replay, sysop, dropfile, door_command, solve)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``
-returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2."""
+returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2.
+Each keeps its heavy imports inside its functions: all of them load on every launch."""
+COMMAND_MODULES = tuple(module.__name__ for module in COMMANDS)
 
 log = logging.getLogger("door")
-
-
-class CliError(Exception):
-    """A problem to report in one line with exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,8 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--force", action="store_true",
                       help="overwrite an existing sysop.ini and screens")
     init.set_defaults(func=cmd_init)
-    for module in COMMAND_MODULES:
-        import_module(module).register(sub, common)
+    for module in COMMANDS:
+        module.register(sub, common)
     return parser
 
 
@@ -101,17 +100,6 @@ def _common_options(default: object) -> argparse.ArgumentParser:
                          default=default if default is not None else "info",
                          help="how much to log (default: info)")
     return options
-
-
-def resolve_settings(args: argparse.Namespace) -> Settings:
-    home = args.home or find_home()
-    if home is None:
-        raise ConfigError(f"no {CONFIG_NAME} found in this folder or above, and ${HOME_ENV} "
-                          "is not set: run `reussite init DIR` or pass --home DIR")
-    home = Path(home).resolve()
-    if not home.is_dir():
-        raise ConfigError(f"{home}: no such folder (--home)")
-    return load_settings(home)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -144,10 +132,10 @@ def _workers_option(value: str) -> int:
 
 def cmd_local(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
-    from .commands.door import log_to_file
     from .net.stdio import open_stdio, raw_mode
-    from .session import Caller, Session, run_visit
+    from .session import Caller, Session
     from .term import Charset
+    from .ui.visit import run_visit
 
     async def play() -> None:
         terminal = await open_stdio()
@@ -161,7 +149,7 @@ def cmd_local(args: argparse.Namespace) -> int:
         await close_solver_pool()
         await terminal.close()
 
-    log_to_file(settings, 0)
+    door_command.log_to_file(settings, 0)
     with raw_mode(sys.stdin.fileno()):
         asyncio.run(play())
     return EXIT_OK

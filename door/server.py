@@ -29,17 +29,20 @@ from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
 from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
 from .loglimit import limit_repeats
+from .net.buffers import bound_send_buffers
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import notice, start_telnet
 from .net.terminal import Terminal
 from .pool import LoginPool, Refused, Ticket
 from .private import make_private_dir
-from .session import Caller, Session, SessionEnded, run_visit
+from .session import Caller, Session, SessionEnded
 from .store import Store, StoredGame, StoreError
 from .store.accounts import GUEST_ID, Accounts
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
+from .ui.visit import run_visit
+from .web import start_web_for
 
 if TYPE_CHECKING:
     from .workers import Worker
@@ -54,9 +57,6 @@ INPUT_BURST, INPUT_RATE = 8192, 512
 """Bytes a caller may send at once, then per second: more than any typist or paste needs
 (arrow keys auto-repeating send 90 a second); a flood (a megabyte without a newline) is
 slowed to this pace instead of eating the CPU the other callers need."""
-SEND_BUFFER = 64 * 1024
-"""Kernel send buffer per caller (the kernel doubles it): a frame is a few KiB, and a caller
-who never reads fills it soon, so Session's drain times out and drops them."""
 # One line each, shorter than the 80 columns of the screen they are printed over.
 TAKEN_OVER_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m You have called again from another line: your "
                      b"game is saved.\x1b[0m\r\n")
@@ -456,13 +456,6 @@ async def listen(hosts: list[str], port: int, listeners: list[Any],
     return port
 
 
-def bound_send_buffers(sockets: Any) -> None:
-    """Accepted sockets inherit the listening socket's buffer sizes (Linux, BSD)."""
-    for sock in sockets or ():
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-
-
 def log_to_file(data_dir: Path, shared: bool = False) -> logging.Handler | None:
     """The log file in ``data_dir`` beside stderr.  ``shared``: several processes append to
     it (``serve --workers``), and the supervisor rotates it."""
@@ -552,7 +545,6 @@ async def serve(settings: Settings, bind: str, port: int,
             if not settings.boards:
                 log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
         if web_port >= 0:
-            from .web import start_web_for
             web_bound, url = await start_web_for(settings, door, hosts, web_port, listeners)
             where += f" and the web on {url}"
         log.info("listening: %s (home %s)", where, settings.home)

@@ -9,7 +9,6 @@ every screen unwinds through the same path (save, goodbye, close).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -23,6 +22,8 @@ from .config import Settings
 from .dropfile import MAX_TIME_LEFT_S
 from .net.terminal import Terminal
 from .term import Attr, Key, KeyDecoder, Renderer, Screen
+from .term.width import wrap
+from .ui.theme import BRIGHT, WARNING
 
 if TYPE_CHECKING:
     from .store import Player, Store
@@ -143,7 +144,7 @@ class Session:
 
     def _ending(self, exc: SessionEnded) -> SessionEnded:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
-        exception may clear ``autosave`` before ``run_visit`` gets to save."""
+        exception may clear ``autosave`` before ``run_visit`` (door.ui.visit) gets to save."""
         self._hook_at_end = self.autosave or self._hook_at_end
         self.ended_by = exc
         return exc
@@ -174,8 +175,6 @@ class Session:
     def _small_window_frame(self) -> bytes:
         """The notice a too-small window gets in place of the screen (drawn at the window's
         own size, so it never wraps), with any pending notice under it."""
-        from .term.width import wrap
-        from .ui.theme import BRIGHT, WARNING
 
         cols, rows = self.terminal.window
         leave = "go back to the BBS" if self.caller.source else "log off"
@@ -207,7 +206,6 @@ class Session:
         if self.too_small:
             data = self._small_window_frame()
         elif self._notice is not None:
-            from .ui.theme import WARNING
             text, attr = self._notice
             row = max(0, self.screen.rows - 2)
             saved = self.screen.snapshot()
@@ -387,7 +385,6 @@ class Session:
             return
         row = self.screen.rows - 1
         saved = self.screen.snapshot()
-        from .ui.theme import WARNING
         self.screen.put(row, 0, " " * (self.screen.cols - 1), WARNING)
         self.screen.put(row, 1, f"Still there? Press a key within {IDLE_WARNING} seconds.",
                         WARNING)
@@ -401,59 +398,3 @@ def _ring(session: weakref.ref[Session]) -> None:
     if alive is not None:
         alive._alarm = None
         alive.terminal.wake()
-
-
-async def run_visit(session: Session) -> None:
-    """A whole visit: title, main menu, goodbye.  Ends quietly on carrier loss."""
-    from .ui.menu import QuitDoor, main_menu, straight_to
-    from .ui.title import goodbye, title
-
-    log.info("node %s: %s connected from %s", session.caller.node, session.caller.alias,
-             session.terminal.peer or "local")
-    try:
-        if session.start_action is None:
-            await title(session)
-        # The game screens (and the store some import) load while the title is up: a BBS
-        # caller sees the first screen sooner.
-        from .ui.actions import actions
-        if session.preparing is not None:
-            with contextlib.suppress(Exception):
-                await session.preparing
-        if session.admission is not None and not await session.admission():
-            return
-        if session.start_action is not None:
-            await straight_to(session, actions()[session.start_action])
-        await main_menu(session, actions())
-    except QuitDoor:
-        session.leaving = True
-        session.drop_typeahead()
-        with contextlib.suppress(CarrierLost):  # gone during the goodbye: nothing to save
-            await goodbye(session)
-    except WindowTooSmall:
-        session.leaving = True
-        await session.save_game_in_progress()
-        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
-            session.terminal.write(b"\x1b[0m\x1b[2J\x1b[H" + session.terminal.charset.encode(
-                f"Farewell, {session.caller.alias}: see you in a bigger window.") + b"\r\n")
-            async with asyncio.timeout(DRAIN_TIMEOUT):
-                await session.terminal.drain()
-    except (IdleTimeout, TimeUp) as exc:
-        from .ui.widgets import message
-        session.leaving = True
-        await session.save_game_in_progress()
-        text = ("Your time is up." if isinstance(exc, TimeUp)
-                else "No key for too long: see you next time.")
-        message(session, text)
-        session.drop_typeahead()
-        with contextlib.suppress(CarrierLost):
-            await session.show()
-            await asyncio.sleep(NOTICE_PAUSE)
-            await goodbye(session)
-    except CarrierLost:
-        log.info("node %s: carrier lost", session.caller.node)
-        await session.save_game_in_progress()
-    except asyncio.CancelledError:
-        await asyncio.shield(session.save_game_in_progress())
-        raise
-    finally:
-        log.info("node %s: %s left", session.caller.node, session.caller.alias)

@@ -180,6 +180,7 @@ async def door_with_pebbles(pebbles: GameInfo, door_home: Path) -> AsyncIterator
     assert store is not None
     server = await start_telnet("127.0.0.1", 0, session_runner(
         settings, NodeTable(settings.server.max_nodes), store))
+    assert server.sockets
     yield server.sockets[0].getsockname()[1]
     server.close()
     await server.wait_closed()
@@ -223,7 +224,8 @@ async def test_menu_play_hall_of_fame_and_instructions(door_with_pebbles: int) -
 @pytest.mark.parametrize("info", gamelist.games(), ids=gamelist.names())
 def test_builtin_record_agrees_with_the_door(info: GameInfo) -> None:
     assert info.engine_class() is pure_engine(info.name)  # the engine layer finds it too
-    assert info.screen_class().info is info
+    screen = info.screen_class()
+    assert issubclass(screen, GameScreen) and screen.info is info
     assert (REPO / "ansi" / info.instructions_file).is_file()
     assert (REPO / "door" / "defaults" / "ansi" / info.instructions_file).is_file()
     assert (info.solver_budget is not None) == (info.name in SOLVABLE)

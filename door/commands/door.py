@@ -24,6 +24,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .common import CliError, resolve_settings
+
 if TYPE_CHECKING:
     from ..config import Settings
     from ..dropfile import DropfileCaller
@@ -76,7 +78,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_door(args: argparse.Namespace) -> int:
-    from ..cli import CliError, resolve_settings
     from ..dropfile import DropfileError, read_dropfile
 
     stdio = stdio_problem()  # first: the next file opened would take a closed fd 0 or 1
@@ -444,7 +445,8 @@ async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | N
     import contextlib
     import logging
 
-    from ..session import CarrierLost, run_visit
+    from ..session import CarrierLost
+    from ..ui.visit import run_visit
     from .hangup import HangupSignals
 
     own_signals = signals is None

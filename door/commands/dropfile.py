@@ -10,6 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
+from .common import CliError
+
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
@@ -22,7 +24,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_dropfile(args: argparse.Namespace) -> int:
-    from ..cli import CliError
     from ..dropfile import DropfileError, read_dropfile
 
     try:

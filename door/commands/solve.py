@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import gamelist
-from ..cli import EXIT_OK, CliError
 from ..games.solvers import Verdict, solve, summarize
+from .common import EXIT_OK, CliError
 
 
 def default_budgets() -> dict[str, float]:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import gamelist
-from ..cli import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 from .bulletin import FORMATS
+from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
     from ..config import Settings

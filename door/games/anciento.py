@@ -19,12 +19,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple, Self
 
+from .anciento_player import rank_squares
+from .anciento_rules import BASE_POINTS, END, KINDS
 from .base import Game, IllegalMove, Status
 from .numbers import check_number, random_number, shuffled
 
 SHAPES = "ABCDEF"
 PATTERNS = "123456"
-KINDS = 36
 STONES = 72
 
 SELECT_NUMBERS = range(1, 32001)
@@ -35,9 +36,6 @@ RANDOM_NUMBERS = range(32001, 2**31)
 BOARDS = {"8x12": (8, 12), "8x8": (8, 8)}
 DEFAULT_BOARD = "8x12"
 
-END = "end"
-BASE_POINTS = (0, 1, 2, 4, 8)
-"""Points of an interior placement by neighbour count, before BONUS (R-ANC-3)."""
 LEFT_BONUS = {0: 1000, 1: 500, 2: 100}
 """End bonus by stones not placed (L counts the current stone)."""
 PREVIEW = 4
@@ -342,8 +340,6 @@ class Anciento(Game):
         About 45 ms: a screen asks for it off its event loop."""
         if self.ended:
             return []
-        from .anciento_player import rank_squares
-
         squares = rank_squares(self)
         return [self.geo.names[sq] for sq in squares] if squares else [END]
 

@@ -31,10 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .anciento import BASE_POINTS, END, KINDS, Anciento, Geometry
+from .anciento_rules import BASE_POINTS, END, KINDS
 from .numbers import lcg_outputs
+
+if TYPE_CHECKING:  # the players read the game they are given: the engine imports them
+    from .anciento import Anciento, Geometry
 
 EMPTY = -1
 ALL_KINDS = (1 << KINDS) - 1

@@ -18,8 +18,13 @@ So it sees a Quatro two stones away, and the pockets that need two stones to clo
 
 from __future__ import annotations
 
-from .anciento import END, Anciento
+from typing import TYPE_CHECKING
+
 from .anciento_demo import DEFAULT, Scan, Weights, _Board, _Judge, first_ply
+from .anciento_rules import END
+
+if TYPE_CHECKING:  # the engine's Hint asks this player: it imports this module
+    from .anciento import Anciento
 
 LOOKAHEAD = 4
 """Squares of the current stone searched three stones deep."""

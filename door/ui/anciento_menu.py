@@ -20,6 +20,7 @@ from ..store import StoreError
 from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
+from .instructions import show_instructions
 from .number_input import DIGITS_ONLY, read_digits
 from .widgets import header, message, read_line, status_line
 
@@ -136,7 +137,6 @@ async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> A
             demo = Anciento.new(number, board=board, easy=easy_mode(session))
             await screen_cls(session, demo, demo=True).run_demo()
         elif char == "i" or char == "?" or key.name == "f1":
-            from .instructions import show_instructions
             await show_instructions(session, "anciento")
         elif key.name != "resize":
             error = "Choose R, P or S to play; T, E, L, D, I; Esc goes back."

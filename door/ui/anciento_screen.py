@@ -39,6 +39,7 @@ from ..term import Key
 from ..term.digits import is_digit
 from ..term.screen import Attr
 from . import theme
+from .anciento_menu import anciento_menu, screen_choices
 from .anciento_stones import (
     EDGE,
     INSIDE,
@@ -51,7 +52,7 @@ from .anciento_stones import (
 from .anciento_timer import KeyWaiter, Timer
 from .game_screen import GameScreen, play_game
 from .number_input import choice_number
-from .widgets import plural, read_line
+from .widgets import confirm, plural, read_line
 
 # -- layout --------------------------------------------------------------------------------
 GRID_TOP = 2                # the grid's top line (column letters on the row above)
@@ -110,7 +111,6 @@ class AncientoScreen(GameScreen):
 
     def __init__(self, session: Session, game: Anciento, demo: bool = False) -> None:
         super().__init__(session, game)
-        from .anciento_menu import screen_choices
         choices = screen_choices(session)
         self.demo = demo
         self.cursor = game.geo.start[4]
@@ -140,7 +140,6 @@ class AncientoScreen(GameScreen):
     @classmethod
     async def choose_game(cls, session: Session) -> Anciento | None:
         """Random / Pick / Select a game, timer, easy mode, load, demo: the seed's menu."""
-        from .anciento_menu import anciento_menu
         return await anciento_menu(session, cls)
 
     def header_title(self) -> str:
@@ -378,7 +377,6 @@ class AncientoScreen(GameScreen):
         self._tell_if_over()
 
     async def end_game(self) -> None:
-        from .widgets import confirm
         game = self.game
         if not game.is_over:
             self.draw()

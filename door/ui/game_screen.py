@@ -36,6 +36,8 @@ from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
 from .anciento_timer import KeyWaiter
+from .instructions import show_instructions
+from .menu import messages_news
 from .number_input import DIGITS_ONLY, read_digits
 from .parts import Parts
 from .solver_view import (
@@ -271,7 +273,6 @@ class GameScreen(ABC):
             await self.show_instructions()
 
     async def show_instructions(self) -> None:
-        from .instructions import show_instructions
         await show_instructions(self.session, self.name)
 
     async def common_key(self, key: Key) -> bool:
@@ -477,7 +478,6 @@ async def end_of_game(screen: GameScreen) -> str:
     watches a winning line), and what next."""
     rank, note = await _record_result(screen)
     session = screen.session
-    from .menu import messages_news
 
     news = await messages_news(session)
     waiter = KeyWaiter(session)

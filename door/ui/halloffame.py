@@ -17,6 +17,7 @@ from ..store.visit import node_seen
 from ..term.digits import parse_number
 from . import theme
 from .number_input import choice_number, read_digits
+from .replay import Replay
 from .widgets import header, message, status_line
 
 log = logging.getLogger(__name__)
@@ -111,8 +112,6 @@ class HallOfFame:
 
     async def replay(self, entry: ScoreEntry) -> None:
         """Replay the chosen game on its game screen (its record from the store)."""
-        from .replay import Replay
-
         try:
             record = await self.session.store.game_record(entry.game_id)  # type: ignore[union-attr]
         except StoreError as exc:

@@ -18,6 +18,7 @@ from ..term.art import load_art
 from ..term.codes import Line
 from ..term.screen import BLACK, Screen
 from . import theme
+from .pager import page_lines, page_text
 from .widgets import box_text, header, message, status_line
 
 NEWS_FILES = ("news.ans", "news.asc")
@@ -60,7 +61,6 @@ async def show_page(session: Session, file: str, title: str) -> None:
         while (await session.key()).name == "resize":
             await session.show()
         return
-    from .pager import page_lines, page_text
     if path.suffix.lower() == ".ans":
         await page_lines(session, art_lines(data), title=title)
     else:

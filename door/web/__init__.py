@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..net.buffers import bound_send_buffers
+
 if TYPE_CHECKING:
     from ..config import Settings
     from ..server import Door
@@ -19,8 +21,7 @@ async def start_web_for(settings: Settings, door: Door, hosts: list[str], port: 
     process's): on [web] bind, else ``hosts``, at ``port`` (0: any).  The listener is
     added to ``listeners`` (closed with the others); returns the bound port and the URL
     for the start-up line."""
-    from ..server import bound_send_buffers
-    from .app import start_web
+    from .app import start_web  # the web door's modules load only when it is on
 
     web_hosts = [h.strip() for h in settings.web.bind.split(",") if h.strip()] or hosts
     listener = await start_web(settings, door.run, door.pool, door.store, web_hosts, port,

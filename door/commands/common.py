@@ -1,0 +1,30 @@
+"""What every subcommand shares with ``door.cli``: exit codes, the one-line error, and
+finding the door home's settings.  Here, below both, so that the command modules need not
+import ``door.cli`` (which imports them to build its parser).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
+
+EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+
+
+class CliError(Exception):
+    """A problem to report in one line with exit code 2."""
+
+
+def resolve_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``--home``, else of the folder holding sysop.ini (this one or a
+    parent), else of $REUSSITE_HOME; ConfigError when there is none."""
+    home = args.home or find_home()
+    if home is None:
+        raise ConfigError(f"no {CONFIG_NAME} found in this folder or above, and ${HOME_ENV} "
+                          "is not set: run `reussite init DIR` or pass --home DIR")
+    home = Path(home).resolve()
+    if not home.is_dir():
+        raise ConfigError(f"{home}: no such folder (--home)")
+    return load_settings(home)

@@ -1,6 +1,6 @@
 """Anciento (Ishido family): place 72 stones on a board so that neighbours match.
 
-Rules: RULES.md §4 (R-ANC-1 … R-ANC-7).  Formats and notation: ``docs/anciento.md``.
+Rules: docs/rules.md (R-ANC-1 … R-ANC-7).  Formats and notation: ``docs/anciento.md``.
 
 * A stone has a shape 0..5 and a pattern 0..5; text form is a shape letter ``A``–``F`` and a
   pattern digit ``1``–``6`` (``C4``).  72 stones = 36 kinds × 2.
@@ -79,7 +79,7 @@ def start_squares(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
     """The six start squares (row, column), in the order the start stones are put there.
 
     Top-left, top-right, bottom-left, bottom-right corner, then the upper-left and the
-    lower-right centre square (PySolFC's squares, RULES.md §4.1).
+    lower-right centre square (PySolFC's squares, docs/rules.md).
     """
     mid_r, mid_c = rows // 2 - 1, cols // 2 - 1
     return ((0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1),

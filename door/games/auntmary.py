@@ -1,4 +1,4 @@
-"""Aunt Mary: a one-deck Klondike variant with six columns and three passes (RULES.md §3).
+"""Aunt Mary: a one-deck Klondike variant with six columns and three passes (docs/rules.md).
 
 The rules, the notation and the JSON form are described in ``docs/auntmary.md``.  In short:
 
@@ -604,7 +604,7 @@ class AuntMary(Game):
         return Status.STUCK if self.stuck else Status.PLAYING
 
     def hints(self) -> list[str]:
-        """Moves in the AIS ``get-hint`` order (RULES.md §3.4), best first, no repeats.
+        """Moves in the AIS ``get-hint`` order (docs/rules.md), best first, no repeats.
 
         1 an Ace home (waste, then columns); 2 a whole top run onto another column (not a King
         run that is already the whole column); 3 the waste card onto a column; 4 another card

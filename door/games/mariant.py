@@ -1,6 +1,6 @@
 """Mariant ("Marie Antoinette"): two decks, ten columns, build down by partner-suit rules.
 
-The rules are RULES.md section 1 (labels R-MAR-1 … R-MAR-11); the notation and the JSON
+The rules are docs/rules.md (labels R-MAR-1 … R-MAR-11); the notation and the JSON
 form are documented in ``docs/mariant.md``.  Scoring counts penalty points, so LOWER is
 better: +1 per MOVE, +2 per UNDO (never refunded), +5 per empty column at a DEAL unless
 every non-empty column is one single group, +1 per Auto Ending move; the final score is the

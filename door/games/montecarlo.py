@@ -1,6 +1,6 @@
 """Monte Carlo (the Wildcat! door's pairing solitaire): one deck, a fixed 5x5 grid.
 
-Rules: RULES.md §2 (decisions R-MC-1 … R-MC-5); notation and JSON: ``docs/montecarlo.md``.
+Rules: docs/rules.md (decisions R-MC-1 … R-MC-5); notation and JSON: ``docs/montecarlo.md``.
 
 Positions are numbered 0..24 in reading order (row = p // 5, column = p % 5) and written
 ``a1`` … ``e5`` (column letter a–e left to right, row 1–5 top to bottom).  A pair move is the

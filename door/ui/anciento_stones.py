@@ -46,7 +46,7 @@ def stone_attr(stone: Stone, edge: bool = False) -> Attr:
 def misfit_reason(stone: Stone, neighbours: list[Stone], square: str) -> str:
     """Why ``stone`` may not go on the empty ``square`` with these occupied neighbours.
 
-    Says which rule of RULES.md §4.2 fails, naming the stones involved, so the caller
+    Says which rule of docs/rules.md fails, naming the stones involved, so the caller
     learns the matching rules from the refusals.
     """
     me = stone_label(stone)

@@ -1,4 +1,4 @@
-"""Anciento engine: RULES.md §4 worked examples, legality, scoring, undo/redo, JSON, records."""
+"""Anciento engine: docs/rules.md worked examples, legality, scoring, undo/redo, JSON, records."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def play_demo(number: int, **options) -> Anciento:
     return play_out(Anciento.new(number, **options), fast_move)
 
 
-# -- the worked example of RULES.md §4.3 -----------------------------------------------------
+# -- the worked example of docs/rules.md -----------------------------------------------------
 
 # Columns a.. left to right, rows 1.. top to bottom: (row r, column c) is chr(97 + c) + str(r + 1).
 EXAMPLE_FIXED = {"b2": "A6", "d2": "C3", "a1": "A5", "b3": "B1", "c4": "A4", "d5": "C2",

@@ -1,4 +1,4 @@
-"""Aunt Mary engine: RULES.md §3, the decisions R-AM-1 … R-AM-4 and docs/auntmary.md."""
+"""Aunt Mary engine: docs/rules.md, the decisions R-AM-1 … R-AM-4 and docs/auntmary.md."""
 
 from __future__ import annotations
 
@@ -670,7 +670,7 @@ def after_taking(cols: tuple[tuple[Card, ...], ...], down: tuple[int, ...], a: i
 
 
 def follows_the_rules(before: Position, move: str, after: Position) -> bool:
-    """Check an accepted card move against RULES.md §3.2 independently of the engine."""
+    """Check an accepted card move against docs/rules.md independently of the engine."""
     if move in ("s", "r", "auto"):
         return True
     src, dst = move.split(">")

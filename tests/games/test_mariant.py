@@ -1,4 +1,4 @@
-"""Mariant engine: RULES.md section 1 worked examples, notation, JSON, and property tests."""
+"""Mariant engine: docs/rules.md worked examples, notation, JSON, and property tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Monte Carlo engine and solver: RULES.md §2 worked examples, properties, solver checks."""
+"""Monte Carlo engine and solver: docs/rules.md worked examples, properties, solver checks."""
 
 from __future__ import annotations
 

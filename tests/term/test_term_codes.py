@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from door.term.codes import PAGE_BREAK, parse_codes, parse_color, strip_codes
 from door.term.screen import BLACK, BLUE, CYAN, GREEN, RED, WHITE, YELLOW, Attr
 
-SEED = Path("/work/shared/seeds/001_88fc54bd4038d1dd.txt")
+ANSI = Path(__file__).resolve().parents[2] / "ansi"
 
 
 def spans(text: str, **kw) -> list:
@@ -62,13 +62,28 @@ def test_lines_tabs_controls_and_eof() -> None:
     assert doc == [[("a       b", Attr())], [("♥", Attr())]]
 
 
-def test_the_seed_instruction_file() -> None:
-    text = SEED.read_text(encoding="utf-8")
-    start = text.index("@E@")
-    lines = [line for line in parse_codes(text[start:]) if line is not None]
-    first = lines[0]
-    assert first[-1] == (" INSTRUCTIONS", Attr(YELLOW, BLACK, True))
-    assert "@" not in strip_codes(text[start:])
+WILDCAT_INS = """\
+                        @E@ INSTRUCTIONS
+
+@H@Monte Carlo is a solitaire card game. The objective of the game is to
+remove all the cards from the tableau.
+
+                    @N@    SCORING
+                    @E@    _______
+"""
+"""The opening of MONTE.INS, the Wildcat! 5 door's instructions (1996), as it was written."""
+
+
+def test_a_wildcat_instruction_file() -> None:
+    lines = [line for line in parse_codes(WILDCAT_INS) if line is not None]
+    assert lines[0][-1] == (" INSTRUCTIONS", Attr(YELLOW, BLACK, True))
+    assert "@" not in strip_codes(WILDCAT_INS)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in ANSI.glob("*.ins")))
+def test_the_shipped_instruction_files_leave_no_code_in_the_text(name: str) -> None:
+    text = (ANSI / name).read_bytes().decode("cp437")  # as the door reads it
+    assert "@" not in strip_codes(text)
 
 
 @pytest.mark.parametrize(("text", "attr"), [

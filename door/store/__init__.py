@@ -9,8 +9,7 @@ from .errors import (
     StoreUnavailable,
     UnknownPlayer,
 )
-from .store import (
-    HALL_SIZE,
+from .records import (
     Limits,
     Message,
     NamedSave,
@@ -19,10 +18,9 @@ from .store import (
     ScoreEntry,
     SlotSave,
     SourceActivity,
-    Store,
-    StoredGame,
-    verify_record,
 )
+from .scores import HALL_SIZE, StoredGame, verify_record
+from .store import Store
 
 __all__ = [
     "HALL_SIZE",

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import StoreError, StoreUnavailable
-from .store import SlotSave, Store
+from .records import SlotSave
+from .store import Store
 
 log = logging.getLogger(__name__)
 

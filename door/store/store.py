@@ -25,18 +25,9 @@ from .failures import reason_key as _reason_key  # noqa: F401 (tests/store's imp
 from .messages import Messages
 from .online import Online
 from .players import Players
-from .records import (
-    Limits,
-    Message,
-    NamedSave,
-    OnlineNode,
-    Player,
-    ScoreEntry,
-    SlotSave,
-    SourceActivity,
-)
+from .records import Limits
 from .saves import Saves
-from .scores import HALL_SIZE, Scores, StoredGame, verify_record
+from .scores import Scores, verify_record
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -54,5 +45,4 @@ class Store(Players, Scores, Saves, Messages, Online, Backups):
         return cls(settings.database_url, **kw)
 
 
-__all__ = ["HALL_SIZE", "Limits", "Message", "NamedSave", "OnlineNode", "Player", "PoolTimeout",
-           "ScoreEntry", "SlotSave", "SourceActivity", "Store", "StoredGame", "verify_record"]
+__all__ = ["PoolTimeout", "Store", "verify_record"]

@@ -10,7 +10,8 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import StoreError
-from .store import Player, Store
+from .records import Player
+from .store import Store
 
 if TYPE_CHECKING:
     from ..config import Settings

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..session import Session
 from ..term.codes import Line, parse_codes
-from ..term.screen import DEFAULT
 from . import theme
 from .widgets import header
 
@@ -109,7 +108,6 @@ async def page_lines(session: Session, doc: list[Line | None], title: str = "") 
 
 async def page_text(session: Session, text: str, title: str = "") -> None:
     """Page text with BBS colour codes; the sysop's ``[colors]`` colour @E@ @H@ @B@ @N@."""
-    colors = getattr(session.settings, "colors", None)
-    palette = colors.palette if colors is not None else None
-    doc = parse_codes(text, palette=palette, base=palette["normal"] if palette else DEFAULT)
+    palette = session.settings.colors.palette
+    doc = parse_codes(text, palette=palette, base=palette["normal"])
     await page_lines(session, doc, title)

@@ -41,7 +41,8 @@ def winnable_only(session: Session, game_name: str) -> bool:
     chosen = _winnable_only.get(session, {})
     if game_name in chosen:
         return chosen[game_name]
-    return bool(getattr(getattr(session.settings, game_name), "winnable_only", False))
+    options = session.settings.games.get(game_name)
+    return bool(getattr(options, "winnable_only", False))  # not every game has the option
 
 
 def toggle_winnable_only(session: Session, game_name: str) -> bool:

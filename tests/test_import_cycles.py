@@ -9,13 +9,16 @@ wherever it is written; what it leaves out is an import under ``if TYPE_CHECKING
 without a dependency: import-linter's contracts are about layers, not cycles of
 function-local imports.
 
-Function-local imports that remain are there for start-up time (the heavy modules a
-command or a screen loads only when used): see docs/architecture notes in the modules.
+Function-local imports that remain are there for start-up time: a command loads what it
+runs, and a BBS caller's title is drawn before the store (SQLAlchemy), the game screens or
+the solvers load.  The last test here keeps that true.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "door"
@@ -121,3 +124,17 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path: Path) -> None:
     graph = import_graph(package)
     assert graph["pkg.c"] == set() and graph["pkg.d"] == {"pkg.c"}
     assert cycles(graph) == [["pkg.a", "pkg.sub.b"]]
+
+
+def test_the_title_is_drawn_before_the_heavy_modules_load() -> None:
+    """What ``reussite door`` imports before its first screen byte (bench/bench_launch.py
+    times it): the command line and the visit up to the title, and none of the database,
+    SSH or web libraries, which load while the title is up."""
+    code = ("import sys, door.cli, door.ui.visit; door.cli.build_parser(); "
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, cwd=PACKAGE.parent)
+    loaded = set(result.stdout.split())
+    assert "door" in loaded
+    assert not loaded & {"sqlalchemy", "alembic", "aiosqlite", "asyncpg", "asyncssh",
+                         "telnetlib3", "aiohttp"}

@@ -8,8 +8,6 @@ from .. import gamelist
 from ..config import QUIT_DIRECT, QUIT_TO_BBS, MenuEntry
 from ..session import Session
 from . import theme
-from .messages import new_messages_note
-from .settings import apply_saved_choice
 from .widgets import confirm, header, message, status_line
 
 Action = Callable[[Session], Awaitable[None]]
@@ -56,6 +54,10 @@ def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -
 
 async def main_menu(session: Session, actions: dict[str, Action]) -> None:
     """Loop on the menu until the caller quits (raises :class:`QuitDoor`)."""
+    # Late imports, for start-up time: the settings and message screens load the store
+    # (SQLAlchemy), which must not delay the title a BBS caller sees first.
+    from .settings import apply_saved_choice
+
     apply_saved_choice(session)
     entries = session.settings.enabled_menu
     by_key = {e.key: i for i, e in enumerate(entries)}
@@ -106,6 +108,8 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
 async def straight_to(session: Session, action: Action) -> None:
     """One screen and no menu (an RLogin caller sent to one game): when the caller leaves
     it, the visit is over (raises :class:`QuitDoor`)."""
+    from .settings import apply_saved_choice  # late: the store (see main_menu)
+
     apply_saved_choice(session)
     await action(session)
     raise QuitDoor
@@ -115,4 +119,6 @@ async def messages_news(session: Session) -> str:
     """"You have N new messages." when there are some (and the message centre is on)."""
     if not any(e.action == "messages" for e in session.settings.enabled_menu):
         return ""
+    from .messages import new_messages_note  # late: the store (see main_menu)
+
     return await new_messages_note(session) or ""

@@ -125,7 +125,8 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
             except Refused as exc:  # no telnet at all: one line, and close
                 log.warning("telnet %s: refused: %s", peer[0], exc)
                 self._refused = self._closing = True  # telnetlib3 then forgets us
-                transport.write(notice(str(exc)))  # type: ignore[attr-defined]
+                if isinstance(transport, asyncio.WriteTransport):  # a socket's: always
+                    transport.write(notice(str(exc)))
                 transport.close()
                 return
         super().connection_made(transport)

@@ -148,7 +148,7 @@ class AncientoScreen(GameScreen):
         return f"{self.title} {'demo ' if self.demo else ''}{deal}"
 
     @property
-    def key_line(self) -> str:  # type: ignore[override]
+    def key_line(self) -> str:
         if self.demo:
             return "DEMO  Enter/Space: next move · R: run (any key stops) · Esc: leave the demo"
         return "Arrows+Enter or e4 place · N check · -/+ back/fwd · X end · S save · V demo"

@@ -67,7 +67,6 @@ class GameScreen(ABC):
     info: ClassVar[GameInfo]     # the game's record (door.gamelist), which names the screen
     name: ClassVar[str]          # from the record: registry name, e.g. "montecarlo"
     title: ClassVar[str]         # from the record: shown in the header, e.g. "Monte Carlo"
-    key_line: ClassVar[str]      # short list of keys for the key line
     help_lines: ClassVar[list[str]]  # the one-screen help (? or F1)
     numbers: ClassVar[range] = CARD_GAME_NUMBERS
     solvable: ClassVar[bool] = False
@@ -250,6 +249,12 @@ class GameScreen(ABC):
         session = self.session
         return (self.key_line_state(), self.note, self.note_attr, self.status_text(),
                 session.time_left // 60, session.caller.alias)
+
+    @property
+    def key_line(self) -> str:
+        """The short list of keys on the key line: a constant of most screens' classes
+        (``key_line = "…"``), worked out from the game in some (Monte Carlo relaxed)."""
+        raise NotImplementedError
 
     def key_line_state(self) -> Hashable:
         """What the key line shows (subclasses that grey or light up a key add to it)."""

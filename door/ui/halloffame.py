@@ -112,8 +112,9 @@ class HallOfFame:
 
     async def replay(self, entry: ScoreEntry) -> None:
         """Replay the chosen game on its game screen (its record from the store)."""
+        store = self.session.store  # entries came from it: None only if the door has none
         try:
-            record = await self.session.store.game_record(entry.game_id)  # type: ignore[union-attr]
+            record = await store.game_record(entry.game_id) if store is not None else None
         except StoreError as exc:
             log.warning("replay: %s", exc)
             record = None

@@ -115,7 +115,7 @@ class MonteCarloScreen(GameScreen):
         return {"mode": session.settings.montecarlo.consolidation}
 
     @property
-    def key_line(self) -> str:  # type: ignore[override]
+    def key_line(self) -> str:
         if self.game.relaxed:  # 78 columns at most
             return f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"
         return f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"

@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 CONFIG_NAME = "sysop.ini"
 HOME_ENV = "REUSSITE_HOME"
 
-FEATURE_ACTIONS = ("messages", "halloffame", "instructions", "whosonline", "watch", "settings",
-                   "quit")
+FEATURE_ACTIONS = ("daily", "messages", "halloffame", "instructions", "whosonline", "watch",
+                   "settings", "quit")
 """The main menu's actions besides the games (:mod:`door.gamelist`)."""
 
 
@@ -198,6 +198,7 @@ QUIT_DIRECT = "Log off"
 SSH to ``reussite serve``, or the sysop's local play): there is no BBS to go back to."""
 
 FEATURE_MENU = (
+    MenuEntry("daily", "D", "Daily Challenge"),
     MenuEntry("halloffame", "H", "Hall of Fame"),
     MenuEntry("messages", "E", "Message Centre"),
     MenuEntry("instructions", "I", "Instructions"),

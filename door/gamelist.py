@@ -82,11 +82,13 @@ def _mariant_fits(settings: MariantSettings) -> None:
 class MonteCarloSettings:
     consolidation: str = "strict"
     winnable_only: bool = False
+    still_winnable_auto: bool = False  # ask "still winnable?" after every move
 
 
 @dataclass(frozen=True)
 class AuntMarySettings:
     winnable_only: bool = False
+    still_winnable_auto: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,14 +111,15 @@ MONTECARLO = register(GameInfo(
     engine="door.games.montecarlo:MonteCarlo",
     screen="door.ui.montecarlo_screen:MonteCarloScreen",
     settings=MonteCarloSettings,
-    options={"consolidation": choice("strict", "relaxed"), "winnable_only": on_off},
+    options={"consolidation": choice("strict", "relaxed"), "winnable_only": on_off,
+             "still_winnable_auto": on_off},
     solver_budget=10.0))
 
 AUNTMARY = register(GameInfo(
     name="auntmary", title="Aunt Mary", menu_key="A",
     engine="door.games.auntmary:AuntMary", screen="door.ui.auntmary_screen:AuntMaryScreen",
     settings=AuntMarySettings,
-    options={"winnable_only": on_off},
+    options={"winnable_only": on_off, "still_winnable_auto": on_off},
     retired={"passes": "Aunt Mary always has three passes, as its rules say"},
     solver_budget=30.0))
 

@@ -21,7 +21,8 @@ async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
     labels = [line.strip() for line in caller.term.lines if re.search(r"\[[A-Z0-9]\]", line)]
     labels = [re.sub(r"^.*?\[(\w)\]\s+(.*?)\s*║?$", r"\1 \2", line) for line in labels]
     assert labels == ["M Mariant (Marie Antoinette)", "C Monte Carlo", "A Aunt Mary",
-                      "N Anciento", "H Hall of Fame", "E Message Centre", "I Instructions",
+                      "N Anciento", "D Daily Challenge", "H Hall of Fame", "E Message Centre",
+                      "I Instructions",
                       "W Who's Online", "V Watch a Game", "S Terminal Settings",
                       "Q Log off"]  # "Quit to the BBS" to a caller who came from a BBS
     caller.send("q")

@@ -37,15 +37,20 @@ def board_of(source: str) -> str | None:
 def _lines(door: str, title: str, rule: str, entries: Sequence[ScoreEntry],
            now: datetime) -> list[tuple[str, str]]:
     """(style, text) for each line, the text at most WIDTH columns."""
+    from ..ui.still_winnable import HALL_LEGEND, HALL_MARK  # as on the hall of fame screen
+
     out = [("title", f"  {door} · {title}"), ("rule", f"  {rule}"), ("line", ""),
            ("head", f"  {'Rank':>4}  {'Player':<34} {'Score':>7}  {'Game #':<11} Date"),
            ("rule", "  " + "─" * 70)]
     if not entries:
         out.append(("line", "        No scores yet: be the first!"))
     for e in entries:
+        mark = HALL_MARK if e.still_asks else " "
         out.append(("first" if e.rank == 1 else "line",
-                    f"  {e.rank:>3}.  {e.alias[:34]:<34} {e.score:>7}  #{e.number:<10} "
+                    f"  {e.rank:>3}.  {e.alias[:34]:<34} {e.score:>7}{mark} #{e.number:<10} "
                     f"{e.ended:%Y-%m-%d}"))
+    if any(e.still_asks for e in entries):
+        out += [("line", ""), ("rule", f"  {HALL_LEGEND}")]
     out += [("line", ""), ("foot", f"  Updated {now:%Y-%m-%d %H:%M} UTC")]
     return [(style, text[:WIDTH]) for style, text in out]
 
@@ -62,6 +67,7 @@ def render(fmt: str, door: str, game: str, title: str, rule: str,
             "updated": now.isoformat(timespec="seconds"),
             "entries": [{"rank": e.rank, "player": e.alias, "board": board_of(e.source),
                          "score": e.score, "number": e.number, "status": e.status,
+                         "still_asks": e.still_asks,
                          "ended": e.ended.isoformat(timespec="seconds")} for e in entries],
         }, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     lines = _lines(door, title, rule, entries, now)

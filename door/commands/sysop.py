@@ -16,7 +16,7 @@ import asyncio
 import csv
 import sys
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,10 +60,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     scores.add_argument("--number", type=int, metavar="N", help="only game number N")
     scores.add_argument("--limit", type=int, default=10, metavar="N",
                         help="how many lines (default 10)")
-    bulletin = chore("bulletin", "write a game's hall of fame as a bulletin file for BBSes",
-                     _bulletin)
-    bulletin.add_argument("game", choices=gamelist.names(), metavar="GAME",
-                          help=f"one of {', '.join(gamelist.names())}")
+    bulletin = chore("bulletin", "write a game's hall of fame, or the daily challenge, as a "
+                     "bulletin file for BBSes", _bulletin)
+    bulletin.add_argument("game", choices=(*gamelist.names(), "daily"), metavar="GAME",
+                          help=f"one of {', '.join(gamelist.names())}, or daily (today's "
+                               "challenges, the month's standings and the streaks)")
+    bulletin.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD",
+                          help="daily: that UTC day's challenges (default today)")
     bulletin.add_argument("--format", choices=FORMATS, default="ans",
                           help="ans: CP437 with ANSI colours (default); asc: plain text; "
                                "json: the entries as data")
@@ -209,10 +212,12 @@ async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
 async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> int:
     from ..boards import board_source
     from ..ui.halloffame import list_title, rule
-    from .bulletin import render, write_atomically
+    from .bulletin import render
 
     if not 1 <= args.limit <= 100:
         raise CliError("--limit: expected 1 to 100 places")
+    if args.game == "daily":
+        return await _daily_bulletin(store, args)
     source = None
     title = list_title(args.game, None)
     if args.board:
@@ -224,6 +229,14 @@ async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> in
     entries = await store.top(args.game, args.limit, source=source)
     data = render(args.format, args.settings.door.name, args.game, title, rule(args.game),
                   entries)
+    return _put_bulletin(args, data, f"{args.game} hall of fame",
+                         f"{len(entries)} entr{'ies' if len(entries) != 1 else 'y'}, ")
+
+
+def _put_bulletin(args: argparse.Namespace, data: bytes, what: str, detail: str = "") -> int:
+    """The bulletin on standard output, or written whole to --output (said on stderr)."""
+    from .bulletin import write_atomically
+
     if args.output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -232,9 +245,26 @@ async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> in
         write_atomically(args.output, data)
     except OSError as exc:
         raise CliError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
-    print(f"{args.game} hall of fame ({len(entries)} entr{'ies' if len(entries) != 1 else 'y'}"
-          f", {args.format}) written to {args.output}", file=sys.stderr)
+    print(f"{what} ({detail}{args.format}) written to {args.output}", file=sys.stderr)
     return EXIT_OK
+
+
+def _iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date such as 2026-12-01, got {text!r}"
+                                         ) from None
+
+
+async def _daily_bulletin(store: Store, args: argparse.Namespace) -> int:
+    from ..ui.daily import gather
+    from .daily_bulletin import render_daily
+
+    day = args.date or datetime.now(UTC).date()
+    games, runs = await gather(store, day, args.limit)
+    data = render_daily(args.format, args.settings.door.name, day, games, runs)
+    return _put_bulletin(args, data, f"daily challenge of {day}")
 
 
 async def _scores(store: Store, args: argparse.Namespace, backups: Path) -> int:

@@ -10,6 +10,8 @@ from .errors import (
     UnknownPlayer,
 )
 from .records import (
+    DailyEntry,
+    DailyStanding,
     Limits,
     Message,
     NamedSave,
@@ -24,6 +26,8 @@ from .store import Store
 
 __all__ = [
     "HALL_SIZE",
+    "DailyEntry",
+    "DailyStanding",
     "Limits",
     "Message",
     "MessageRefused",

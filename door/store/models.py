@@ -9,13 +9,14 @@ lowest wins), ties by earlier ``ended``, then by ``id``.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -117,6 +118,32 @@ class GameRow(Base):
     started: Mapped[datetime]
     ended: Mapped[datetime]
     duration_s: Mapped[int] = mapped_column(Integer)
+    still_asks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many times the caller asked "still winnable?" (the hall of fame marks the game)."""
+
+
+class DailyEntryRow(Base):
+    """A caller's counted attempt at one day's challenge of one game: the FIRST game they
+    finished on that day's deal (``door.daily``); later plays are stored as ordinary games
+    only.  ``day`` is the UTC date the deal belongs to."""
+
+    __tablename__ = "daily_entries"
+    __table_args__ = (
+        Index("ix_daily_entries_board", "game", "day", "rank_key", "ended"),
+        Index("ix_daily_entries_player", "player_id", "day"),
+    )
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(BigInteger)
+    score: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    rank_key: Mapped[int] = mapped_column(Integer)
+    ended: Mapped[datetime]
 
 
 class ResumeRow(Base):
@@ -212,5 +239,5 @@ class AccountRow(Base):
     last_login: Mapped[datetime | None]
 
 
-__all__ = ["BIG_ID", "AccountRow", "Base", "GameRow", "MessageRow", "NamedSaveRow", "NodeRow",
-           "PlayerRow", "ResumeRow", "UTCDateTime"]
+__all__ = ["BIG_ID", "AccountRow", "Base", "DailyEntryRow", "GameRow", "MessageRow",
+           "NamedSaveRow", "NodeRow", "PlayerRow", "ResumeRow", "UTCDateTime"]

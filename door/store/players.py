@@ -9,7 +9,15 @@ from sqlalchemy import delete, select, update
 
 from .core import Database, unit
 from .errors import UnknownPlayer
-from .models import GameRow, MessageRow, NamedSaveRow, NodeRow, PlayerRow, ResumeRow
+from .models import (
+    DailyEntryRow,
+    GameRow,
+    MessageRow,
+    NamedSaveRow,
+    NodeRow,
+    PlayerRow,
+    ResumeRow,
+)
 from .records import Player, player_of
 from .text import clean_line
 
@@ -79,7 +87,7 @@ class Players(Database):
         messages they sent keep their signature."""
         async with self._write() as conn:
             # Explicit deletes: correct even where the foreign keys' ON DELETE is not enforced.
-            for table in (GameRow, ResumeRow, NamedSaveRow, NodeRow):
+            for table in (DailyEntryRow, GameRow, ResumeRow, NamedSaveRow, NodeRow):
                 await conn.execute(delete(table).where(table.player_id == player_id))
             await conn.execute(delete(MessageRow).where(MessageRow.recipient_id == player_id))
             await conn.execute(update(MessageRow).where(MessageRow.sender_id == player_id)

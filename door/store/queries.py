@@ -53,7 +53,7 @@ def board(where: ColumnElement[bool], limit: int) -> Select[*tuple[Any, ...]]:
     """A top list: the games matching ``where`` in hall-of-fame order, with their player."""
     return (select(GameRow.id, GameRow.player_id, PlayerRow.alias, GameRow.score,
                    GameRow.number, GameRow.status, GameRow.ended, GameRow.rank_key,
-                   PlayerRow.source)
+                   PlayerRow.source, GameRow.still_asks)
             .join(PlayerRow, PlayerRow.id == GameRow.player_id)
             .where(where).order_by(*ORDER).limit(limit))
 

@@ -38,6 +38,35 @@ class ScoreEntry:
     status: str
     ended: datetime
     source: str = ""  # the player's: "direct", "bbs", "board:TAG"
+    still_asks: int = 0  # "still winnable?" asked during the game (marked in the hall)
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """A counted attempt at a day's challenge (a player's first finished game on its deal)."""
+
+    rank: int
+    game_id: int
+    player_id: int
+    alias: str
+    score: int
+    won: bool
+    number: int
+    ended: datetime
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class DailyStanding:
+    """One player's month of one game's challenges: days played, days won, best score."""
+
+    rank: int
+    player_id: int
+    alias: str
+    played: int
+    won: int
+    best: int
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,4 +149,9 @@ def online_of(row: Any) -> OnlineNode:
 
 def entry_of(rank: int, row: Any) -> ScoreEntry:
     return ScoreEntry(rank, row.id, row.player_id, row.alias, row.score, row.number, row.status,
-                      row.ended, row.source)
+                      row.ended, row.source, int(getattr(row, "still_asks", 0) or 0))
+
+
+def daily_of(rank: int, row: Any) -> DailyEntry:
+    return DailyEntry(rank, row.game_id, row.player_id, row.alias, row.score, bool(row.won),
+                      row.number, row.ended, row.source)

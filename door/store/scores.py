@@ -6,17 +6,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
 
 from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
+from ..games.daily import is_daily
 from . import queries
 from .core import Database, unit
 from .errors import RecordRejected, UnknownPlayer
-from .models import GameRow, PlayerRow
+from .models import DailyEntryRow, GameRow, PlayerRow
 from .records import ScoreEntry, entry_of
 from .saves import clear_slot
 
@@ -62,11 +63,15 @@ class Scores(Database):
     @unit
     async def finish_game(self, player_id: int, record: GameRecord, score: int, status: str,
                           cheater: bool, started: datetime, ended: datetime,
-                          resume_owner: int | None = None) -> int | None:
+                          resume_owner: int | None = None, still_asks: int = 0,
+                          daily_day: date | None = None) -> int | None:
         """Store a finished game, after replaying its record to check the score.  Returns the
         rank it earned in its game's hall of fame (1–10), or None if it did not place.
         ``resume_owner``: the game's resume slot is emptied in the same transaction, if
-        that owner still holds it."""
+        that owner still holds it.  ``still_asks``: how often "still winnable?" was asked
+        (the hall of fame marks the game).  ``daily_day``: the game was started as that
+        day's challenge; if its deal and options are that day's (``door.games.daily``) and
+        the player has no finished attempt at it yet, it is their counted attempt."""
         status = str(status)
         replay_cheater = await asyncio.to_thread(verify_record, record, score, status)
         cheater = bool(cheater) or replay_cheater
@@ -83,9 +88,16 @@ class Scores(Database):
                     player_id=player_id, game=record.game, number=record.number,
                     options=dict(record.options), moves=list(record.actions), score=score,
                     status=status[:16], cheater=cheater, hof=hof, rank_key=key,
-                    started=started, ended=ended,
+                    started=started, ended=ended, still_asks=max(0, int(still_asks)),
                     duration_s=max(0, int((ended - started).total_seconds())))
                 .returning(GameRow.id))).scalar_one()
+            if daily_day is not None and is_daily(record.game, record.number,
+                                                  record.options, daily_day):
+                await conn.execute(self._insert(conn, DailyEntryRow).values(
+                    day=daily_day, game=record.game, player_id=player_id, game_id=game_id,
+                    number=record.number, score=score, won=status == "won", rank_key=key,
+                    ended=ended).on_conflict_do_nothing(
+                        index_elements=["day", "game", "player_id"]))
             if resume_owner is not None:
                 await clear_slot(conn, player_id, record.game, resume_owner)
             rank = None
@@ -140,6 +152,7 @@ class Scores(Database):
     async def reset_scores(self, game: str) -> int:
         """Forget every finished game of ``game`` (the sysop's fresh start)."""
         async with self._write() as conn:
+            await conn.execute(delete(DailyEntryRow).where(DailyEntryRow.game == game))
             result = await conn.execute(delete(GameRow).where(GameRow.game == game))
         return result.rowcount
 

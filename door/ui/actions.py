@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from .. import gamelist
+from .daily import daily_challenge
 from .game_screen import play_game
 from .halloffame import hall_of_fame
 from .instructions import instructions_menu
@@ -17,6 +18,7 @@ from .whosonline import whos_online
 
 FEATURES: dict[str, Action] = {
     "halloffame": hall_of_fame,
+    "daily": daily_challenge,
     "messages": message_centre,
     "settings": terminal_settings,
     "whosonline": whos_online,

@@ -154,6 +154,7 @@ def describe(game: AuntMary, move: str) -> str:
 
 class AuntMaryScreen(GameScreen):
     info = gamelist.AUNTMARY
+    still_winnable: ClassVar[bool] = True
     game: AuntMary
     key_line = "Enter 1-6 W F: pick/drop · S stock · H home · T tip · U/R undo/redo · X resign"
     help_lines: ClassVar[list[str]] = [
@@ -171,7 +172,7 @@ class AuntMaryScreen(GameScreen):
         "Esc/Bksp    put back what you picked up",
         "T  tip (again: the next)   A  auto-finish   X  resign (asks first)",
         "U  undo   R or Ctrl-Y  redo (as many as you like, free)",
-        "I  how to play             Q  leave (your game is kept)",
+        "I  how to play   Q  leave (kept)   V  still winnable? (hall marks it)",
         "",
         "A foundation's top card may come back: pick it up, drop it on a column.",
         "Score: the cards on the foundations, 52 at most.",

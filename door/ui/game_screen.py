@@ -21,7 +21,8 @@ import contextlib
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from ..gameinfo import GameInfo
@@ -36,6 +37,7 @@ from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
 from .anciento_timer import KeyWaiter
+from .daily_status import attempt_note, daily_attempt
 from .instructions import show_instructions
 from .menu import messages_news
 from .number_input import DIGITS_ONLY, read_digits
@@ -49,7 +51,9 @@ from .solver_view import (
     winnable_only,
     winnable_only_label,
 )
-from .widgets import box_text, confirm, header, message, status_line
+from .still_winnable import DAILY_DAY, STILL_ASKS, StillWinnable, auto_label, auto_on, toggle_auto
+from .still_winnable import KEY as STILL_KEY
+from .widgets import box_text, confirm, header, message, plural, status_line
 
 log = logging.getLogger(__name__)
 NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
@@ -78,6 +82,8 @@ class GameScreen(ABC):
         if "info" in cls.__dict__:
             cls.name, cls.title = cls.info.name, cls.info.title
             cls.solvable = cls.info.solver_budget is not None
+    still_winnable: ClassVar[bool] = False
+    """V asks the solver whether the game can still be won from here (door/ui/still_winnable)."""
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -98,6 +104,14 @@ class GameScreen(ABC):
         """The solver's verdict on the deal, asked for when play starts."""
         self.wakeup = asyncio.Event()
         """Set by background work (a solver's answer): the screen redraws without a key."""
+        self.still = StillWinnable(self) if self.still_winnable else None
+        """"Still winnable?" (V), on the screens that offer it."""
+        self.daily_day: date | None = None
+        """Set when the game was started as that UTC day's challenge (door/ui/daily.py)."""
+        self.daily_note = ""
+        """The end box's line on a challenge game: whether this attempt counts."""
+        self.back_label = "main menu"
+        """Where M goes from the end box (the daily board, for its challenges)."""
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
@@ -136,9 +150,12 @@ class GameScreen(ABC):
             if cls.solvable:
                 lines += ["", winnable_only_label(on)
                           + ("  (Enter: a deal that can be won)" if on else "")]
+            if cls.still_winnable:
+                lines.append(auto_label(auto_on(session, cls.name)))
             box_text(session, lines, title=f"New {cls.title} game")
-            status_line(session, "Enter: random deal · W winnable only · Esc: back"
-                        if cls.solvable else "Enter: random deal · Esc: back")
+            status_line(session, "Enter: random deal · W winnable only"
+                        + (" · A ask after moves" if cls.still_winnable else "")
+                        + " · Esc: back" if cls.solvable else "Enter: random deal · Esc: back")
             message(session, error, theme.WARNING if error else theme.MESSAGE)
             row, col = screen.rows // 2 + 5, 22
             end = screen.put(row, col, NUMBER_PROMPT, theme.BRIGHT)
@@ -154,6 +171,9 @@ class GameScreen(ABC):
                 continue
             if cls.solvable and char.lower() == "w":
                 toggle_winnable_only(session, cls.name)
+                continue
+            if cls.still_winnable and char.lower() == "a":
+                toggle_auto(session, cls.name)
                 continue
             if key.name == "enter":
                 text = ""
@@ -236,7 +256,8 @@ class GameScreen(ABC):
         parts.end(screen)
 
     def status_text(self) -> str:
-        return f"Score {self.game.score}{self.watch_note()} · ? help · Q quit"
+        still = " · V still winnable?" if self.still is not None and not self.watching else ""
+        return f"Score {self.game.score}{self.watch_note()}{still} · ? help · Q quit"
 
     def watch_note(self) -> str:
         """`` · 3 watching`` on the status line while others watch this game."""
@@ -291,6 +312,8 @@ class GameScreen(ABC):
                 raise LeaveGame
         elif key.name == "resize":
             pass
+        elif self.still is not None and key.is_char and key.char.lower() == STILL_KEY:
+            self.still.ask()
         else:
             return False
         return True
@@ -304,9 +327,13 @@ class GameScreen(ABC):
         self.session.autosave = self.autosave
         if self.deal_task is None:
             self.deal_task = start_deal_verdict(self)
+        if self.still is not None:
+            self.still.after_key()                 # automatic mode: ask about the start too
         waiter = KeyWaiter(self.session)
         try:
             while not self.is_over:
+                if self.still is not None:
+                    self.still.collect()           # an answer that came: on the message line
                 if not self.session.in_burst:  # a pasted burst: only its last keys draw
                     self.draw()
                 await self.session.show()
@@ -316,8 +343,12 @@ class GameScreen(ABC):
                 if not await self.on_key(key) and not await self.common_key(key):
                     self.refuse("That key does nothing here: press ? for the keys.")
                 self.note_moves()
+                if self.still is not None:
+                    self.still.after_key()
         finally:
             self.session.autosave = None
+            if self.still is not None:
+                self.still.stop()              # the game is over, or left: no more answers
             await waiter.close()
 
     async def next_key(self, waiter: KeyWaiter) -> Key | None:
@@ -345,6 +376,8 @@ class GameScreen(ABC):
         """Forget the solver work this screen asked for (the caller moved on)."""
         if self.deal_task is not None and not self.deal_task.done():
             self.deal_task.cancel()
+        if self.still is not None:
+            self.still.stop()
 
     def deal_verdict(self) -> Verdict | None:
         task = self.deal_task
@@ -360,7 +393,7 @@ class GameScreen(ABC):
         keeper, player = self.session.keeper, self.session.player
         if keeper is None or player is None or self.kept is not None or self.is_over:
             return
-        self.kept = await keeper.start(KeptGame(player.id, self.name, self.game.to_json,
+        self.kept = await keeper.start(KeptGame(player.id, self.name, self.kept_state,
                                                 trouble=self._tell_trouble))
         self._kept_actions = len(self.game.actions)
 
@@ -374,6 +407,24 @@ class GameScreen(ABC):
             if self.session.keeper is not None:
                 self.session.keeper.changed(self.kept)
 
+    @property
+    def still_asks(self) -> int:
+        return self.still.asks if self.still is not None else 0
+
+    def kept_state(self) -> dict[str, Any]:
+        """The resume slot's state: the game's, with the "still winnable?" count."""
+        state = self.game.to_json()
+        if self.still_asks:
+            state[STILL_ASKS] = self.still_asks
+        if self.daily_day is not None:
+            state[DAILY_DAY] = self.daily_day.isoformat()
+        return state
+
+    def still_asked(self) -> None:
+        """A "still winnable?" question went out: the count is saved with the game."""
+        if self.kept is not None and self.session.keeper is not None:
+            self.session.keeper.changed(self.kept)
+
     def _tell_trouble(self, text: str) -> None:
         self.say(text)
         self.note_attr = theme.WARNING
@@ -385,9 +436,37 @@ class GameScreen(ABC):
             await self.session.keeper.flush(self.kept)
 
 
-async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game | None:
-    """The unfinished game of this title, if the caller wants it back.  The slot is left as
-    it is either way: a resumed game claims it as play starts, a new deal replaces it."""
+@dataclass(frozen=True)
+class Opening:
+    """The game a round opens with -- an unfinished one taken back, or a day's challenge --
+    with what goes with it: the "still winnable?" count, the challenge's day."""
+
+    game: Game
+    still_asks: int = 0
+    daily_day: date | None = None
+
+    @classmethod
+    def from_state(cls, game: Game, state: dict[str, Any]) -> Opening:
+        asks = state.get(STILL_ASKS, 0)
+        day = None
+        with contextlib.suppress(TypeError, ValueError):
+            day = date.fromisoformat(state.get(DAILY_DAY))  # type: ignore[arg-type]
+        return cls(game, asks if isinstance(asks, int) and asks > 0 else 0, day)
+
+
+def apply_resumed(screen: GameScreen, resumed: Opening | None) -> None:
+    """Give a screen what the resumed game's slot kept (nothing for a new deal)."""
+    if resumed is None or resumed.game is not screen.game:
+        return
+    if screen.still is not None:
+        screen.still.asks = resumed.still_asks
+    screen.daily_day = resumed.daily_day
+
+
+async def unfinished(session: Session, screen_cls: type[GameScreen]
+                     ) -> tuple[Game, dict[str, Any]] | None:
+    """The caller's unfinished game of this title and its slot's state, if any (None also
+    when the store cannot say, or the state does not load: logged)."""
     store, player = session.store, session.player
     if store is None or player is None:
         return None
@@ -402,18 +481,30 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Game 
     if not state:
         return None
     try:
-        game = screen_cls.info.engine_class().from_json(state)
+        return screen_cls.info.engine_class().from_json(state), state
     except (ValueError, KeyError, TypeError):
         log.warning("node %s: unreadable %s resume slot left alone", session.caller.node,
                     screen_cls.name)
         return None
+
+
+async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Opening | None:
+    """The unfinished game of this title (with its "still winnable?" count and challenge
+    day), if the caller wants it back.  The slot is left as it is either way: a resumed
+    game claims it as play starts, a new deal replaces it."""
+    found = await unfinished(session, screen_cls)
+    if found is None:
+        return None
+    game, state = found
     session.screen.clear()
     header(session, screen_cls.title)
     label = f"{screen_cls.title} {deal_label(game)}"
     box_text(session, [f"You have an unfinished {label}.", "",
                        "N keeps it for later; a new deal you start replaces it."],
              title="Welcome back")
-    return game if await confirm(session, f"Resume your {label}?") else None
+    if not await confirm(session, f"Resume your {label}?"):
+        return None
+    return Opening.from_state(game, state)
 
 
 async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
@@ -431,9 +522,10 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     args = (player.id, game.record(), game.score, str(game.status),
             game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
+    asks, day = screen.still_asks, screen.daily_day
     try:
-        rank = await keeper.finish(label, lambda: store.finish_game(*args,
-                                                                    resume_owner=owner))
+        rank = await keeper.finish(label, lambda: store.finish_game(
+            *args, resume_owner=owner, still_asks=asks, daily_day=day))
     except StoreUnavailable as exc:
         log.warning("node %s: score not stored yet: %s", session.caller.node, exc)
         return None, "The database is not answering: your score is kept and stored later."
@@ -501,6 +593,11 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         verdict = screen.deal_verdict()
         won = game.status is Status.WON
         lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
+        if screen.daily_note:
+            lines.append(screen.daily_note)
+        if screen.still_asks:
+            lines.append(f"\"Still winnable?\" asked {plural(screen.still_asks, 'time')}: "
+                         "the hall of fame marks this game.")
         if screen.deal_task is not None:
             lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
                                            session.settings.solver.budget))
@@ -514,7 +611,7 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         again = "the same random game" if game.options.get("random") else deal_label(game)
         watch = (not won and verdict is not None and verdict.verdict == WINNABLE
                  and verdict.line)
-        lines += ["", f"[A] again with {again}", "[N] a new deal", "[M] main menu"]
+        lines += ["", f"[A] again with {again}", "[N] a new deal", f"[M] {screen.back_label}"]
         if watch:
             lines.append("[W] watch a winning line")
         box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
@@ -532,28 +629,39 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         session.bell()
 
 
-async def play_game(session: Session, screen_cls: type[GameScreen]) -> None:
-    """A round of one title from the main menu: resume or deal, play, record, again?"""
+async def play_game(session: Session, screen_cls: type[GameScreen],
+                    opening: Opening | None = None, back_to: str = "main menu") -> None:
+    """A round of one title from the main menu: resume or deal, play, record, again?
+    ``opening``: play that game first (the daily board's challenge) instead; ``back_to``:
+    where M goes at the end of a game (and the caller's activity then)."""
     store = session.store
     if store is None:
-        await _play_rounds(session, screen_cls)
+        await _play_rounds(session, screen_cls, opening, back_to)
         return
     from ..store.visit import node_seen
 
     player = session.player
     await node_seen(store, session.caller, player, f"Playing {screen_cls.title}")
-    await _play_rounds(session, screen_cls)
-    await node_seen(store, session.caller, player, "main menu")
+    await _play_rounds(session, screen_cls, opening, back_to)
+    await node_seen(store, session.caller, player, back_to)
 
 
-async def _play_rounds(session: Session, screen_cls: type[GameScreen]) -> None:
-    game = await _offer_resume(session, screen_cls)
+async def _play_rounds(session: Session, screen_cls: type[GameScreen],
+                       opening: Opening | None = None, back_to: str = "main menu") -> None:
+    resumed = opening or await _offer_resume(session, screen_cls)
+    game = resumed.game if resumed is not None else None
     while True:
         if game is None:
             game = await screen_cls.choose_game(session)
             if game is None:
                 return
         screen = screen_cls(session, game)
+        screen.back_label = back_to
+        apply_resumed(screen, resumed)
+        if screen.daily_day is not None:
+            before = await daily_attempt(session, screen.name, screen.daily_day)
+            screen.daily_note = attempt_note(screen.daily_day, before)
+            screen.say(screen.daily_note)
         try:
             with offered_to_watchers(screen):
                 await screen.run()

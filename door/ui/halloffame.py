@@ -16,8 +16,10 @@ from ..store import ScoreEntry, StoreError
 from ..store.visit import node_seen
 from ..term.digits import parse_number
 from . import theme
+from .daily import DailyBoard
 from .number_input import choice_number, read_digits
-from .replay import Replay
+from .replay import replay_stored
+from .still_winnable import HALL_LEGEND, HALL_MARK
 from .widgets import header, message, status_line
 
 log = logging.getLogger(__name__)
@@ -27,7 +29,7 @@ TOP = 4  # first row of the list
 
 
 def keys_line(count: int) -> str:
-    return f"←→ 1-{count} game · # one deal · T top ten · ↑↓ R replay · Esc back"
+    return f"1-{count} game · # one deal · T top ten · R replay · D daily"
 
 
 def game_title(game: str) -> str:
@@ -94,9 +96,12 @@ class HallOfFame:
             attr = theme.HOTKEY if mine else theme.LABEL
             if i - 1 == self.selected:
                 attr = theme.SELECTED
-            screen.put(row + i, 2, f"{entry.rank:>4}. {entry.alias[:24]:<24} {entry.score:>7}  "
-                                   f"#{entry.number:<11}{entry.ended:%Y-%m-%d}", attr)
+            mark = HALL_MARK if entry.still_asks else " "
+            screen.put(row + i, 2, f"{entry.rank:>4}. {entry.alias[:24]:<24} {entry.score:>7}"
+                                   f"{mark} #{entry.number:<11}{entry.ended:%Y-%m-%d}", attr)
         footer = row + 12
+        if any(entry.still_asks for entry in entries):
+            screen.put(footer - 1, 2, HALL_LEGEND, theme.LABEL)
         if best is None:
             screen.put(footer, 2, "You have no score in this hall yet.", theme.LABEL)
         else:
@@ -112,19 +117,7 @@ class HallOfFame:
 
     async def replay(self, entry: ScoreEntry) -> None:
         """Replay the chosen game on its game screen (its record from the store)."""
-        store = self.session.store  # entries came from it: None only if the door has none
-        try:
-            record = await store.game_record(entry.game_id) if store is not None else None
-        except StoreError as exc:
-            log.warning("replay: %s", exc)
-            record = None
-        if record is None or not record.actions:
-            self.session.bell()
-            message(self.session, "That game's moves are not on record.", theme.WARNING)
-            await self.session.show()
-            await self.session.key()
-            return
-        await Replay(self.session, record, entry.alias, entry.score).run()
+        await replay_stored(self.session, entry.game_id, entry.alias, entry.score)
 
     async def run(self) -> None:
         while True:
@@ -153,6 +146,8 @@ class HallOfFame:
                 self.selected = (self.selected + step) % len(self.entries)
             elif key.is_char and key.char.lower() == "r" and self.entries:
                 await self.replay(self.entries[self.selected])
+            elif key.is_char and key.char.lower() == "d":
+                await DailyBoard(self.session).run()
             elif key.name != "resize":
                 self.session.bell()
 

@@ -15,7 +15,7 @@ Action = Callable[[Session], Awaitable[None]]
 FEATURE_NAMES = {
     "messages": "The message centre", "halloffame": "The hall of fame",
     "instructions": "Instructions", "whosonline": "Who's online",
-    "settings": "Terminal settings", "watch": "Watching",
+    "settings": "Terminal settings", "watch": "Watching", "daily": "The daily challenge",
 }
 
 
@@ -30,7 +30,8 @@ def label_for(session: Session, entry: MenuEntry) -> str:
     return entry.label
 
 
-def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -> None:
+def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int,
+              footer: str = "") -> None:
     screen = session.screen
     screen.clear()
     header(session, "Main Menu")
@@ -48,6 +49,8 @@ def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int) -
         screen.put(row, left + 8, label_for(session, entry), attr)
     prompt_row = top + len(entries) + 5
     screen.put(prompt_row, left, "Your choice: ", theme.BRIGHT)
+    if footer and prompt_row + 1 < screen.rows - 2:
+        screen.center(prompt_row + 1, footer[:screen.cols - 2], theme.LABEL)
     screen.cursor = (prompt_row, left + 13)
     status_line(session, "Hot key or ↑↓ Enter · Ctrl-R redraws")
 
@@ -63,8 +66,9 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
     by_key = {e.key: i for i, e in enumerate(entries)}
     selected = 0
     note = await messages_news(session)
+    today = await daily_news(session)
     while True:
-        draw_menu(session, entries, selected)
+        draw_menu(session, entries, selected, today)
         if note:
             message(session, note)
         await session.show()
@@ -103,6 +107,7 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
         await action(session)
         session.renderer.invalidate()
         note = await messages_news(session)
+        today = await daily_news(session)
 
 
 async def straight_to(session: Session, action: Action) -> None:
@@ -113,6 +118,17 @@ async def straight_to(session: Session, action: Action) -> None:
     apply_saved_choice(session)
     await action(session)
     raise QuitDoor
+
+
+async def daily_news(session: Session) -> str:
+    """The line under the menu: today's challenges and their players so far (the daily
+    board, docs/daily.md, has the best scores)."""
+    entry = next((e for e in session.settings.enabled_menu if e.action == "daily"), None)
+    if entry is None:
+        return ""
+    from .daily_status import players_today  # late: the store (see main_menu)
+
+    return await players_today(session, entry.key)
 
 
 async def messages_news(session: Session) -> str:

@@ -78,6 +78,7 @@ def consolidation_summary(event: Consolidation) -> str:
 
 class MonteCarloScreen(GameScreen):
     info = gamelist.MONTECARLO
+    still_winnable: ClassVar[bool] = True
     game: MonteCarlo
     help_lines: ClassVar[list[str]] = [
         "Remove pairs of the same rank that touch: side by side, above",
@@ -89,7 +90,7 @@ class MonteCarloScreen(GameScreen):
         "            type b2c3 to remove the pair at b2 and c3",
         "Backspace   take back a typed letter or the picked card",
         "Esc         drop the picked card (with none picked: leave)",
-        "H           hint (press again for the next pair)",
+        "H           hint (again: the next)   V  still winnable? (hall marks it)",
         "U           undo pairs, back to the last cards dealt from the stock",
         "            (a deal from the stock cannot be undone; greyed: none)",
         "F           consolidate now (only when the sysop allows it)",

@@ -14,18 +14,22 @@ move, the score, and at the end the final score (and the recorded one if it diff
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from .. import gamelist
 from ..games import Game, GameRecord, IllegalMove
 from ..games.base import apply_actions
 from ..session import Session
+from ..store import StoreError
 from ..term import Key
 from ..term.width import clip
 from . import theme
 from .anciento_timer import KeyWaiter
 from .game_screen import GameScreen
 from .widgets import message
+
+log = logging.getLogger(__name__)
 
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)
 """Seconds per move while P plays, slowest first; + and − step through them."""
@@ -173,3 +177,21 @@ class Replay:
                     self.session.bell()
         finally:
             await waiter.close()
+
+
+async def replay_stored(session: Session, game_id: int, who: str, score: int) -> None:
+    """Replay a finished game from the store (a hall of fame's or a daily board's line);
+    a record that cannot be read, or has no moves, is said so."""
+    store = session.store  # the line came from it: None only if the door has none
+    try:
+        record = await store.game_record(game_id) if store is not None else None
+    except StoreError as exc:
+        log.warning("replay: %s", exc)
+        record = None
+    if record is None or not record.actions:
+        session.bell()
+        message(session, "That game's moves are not on record.", theme.WARNING)
+        await session.show()
+        await session.key()
+        return
+    await Replay(session, record, who, score).run()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..games import IllegalMove, engine
@@ -18,6 +17,7 @@ from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from ..games.winnable import pick_listed
 from . import theme
 from .anciento_timer import KeyWaiter
+from .visit_choice import VisitChoice
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -30,26 +30,19 @@ ON_DEMAND_TRIES = 8
 """Random deals solved, one after the other, to find a winnable one where no list is
 shipped (Mariant setups other than 2 down, 1 up); then the caller is told none was found."""
 
-_winnable_only: weakref.WeakKeyDictionary[Session, dict[str, bool]] = (
-    weakref.WeakKeyDictionary())
+_winnable_only = VisitChoice("winnable_only")
 """The caller's "Winnable deals only" choice per game, for the rest of the visit."""
 
 
 def winnable_only(session: Session, game_name: str) -> bool:
     """Is "Winnable deals only" on for this caller and game?  Default: sysop.ini's
     ``[game] winnable_only``."""
-    chosen = _winnable_only.get(session, {})
-    if game_name in chosen:
-        return chosen[game_name]
-    options = session.settings.games.get(game_name)
-    return bool(getattr(options, "winnable_only", False))  # not every game has the option
+    return _winnable_only.on(session, game_name)
 
 
 def toggle_winnable_only(session: Session, game_name: str) -> bool:
     """Switch the choice; return it."""
-    on = not winnable_only(session, game_name)
-    _winnable_only.setdefault(session, {})[game_name] = on
-    return on
+    return _winnable_only.toggle(session, game_name)
 
 
 def winnable_only_label(on: bool) -> str:

@@ -376,12 +376,8 @@ async def online(request: web.Request) -> web.Response:
 
 
 async def daily(request: web.Request) -> web.Response:
-    door = request.app[DOOR_KEY]
-    today = await door["public"].daily()
-    if today is None and _wants_json(request):
-        return _answer(request, {"error": "no daily challenge on this door yet"},
-                       lambda: "", 404)
-    return _answer(request, today, lambda: pages.daily_page(door["settings"].door.name, today))
+    """Today's challenges (a database that does not answer: 503, as the other pages)."""
+    return await _public(request, lambda public: public.daily(), pages.daily_page)
 
 
 async def api_index(request: web.Request) -> web.Response:

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from .. import gamelist
 from ..ui.halloffame import game_title
+from ..ui.still_winnable import HALL_LEGEND, HALL_MARK
 
 STYLE = """
 body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 1.5em auto; max-width: 52em;
@@ -56,10 +57,13 @@ def _entries(entries: list[dict[str, Any]], empty: str, with_deal: bool = True) 
     for e in entries:
         deal = (f'<td class="n"><a href="/halloffame/{e["game"]}/{e["deal"]}">#{e["deal"]}'
                 "</a></td>" if with_deal else "")
+        mark = f" {HALL_MARK}" if e.get("still_asks") else ""
         rows.append(f'<tr><td class="n">{e["rank"]}.</td><td>{text(e["player"])}</td>'
-                    f'<td class="n">{e["score"]}</td>{deal}<td>{text(e["ended"][:10])}</td>'
-                    "</tr>")
-    return f"<table>{head}{''.join(rows)}</table>"
+                    f'<td class="n">{e["score"]}{mark}</td>{deal}'
+                    f'<td>{text(e["ended"][:10])}</td></tr>')
+    legend = (f'<p class="note">{text(HALL_LEGEND)}</p>'
+              if any(e.get("still_asks") for e in entries) else "")
+    return f"<table>{head}{''.join(rows)}</table>{legend}"
 
 
 def _deal_form(game: str) -> str:
@@ -114,14 +118,21 @@ def online_page(door: str, online: dict[str, Any]) -> str:
     return page(door, "Who's online", f"<table>{head}{rows}</table>")
 
 
-def daily_page(door: str, daily: dict[str, Any] | None) -> str:
-    if daily is None:
-        return page(door, "Daily challenge",
-                    '<p class="note">No daily challenge on this door yet.</p>')
-    entries = [dict(e, game=daily["game"]) for e in daily["entries"]]
-    body = (f'<p>{text(daily["game_name"])}, deal #{daily["deal"]}, {text(daily["date"])}</p>'
-            + _entries(entries, "Nobody has played it yet today.", with_deal=False))
-    return page(door, "Daily challenge", body)
+def daily_page(door: str, daily: dict[str, Any]) -> str:
+    parts = [f'<p>{text(daily["date"])} (UTC): one deal per game, the same on every board; '
+             "a caller's first finished attempt counts. Resets at 00:00 UTC.</p>"]
+    for game in daily["games"]:
+        entries = [dict(e, game=game["game"]) for e in game["entries"]]
+        parts.append(f'<h2>{text(game["game_name"])} #{game["deal"]}</h2>'
+                     + _entries(entries, "Nobody has played it yet today.", with_deal=False))
+    if daily["streaks"]:
+        rows = "".join(f'<tr><td>{text(s["player"])}</td><td class="n">{s["played"]}</td>'
+                       f'<td class="n">{s["played_best"]}</td><td class="n">{s["won"]}</td>'
+                       f'<td class="n">{s["won_best"]}</td></tr>' for s in daily["streaks"])
+        parts.append('<h2>Streaks</h2><table><tr><th>Player</th><th class="n">Days played'
+                     '</th><th class="n">(best)</th><th class="n">Days won</th>'
+                     f'<th class="n">(best)</th></tr>{rows}</table>')
+    return page(door, "Daily challenge", "".join(parts))
 
 
 def not_found_page(door: str, why: str) -> str:

@@ -18,7 +18,10 @@ from typing import Any
 from .. import gamelist
 from ..boards import SOURCE_PREFIX, board_source
 from ..config import Settings
-from ..store import HALL_SIZE, OnlineNode, ScoreEntry, Store
+from ..games.daily import daily_deals
+from ..store import HALL_SIZE, DailyEntry, OnlineNode, ScoreEntry, Store
+from ..ui import daily_status
+from ..ui.daily import gather
 from ..ui.halloffame import game_title, list_title, rule
 from ..ui.whosonline import idle_text
 
@@ -81,7 +84,12 @@ def _board_tag(source: str) -> str | None:
 def entry_dict(entry: ScoreEntry) -> dict[str, Any]:
     return {"rank": entry.rank, "player": entry.alias, "score": entry.score,
             "deal": entry.number, "status": entry.status, "ended": _when(entry.ended),
-            "board": _board_tag(entry.source)}
+            "board": _board_tag(entry.source), "still_asks": entry.still_asks}
+
+
+def daily_entry_dict(entry: DailyEntry) -> dict[str, Any]:
+    return {"rank": entry.rank, "player": entry.alias, "score": entry.score,
+            "won": entry.won, "ended": _when(entry.ended), "board": _board_tag(entry.source)}
 
 
 def online_dict(node: OnlineNode, servers: list[str], now: datetime) -> dict[str, Any]:
@@ -154,10 +162,26 @@ class PublicData:
                     "callers": [online_dict(n, servers, now) for n in nodes]}
         return await self.cache.get(("online",), make)
 
-    async def daily(self) -> dict[str, Any] | None:
-        """Today's daily challenge, or None while the door has none.
+    async def daily(self) -> dict[str, Any]:
+        """Today's daily challenge (docs/daily.md): ``{"date", "resets", "games": [{"game",
+        "game_name", "deal", "players", "entries": [...]}], "streaks": [...]}`` -- each
+        game's first attempts of the UTC day, best first, and the players' streaks.  A door
+        without a database still shows the day's deals, with no entries."""
+        day = daily_status.today()
 
-        The hook for issue #17 (the daily challenge): return ``{"game", "game_name",
-        "deal", "date", "entries": [entry_dict(...)]}`` from the store here, through
-        ``self.cache``, and the /daily page and /api/daily show it with no other change."""
-        return None
+        async def make() -> dict[str, Any]:
+            if self.store is None:
+                games = [{"game": d.game, "game_name": game_title(d.game), "deal": d.number,
+                          "players": 0, "entries": []} for d in daily_deals(day)]
+                return {"date": day.isoformat(), "resets": "00:00 UTC", "games": games,
+                        "streaks": []}
+            found, runs = await gather(self.store, day, HALL_SIZE)
+            return {"date": day.isoformat(), "resets": "00:00 UTC",
+                    "games": [{"game": g.game, "game_name": g.title, "deal": g.number,
+                               "players": g.players,
+                               "entries": [daily_entry_dict(e) for e in g.today]}
+                              for g in found],
+                    "streaks": [{"player": s.alias, "played": s.played_now,
+                                 "played_best": s.played_best, "won": s.won_now,
+                                 "won_best": s.won_best} for s in runs[:HALL_SIZE]]}
+        return await self.cache.get(("daily", day.isoformat()), make)

@@ -14,12 +14,14 @@ from serverhelp import configure, running
 from webhelp import get
 
 from door.config import load_settings
+from door.games.daily import GAMES, daily_deal
 from door.games.montecarlo import MonteCarlo
 from door.store import Store
 from door.store.visit import open_store
 from door.web.public import Cache
 
 NUMBER = 11982
+DAY = datetime(2031, 5, 17).date()
 VENDOR = Path(__file__).resolve().parents[2] / "door" / "web" / "static" / "vendor"
 
 
@@ -70,7 +72,10 @@ async def test_the_hall_of_fame_escapes_what_players_typed(door_home: Path) -> N
         assert status == 200 and "Mariant" in html and "&lt;b&gt;x&lt;/b&gt;" in html
 
 
-async def test_the_api_says_the_same_as_json(door_home: Path) -> None:
+async def test_the_api_says_the_same_as_json(door_home: Path, monkeypatch) -> None:
+    from door.ui import daily_status
+
+    monkeypatch.setattr(daily_status, "CLOCK", lambda: datetime(2031, 5, 17, 8, 0, tzinfo=UTC))
     configure(door_home, XA="change-this-secret | 127.0.0.1 | Xanadu BBS")
     points = await with_scores(door_home)
     async with running(door_home, ssh=False, web=True) as ports:
@@ -89,7 +94,14 @@ async def test_the_api_says_the_same_as_json(door_home: Path) -> None:
         online = json.loads((await get(ports.web, "/api/online"))[2])
         assert online["callers"] == []
         status, _, body = await get(ports.web, "/api/daily")
-        assert status == 404 and "no daily challenge" in json.loads(body)["error"]
+        assert status == 200
+        today = json.loads(body)
+        assert today["date"] == "2031-05-17" and today["resets"] == "00:00 UTC"
+        assert [(g["game"], g["deal"], g["players"]) for g in today["games"]] == [
+            (g, daily_deal(DAY, g).number, 0) for g in GAMES]
+        status, _, page = await get(ports.web, "/daily")
+        assert status == 200 and f"Monte Carlo #{daily_deal(DAY, 'montecarlo').number}" in page
+        assert "Resets at 00:00 UTC" in page
         index = json.loads((await get(ports.web, "/api"))[2])
         assert "/api/halloffame/montecarlo" in index["halloffame"]
 

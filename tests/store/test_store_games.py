@@ -207,3 +207,18 @@ async def test_ranks_agree_with_a_plain_sort(store: Store, game: str) -> None:
             assert best is None
         else:
             assert (best.game_id, best.rank) == (rows[mine[0]][2], mine[0] + 1)
+
+
+async def test_still_winnable_asks_are_kept_and_shown_on_the_boards(store: Store) -> None:
+    ann = await store.player("direct", "ann", "Ann")
+    bob = await store.player("direct", "bob", "Bob")
+    asked = played_game("montecarlo", 4242, 6)
+    plain = played_game("montecarlo", 4243, 2)
+    await store.finish_game(ann.id, asked.record(), asked.score, str(asked.status), False,
+                            T0, T0, still_asks=3)
+    await store.finish_game(bob.id, plain.record(), plain.score, str(plain.status), False,
+                            T0, T0)
+    marks = {e.alias: e.still_asks for e in await store.top("montecarlo")}
+    assert marks == {"Ann": 3, "Bob": 0}
+    assert (await store.number_board("montecarlo", 4242))[0].still_asks == 3
+    assert (await store.player_best("montecarlo", bob.id)).still_asks == 0

@@ -30,6 +30,7 @@ from door.store import Store
 from door.ui.actions import actions
 from door.ui.anciento_screen import AncientoScreen
 from door.ui.auntmary_screen import AuntMaryScreen
+from door.ui.daily import daily_challenge
 from door.ui.game_screen import play_game
 from door.ui.halloffame import hall_of_fame
 from door.ui.instructions import instructions_menu
@@ -116,6 +117,8 @@ SCREENS: dict[str, tuple[Start, str, str]] = {
     "a page of rules": (instructions_menu, "2", "MONTE CARLO: HOW TO PLAY"),
     "terminal settings": (terminal_settings, "", "Character set"),
     "hall of fame": (hall_of_fame, "", "Hall of Fame"),
+    "daily board": (daily_challenge, "", "Today: Mariant"),
+    "daily streaks": (daily_challenge, "s", "Streaks: days in a row"),
     "who's online": (whos_online, "", "Online"),
     "messages": (message_centre, "", "messages for"),
     "message editor": (message_centre, "wBob\rHello\rSome text", "Some text"),

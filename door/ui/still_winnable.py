@@ -1,0 +1,147 @@
+""""Still winnable?": can a win still be reached from the caller's CURRENT position?
+
+Monte Carlo and Aunt Mary offer it (key V, and, when switched on, after every move).  The
+question goes to the solver pool (``door.solving``) with the position as it stands -- for
+Aunt Mary the full deal, face-down cards and stock included, which is why only yes / no is
+ever shown, never a move.  The answer appears on the message line when it comes, in
+KPatience's words; keys are answered meanwhile.  An answer about a position the caller
+has since left is marked with how many moves ago it was asked (in automatic mode it is
+dropped instead: the new position's question is already on its way).
+
+Every question asked is counted with the game (``games.still_asks``): the hall of fame marks
+games played with this help, as a reminder that the caller knew more than the cards show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
+from . import theme
+from .solver_view import ask
+from .visit_choice import VisitChoice
+
+if TYPE_CHECKING:
+    from ..session import Session
+    from .game_screen import GameScreen
+
+KEY = "v"
+STILL_ASKS = "still_asks"
+"""Key of the count in a resume slot's state (engines ignore keys they do not know)."""
+DAILY_DAY = "daily_day"
+"""Key of the challenge's day (ISO date) in a resume slot's state (door/ui/daily.py)."""
+CAN = "This game can still be won."
+CANNOT = "This game cannot be won any more."
+THINKING = "Still winnable? The solver is thinking (keys work meanwhile)..."
+HALL_MARK = "v"
+"""Shown after the score in a hall of fame for a game where "still winnable?" was used."""
+HALL_LEGEND = "v: \"still winnable?\" was asked during the game"
+
+_auto = VisitChoice("still_winnable_auto")
+
+
+def auto_on(session: Session, game_name: str) -> bool:
+    """Ask after every move?  The caller's choice for this visit, else sysop.ini's
+    ``[game] still_winnable_auto``."""
+    return _auto.on(session, game_name)
+
+
+def toggle_auto(session: Session, game_name: str) -> bool:
+    return _auto.toggle(session, game_name)
+
+
+def auto_label(on: bool) -> str:
+    return f"A  \"Still winnable?\" after each move: {'ON ' if on else 'off'}"
+
+
+def answer_words(verdict: Verdict | None, budget: float) -> str:
+    """KPatience's three answers (and one for a solver that could not be asked)."""
+    if verdict is None:
+        return "Still winnable? The solver is not available right now."
+    if verdict.verdict == WINNABLE:
+        return CAN
+    if verdict.verdict == NOT_WINNABLE:
+        return CANNOT
+    return f"Still winnable? Could not tell in {budget:g} s."
+
+
+class StillWinnable:
+    """The question for one game screen: at most one in the pool at a time."""
+
+    def __init__(self, screen: GameScreen, asks: int = 0) -> None:
+        self.screen = screen
+        self.asks = asks
+        """Questions asked during this game (resumed games bring theirs)."""
+        self.task: asyncio.Task[Verdict | None] | None = None
+        self.asked_at = -1
+        """``len(game.actions)`` when the question in ``task`` was asked."""
+        self.auto_asked = False
+
+    @property
+    def session(self) -> Session:
+        return self.screen.session
+
+    @property
+    def auto(self) -> bool:
+        return auto_on(self.session, self.screen.name)
+
+    def position_mark(self) -> int:
+        return len(self.screen.game.actions)   # grows with every move, undo and redo
+
+    def ask(self, auto: bool = False) -> None:
+        """Send the current position to the pool (a question already out for it stays)."""
+        game = self.screen.game
+        if game.status.value in ("won", "lost"):
+            return
+        mark = self.position_mark()
+        if self.task is not None and not self.task.done():
+            if self.asked_at == mark:
+                if not auto:
+                    self.screen.say(THINKING)
+                return
+            self.task.cancel()               # a question about a position left behind
+        position: dict[str, Any] = game.to_json()
+        self.task = asyncio.ensure_future(ask(self.session, self.screen.name, game.number,
+                                              dict(game.options), position))
+        self.task.add_done_callback(lambda _: self.screen.wakeup.set())
+        self.asked_at, self.auto_asked = mark, auto
+        self.asks += 1
+        self.screen.still_asked()
+        if not auto:
+            self.screen.say(THINKING)
+
+    def after_key(self) -> None:
+        """In automatic mode, ask about each new position."""
+        if self.auto and self.asked_at != self.position_mark() and not self.screen.is_over:
+            self.ask(auto=True)
+
+    def collect(self) -> bool:
+        """Show an answer that has come (True if the message line changed)."""
+        task = self.task
+        if task is None or not task.done():
+            return False
+        self.task = None
+        if task.cancelled():
+            return False
+        verdict = task.result()
+        moved = self.position_mark() - self.asked_at
+        words = answer_words(verdict, self.session.settings.solver.budget)
+        if moved:
+            if self.auto_asked:
+                return False                  # stale: the new position's answer follows
+            words = f"{moves_ago(moved)}: {words}"
+        attr = theme.WARNING if verdict is not None and verdict.verdict == NOT_WINNABLE \
+            else theme.MESSAGE
+        self.screen.say(words)
+        self.screen.note_attr = attr
+        return True
+
+    def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+def moves_ago(actions: int) -> str:
+    """How an answer about an earlier position is marked."""
+    return "Before your last move" if actions == 1 else f"Before your last {actions} moves"

@@ -1,0 +1,90 @@
+"""``reussite sysop bulletin daily``: a day's challenges with their best first attempts, the
+month's standings and the streaks, as ans / asc / json (the day given with --date)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from storehelp import played_game
+
+from door.cli import main
+from door.config import load_settings
+from door.games.daily import GAMES, daily_deal
+from door.store.visit import open_store
+
+DAY = date(2031, 5, 17)
+
+
+def seed(home: Path) -> tuple[int, int]:
+    """Ann plays Monte Carlo's challenge on DAY-1 and DAY; Bob on DAY only."""
+    async def run() -> tuple[int, int]:
+        store = await open_store(load_settings(home))
+        try:
+            scores = []
+            for alias, days, moves in (("Ann", (DAY - timedelta(days=1), DAY), 6),
+                                       ("Bob", (DAY,), 2)):
+                player = await store.player("direct", alias.lower(), alias)
+                for day in days:
+                    game = played_game("montecarlo", daily_deal(day, "montecarlo").number,
+                                       moves)
+                    at = datetime.combine(day, datetime.min.time(), UTC) + timedelta(hours=9)
+                    await store.finish_game(player.id, game.record(), game.score,
+                                            str(game.status), False, at, at, daily_day=day)
+                scores.append(game.score)
+            return scores[0], scores[1]
+        finally:
+            await store.close()
+    return asyncio.run(run())
+
+
+def sysop(home: Path, *args: str) -> int:
+    return main(["--home", str(home), "--log-level", "error", "sysop", *args])
+
+
+def test_daily_bulletin_in_three_formats(door_home: Path, tmp_path: Path,
+                                         capsysbinary: pytest.CaptureFixture) -> None:
+    ann, bob = seed(door_home)
+    assert ann > bob
+    out = tmp_path / "daily.ans"
+    assert sysop(door_home, "bulletin", "daily", "--date", "2031-05-17", "-o", str(out)) == 0
+    assert b"daily challenge of 2031-05-17 (ans) written to" in capsysbinary.readouterr().err
+    lines = [re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", line)
+             for line in out.read_bytes().decode("cp437").split("\r\n")]
+    assert "  Réussite · Daily challenge, Saturday 17 May 2031" in lines
+    assert f"  Monte Carlo #{daily_deal(DAY, 'montecarlo').number}: 2 players" in lines
+    places = [line.split()[:3] for line in lines if re.match(r"\s+\d\.\s+(Ann|Bob)\s+\d", line)]
+    assert places[:2] == [["1.", "Ann", str(ann)], ["2.", "Bob", str(bob)]]
+    assert "        May, won/played: Ann 0/2 · Bob 0/1" in lines
+    streak = next(line for line in lines if re.match(r"\s+1\.\s+Ann\s+2 \(2\)", line))
+    assert streak.endswith("2 (2) / 0 (0)")
+    assert max(len(line) for line in lines) <= 79
+
+    assert sysop(door_home, "bulletin", "daily", "--date", "2031-05-17", "--format",
+                 "json") == 0
+    data = json.loads(capsysbinary.readouterr().out.decode("utf-8"))
+    assert data["date"] == "2031-05-17" and data["resets"] == "00:00 UTC"
+    assert [g["game"] for g in data["games"]] == list(GAMES)
+    mc = next(g for g in data["games"] if g["game"] == "montecarlo")
+    assert [(e["rank"], e["player"], e["score"]) for e in mc["today"]] == [
+        (1, "Ann", ann), (2, "Bob", bob)]
+    assert data["streaks"][0] == {"player": "Ann", "played": 2, "played_best": 2, "won": 0,
+                                  "won_best": 0}
+
+    assert sysop(door_home, "bulletin", "daily", "--date", "2031-06-30", "--format",
+                 "asc") == 0
+    asc = capsysbinary.readouterr().out.decode("cp437")
+    assert "\x1b" not in asc and asc.count("Nobody has played it yet today.") == 4
+    ann_line = next(line for line in asc.splitlines() if "Ann" in line)
+    assert ann_line.endswith("0 (2) / 0 (0)")         # broken long before; her best stays
+
+
+def test_a_bad_date_is_one_line(door_home: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as caught:
+        sysop(door_home, "bulletin", "daily", "--date", "17/05/2031")
+    assert caught.value.code == 2
+    assert "expected a date such as 2026-12-01" in capsys.readouterr().err

@@ -1,0 +1,119 @@
+""""Still winnable?" (V) on Monte Carlo and Aunt Mary: asked in the solver pool about the
+position as it stands, shown when it comes, keys answered meanwhile, stale answers marked.
+
+In-process screens (pyte) here; tests/server/test_still_winnable_telnet.py goes through a
+real telnet door with a store (recorded, resumed, marked in the hall of fame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from pyteterm import ScreenCaller
+from waiting import until
+
+from door.config import Settings
+from door.games.auntmary import AuntMary
+from door.games.montecarlo import MonteCarlo
+from door.games.solvers import solve
+from door.solving import solver_pool
+from door.ui.auntmary_screen import AuntMaryScreen
+from door.ui.montecarlo_screen import MonteCarloScreen
+from door.ui.still_winnable import CAN, CANNOT, THINKING
+
+HARD = 55
+"""An Aunt Mary deal that keeps the solver busy for minutes (as in tests/test_solving.py)."""
+
+
+class MonteCarloCaller(ScreenCaller):
+    screen_class = MonteCarloScreen
+
+
+class AuntMaryCaller(ScreenCaller):
+    screen_class = AuntMaryScreen
+
+
+def dealing(monkeypatch, screen_class: type, game) -> None:
+    """The screen's next game is ``game`` (its ``choose_game`` returns a copy)."""
+    async def choose(cls, session):
+        return type(game).from_json(game.to_json())
+    monkeypatch.setattr(screen_class, "choose_game", classmethod(choose))
+
+
+async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settings,
+                                                                 monkeypatch) -> None:
+    number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "winnable")
+    dealing(monkeypatch, MonteCarloScreen, MonteCarlo.new(number))
+    caller = MonteCarloCaller(settings, charset="utf8")
+    await caller.wait_for(f"Monte Carlo #{number}")
+    assert "V still winnable?" in caller.text               # the status line offers it
+    caller.send("v")
+    await caller.wait_for(CAN, timeout=60)
+    await caller.close()
+
+    assert solve("auntmary", 2).verdict == "not winnable"
+    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(2))
+    caller = AuntMaryCaller(settings)
+    await caller.wait_for("Aunt Mary #2")
+    game = AuntMary.new(2)
+    game.play("s")
+    caller.send("s")                                         # the caller's move is applied
+    await caller.wait_for(f"Stock {len(game.stock)} ")
+    caller.send("V")
+    await caller.wait_for(CANNOT, timeout=60)
+    assert "Before your" not in caller.text
+    await caller.close()
+
+
+async def test_keys_are_answered_while_the_question_is_solved(settings: Settings,
+                                                              monkeypatch) -> None:
+    """Deal 55 keeps a worker busy: the caller plays on, and leaving kills the job."""
+    settings = replace(settings, solver=replace(settings.solver, budget=120, workers=2))
+    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
+    caller = AuntMaryCaller(settings)
+    await caller.wait_for(f"Aunt Mary #{HARD}")
+    pool = solver_pool(settings)
+    caller.send("v")
+    await caller.wait_for(THINKING)
+    await until(lambda: pool.running == 2, "both jobs running (deal verdict, still winnable?)")
+    game = AuntMary.new(HARD)
+    game.play("s")
+    caller.send("s")                                         # a move, answered at once
+    await caller.wait_for(f"Stock {len(game.stock)} ")
+    assert pool.running == 2                                 # while the solver works on
+    caller.send("?")
+    await caller.wait_for("Press any key to go back.")
+    assert pool.running == 2
+    caller.send(" ")
+    await caller.wait_for(f"Stock {len(game.stock)} ")
+    caller.send("q")
+    await caller.wait_for("Leave this game?")
+    caller.send("y")
+    await asyncio.wait_for(caller.task, 10)
+    await until(lambda: pool.running == 0, "the jobs killed when the caller left")
+
+
+async def test_an_answer_about_an_earlier_position_is_marked(settings: Settings,
+                                                             monkeypatch) -> None:
+    settings = replace(settings, solver=replace(settings.solver, budget=1, workers=2))
+    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
+    caller = AuntMaryCaller(settings)
+    await caller.wait_for(f"Aunt Mary #{HARD}")
+    caller.send("vs")                   # ask, then move before a 1 s solve can answer
+    await caller.wait_for("Before your last move: Still winnable? Could not tell in 1 s.",
+                          timeout=60)
+    await caller.close()
+
+
+async def test_automatic_mode_asks_without_a_key(settings: Settings) -> None:
+    caller = MonteCarloCaller(settings, charset="utf8")
+    await caller.wait_for("Game number:")
+    assert '"Still winnable?" after each move: off' in caller.text
+    caller.send("a")
+    await caller.wait_for('"Still winnable?" after each move: ON')
+    number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "winnable")
+    caller.send(f"{number}\r")
+    await caller.wait_for(f"Monte Carlo #{number}")
+    await caller.wait_for(CAN, timeout=60)                   # asked without a key
+    await caller.close()

@@ -76,6 +76,11 @@ _HOME = [[sum(1 << (r * 4 + su) for r in range(top)) for top in range(14)] for s
 """``_HOME[suit][top]``: bit mask of the cards of a suit on its foundation."""
 
 
+def home_mask(suit: int, top: int) -> int:
+    """Bit mask (by card id) of the cards of ``suit`` on a foundation whose top is ``top``."""
+    return _HOME[suit][top]
+
+
 # -- position hashing ---------------------------------------------------------------------
 # The tableau's hash is the XOR of one random number per pair of neighbouring cards in a
 # column (the bottom card pairs with the floor): a set of pairs, so the order of the
@@ -123,6 +128,10 @@ def _dominated(best: list[int], q: int, r: int) -> bool:
     """``best[j]``: the lowest talon pointer explored with j redeals used.  A position that
     used fewer redeals, or as many with the pointer no further on, can do all this one can."""
     return best[r] <= q or (r > 0 and best[0] < 99) or (r == 2 and best[1] < 99)
+
+
+PROBE_NODES = 5000
+"""Nodes of the first, short search in the other move order (see :func:`solve`)."""
 
 
 class _OutOfBudget(Exception):
@@ -181,6 +190,9 @@ class _Search:
         self.path: list[Move] = []
         self.exhaustive = False
         """Tests only: nothing made at once, every legal move tried, one at a time."""
+        self.redeal_last = True
+        """Talon plays that cost a redeal are tried after every other move (fewer positions
+        seen again with a better talon); False: with the other talon plays (the probe)."""
 
     def key(self) -> int:
         """The position's hash, without the talon pointer and redeals (see _dominated)."""
@@ -341,6 +353,7 @@ class _Search:
         downs: list[Move] = []
         twin_moves: list[tuple[int, int, int, int]] = []
         clearing: list[Move] = []
+        later: list[Move] = []   # talon plays that cost a redeal
         # cards that could be put onto a card brought back from a foundation:
         # (card, column or -1, index in the column or talon index, that card)
         wanting: list[tuple[int, int, int, int]] = []
@@ -417,7 +430,7 @@ class _Search:
             if found[host & 3] == host >> 2 or ready >> TWIN[cols[b][i]] & 1:
                 other.append(("T", b, i, d))
         if reach:
-            self._talon_moves(reach, top_of, empty, ready, home, plays)
+            self._talon_moves(reach, top_of, empty, ready, home, plays, later)
         if exhaustive:
             for su in range(4):
                 r = found[su]
@@ -434,10 +447,10 @@ class _Search:
             downs = self._blocks(wanting)
         if len(expose) > 1:
             expose.sort(key=_first)
-        return home + [m for _, m in expose] + plays + other + downs
+        return home + [m for _, m in expose] + plays + other + downs + later
 
     def _talon_moves(self, reach: list[int], top_of: dict[int, int], empty: int, ready: int,
-                     home: list[Move], plays: list[Move]) -> None:
+                     home: list[Move], plays: list[Move], later: list[Move]) -> None:
         """Talon plays.  A card turned up from the stock (not the waste top) is played only
         if the very next move can use it -- a card to put on it, the next card of its suit
         to follow it home -- or a card further on in this pass can be played next: until
@@ -461,15 +474,16 @@ class _Search:
                 nxt = x + 4
                 if not waiting or used_on or (nxt < 52 and (
                         nxt in top_of or any(talon[j] == nxt for j in reach if j != k))):
-                    home.append(("W", k, -1))
+                    (later if k < top and self.redeal_last else home).append(("W", k, -1))
             if waiting and not used_on:
                 continue
+            out = later if k < top and self.redeal_last else plays
             for h in HOSTS[x]:
                 d = top_of.get(h)
                 if d is not None:
-                    plays.append(("W", k, d))
+                    out.append(("W", k, d))
             if x >= KING_ID and empty >= 0:
-                plays.append(("W", k, empty))
+                out.append(("W", k, empty))
 
     def _blocks(self, wanting: list[tuple[int, int, int, int]]) -> list[Move]:
         """Foundation cards brought back down, each block ending with a card from the
@@ -758,16 +772,32 @@ def solve(game_or_position: AuntMary | Position | dict[str, Any] | int, *,
         return SolveResult(UNWINNABLE, 0, 0.0)
     deadline = None if seconds is None else start + seconds
     search = _Search(pos, node_limit, deadline)
+    from .auntmary_deadlock import cannot_win  # it reads this module's tables
+
+    if cannot_win(search.cols, search.found, search.talon, search.present):
+        return SolveResult(UNWINNABLE, 1, clock() - start)
+    # A short probe with the talon plays in their own order first: some wins need an early
+    # redeal, which the main order tries last.  A probe that ends is a whole search.
+    probe_limit = PROBE_NODES if node_limit is None else min(PROBE_NODES, node_limit)
+    probe = _Search(pos, probe_limit, deadline)
+    probe.redeal_last = False
+    spent = 0
     try:
-        won = search.run()
+        won = probe.run()
+        search = probe
     except _OutOfBudget:
-        return SolveResult(UNKNOWN, search.nodes, clock() - start)
+        spent = probe.nodes
+        search.node_limit = None if node_limit is None else node_limit - spent
+        try:
+            won = search.run()
+        except _OutOfBudget:
+            return SolveResult(UNKNOWN, spent + search.nodes, clock() - start)
     elapsed = clock() - start
     if not won:
-        return SolveResult(UNWINNABLE, search.nodes, elapsed)
+        return SolveResult(UNWINNABLE, spent + search.nodes, elapsed)
     replay = _Search(pos, None, None)
     line: list[str] = []
     for move in search.path:
         line += replay.notation(move)
         replay.apply(move)
-    return SolveResult(WINNABLE, search.nodes, elapsed, line)
+    return SolveResult(WINNABLE, spent + search.nodes, elapsed, line)

@@ -2,6 +2,8 @@
 
 It reads one job per line on stdin (JSON: game, number, options, position, seconds), solves
 it, and writes the verdict as one JSON line on stdout, until stdin closes (the door is gone).
+A job ``{"kind": "move", "game": "anciento", "position": …}`` asks the search player for its
+move instead (the Demo): the answer is ``{"move": "e4"}``.
 It lowers its own priority first, so that solving never slows the door's callers down: a
 2-core machine gives the door's event loop the CPU it needs and the solver the rest.
 """
@@ -12,6 +14,7 @@ import contextlib
 import json
 import os
 import sys
+from typing import Any
 
 NICE = 10
 """Added to the worker's niceness."""
@@ -24,14 +27,28 @@ def main() -> None:
         os.nice(NICE)
     for line in sys.stdin:
         job = json.loads(line)
+        answer: dict[str, Any]
         try:
-            verdict = solve(job["game"], job["number"], job.get("options") or {},
-                            position=job.get("position"), seconds=job.get("seconds"),
-                            node_limit=job.get("nodes")).to_json()
+            if job.get("kind") == "move":
+                answer = player_move(job)
+            else:
+                answer = solve(job["game"], job["number"], job.get("options") or {},
+                               position=job.get("position"), seconds=job.get("seconds"),
+                               node_limit=job.get("nodes")).to_json()
         except (ValueError, KeyError, TypeError) as exc:
-            verdict = {"error": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(verdict) + "\n")
+            answer = {"error": f"{type(exc).__name__}: {exc}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
+
+
+def player_move(job: dict[str, Any]) -> dict[str, Any]:
+    """The search player's move for the game state in the job (Anciento only)."""
+    if job.get("game") != "anciento" or not isinstance(job.get("position"), dict):
+        raise ValueError("a move job wants game anciento and its position")
+    from .games.anciento import Anciento
+    from .games.anciento_player import search_move
+
+    return {"move": search_move(Anciento.from_json(job["position"]))}
 
 
 if __name__ == "__main__":

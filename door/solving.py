@@ -34,6 +34,8 @@ RECYCLE_AFTER_S = 2.0
 """A worker whose job ran this long is replaced: a big search leaves a big process."""
 KNOWN_DEALS = 256
 """Deal verdicts remembered (the same deal is often played again at once)."""
+PLAYER_SECONDS = 10.0
+"""The wall-clock guard's base for a search player's move (its work is ~50 ms)."""
 LINE_LIMIT = 1 << 22
 """Longest answer line read from a worker (a winning line is a few KiB)."""
 
@@ -111,6 +113,38 @@ class SolverPool:
             self._busy -= 1
             self._wake()
             return self._known[key]
+        started = time.monotonic()
+        answer = await self._run(job, seconds)
+        if answer is None:
+            return Verdict(game, number, options or {}, UNKNOWN, 0, time.monotonic() - started)
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        verdict = Verdict.from_json(answer)
+        if position is None and verdict.verdict != UNKNOWN:
+            self._known[key] = verdict
+            while len(self._known) > KNOWN_DEALS:
+                self._known.popitem(last=False)
+        return verdict
+
+    async def player_move(self, game: str, position: dict[str, Any],
+                          seconds: float = PLAYER_SECONDS) -> str | None:
+        """A search player's move for a game's JSON state (Anciento: Demo), worked out in
+        the pool like a verdict; None when the job overran its wall-clock guard.  Cancelling
+        the awaiting task kills the job."""
+        if self.closed:
+            raise RuntimeError("the solver pool is closed")
+        await self._slot()
+        answer = await self._run({"kind": "move", "game": game, "position": position},
+                                 seconds)
+        if answer is None:
+            return None
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        return str(answer["move"])
+
+    async def _run(self, job: dict[str, Any], seconds: float) -> dict[str, Any] | None:
+        """Run one job on a worker, the slot already taken (and given back here); None
+        when it overran budget × WALL_FACTOR + WALL_EXTRA seconds of wall time."""
         worker: _Worker | None = None
         started = time.monotonic()
         try:
@@ -119,11 +153,10 @@ class SolverPool:
             answer = await asyncio.wait_for(worker.ask(job),
                                             seconds * WALL_FACTOR + WALL_EXTRA)
         except TimeoutError:
-            log.warning("solver job %s #%s killed after %.0f s of wall time", game, number,
-                        time.monotonic() - started)
+            log.warning("solver job %s killed after %.0f s of wall time",
+                        json.dumps(job)[:80], time.monotonic() - started)
             self._discard(worker)
-            return Verdict(game, number, options or {}, UNKNOWN, 0,
-                           time.monotonic() - started)
+            return None
         except BaseException:      # cancelled (the caller left), or the worker died
             self._discard(worker)
             raise
@@ -136,14 +169,7 @@ class SolverPool:
             self._active.discard(worker)
             self._busy -= 1
             self._wake()
-        if "error" in answer:
-            raise ValueError(answer["error"])
-        verdict = Verdict.from_json(answer)
-        if position is None and verdict.verdict != UNKNOWN:
-            self._known[key] = verdict
-            while len(self._known) > KNOWN_DEALS:
-                self._known.popitem(last=False)
-        return verdict
+        return answer
 
     async def _slot(self) -> None:
         """Wait for a free worker slot (first come, first served)."""

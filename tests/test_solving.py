@@ -11,6 +11,8 @@ from waiting import WAIT
 
 from door import solving
 from door.games import Status
+from door.games.anciento import Anciento
+from door.games.anciento_player import search_move
 from door.games.montecarlo import MonteCarlo
 from door.games.solvers import NOT_WINNABLE, UNKNOWN, WINNABLE
 from door.solving import SolverPool
@@ -42,6 +44,20 @@ async def test_verdicts_come_from_the_workers() -> None:
         assert again.verdict == WINNABLE and again.options == {"mode": "relaxed"}
         with pytest.raises(ValueError, match="mode"):
             await pool.solve("montecarlo", 3, {"mode": "sideways"})
+    finally:
+        await pool.close()
+
+
+async def test_the_search_players_move_comes_from_a_worker() -> None:
+    pool = SolverPool(1, 10)
+    try:
+        game = Anciento.new(505)
+        for _ in range(3):
+            move = await pool.player_move("anciento", game.to_json())
+            assert move == search_move(game)
+            game.play(move)
+        with pytest.raises(ValueError, match="anciento"):
+            await pool.player_move("auntmary", game.to_json())
     finally:
         await pool.close()
 

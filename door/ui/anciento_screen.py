@@ -22,6 +22,8 @@ what the frame's ``is_over`` looks for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 from typing import Any, ClassVar
 
@@ -60,6 +62,9 @@ GRID_LEFT = 3               # the grid's left line (row numbers two columns to t
 SQUARE = 4                  # three cells inside, one line
 PANEL_LEFT, PANEL_WIDTH = 53, 27
 LAST_MARK = "»"
+PLAYED, STOPPED, LEFT = "played", "stopped", "left"
+"""How a demo move ended (``_demo_move``)."""
+log = logging.getLogger(__name__)
 
 CURSOR = theme.FRAME
 """The cursor's brackets share the grid's colour: a move of the cursor then costs no colour
@@ -464,7 +469,12 @@ class AncientoScreen(GameScreen):
                         if key.name != "resize":
                             self.refuse("Enter or Space: next move · R: run · Esc: leave.")
                         continue
-                await self._demo_move()
+                played = await self._demo_move()
+                if played == LEFT:
+                    return
+                if played == STOPPED and running:   # a key came while it was thinking
+                    running = False
+                    self.say("Stopped.  Enter: next move · R: run · Esc: leave.")
             game.end()
             self.say(f"Demo over: final score {game.score}, {plural(game.placed, 'stone')} "
                      f"on the board.  Press any key.")
@@ -474,17 +484,53 @@ class AncientoScreen(GameScreen):
         finally:
             await self.waiter.close()
 
-    async def _demo_move(self) -> None:
+    async def _demo_move(self) -> str:
+        """Ask the solver pool for the search player's move and play it: PLAYED.  Keys are
+        answered while it is worked out: Esc or Q leaves (LEFT, the job is cancelled), any
+        other key stops a run (STOPPED, the move is still played)."""
         game = self.game
         stone = game.current
         assert stone is not None
-        move = await asyncio.to_thread(search_move, game)
+        job = asyncio.ensure_future(self._search_move())
+        outcome = PLAYED
+        try:
+            while not job.done():
+                key = await self.waiter.get_unless(job)
+                if key is None:
+                    continue
+                char = key.char.lower() if key.is_char else ""
+                if key.name == "esc" or char == "q":
+                    return LEFT
+                if key.name != "resize":
+                    outcome = STOPPED
+                    self.say("The demo player is thinking...  Esc: leave the demo.")
+                    self.draw()
+                    await self.session.show()
+        finally:
+            if not job.done():
+                job.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await job
+        move = job.result()
         square = game.geo.names.index(move)
         points, quatro = game.points_at(square), len(game.neighbours(square)) == 4
         game.play(move)
         self.cursor = self.last = square
         self.say(f"Demo: {stone_label(stone)} on {move}, {plural(points, 'point')}"
                  f"{'  Quatro! BONUS x' + str(game.bonus) if quatro else ''}.")
+        return outcome
+
+    async def _search_move(self) -> str:
+        """The search player's move, from the solver pool (never on the event loop); in a
+        thread when the pool cannot be asked (logged)."""
+        try:
+            move = await self.session.solvers.player_move("anciento", self.game.to_json())
+        except (OSError, ValueError, ConnectionError, RuntimeError) as exc:
+            log.warning("solver pool unavailable for the demo move: %s", exc)
+            move = None
+        if move is None:
+            move = await asyncio.to_thread(search_move, self.game)
+        return move
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:

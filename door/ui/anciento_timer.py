@@ -14,6 +14,7 @@ import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..session import Session
 from ..term import Key
@@ -95,6 +96,16 @@ class KeyWaiter:
             await asyncio.wait({self._task})
         elif timeout > 0:
             await asyncio.wait({self._task}, timeout=timeout)
+        if not self._task.done():
+            return None
+        task, self._task = self._task, None
+        return task.result()
+
+    async def get_unless(self, other: asyncio.Future[Any]) -> Key | None:
+        """The next key, or None when ``other`` is done first (the read goes on)."""
+        if self._task is None:
+            self._task = asyncio.ensure_future(self.session.key())
+        await asyncio.wait({self._task, other}, return_when=asyncio.FIRST_COMPLETED)
         if not self._task.done():
             return None
         task, self._task = self._task, None

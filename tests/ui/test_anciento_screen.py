@@ -478,6 +478,41 @@ async def test_demo_from_the_menu_steps_runs_and_stops(settings: Settings,
     await asyncio.wait_for(caller.task, WAIT)
 
 
+async def test_the_demo_move_comes_from_the_pool_and_keys_are_answered_meanwhile(
+        settings: Settings) -> None:
+    caller = Caller(settings)
+    await caller.wait_for("New Anciento game")
+    caller.send("d")
+    await caller.wait_for("Anciento demo #")
+    pool = caller.session.solvers
+    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60))
+            for _ in range(pool.size)]          # a long solve holds every worker
+    try:
+        await caller.wait_until(lambda: pool.running == pool.size, "the pool busy")
+        caller.send("\r")                       # the demo's move waits for a worker ...
+        await caller.wait_until(lambda: pool.queued == 1, "the move queued")
+        caller.send(" ")                        # ... and a key is answered meanwhile
+        await caller.wait_for("The demo player is thinking...  Esc: leave the demo.")
+        assert "Stones left 66" in caller.text
+        caller.send("\x1b")                     # leaving drops the job
+        await caller.wait_for("New Anciento game")
+        await caller.wait_until(lambda: pool.queued == 0, "the move's job dropped")
+        assert pool.running == pool.size and not any(job.done() for job in busy)
+    finally:
+        for job in busy:
+            job.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+    caller.send("d")                            # the pool free again: moves come at once
+    await caller.wait_for("Anciento demo #")
+    caller.send("\r")
+    await caller.wait_for("Demo: ")
+    assert "Stones left 65" in caller.text
+    caller.send("\x1b")
+    await caller.wait_for("New Anciento game")
+    caller.send("\x1b")
+    await asyncio.wait_for(caller.task, WAIT)
+
+
 async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)

@@ -56,16 +56,23 @@ def brute_winnable(pos: Position, limit: int = 20_000) -> bool | None:
     return False
 
 
-def position(rng: random.Random, free: tuple[int, int], runs: bool) -> Position:
-    """A random position with a few cards in play (the highest of each suit): spread over
-    some columns (built into runs when ``runs``), face-down cards under them, the stock and
-    the waste."""
+def in_play(rng: random.Random, low: int, high: int) -> tuple[list[int], list[Card]]:
+    """Foundation tops with ``low``-``high`` cards (the highest of their suits) taken off,
+    and those cards shuffled."""
     found = [13] * 4
-    for _ in range(rng.randint(*free)):
+    for _ in range(rng.randint(low, high)):
         suit = rng.choice([s for s in range(4) if found[s]])
         found[suit] -= 1
     play = [Card(r, SUITS[s]) for s in range(4) for r in range(found[s] + 1, 14)]
     rng.shuffle(play)
+    return found, play
+
+
+def position(rng: random.Random, free: tuple[int, int], runs: bool) -> Position:
+    """A random position with a few cards in play (the highest of each suit): spread over
+    some columns (built into runs when ``runs``), face-down cards under them, the stock and
+    the waste."""
+    found, play = in_play(rng, *free)
     if runs:
         play.sort(key=lambda c: -c.rank + rng.random() * 3)
     used = rng.randint(2, 6)
@@ -175,12 +182,7 @@ def test_queens_over_the_kings_they_need_are_lost() -> None:
 def tight_position(rng: random.Random) -> Position:
     """A few high cards in play, piled face down in one or two columns, the rest of them in
     the talon on its last pass: small enough for the engine to explore, and often lost."""
-    found = [13] * 4
-    for _ in range(rng.randint(5, 10)):
-        suit = rng.choice([s for s in range(4) if found[s]])
-        found[suit] -= 1
-    play = [Card(r, SUITS[s]) for s in range(4) for r in range(found[s] + 1, 14)]
-    rng.shuffle(play)
+    found, play = in_play(rng, 5, 10)
     used = rng.randint(1, 2)
     cols: list[list[Card]] = [[] for _ in range(6)]
     stock: list[Card] = []
@@ -283,12 +285,7 @@ def test_deals_proved_lost_before_any_search() -> None:
 def locked_position(rng: random.Random) -> Position:
     """14-24 high cards in play, all six columns used, each column roughly in rising rank
     (high cards over low ones of their suit: often locked), a few cards in the talon."""
-    found = [13] * 4
-    for _ in range(rng.randint(14, 24)):
-        suit = rng.choice([s for s in range(4) if found[s]])
-        found[suit] -= 1
-    play = [Card(r, SUITS[s]) for s in range(4) for r in range(found[s] + 1, 14)]
-    rng.shuffle(play)
+    found, play = in_play(rng, 14, 24)
     cols: list[list[Card]] = [[] for _ in range(6)]
     talon: list[Card] = []
     for card in play:

@@ -16,6 +16,11 @@ bytes on the wire are counted exactly; every mode says how many bytes each key b
     python bench/load.py --sizes 100 --ssh 0 --keys 10
     python bench/load.py --sizes 500 --ssh 0 --web 500   # telnet and web, 500 callers each
     python bench/load.py --sizes 2000 --ssh 0 --workers 2   # issue #20: p99 <= 50 ms
+    python bench/load.py --sizes 1000 --ssh 0 --no-echo --busy-solvers 1   # issue #17
+
+``--busy-solvers N`` runs each telnet size a second time while N solver workers (the pool's
+own process, at its priority) each chew on a long Aunt Mary solve: the keys' latency with
+the solver pool busy, beside the same run without.
 
 Figures only: the test suite never runs this.
 """
@@ -26,6 +31,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import json
 import os
 import re
 import resource
@@ -163,6 +169,26 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
         except TimeoutError:
             proc.kill()
             await proc.wait()
+
+
+BUSY_JOB = {"game": "auntmary", "number": 55, "options": {}, "seconds": 3600}
+"""A solve that runs for minutes (deal 55 is one the solver cannot settle in 10 s)."""
+
+
+async def start_busy_solvers(count: int) -> list[asyncio.subprocess.Process]:
+    """``count`` solver workers (the pool's own ``python -m door.solver_worker``, at the
+    pool's lower priority), each given a long job: the CPU a busy solver pool takes."""
+    procs = []
+    for _ in range(count):
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "door.solver_worker", cwd=REPO,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL)
+        assert proc.stdin is not None
+        proc.stdin.write((json.dumps(BUSY_JOB) + "\n").encode())
+        await proc.stdin.drain()
+        procs.append(proc)
+    return procs
 
 
 # -- callers ----------------------------------------------------------------------------------
@@ -511,6 +537,8 @@ async def main() -> None:
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     parser.add_argument("--workers", type=int, default=1,
                         help="the door's worker processes (serve --workers)")
+    parser.add_argument("--busy-solvers", type=int, default=0, metavar="N",
+                        help="also run each telnet size again with N solver workers busy")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = 2 * max([*args.sizes, args.ssh, args.web]) + 200
@@ -525,6 +553,16 @@ async def main() -> None:
         for what in ("telnet",) if args.no_echo else ("telnet", "echo"):
             rows.append(await run(what, n, args.keys, args.concurrency, args.workers))
             report(rows[-1])
+        if args.busy_solvers:
+            busy = await start_busy_solvers(args.busy_solvers)
+            try:
+                row = await run("telnet", n, args.keys, args.concurrency, args.workers)
+            finally:
+                for proc in busy:
+                    await stop(proc)
+            row.what = f"telnet, {args.busy_solvers} solving"
+            rows.append(row)
+            report(row)
     if args.ssh:
         rows.append(await run("ssh", args.ssh, args.keys, args.concurrency, args.workers))
         report(rows[-1])

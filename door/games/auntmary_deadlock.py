@@ -28,7 +28,7 @@ check it against an exhaustive search and the engine on constructed positions.
 
 from __future__ import annotations
 
-from .auntmary_solver import DOWN, FIT, HOSTS, KING_ID, home_mask
+from .auntmary_cards import DOWN, FIT, HOSTS, KING_ID, home_mask
 
 ALL = (1 << 52) - 1
 _EMPTY = 1 << 52

@@ -4,15 +4,19 @@ The rule (docs/daily.md says it in words, for other implementations):
 
 1. ``seed = "reussite-daily-YYYY-MM-DD-<game>"`` (the UTC date; the game's registry name:
    ``mariant``, ``montecarlo``, ``auntmary``, ``anciento``), encoded as ASCII;
-2. ``h`` = the first 8 bytes of SHA-256(seed), read as a big-endian unsigned integer;
-3. for the three card games, the deal is ``winnable[h mod len(winnable)]``, where
-   ``winnable`` is the game's shipped list of deals proven winnable
-   (``door/games/winnable/<list>.txt``, numbers in file order) for the challenge's options;
-   for Anciento (no solver) the deal is ``1 + h mod 32000`` (its numbered games).
+2. ``h(k)`` = the first 8 bytes of SHA-256 of the seed (k = 0) or of ``seed + "#" + k``
+   (k = 1, 2, ...), read as a big-endian unsigned integer;
+3. for the three card games, the deal is the first of the candidates ``1 + h(k) mod R``
+   (k = 0, 1, 2, ...) that the game's shipped list of deals proven winnable
+   (``door/games/winnable/<list>.txt``) holds, ``R`` being the game's fixed range
+   (:data:`RANGES`: Mariant 300, Monte Carlo 10,000, Aunt Mary 600, all covered by the
+   lists); for Anciento (no solver) the deal is ``1 + h(0) mod 32000`` (its numbered games).
 
 The options are fixed, whatever the sysop's defaults: Mariant 2 down 1 up, Monte Carlo
-strict, Aunt Mary as dealt, Anciento 8×12 without easy mode.  Boards running the same
-version (the same lists) therefore deal the same challenges on the same day.
+strict, Aunt Mary as dealt, Anciento 8×12 without easy mode.  The list only answers "is
+this deal winnable", and the ranges never change: a later release whose lists cover more
+deals deals the same challenges; only a deal in the range newly proven winnable (today
+"unknown" to the solver) could move a day's challenge.
 """
 
 from __future__ import annotations
@@ -49,9 +53,18 @@ def seed(day: date, game: str) -> str:
     return f"reussite-daily-{day.isoformat()}-{game}"
 
 
-def seed_value(day: date, game: str) -> int:
-    """The first 8 bytes of SHA-256 of the seed, big-endian."""
-    return int.from_bytes(hashlib.sha256(seed(day, game).encode("ascii")).digest()[:8], "big")
+RANGES = {"mariant": 300, "montecarlo": 10_000, "auntmary": 600}
+"""Each card game's challenge numbers are drawn from 1..R: fixed forever (part of the rule),
+and covered by the shipped lists (a test checks it)."""
+MAX_CANDIDATES = 100_000
+"""Past this many draws without a winnable deal, a list is broken (ValueError)."""
+
+
+def seed_value(day: date, game: str, k: int = 0) -> int:
+    """``h(k)``: the first 8 bytes of SHA-256 of the seed (``seed#k`` past the first draw),
+    big-endian."""
+    text = seed(day, game) if k == 0 else f"{seed(day, game)}#{k}"
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
 
 
 def daily_deal(day: date, game: str) -> DailyDeal:
@@ -60,15 +73,15 @@ def daily_deal(day: date, game: str) -> DailyDeal:
     if game not in OPTIONS:
         raise ValueError(f"no daily challenge for {game!r}")
     options = dict(OPTIONS[game])
-    value = seed_value(day, game)
     if game == "anciento":
-        number = SELECT_NUMBERS.start + value % len(SELECT_NUMBERS)
-    else:
-        listed = winnable_numbers(game, options)
-        if not listed:
-            raise ValueError(f"no winnable list shipped for {game} {options}")
-        number = listed[value % len(listed)]
-    return DailyDeal(day, game, number, options)
+        number = SELECT_NUMBERS.start + seed_value(day, game) % len(SELECT_NUMBERS)
+        return DailyDeal(day, game, number, options)
+    listed = frozenset(winnable_numbers(game, options))
+    for k in range(MAX_CANDIDATES):
+        number = 1 + seed_value(day, game, k) % RANGES[game]
+        if number in listed:
+            return DailyDeal(day, game, number, options)
+    raise ValueError(f"no winnable deal of {game} {options} in 1-{RANGES[game]}")
 
 
 def daily_deals(day: date) -> list[DailyDeal]:

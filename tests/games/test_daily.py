@@ -4,33 +4,62 @@ solver proved winnable; nothing but the date and the game chooses them."""
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import date, timedelta
+from importlib import resources
 
 import pytest
 
+from door.games import daily as daily_module
 from door.games import engine
-from door.games.daily import GAMES, OPTIONS, daily_deal, daily_deals, is_daily
-from door.games.winnable import winnable_numbers
+from door.games.daily import GAMES, OPTIONS, RANGES, daily_deal, daily_deals, is_daily
+from door.games.winnable import list_name, winnable_numbers
+
+
+def h(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
 
 
 def test_the_rule_as_docs_daily_md_writes_it() -> None:
     day = date(2026, 12, 1)
-    seed = b"reussite-daily-2026-12-01-montecarlo"
-    h = int.from_bytes(hashlib.sha256(seed).digest()[:8], "big")
-    listed = winnable_numbers("montecarlo", {"mode": "strict"})
-    assert daily_deal(day, "montecarlo").number == listed[h % len(listed)]
-    h = int.from_bytes(hashlib.sha256(b"reussite-daily-2026-12-01-anciento").digest()[:8], "big")
-    assert daily_deal(day, "anciento").number == 1 + h % 32000
+    listed = set(winnable_numbers("montecarlo", {"mode": "strict"}))
+    seed = "reussite-daily-2026-12-01-montecarlo"
+    candidates = [1 + h(seed if k == 0 else f"{seed}#{k}") % 10_000 for k in range(50)]
+    assert daily_deal(day, "montecarlo").number == next(n for n in candidates if n in listed)
+    assert daily_deal(day, "anciento").number == 1 + h("reussite-daily-2026-12-01-anciento") % 32000
 
 
 @pytest.mark.parametrize(("day", "numbers"), [
-    (date(2026, 12, 1), {"mariant": 66, "montecarlo": 1494, "auntmary": 167, "anciento": 21804}),
-    (date(2031, 5, 17), {"mariant": 39, "montecarlo": 900, "auntmary": 408, "anciento": 17051}),
+    (date(2026, 12, 1), {"mariant": 300, "montecarlo": 4886, "auntmary": 370, "anciento": 21804}),
+    (date(2031, 5, 17), {"mariant": 167, "montecarlo": 188, "auntmary": 475, "anciento": 17051}),
 ])
 def test_pinned_values_of_docs_daily_md(day: date, numbers: dict[str, int]) -> None:
-    """A changed winnable list changes the challenges: on purpose, and docs/daily.md's
-    table with it."""
+    """docs/daily.md's worked values: another implementation checks itself against them."""
     assert {d.game: d.number for d in daily_deals(day)} == numbers
+
+
+@pytest.mark.parametrize("game", sorted(RANGES))
+def test_the_lists_cover_the_ranges(game: str) -> None:
+    """Every deal in a challenge range was put to the solver when the list was made (the
+    list's header says which deals were solved): the rule never needs a deal nobody tried."""
+    name = list_name(game, OPTIONS[game])
+    header = (resources.files("door.games") / "winnable" / f"{name}.txt").read_text("ascii")
+    solved = re.search(r"Solved: deals 1-(\d+)", header)
+    assert solved and int(solved.group(1)) >= RANGES[game]
+
+
+def test_a_longer_list_deals_the_same_challenges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A release whose lists reach further (more deals solved past the ranges) keeps every
+    day's challenges: only membership inside the fixed range counts."""
+    first = date(2027, 3, 1)
+    before = [daily_deals(first + timedelta(days=n)) for n in range(40)]
+    real = daily_module.winnable_numbers
+
+    def longer(game: str, options: dict) -> tuple[int, ...]:
+        return (*real(game, options), *range(RANGES.get(game, 0) + 1, 50_000))
+
+    monkeypatch.setattr(daily_module, "winnable_numbers", longer)
+    assert [daily_deals(first + timedelta(days=n)) for n in range(40)] == before
 
 
 def test_card_game_challenges_are_proven_winnable_and_deal() -> None:

@@ -448,9 +448,10 @@ class Opening:
     @classmethod
     def from_state(cls, game: Game, state: dict[str, Any]) -> Opening:
         asks = state.get(STILL_ASKS, 0)
-        day = None
-        with contextlib.suppress(TypeError, ValueError):
-            day = date.fromisoformat(state.get(DAILY_DAY))  # type: ignore[arg-type]
+        day, kept = None, state.get(DAILY_DAY)
+        if isinstance(kept, str):  # absent (not a challenge) or an ISO date
+            with contextlib.suppress(ValueError):
+                day = date.fromisoformat(kept)
         return cls(game, asks if isinstance(asks, int) and asks > 0 else 0, day)
 
 

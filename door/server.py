@@ -42,6 +42,7 @@ from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
 from .ui.visit import run_visit
+from .watch_link import WatchLink
 from .web import start_web_for
 
 if TYPE_CHECKING:
@@ -558,6 +559,8 @@ async def serve(settings: Settings, bind: str, port: int,
         else:  # the supervisor says it, once all workers listen
             loop.add_reader(worker.lifeline, stop.set)  # the supervisor has gone
             worker.listening(ports, where, loop.bound if hasattr(loop, "bound") else [])
+        link = WatchLink(store)
+        link.start()
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
             nudged=worker.nodes.nudged if worker is not None else None))
@@ -566,6 +569,7 @@ async def serve(settings: Settings, bind: str, port: int,
         tune_garbage_collector()
         await stop.wait()
         watch.cancel()
+        await link.stop()
         log.info("stopping: telling %d callers", len(door.live))
     finally:
         if worker is not None:
@@ -599,6 +603,7 @@ async def take_host_rows(store: Store, server: str, worker: Worker | None) -> No
     store.host = worker.host_id(server) if worker is not None else server[:64]
     with contextlib.suppress(StoreError):
         gone = await store.forget_host()
+        await store.live_forget_host(server if worker is None or worker.first else None)
         if worker is not None and worker.first:
             gone += await store.forget_server(server)
         if gone:

@@ -12,9 +12,11 @@ Nothing here waits on a watcher: a move sets each watcher's event and returns.  
 who never reads stalls only its own task (its frame's drain), and the session drops it
 after ``DRAIN_TIMEOUT`` like any caller who reads nothing.
 
-Local only: a game is seen by callers of the same process.  With ``[server] workers``
-above 1 (the default is one per core), several servers sharing a PostgreSQL database, or
-BBS door processes, a game played in another process is not listed (docs/watch-replay.md).
+Other processes (the workers of ``reussite serve``, other servers sharing the database)
+see these games through the store: ``door/watch_link.py`` lists them there and, while
+someone elsewhere watches one, writes its state at each change (:attr:`WatchHub.listener`
+hears every change); a game watched from elsewhere is a :class:`WatchedGame` rebuilt from
+that state in the watcher's process, drawn by the same code as a local one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +67,13 @@ class WatchedGame:
         self.watchers: list[Watcher] = []
         self.views: dict[Hashable, Any] = {}
         """Drawings shared by the watchers of one view key (window size, colour)."""
+        self.remote = 0
+        """Callers of other processes watching (counted through the store)."""
+        self.counted: int | None = None
+        """A game of another process: how many watch it in all, as its player's process
+        last said (door/watch_link.py)."""
+        self.listener: Callable[[WatchedGame], None] | None = None
+        """Told of every change (the hub's: door/watch_link.py publishes watched games)."""
         self._clock = clock
         self.last_change = clock()
         self._seen_moves = len(game.actions)
@@ -72,6 +81,13 @@ class WatchedGame:
     @property
     def moves(self) -> int:
         return len(self.game.actions)
+
+    @property
+    def watching(self) -> int:
+        """How many watch, here and in other processes (the status lines say it)."""
+        if self.counted is not None:
+            return max(self.counted, len(self.watchers))
+        return len(self.watchers) + self.remote
 
     @property
     def idle(self) -> float:
@@ -116,6 +132,8 @@ class WatchedGame:
         self.version += 1
         for watcher in self.watchers:
             watcher.woken.set()
+        if self.listener is not None:
+            self.listener(self)
 
 
 class WatchHub:
@@ -124,12 +142,20 @@ class WatchHub:
     def __init__(self) -> None:
         self._games: dict[int, WatchedGame] = {}
         self._ids = itertools.count(1)
+        self.listener: Callable[[WatchedGame], None] | None = None
+        """Told when a game is offered, changes or is withdrawn (door/watch_link.py)."""
 
     def offer(self, alias: str, title: str, deal: str, game: Any,
               watchable: bool) -> WatchedGame:
         watched = WatchedGame(next(self._ids), alias, title, deal, game, watchable)
+        watched.listener = self._tell
         self._games[watched.id] = watched
+        self._tell(watched)
         return watched
+
+    def _tell(self, watched: WatchedGame) -> None:
+        if self.listener is not None:
+            self.listener(watched)
 
     def withdraw(self, watched: WatchedGame) -> None:
         """The game ended or its player left it: watchers are told, the list forgets it."""

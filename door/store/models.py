@@ -239,5 +239,34 @@ class AccountRow(Base):
     last_login: Mapped[datetime | None]
 
 
-__all__ = ["BIG_ID", "AccountRow", "Base", "DailyEntryRow", "GameRow", "MessageRow",
-           "NamedSaveRow", "NodeRow", "PlayerRow", "ResumeRow", "UTCDateTime"]
+class LiveGameRow(Base):
+    """A game in progress offered to watchers on every server sharing the database: one row
+    per game, written by the process where it is played (``host``, as in who's online).
+
+    The listing columns (``moves``, ``last_move``) and ``alive`` are refreshed every few
+    seconds; ``state`` (the engine's JSON form), ``note`` and ``version`` are written only
+    while ``watchers`` (callers of other processes watching it, counted by their processes)
+    is above zero: nobody watching costs no write per move (door/watch_link.py)."""
+
+    __tablename__ = "live_games"
+
+    id: Mapped[int] = mapped_column(BIG_ID, primary_key=True)
+    host: Mapped[str] = mapped_column(String(64), index=True)
+    alias: Mapped[str] = mapped_column(String(40))
+    title: Mapped[str] = mapped_column(String(40))
+    deal: Mapped[str] = mapped_column(String(40))
+    watchable: Mapped[bool] = mapped_column(Boolean)
+    moves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    last_move: Mapped[datetime]
+    alive: Mapped[datetime]
+    watchers: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    shown: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many watch in all (this host's watchers too), as the player's status line says."""
+    state: Mapped[dict[str, Any] | None]
+    note: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    over: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+__all__ = ["BIG_ID", "AccountRow", "Base", "DailyEntryRow", "GameRow", "LiveGameRow",
+           "MessageRow", "NamedSaveRow", "NodeRow", "PlayerRow", "ResumeRow", "UTCDateTime"]

@@ -9,6 +9,7 @@ daily.py                  the daily challenge's boards: a day's attempts, a mont
 saves.py                  resume slots of unfinished games and named saves
 messages.py               messages between players
 online.py                 who is online, and the orders that end a player's older call
+live.py                   games in progress watched from other processes (door/watch_link.py)
 backup.py                 the sysop's backups
 ========================  ================================================================
 
@@ -24,6 +25,7 @@ from .backup import Backups
 from .daily import Daily
 from .failures import PoolTimeout
 from .failures import reason_key as _reason_key  # noqa: F401 (tests/store's import path)
+from .live import LiveGames
 from .messages import Messages
 from .online import Online
 from .players import Players
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 
-class Store(Players, Scores, Daily, Saves, Messages, Online, Backups):
+class Store(Players, Scores, Daily, Saves, Messages, Online, LiveGames, Backups):
     """The door's database.  Build with :meth:`from_settings`, call :meth:`start` once (it
     applies the migrations), :meth:`close` at the end."""
 

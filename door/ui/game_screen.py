@@ -261,7 +261,7 @@ class GameScreen(ABC):
 
     def watch_note(self) -> str:
         """`` · 3 watching`` on the status line while others watch this game."""
-        count = len(self.watched.watchers) if self.watched is not None else 0
+        count = self.watched.watching if self.watched is not None else 0
         return f" · {count} watching" if count else ""
 
     def footer_state(self) -> Hashable:

@@ -1,4 +1,8 @@
-"""Watch a Game: the games being played in this process, and one of them live, read-only.
+"""Watch a Game: the games being played now, and one of them live, read-only.
+
+The list holds this process's games (``door/watch.py``) and those of the other processes
+sharing the database (``door/watch_link.py``); a game of another process is followed
+through the store and drawn here exactly as a local one.
 
 The watcher's screen is drawn from the player's game object (``door/watch.py``) by the
 game's own screen class, in a :class:`Viewport` of the watcher's window size and colour:
@@ -18,9 +22,11 @@ import contextlib
 from collections.abc import Hashable
 from typing import cast
 
+from .. import watch_link
 from ..config import Settings
 from ..games import Status
 from ..session import Caller, Session
+from ..store.live import LiveListing
 from ..store.visit import node_seen
 from ..term import Key, Renderer, Screen
 from ..term.charset import Charset
@@ -139,7 +145,7 @@ def draw_view(view: Viewport, watched: WatchedGame) -> None:
         message(cast(Session, view), over_note(watched), theme.WARNING)
     row = screen.rows - 1
     text = (f"Watching {watched.alias} · {watched.title} {watched.deal} · "
-            f"{len(watched.watchers)} watching · Q leaves")
+            f"{watched.watching} watching · Q leaves")
     screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
     screen.put(row, 1, clip(text, screen.cols - 3), theme.STATUS)
 
@@ -226,12 +232,33 @@ async def watch_game(session: Session, watched: WatchedGame) -> None:
         session.renderer.invalidate()
 
 
-def draw_list(session: Session, games: list[WatchedGame], selected: int, note: str) -> None:
+Listed = WatchedGame | LiveListing
+"""A line of the list: a game of this process, or of another one sharing the database."""
+
+
+class GamesNow:
+    """The list's games: this process's, read at each redraw, and the other processes',
+    read from the store every :data:`REFRESH` seconds at most."""
+
+    def __init__(self) -> None:
+        self.elsewhere: list[LiveListing] = []
+        self.read_at = -REFRESH
+
+    async def games(self) -> list[Listed]:
+        link = watch_link.current
+        loop = asyncio.get_running_loop()
+        if link is not None and loop.time() - self.read_at >= REFRESH:
+            self.elsewhere = await link.listing()
+            self.read_at = loop.time()
+        return [*HUB.games(), *(self.elsewhere if link is not None else [])]
+
+
+def draw_list(session: Session, games: list[Listed], selected: int, note: str) -> None:
     screen = session.screen
     screen.clear()
     screen.cursor = None
     header(session, "Watch a Game")
-    screen.put(2, 2, "Games being played in this server process now:", theme.TITLE)
+    screen.put(2, 2, "Games being played now:", theme.TITLE)
     screen.put(LIST_TOP, 2, f"{'#':>2}  {'Player':<16} {'Game':<20} {'Moves':>5}  "
                             f"{'Idle':>6}  Watching", theme.BRIGHT)
     if not games:
@@ -240,7 +267,7 @@ def draw_list(session: Session, games: list[WatchedGame], selected: int, note: s
     for i, watched in enumerate(games[: screen.rows - LIST_TOP - 5]):
         line = (f"{i + 1:>2}  {watched.alias[:16]:<16} "
                 f"{(watched.title + ' ' + watched.deal)[:20]:<20} {watched.moves:>5}  "
-                f"{idle_text(watched.idle):>6}  {len(watched.watchers):>3}")
+                f"{idle_text(watched.idle):>6}  {watched.watching:>3}")
         if not watched.watchable:
             line += "  (not watchable)"
         screen.put(LIST_TOP + 1 + i, 2, line, theme.SELECTED if i == selected
@@ -250,7 +277,7 @@ def draw_list(session: Session, games: list[WatchedGame], selected: int, note: s
     status_line(session, "↑↓ Enter or 1-9 watch · Esc back")
 
 
-def refusal(watched: WatchedGame) -> str:
+def refusal(watched: Listed) -> str:
     return (f"{watched.alias} prefers not to be watched (a choice in their Terminal "
             "Settings).")
 
@@ -260,9 +287,10 @@ async def watch_menu(session: Session) -> None:
     await node_seen(session.store, session.caller, session.player, "Watch a Game")
     waiter = KeyWaiter(session)
     selected, note = 0, ""
+    now = GamesNow()
     try:
         while True:
-            games = HUB.games()
+            games = await now.games()
             selected = min(selected, max(0, len(games) - 1))
             draw_list(session, games, selected, note)
             await session.show()
@@ -293,10 +321,32 @@ async def watch_menu(session: Session) -> None:
                 note = refusal(watched)
             else:
                 await waiter.close()
-                await watch_game(session, watched)
+                if isinstance(watched, LiveListing):
+                    note = await watch_elsewhere(session, watched)
+                else:
+                    await watch_game(session, watched)
                 await node_seen(session.store, session.caller, session.player,
                                 "Watch a Game")
-                note = plural(len(HUB.games()), "game") + " being played now."
+                now.read_at = -REFRESH
+                note = note or plural(len(await now.games()), "game") + " being played now."
     finally:
         await waiter.close()
         await node_seen(session.store, session.caller, session.player, "main menu")
+
+
+async def watch_elsewhere(session: Session, listing: LiveListing) -> str:
+    """Watch a game played in another process: followed through the store while watched.
+    Returns a note for the list when it could not be reached."""
+    link = watch_link.current
+    if link is None:
+        return ""
+    message(session, f"Joining {listing.alias}'s game...", theme.MESSAGE)
+    await session.show()
+    watched = await link.follow(listing)
+    if watched is None:
+        return f"{listing.alias}'s game could not be reached: it may have just ended."
+    try:
+        await watch_game(session, watched)
+    finally:
+        link.unfollow(listing.id)
+    return ""

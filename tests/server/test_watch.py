@@ -44,7 +44,7 @@ async def test_a_watcher_sees_the_players_move_appear(door_home: Path) -> None:
         await open_game(ann, "c", 42)
         ben = await caller_at_menu(ports.telnet, "Ben")
         ben.send("v")
-        await ben.wait_for("Games being played in this server process now")
+        await ben.wait_for("Games being played now")
         await ben.wait_for("Ann")
         assert "Monte Carlo #42" in ben.term.text
         ben.send("1")

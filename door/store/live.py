@@ -1,0 +1,181 @@
+"""Games in progress as every server sharing the database sees them (``live_games``).
+
+The process playing a game lists it here (:meth:`LiveGames.live_offer`), refreshes its
+listing every few seconds (:meth:`LiveGames.live_keep_alive`: one write for all its games)
+and writes the game's state only while callers of other processes watch it
+(:meth:`LiveGames.live_publish`).  A watching process counts its watchers into the row
+(:meth:`LiveGames.live_count_watchers`) and reads the state when its version moves
+(:meth:`LiveGames.live_states`).  The glue that calls these is ``door/watch_link.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, or_, select, update
+
+from .core import Database, unit
+from .models import LiveGameRow
+from .online import worker_prefix
+
+ALIVE_WINDOW_S = 20.0
+"""A row whose process has not refreshed it for this long is a crashed process's: not listed."""
+
+
+@dataclass(frozen=True)
+class LiveListing:
+    """One game in progress on another process, as the Watch list shows it."""
+
+    id: int
+    host: str
+    alias: str
+    title: str
+    deal: str
+    watchable: bool
+    moves: int
+    idle: float
+    """Seconds since the player's last move (to within a few: door/watch_link.py)."""
+    watching: int
+    over: bool
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What a watcher draws from: the game's JSON form and the player's message line."""
+
+    id: int
+    version: int
+    state: dict[str, Any] | None
+    note: str
+    watching: int
+    over: bool
+
+
+@dataclass(frozen=True)
+class Publication:
+    """One game's news for its watchers elsewhere (``state`` None: keep the last one)."""
+
+    id: int
+    version: int
+    state: dict[str, Any] | None
+    note: str
+    watching: int
+    over: bool = False
+
+
+class LiveGames(Database):
+    """The ``live_games`` table: games of this host (``self.host``) and of the others."""
+
+    @unit
+    async def live_offer(self, alias: str, title: str, deal: str, watchable: bool,
+                    moves: int) -> int:
+        """List a game of this host; returns its row id."""
+        now = self._now()
+        async with self._write() as conn:
+            result = await conn.execute(
+                self._insert(conn, LiveGameRow).values(
+                    host=self.host, alias=alias[:40], title=title[:40], deal=deal[:40],
+                    watchable=watchable, moves=moves, last_move=now, alive=now)
+                .returning(LiveGameRow.id))
+            return int(result.scalar_one())
+
+    @unit
+    async def live_withdraw(self, ids: list[int]) -> None:
+        if not ids:
+            return
+        async with self._write() as conn:
+            await conn.execute(delete(LiveGameRow).where(LiveGameRow.id.in_(ids),
+                                                         LiveGameRow.host == self.host))
+
+    @unit
+    async def live_keep_alive(self, moved: dict[int, tuple[int, datetime]]) -> dict[int, int]:
+        """Say this host's games are still played (and how many moves those in ``moved``
+        have, since when); return each game's count of watchers elsewhere.  One write."""
+        async with self._write() as conn:
+            await conn.execute(update(LiveGameRow).where(LiveGameRow.host == self.host)
+                               .values(alive=self._now()))
+            for ident, (moves, last_move) in moved.items():
+                await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
+                                   .values(moves=moves, last_move=last_move))
+            rows = (await conn.execute(select(LiveGameRow.id, LiveGameRow.watchers)
+                                       .where(LiveGameRow.host == self.host))).all()
+        return {row.id: row.watchers for row in rows}
+
+    @unit
+    async def live_watchers(self) -> dict[int, int]:
+        """Each of this host's games: how many callers of other processes watch it."""
+        async with self._read() as conn:
+            rows = (await conn.execute(select(LiveGameRow.id, LiveGameRow.watchers)
+                                       .where(LiveGameRow.host == self.host))).all()
+        return {row.id: row.watchers for row in rows}
+
+    @unit
+    async def live_publish(self, news: list[Publication]) -> None:
+        """Write the state of watched games (one transaction for all of them)."""
+        if not news:
+            return
+        async with self._write() as conn:
+            for item in news:
+                values: dict[str, Any] = {"version": item.version, "note": item.note[:200],
+                                          "shown": item.watching, "over": item.over}
+                if item.state is not None:
+                    values["state"] = item.state
+                    values["moves"] = len(item.state.get("actions") or [])
+                await conn.execute(update(LiveGameRow).where(LiveGameRow.id == item.id)
+                                   .values(**values))
+
+    @unit
+    async def live_listing(self) -> list[LiveListing]:
+        """The games of every other host whose process is alive, oldest first."""
+        since = self._now() - timedelta(seconds=ALIVE_WINDOW_S)
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(LiveGameRow.id, LiveGameRow.host, LiveGameRow.alias, LiveGameRow.title,
+                       LiveGameRow.deal, LiveGameRow.watchable, LiveGameRow.moves,
+                       LiveGameRow.last_move, LiveGameRow.shown, LiveGameRow.watchers,
+                       LiveGameRow.over)
+                .where(LiveGameRow.host != self.host, LiveGameRow.alive >= since,
+                       LiveGameRow.over.is_(False))
+                .order_by(LiveGameRow.id))).all()
+        now = self._now()
+        return [LiveListing(r.id, r.host, r.alias, r.title, r.deal, r.watchable, r.moves,
+                            max(0.0, (now - r.last_move).total_seconds()),
+                            max(r.shown, r.watchers), r.over) for r in rows]
+
+    @unit
+    async def live_count_watchers(self, ident: int, change: int) -> None:
+        """``change`` callers of this process start (+) or stop (−) watching game ``ident``."""
+        async with self._write() as conn:
+            await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
+                               .values(watchers=LiveGameRow.watchers + change))
+
+    @unit
+    async def live_news(self, known: dict[int, int]) -> tuple[list[LiveState], set[int]]:
+        """For the games followed (id → the version last read): the state of those whose
+        version moved, and the ids still listed and alive (a game missing has ended, or its
+        process has gone).  One short read."""
+        since = self._now() - timedelta(seconds=ALIVE_WINDOW_S)
+        async with self._read() as conn:
+            rows = (await conn.execute(
+                select(LiveGameRow.id, LiveGameRow.version)
+                .where(LiveGameRow.id.in_(list(known)), LiveGameRow.alive >= since))).all()
+            moved = [row.id for row in rows if row.version != known[row.id]]
+            states = (await conn.execute(
+                select(LiveGameRow.id, LiveGameRow.version, LiveGameRow.state,
+                       LiveGameRow.note, LiveGameRow.shown, LiveGameRow.over)
+                .where(LiveGameRow.id.in_(moved)))).all() if moved else []
+        return ([LiveState(r.id, r.version, r.state, r.note, r.shown, r.over) for r in states],
+                {row.id for row in rows})
+
+    @unit
+    async def live_forget_host(self, server: str | None = None) -> int:
+        """Remove this host's rows (left by a crash), and with ``server`` every row of that
+        server's workers too (as :meth:`Store.forget_server`)."""
+        where = LiveGameRow.host == self.host
+        if server is not None:
+            where = or_(where, LiveGameRow.host == server[:64],
+                        LiveGameRow.host.startswith(worker_prefix(server), autoescape=True))
+        async with self._write() as conn:
+            return (await conn.execute(delete(LiveGameRow).where(where))).rowcount

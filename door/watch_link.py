@@ -1,0 +1,303 @@
+"""Watching across processes: this process's games listed in the store for the others, and
+the others' games followed from the store for this process's watchers.
+
+One :class:`WatchLink` per process (``reussite serve`` starts one in each worker) does both
+jobs with two tasks:
+
+* **publishing** (:meth:`WatchLink._publish_loop`): a game offered in :data:`door.watch.HUB`
+  gets a ``live_games`` row (one write when it starts, one when it ends).  Every
+  :data:`ALIVE_EVERY_S` one write refreshes all the rows of this process (alive, moves so far)
+  and reads how many callers of other processes watch each game.  Only a game watched from
+  elsewhere has its state written, at once after each change (a move, a new message):
+  nobody watching costs no write per move, and the player's key never waits for it.
+* **following** (:meth:`WatchLink._follow_loop`, only while someone here watches a game of
+  another process): every :data:`FOLLOW_S` one short read of the versions of the games
+  followed and the states that moved.  Each followed game is one :class:`WatchedGame`
+  in this process, rebuilt from the state, shared by all its watchers here: the drawing
+  code (``door/ui/watch.py``) is the same as for a local game.
+
+Polling works on SQLite and PostgreSQL alike; a watcher's frame follows the player's move
+by the write plus at most :data:`FOLLOW_S` (bench/watch.py measures it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from .games import engine
+from .store.errors import StoreError
+from .store.live import LiveListing, LiveState, Publication
+from .watch import HUB, WatchedGame, WatchHub
+
+if TYPE_CHECKING:
+    from .store import Store
+
+log = logging.getLogger(__name__)
+
+ALIVE_EVERY_S = 5.0
+"""This process's rows say "still played" (and their moves so far) this often."""
+COUNT_EVERY_S = 1.0
+"""How often the publisher reads how many watch its games from elsewhere: a new watcher's
+first frame waits at most about this long."""
+FOLLOW_S = 0.05
+"""How often a watching process reads the versions of the games it follows."""
+OVER_KEEP_S = 15.0
+"""A watched game that ended stays listed (over) this long, so its watchers see the end."""
+JOIN_WAIT_S = 6.0
+"""How long a watcher waits for the first state of a game on another process."""
+
+
+class Followed:
+    """A game of another process watched here: its listing, the state last read (a
+    :class:`WatchedGame` once the first state came), and how many watch it here."""
+
+    def __init__(self, listing: LiveListing) -> None:
+        self.listing = listing
+        self.watched: WatchedGame | None = None
+        self.version = -1
+        self.followers = 0
+        self.ready = asyncio.Event()
+
+    def apply(self, live: LiveState) -> None:
+        """A new state from the store: watchers here redraw from it."""
+        self.version = live.version
+        if live.state is not None:
+            game = engine(live.state["game"]).from_json(live.state["state"])
+            if self.watched is None:
+                listing = self.listing
+                self.watched = WatchedGame(listing.id, listing.alias, listing.title,
+                                           listing.deal, game, listing.watchable)
+            self.watched.game = game
+        watched = self.watched
+        if watched is None:
+            return
+        watched.note = live.note
+        watched.counted = live.watching
+        if live.over:
+            watched.over = True
+        watched._changed()
+        self.ready.set()
+
+    def gone(self) -> None:
+        """The game's row went (its player left, or its process stopped)."""
+        if self.watched is not None and not self.watched.over:
+            self.watched.end()
+        self.ready.set()
+
+
+class WatchLink:
+    """This process's half of watching across processes (see the module's docstring)."""
+
+    def __init__(self, store: Store, hub: WatchHub = HUB) -> None:
+        self.store = store
+        self.hub = hub
+        self._wake = asyncio.Event()
+        self._rows: dict[WatchedGame, int] = {}
+        """Offered games of this process → their row."""
+        self._pending: set[WatchedGame] = set()
+        """Games offered, changed or withdrawn since the publisher last looked."""
+        self._published: dict[WatchedGame, int] = {}
+        self._listed_moves: dict[WatchedGame, int] = {}
+        self._ending: dict[int, float] = {}
+        """Rows of ended games kept for their watchers: row → when to remove it."""
+        self._followed: dict[int, Followed] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._follower: asyncio.Task[None] | None = None
+        self._publisher: asyncio.Task[None] | None = None
+
+    # -- life ------------------------------------------------------------------------------
+    def start(self) -> None:
+        global current
+        self.hub.listener = self._heard
+        for watched in self.hub.games():
+            self._pending.add(watched)
+        self._publisher = asyncio.get_running_loop().create_task(self._publish_loop())
+        current = self
+
+    async def stop(self) -> None:
+        """Stop both tasks and remove this process's rows (its games are no longer played
+        here: the server stops)."""
+        global current
+        if current is self:
+            current = None
+        if self.hub.listener == self._heard:
+            self.hub.listener = None
+        for task in (self._publisher, self._follower):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(StoreError):
+            await self.store.live_withdraw(list(self._rows.values()) + list(self._ending))
+
+    def _heard(self, watched: WatchedGame) -> None:
+        self._pending.add(watched)
+        self._wake.set()
+
+    # -- publishing ------------------------------------------------------------------------
+    async def _publish_loop(self) -> None:
+        next_count = next_alive = 0.0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), COUNT_EVERY_S)
+            self._wake.clear()
+            try:
+                await self._publish()
+                now = time.monotonic()
+                if now >= next_alive:
+                    next_alive = now + ALIVE_EVERY_S
+                    next_count = now + COUNT_EVERY_S
+                    self._counted(await self.store.live_keep_alive(self._moved()))
+                    await self._remove_ended(now)
+                elif now >= next_count:
+                    next_count = now + COUNT_EVERY_S
+                    if self._rows:
+                        self._counted(await self.store.live_watchers())
+            except StoreError as exc:
+                log.debug("watching across processes: %s", exc)
+                await asyncio.sleep(COUNT_EVERY_S)
+            except Exception:  # a task of its own: nobody else would see this
+                log.warning("watching across processes", exc_info=True)
+                await asyncio.sleep(COUNT_EVERY_S)
+
+    async def _publish(self) -> None:
+        """List the games offered since, publish the watched ones that changed, remove
+        (or mark over, for their watchers) the ones withdrawn."""
+        pending, self._pending = self._pending, set()
+        news: list[Publication] = []
+        for watched in pending:
+            row = self._rows.get(watched)
+            if row is None and not watched.over:
+                row = await self.store.live_offer(watched.alias, watched.title, watched.deal,
+                                            watched.watchable, watched.moves)
+                self._rows[watched] = row
+                self._listed_moves[watched] = watched.moves
+            if row is None:
+                continue
+            if watched.remote and self._published.get(watched) != watched.version:
+                self._published[watched] = watched.version
+                news.append(Publication(row, watched.version, {
+                    "game": watched.game.name, "state": watched.game.to_json()},
+                    watched.note, watched.watching, watched.over))
+            if watched.over:
+                self._forget(watched)
+                if watched.remote:
+                    self._ending[row] = time.monotonic() + OVER_KEEP_S
+                else:
+                    await self.store.live_withdraw([row])
+        if news:
+            await self.store.live_publish(news)
+
+    def _forget(self, watched: WatchedGame) -> None:
+        self._rows.pop(watched, None)
+        self._published.pop(watched, None)
+        self._listed_moves.pop(watched, None)
+
+    def _moved(self) -> dict[int, tuple[int, Any]]:
+        """The rows whose moves so far changed since last written, with the last move's
+        time."""
+        now = self.store._now()
+        moved = {}
+        for watched, row in self._rows.items():
+            if self._listed_moves.get(watched) != watched.moves:
+                self._listed_moves[watched] = watched.moves
+                moved[row] = (watched.moves, now - timedelta(seconds=watched.idle))
+        return moved
+
+    def _counted(self, counts: dict[int, int]) -> None:
+        """How many watch each game from elsewhere: a change is news for every status line
+        (and starts or stops the publishing of that game)."""
+        for watched, row in list(self._rows.items()):
+            remote = counts.get(row, 0)
+            if remote != watched.remote:
+                watched.remote = remote
+                watched._changed()
+
+    async def _remove_ended(self, now: float) -> None:
+        done = [row for row, when in self._ending.items() if when <= now]
+        if done:
+            await self.store.live_withdraw(done)
+            for row in done:
+                del self._ending[row]
+
+    # -- following -------------------------------------------------------------------------
+    async def listing(self) -> list[LiveListing]:
+        """Games of the other processes sharing the database ([] when it cannot tell)."""
+        try:
+            return await self.store.live_listing()
+        except StoreError as exc:
+            log.debug("games elsewhere not listed: %s", exc)
+            return []
+
+    async def follow(self, listing: LiveListing) -> WatchedGame | None:
+        """Start following ``listing`` for one watcher here; the game once its first state
+        came, None when it did not in :data:`JOIN_WAIT_S` (then :meth:`unfollow` is done)."""
+        followed = self._followed.get(listing.id)
+        if followed is None:
+            followed = self._followed[listing.id] = Followed(listing)
+        followed.followers += 1
+        self._in_background(self.store.live_count_watchers(listing.id, 1))
+        if self._follower is None or self._follower.done():
+            self._follower = asyncio.get_running_loop().create_task(self._follow_loop())
+        try:
+            await asyncio.wait_for(followed.ready.wait(), JOIN_WAIT_S)
+        except TimeoutError:
+            pass
+        except BaseException:  # the watcher hung up meanwhile
+            self.unfollow(listing.id)
+            raise
+        if followed.watched is None:
+            self.unfollow(listing.id)
+            return None
+        return followed.watched
+
+    def unfollow(self, ident: int) -> None:
+        """One watcher here stops following game ``ident`` (never waits: a watcher who hung
+        up is counted out in the background)."""
+        followed = self._followed.get(ident)
+        if followed is None:
+            return
+        followed.followers -= 1
+        if followed.followers <= 0:
+            del self._followed[ident]
+        self._in_background(self.store.live_count_watchers(ident, -1))
+
+    def _in_background(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("watcher count not stored: %s", task.exception())
+
+    async def _follow_loop(self) -> None:
+        while self._followed:
+            try:
+                await self._follow()
+            except StoreError as exc:
+                log.debug("games elsewhere not followed: %s", exc)
+            except Exception:  # a task of its own: nobody else would see this
+                log.warning("games elsewhere not followed", exc_info=True)
+            await asyncio.sleep(FOLLOW_S)
+
+    async def _follow(self) -> None:
+        news, listed = await self.store.live_news(
+            {ident: followed.version for ident, followed in self._followed.items()})
+        for live in news:
+            followed = self._followed.get(live.id)
+            if followed is not None and (live.state is not None or followed.watched):
+                followed.apply(live)
+        for ident, followed in list(self._followed.items()):
+            if ident not in listed:
+                followed.gone()
+
+
+current: WatchLink | None = None
+"""This process's link while a server runs (None: watching stays within the process)."""

@@ -201,7 +201,7 @@ async def test_menu_play_hall_of_fame_and_instructions(door_with_pebbles: int) -
 
     caller.send("h")
     await caller.wait_for("5 Pebbles")
-    assert "1-5 game · # one deal" in caller.term.text
+    assert "1-5 game · # deal" in caller.term.text
     caller.send("5")
     await caller.wait_for("Pebble Parade")
     assert "won games only, fewest points first" in caller.term.text

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..games import GameRecord
+
 
 @dataclass(frozen=True)
 class Player:
@@ -67,6 +69,23 @@ class DailyStanding:
     won: int
     best: int
     source: str = ""
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """One finished game of a player (their own history): which deal, when, the score, and
+    its marks."""
+
+    game_id: int
+    record: GameRecord
+    """Game, number, options and every action: what a replay plays."""
+    score: int
+    status: str
+    ended: datetime
+    undos: int
+    """Undos in the record (hints leave no trace in a record: they are not counted)."""
+    cheater: bool
+    """Flagged by the game's own rules (Mariant's undo past a turned card)."""
 
 
 @dataclass(frozen=True)

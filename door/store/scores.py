@@ -9,16 +9,17 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
+from ..games.base import UNDO
 from ..games.daily import is_daily
 from . import queries
 from .core import Database, unit
 from .errors import RecordRejected, UnknownPlayer
 from .models import DailyEntryRow, GameRow, PlayerRow
-from .records import ScoreEntry, entry_of
+from .records import PastGame, ScoreEntry, entry_of
 from .saves import clear_slot
 
 HALL_SIZE = 10
@@ -147,6 +148,25 @@ class Scores(Database):
         if row is None:
             return None
         return GameRecord(row.game, row.number, dict(row.options), list(row.moves))
+
+    @unit
+    async def player_games(self, player_id: int, offset: int, limit: int
+                           ) -> tuple[list[PastGame], int]:
+        """The player's finished games ``offset`` … ``offset + limit``, newest first, hall
+        of fame or not, and how many the player has in all (the "Your games" screen)."""
+        async with self._read() as conn:
+            total = (await conn.execute(select(func.count()).select_from(GameRow)
+                                        .where(GameRow.player_id == player_id))).scalar_one()
+            rows = (await conn.execute(
+                select(GameRow.id, GameRow.game, GameRow.number, GameRow.options,
+                       GameRow.score, GameRow.status, GameRow.ended, GameRow.moves,
+                       GameRow.cheater)
+                .where(GameRow.player_id == player_id)
+                .order_by(GameRow.ended.desc(), GameRow.id.desc())
+                .offset(max(0, offset)).limit(max(0, limit)))).all()
+        return [PastGame(r.id, GameRecord(r.game, r.number, dict(r.options), list(r.moves)),
+                         r.score, r.status, r.ended, list(r.moves).count(UNDO),
+                         bool(r.cheater)) for r in rows], int(total)
 
     @unit
     async def reset_scores(self, game: str) -> int:

@@ -29,7 +29,7 @@ TOP = 4  # first row of the list
 
 
 def keys_line(count: int) -> str:
-    return f"1-{count} game · # one deal · T top ten · R replay · D daily"
+    return f"1-{count} game · # deal · T top · R replay · D daily · Y yours"
 
 
 def game_title(game: str) -> str:
@@ -148,6 +148,10 @@ class HallOfFame:
                 await self.replay(self.entries[self.selected])
             elif key.is_char and key.char.lower() == "d":
                 await DailyBoard(self.session).run()
+            elif key.is_char and key.char.lower() == "y" and self.session.player is not None:
+                from .history import your_games
+
+                await your_games(self.session)
             elif key.name != "resize":
                 self.session.bell()
 

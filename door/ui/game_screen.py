@@ -47,7 +47,6 @@ from .solver_view import (
     pick_winnable,
     start_deal_verdict,
     toggle_winnable_only,
-    watch_line,
     winnable_only,
     winnable_only_label,
 )
@@ -99,7 +98,8 @@ class GameScreen(ABC):
         self.watched: WatchedGame | None = None
         """The game as watchers see it, while it is offered to them (door/watch.py)."""
         self.watching = False
-        """This screen only shows a winning line (nothing is kept or recorded)."""
+        """This screen only shows positions (a replay, a solver's line: door/ui/replay.py):
+        nothing is played, kept or asked of the solver on it."""
         self.deal_task: asyncio.Task[Verdict | None] | None = None
         """The solver's verdict on the deal, asked for when play starts."""
         self.wakeup = asyncio.Event()
@@ -623,7 +623,9 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         choice = key.char.lower() if key.is_char else key.name
         if choice == "w" and watch:
             assert verdict is not None
-            await watch_line(screen, verdict)
+            from .replay import Replay  # the viewer of replays draws with the game screens
+
+            await Replay.winning_line(session, verdict).run()
             continue
         if choice in ("a", "n", "m", "esc", "enter"):
             return {"a": AGAIN, "n": NEW_DEAL}.get(choice, MENU)

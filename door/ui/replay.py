@@ -10,30 +10,46 @@ and shows exactly what the player saw: face-down cards stay face down.
 Keys: ← → step, Home/End jump, P plays (and pauses), + − change the speed, Q or Esc
 leaves.  The key line lists the moves around the current one; the message line says the
 move, the score, and at the end the final score (and the recorded one if it differs).
+
+The same viewer shows a solver's winning line (:meth:`Replay.winning_line`): the end of a
+game offers it (W) when the deal could have been won, and a replay of a card game offers
+it too (W) once the solver pool says the deal is winnable: asked in the background when
+the replay opens (the pool answers from its cache or the shipped lists when it can).
+
+Entry points: ``Replay(session, record, who, recorded_score).run()`` for a stored game
+(the hall of fame, a deal's board, the caller's own games, the daily challenge), and
+``Replay.winning_line(session, verdict).run()`` for a solver's line.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import gamelist
 from ..games import Game, GameRecord, IllegalMove
 from ..games.base import apply_actions
+from ..games.solvers import WINNABLE, Verdict
 from ..session import Session
 from ..store import StoreError
 from ..term import Key
 from ..term.width import clip
 from . import theme
 from .anciento_timer import KeyWaiter
-from .game_screen import GameScreen
 from .widgets import message
 
 log = logging.getLogger(__name__)
 
+if TYPE_CHECKING:
+    from .game_screen import GameScreen  # game_screen opens this viewer (a solver's line)
+
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)
 """Seconds per move while P plays, slowest first; + and − step through them."""
 START_SPEED = 2  # index into SPEEDS
+VERDICT_LOOK_S = 0.5
+"""While the solver is asked, the viewer looks this often whether it answered."""
 
 
 def screen_class(game: str) -> type[GameScreen]:
@@ -74,33 +90,70 @@ class Replay:
     """The replay screen of one record; :meth:`run` until the caller leaves."""
 
     def __init__(self, session: Session, record: GameRecord, who: str = "",
-                 recorded_score: int | None = None) -> None:
+                 recorded_score: int | None = None, *, is_line: bool = False) -> None:
         self.session = session
         self.positions = Positions(record)
         self.screen_cls = screen_class(record.game)
         self.who = who
         self.recorded_score = recorded_score
+        self.is_line = is_line
+        """This record is a solver's winning line, not a game someone played."""
         self.step = 0
         self.speed = START_SPEED
         self.playing = False
+        self.verdict: asyncio.Task[Verdict | None] | None = None
+        """The solver's answer on the deal (a replay of a card game with a number)."""
+
+    @classmethod
+    def winning_line(cls, session: Session, verdict: Verdict) -> Replay:
+        """The viewer on a solver's winning line from the deal (``verdict.line``)."""
+        record = GameRecord(verdict.game, verdict.number, dict(verdict.options),
+                            list(verdict.line or []))
+        return cls(session, record, is_line=True)
+
+    def ask_solver(self) -> None:
+        """Ask the solver pool about the deal, in the background (card games with a
+        shareable number only; a line needs nothing more)."""
+        record = self.positions.record
+        if self.is_line or not self.screen_cls.solvable or record.options.get("random"):
+            return
+        from .solver_view import ask
+
+        self.verdict = asyncio.ensure_future(ask(self.session, record.game, record.number,
+                                                 dict(record.options)))
+
+    @property
+    def line(self) -> Verdict | None:
+        """The solver's verdict when it holds a winning line to show (W)."""
+        task = self.verdict
+        if task is None or not task.done() or task.cancelled() or task.exception():
+            return None
+        verdict = task.result()
+        if verdict is None or verdict.verdict != WINNABLE or not verdict.line:
+            return None
+        return verdict
 
     # -- drawing --------------------------------------------------------------------------
     def draw(self) -> None:
         view = self.screen_cls(self.session, self.positions.game(self.step))
+        view.watching = True
         view.draw()
         screen = self.session.screen
         screen.cursor = None
         self.draw_moves()
-        message(self.session, self.step_note(), theme.MESSAGE)
+        note = self.step_note()
+        if self.line is not None:
+            note += "  W: the solver's winning line."
+        message(self.session, note, theme.MESSAGE)
         row = screen.rows - 1
         screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
         screen.put(row, 1, clip(self.status_text(), screen.cols - 3), theme.STATUS)
 
     def status_text(self) -> str:
         whose = f"{self.who}'s " if self.who else ""
+        what = "Winning line" if self.is_line else f"Replay: {whose}{self.screen_cls.title}"
         play = "P pause" if self.playing else "P play"
-        return (f"Replay: {whose}{self.screen_cls.title} · ←→ step · {play} · "
-                f"+− {SPEEDS[self.speed]:g}s · Home/End · Q back")
+        return f"{what} · ←→ step · {play} · +− {SPEEDS[self.speed]:g}s · Home/End · Q back"
 
     def draw_moves(self) -> None:
         """The key line: the moves around the current one, the current one lit."""
@@ -119,6 +172,8 @@ class Replay:
     def step_note(self) -> str:
         positions = self.positions
         score = positions.scores[self.step]
+        if self.is_line:
+            return self.line_note()
         if self.step == 0:
             note = f"The deal, before move 1 of {positions.last}. Score {score}."
         else:
@@ -131,6 +186,16 @@ class Replay:
             if self.recorded_score is not None and self.recorded_score != score:
                 note += f" (recorded: {self.recorded_score})"
         return note
+
+    def line_note(self) -> str:
+        positions, step = self.positions, self.step
+        if step == 0:
+            return f"Winning line: the deal, before move 1 of {positions.last}."
+        if step == positions.last:
+            return (f"Winning line, move {step} of {positions.last}: "
+                    f"{positions.record.actions[step - 1]}.  Won in {positions.last} moves.")
+        return (f"Winning line, move {step} of {positions.last}: "
+                f"{positions.record.actions[step - 1]}.  Score {positions.scores[step]}.")
 
     # -- keys -----------------------------------------------------------------------------
     def on_key(self, key: Key) -> bool | None:
@@ -159,16 +224,31 @@ class Replay:
             return False
         return True
 
+    def timeout(self) -> float | None:
+        """How long to wait for a key: the next move's time while playing, a look at the
+        solver's answer while it is awaited, else for ever."""
+        if self.playing:
+            return SPEEDS[self.speed]
+        if self.verdict is not None and not self.verdict.done():
+            return VERDICT_LOOK_S
+        return None
+
     async def run(self) -> None:
+        self.ask_solver()
         waiter = KeyWaiter(self.session)
         try:
             while True:
                 self.draw()
                 await self.session.show()
-                key = await waiter.get(SPEEDS[self.speed] if self.playing else None)
-                if key is None:  # playing: the next move's time has come
-                    self.step = min(self.positions.last, self.step + 1)
-                    self.playing = self.step < self.positions.last
+                key = await waiter.get(self.timeout())
+                if key is None:
+                    if self.playing:  # the next move's time has come
+                        self.step = min(self.positions.last, self.step + 1)
+                        self.playing = self.step < self.positions.last
+                    continue
+                if key.is_char and key.char.lower() == "w" and (line := self.line):
+                    await waiter.close()
+                    await Replay.winning_line(self.session, line).run()
                     continue
                 done = self.on_key(key)
                 if done is None:
@@ -177,6 +257,10 @@ class Replay:
                     self.session.bell()
         finally:
             await waiter.close()
+            if self.verdict is not None and not self.verdict.done():
+                self.verdict.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self.verdict
 
 
 async def replay_stored(session: Session, game_id: int, who: str, score: int) -> None:

@@ -1,5 +1,6 @@
-"""What the solvers tell a card game's caller: could this deal be won, a winning line to
-watch move by move, and winnable deals to play ("Winnable deals only").
+"""What the solvers tell a card game's caller: could this deal be won (its winning line is
+shown by the replay viewer, ``door/ui/replay.py``), and winnable deals to play ("Winnable
+deals only").
 
 The answers come from the solver pool (``door.solving``): asked in the background, shown
 when ready, never holding up a key.
@@ -8,24 +9,17 @@ when ready, never holding up a key.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import TYPE_CHECKING, Any
 
-from ..games import IllegalMove, engine
 from ..games.numbers import random_number
 from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from ..games.winnable import pick_listed
-from . import theme
-from .anciento_timer import KeyWaiter
 from .visit_choice import VisitChoice
 
 if TYPE_CHECKING:
     from ..session import Session
     from .game_screen import GameScreen
 
-WATCH_PAUSE = 0.6
-"""Seconds between moves when a winning line runs by itself."""
-WATCH_KEYS = "Enter: next move · R: run (a key stops) · Esc: back"
 ON_DEMAND_TRIES = 8
 """Random deals solved, one after the other, to find a winnable one where no list is
 shipped (Mariant setups other than 2 down, 1 up); then the caller is told none was found."""
@@ -90,53 +84,6 @@ async def ask(session: Session, game_name: str, number: int, options: dict[str, 
 
         logging.getLogger(__name__).warning("solver unavailable: %s", exc)
         return None
-
-
-async def watch_line(screen: GameScreen, verdict: Verdict) -> None:
-    """Play the winning line on a fresh copy of the deal, one move per key (R runs it, any
-    key but Esc stops the run, Esc goes back), on the game's own screen.  Nothing is
-    recorded."""
-    session = screen.session
-    game = engine(verdict.game).new(verdict.number, **verdict.options)
-    viewer = type(screen)(session, game)
-    viewer.watching = True
-    line = list(verdict.line or [])
-    index, running = 0, False
-    waiter = KeyWaiter(session)
-    try:
-        while True:
-            if index < len(line):
-                viewer.say(f"Winning line, move {index + 1} of {len(line)}: {line[index]}")
-            else:
-                viewer.say(f"Won in {len(line)} moves.  Any key: back.")
-            viewer.draw()
-            rows, cols = session.screen.rows, session.screen.cols
-            session.screen.put(rows - 3, 0, " " * cols, theme.LABEL)
-            end = session.screen.put(rows - 3, 1, " WINNING LINE ", theme.HOTKEY)
-            session.screen.put(rows - 3, end + 1, WATCH_KEYS[: max(0, cols - end - 2)],
-                               theme.LABEL)
-            await session.show()
-            key = await waiter.get(WATCH_PAUSE if running and index < len(line) else None)
-            if key is None:                        # running: the next move by itself
-                key_name = "enter"
-            else:
-                key_name = key.char.lower() if key.is_char else key.name
-                if index >= len(line) or key_name in ("esc", "q"):
-                    return
-                if running:                        # a key stops the run
-                    running = False
-                    continue
-            if key_name == "r":
-                running = True
-                continue
-            if key_name in ("enter", " ", "right", "n"):
-                with contextlib.suppress(IllegalMove):   # a line is replayed before it is given
-                    game.play(line[index])
-                index += 1
-            else:
-                session.bell()
-    finally:
-        await waiter.close()
 
 
 def start_deal_verdict(screen: GameScreen) -> asyncio.Task[Verdict | None] | None:

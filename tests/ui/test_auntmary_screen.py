@@ -19,7 +19,7 @@ from waiting import WAIT
 from door.config import Settings
 from door.games.auntmary import AuntMary
 from door.games.cards import SUITS, Card, new_deck
-from door.ui import solver_view
+from door.ui import replay
 from door.ui.auntmary_screen import (
     DOWN_ROW,
     FOUNDATION_ROW,
@@ -475,21 +475,21 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
     winning = solve("auntmary", 3)
     assert winning.verdict == "winnable" and winning.line
     caller = await caller_for(settings, monkeypatch, AuntMary.new(3))
-    monkeypatch.setattr(solver_view, "WATCH_PAUSE", 0.01)   # R runs the line quickly
+    monkeypatch.setattr(replay, "SPEEDS", (0.01,) * 5)        # P plays the line quickly
     await resign(caller)
     await caller.wait_for("This deal could be won: W shows a winning line.", timeout=60)
-    caller.send("w")
-    await caller.wait_for(f"Winning line, move 1 of {len(winning.line)}: {winning.line[0]}")
-    assert "WINNING LINE" in caller.text
+    moves = len(winning.line)
+    caller.send("w")                                       # the replay viewer, on the line
+    await caller.wait_for(f"Winning line: the deal, before move 1 of {moves}.")
     caller.send("\r")
-    await caller.wait_for(f"move 2 of {len(winning.line)}")
-    assert "Enter: next move · R: run (a key stops) · Esc: back" in caller.text
-    caller.send("r")
-    await caller.wait_for(f"Won in {len(winning.line)} moves.", timeout=120)
-    caller.send(" ")
+    await caller.wait_for(f"Winning line, move 1 of {moves}: {winning.line[0]}.")
+    assert "Winning line · ←→ step · P play" in caller.text
+    caller.send("p")
+    await caller.wait_for(f"Won in {moves} moves.", timeout=120)
+    caller.send("q")
     await caller.wait_for("[W] watch a winning line")
     caller.send("w")                                       # again, and Esc goes back at once
-    await caller.wait_for("Winning line, move 1 of")
+    await caller.wait_for("Winning line: the deal")
     caller.send("\x1b")
     await caller.wait_for("[W] watch a winning line")
     caller.send("m")

@@ -7,6 +7,7 @@ a pyte screen (fast, no sockets); one test plays through the real telnet door.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from waiting import WAIT
 from door.config import Settings, load_settings
 from door.games.cards import Card
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
-from door.ui import solver_view
+from door.ui import replay
 from door.ui.cards import card_label
 from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
 
@@ -344,7 +345,7 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
     async def choose(cls, session):
         return lost_in_one(7)
     monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
-    monkeypatch.setattr(solver_view, "WATCH_PAUSE", 0.01)   # R runs the line quickly
+    monkeypatch.setattr(replay, "SPEEDS", (0.01,) * 5)        # P plays the line quickly
     caller = Caller(settings, charset="utf8")
     await caller.wait_for("Monte Carlo #7")
     caller.send("a1b1")
@@ -353,15 +354,17 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
     final = lost_in_one(7)
     final.play("a1b1")
     assert final.status.value == "lost" and f"Final score: {final.score}" in caller.text
-    caller.send("w")                                      # watch the line, move by move
-    await caller.wait_for("Winning line, move 1 of 26: e4d5")
+    caller.send("w")                                      # the line, in the replay viewer
+    await caller.wait_for("Winning line: the deal, before move 1 of 26.")
     assert "27 cards" in caller.text                      # the deal from its start
     caller.send("\r")
-    await caller.wait_for("move 2 of 26: b4a5")
-    caller.send("r")                                      # run it to the end
+    await caller.wait_for("Winning line, move 1 of 26: e4d5.")
+    caller.send("\x1b[C")
+    await caller.wait_for("move 2 of 26: b4a5.")
+    caller.send("p")                                      # play it to the end
     await caller.wait_for("Won in 26 moves.", timeout=60)
-    assert "Score 464" in caller.text
-    caller.send(" ")                                      # back to the end box
+    assert re.search(r"Score\s+464\b", caller.text)          # the panel's score
+    caller.send("q")                                      # back to the end box
     await caller.wait_for("[W] watch a winning line")
     caller.send("a")                                      # again with the same number
     await caller.wait_for("27 cards")

@@ -14,6 +14,11 @@ average is printed beside the figures: the machine is shared.
     nice -n 19 python bench/watch.py
     nice -n 19 python bench/watch.py --layout 1x40 --moves 10
 
+``--across``: the watchers call a second server sharing the first one's database (its
+SQLite file, or ``--database URL``, e.g. PostgreSQL), so every frame they get crossed the
+store (docs/watch-replay.md, "Across processes"); the players' frames show what that costs
+the player.  ``--layout 1x0`` gives the players' figures with nobody watching.
+
 Figures only: the test suite never runs this.
 """
 
@@ -132,9 +137,18 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-async def scenario(games: int, per_game: int, moves: int) -> None:
+async def scenario(games: int, per_game: int, moves: int, across: bool = False,
+                   database: str = "") -> None:
     home = make_home(games * (per_game + 1) + 5)
-    proc, port, _ = await start_door(home, ssh=False, workers=1)  # watching is per process
+    if database:
+        ini = home / "sysop.ini"
+        ini.write_text(ini.read_text(encoding="utf-8").replace(";url =", f"url = {database}",
+                                                                  1), encoding="utf-8")
+    proc, port, _ = await start_door(home, ssh=False, workers=1)
+    other = None
+    watch_port = port
+    if across:  # a second server on the same database: the watchers' frames cross the store
+        other, watch_port, _ = await start_door(home, ssh=False, workers=1)
     child = None
     try:
         players = [await signed_up(port, f"Player{g}") for g in range(games)]
@@ -144,7 +158,7 @@ async def scenario(games: int, per_game: int, moves: int) -> None:
             player.send(f"{NUMBER}\r".encode())
             await player.until(f"Monte Carlo #{NUMBER}".encode())
         child = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--role", "watchers", "--port", str(port),
+            sys.executable, __file__, "--role", "watchers", "--port", str(watch_port),
             "--layout", f"{games}x{per_game}", stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, limit=1 << 24)  # the report is one long line
         ready = await asyncio.wait_for(child.stdout.readline(), 900)
@@ -203,7 +217,9 @@ async def scenario(games: int, per_game: int, moves: int) -> None:
             w_bytes += per_move
             missed += sum(1 for b in per_move if b == 0)
         played = sum(len(t) for t in sent)
-        print(f"{games} game(s) × {per_game} watchers (+1 that never reads), {played} moves; "
+        where = "on another server sharing the database" if across else "on the same server"
+        print(f"{games} game(s) × {per_game} watchers {where} (+1 that never reads), "
+              f"{played} moves; "
               f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
               f"{os.cpu_count()} cores")
         print(f"  player  frame ms  p50 {pct(p_ms, .5):7.1f}  p99 {pct(p_ms, .99):7.1f}  "
@@ -220,6 +236,8 @@ async def scenario(games: int, per_game: int, moves: int) -> None:
             child.kill()
             await child.wait()
         await stop(proc)
+        if other is not None:
+            await stop(other)
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -233,6 +251,10 @@ def main() -> None:
     parser.add_argument("--layout", default="1x200,5x40",
                         help="GAMESxWATCHERS, comma separated (default 1x200,5x40)")
     parser.add_argument("--moves", type=int, default=20, help="moves per game")
+    parser.add_argument("--across", action="store_true",
+                        help="the watchers call a second server sharing the database")
+    parser.add_argument("--database", default="",
+                        help="database URL for both servers (default: SQLite in the home)")
     parser.add_argument("--role", default="players", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -240,7 +262,7 @@ def main() -> None:
         asyncio.run(watchers_role(args.port, *layout(args.layout)))
         return
     for item in args.layout.split(","):
-        asyncio.run(scenario(*layout(item), args.moves))
+        asyncio.run(scenario(*layout(item), args.moves, args.across, args.database))
 
 
 if __name__ == "__main__":

@@ -107,6 +107,8 @@ class HallOfFame:
         else:
             screen.put(footer, 2, f"Your best: {best.score} on #{best.number}, "
                                   f"rank {best.rank}.", theme.BRIGHT)
+        if player is not None:
+            screen.put(footer + 1, 2, "Y: all your games, to replay.", theme.LABEL)
 
     async def ask_number(self) -> None:
         screen = self.session.screen

@@ -29,6 +29,7 @@ import asyncio
 import bisect
 import json
 import os
+import secrets
 import shutil
 import socket
 import statistics
@@ -43,6 +44,8 @@ from load import QUIET, Line, make_home, proc_stats, start_door, stop
 from door.games.montecarlo import MonteCarlo
 
 NUMBER = 42
+RUN = secrets.token_hex(2)
+"""In every handle: runs on one database (``--database``) never meet a handle taken."""
 PACE = 0.25  # seconds between moves
 
 
@@ -103,11 +106,12 @@ async def batched(coros: list, size: int = 20) -> list:
 
 async def watchers_role(port: int, games: int, per_game: int) -> None:
     """Sign up, watch, say "ready", record frames until stdin says stop; print them."""
-    lines = await batched([signed_up(port, f"W{g}x{i}") for g in range(games)
+    lines = await batched([signed_up(port, f"W{RUN}{g}x{i}") for g in range(games)
                            for i in range(per_game)])
-    stuck = await signed_up(port, "Stuck", rcvbuf=2048)
+    stuck = await signed_up(port, f"Stuck{RUN}", rcvbuf=2048) if per_game else None
     await batched([start_watching(line, i // per_game) for i, line in enumerate(lines)])
-    await start_watching(stuck, 0)  # from now on it reads nothing
+    if stuck is not None:
+        await start_watching(stuck, 0)  # from now on it reads nothing
     await asyncio.sleep(1.0)  # the last arrivals' status lines reach everybody
     stop_at = asyncio.Event()
     records: list[list[tuple[float, int]]] = [[] for _ in lines]
@@ -117,16 +121,17 @@ async def watchers_role(port: int, games: int, per_game: int) -> None:
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     stop_at.set()
     await asyncio.gather(*tasks)
-    stuck_open = True
+    stuck_open = stuck is not None
     try:  # has the door dropped it?  Read what is left, up to the end if it closed.
-        while data := await asyncio.wait_for(stuck.reader.read(65536), 0.5):
+        while stuck is not None and (data := await asyncio.wait_for(stuck.reader.read(65536),
+                                                                    0.5)):
             del data
         stuck_open = False
     except TimeoutError:
         pass
     print(json.dumps({"frames": [[i // per_game, out] for i, out in enumerate(records)],
                       "stuck_dropped": not stuck_open}), flush=True)
-    for line in (*lines, stuck):
+    for line in (*lines, *([stuck] if stuck is not None else [])):
         line.writer.close()
 
 
@@ -151,7 +156,7 @@ async def scenario(games: int, per_game: int, moves: int, across: bool = False,
         other, watch_port, _ = await start_door(home, ssh=False, workers=1)
     child = None
     try:
-        players = [await signed_up(port, f"Player{g}") for g in range(games)]
+        players = [await signed_up(port, f"P{RUN}{g}") for g in range(games)]
         for player in players:
             player.send(b"c")
             await player.until(b"Game number:")
@@ -218,7 +223,8 @@ async def scenario(games: int, per_game: int, moves: int, across: bool = False,
             missed += sum(1 for b in per_move if b == 0)
         played = sum(len(t) for t in sent)
         where = "on another server sharing the database" if across else "on the same server"
-        print(f"{games} game(s) × {per_game} watchers {where} (+1 that never reads), "
+        print(f"{games} game(s) × {per_game} watchers {where}"
+              f"{' (+1 that never reads)' if per_game else ''}, "
               f"{played} moves; "
               f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
               f"{os.cpu_count()} cores")
@@ -227,8 +233,9 @@ async def scenario(games: int, per_game: int, moves: int, across: bool = False,
         print(f"  watcher frame ms  p50 {pct(w_ms, .5):7.1f}  p99 {pct(w_ms, .99):7.1f}  "
               f"max {max(w_ms or [0]):7.1f}  bytes/move {statistics.mean(w_bytes or [0]):6.0f}"
               f"  moves a watcher never saw: {missed}")
-        print(f"  server CPU per move {cpu / max(1, played) * 1000:.1f} ms; the watcher that "
-              f"never reads: {'dropped' if report['stuck_dropped'] else 'still connected'}")
+        stuck = "dropped" if report["stuck_dropped"] else "still connected"
+        stuck_note = f"; the watcher that never reads: {stuck}" if per_game else ""
+        print(f"  server CPU per move {cpu / max(1, played) * 1000:.1f} ms{stuck_note}")
         for player in players:
             player.writer.close()
     finally:

@@ -48,7 +48,7 @@ FOLLOW_S = 0.05
 """How often a watching process reads the versions of the games it follows."""
 OVER_KEEP_S = 15.0
 """A watched game that ended stays listed (over) this long, so its watchers see the end."""
-JOIN_WAIT_S = 6.0
+JOIN_WAIT_S = 15.0
 """How long a watcher waits for the first state of a game on another process."""
 
 
@@ -106,7 +106,8 @@ class WatchLink:
         self._ending: dict[int, float] = {}
         """Rows of ended games kept for their watchers: row → when to remove it."""
         self._followed: dict[int, Followed] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._counts: dict[int, int] = {}
+        """Watchers here counted in or out of a game since the last write (id → change)."""
         self._follower: asyncio.Task[None] | None = None
         self._publisher: asyncio.Task[None] | None = None
 
@@ -134,6 +135,7 @@ class WatchLink:
                     await task
         with contextlib.suppress(StoreError):
             await self.store.live_withdraw(list(self._rows.values()) + list(self._ending))
+            await self._write_counts()
 
     def _heard(self, watched: WatchedGame) -> None:
         self._pending.add(watched)
@@ -241,9 +243,7 @@ class WatchLink:
         if followed is None:
             followed = self._followed[listing.id] = Followed(listing)
         followed.followers += 1
-        self._in_background(self.store.live_count_watchers(listing.id, 1))
-        if self._follower is None or self._follower.done():
-            self._follower = asyncio.get_running_loop().create_task(self._follow_loop())
+        self._count(listing.id, 1)
         try:
             await asyncio.wait_for(followed.ready.wait(), JOIN_WAIT_S)
         except TimeoutError:
@@ -265,22 +265,33 @@ class WatchLink:
         followed.followers -= 1
         if followed.followers <= 0:
             del self._followed[ident]
-        self._in_background(self.store.live_count_watchers(ident, -1))
+        self._count(ident, -1)
 
-    def _in_background(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._background_done)
+    def _count(self, ident: int, change: int) -> None:
+        """Count a watcher here in (+1) or out (−1) of game ``ident``: written by the
+        follower at its next round, with every other change meanwhile (a crowd arriving
+        costs one write, not one each)."""
+        self._counts[ident] = self._counts.get(ident, 0) + change
+        if self._follower is None or self._follower.done():
+            self._follower = asyncio.get_running_loop().create_task(self._follow_loop())
 
-    def _background_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.debug("watcher count not stored: %s", task.exception())
+    async def _write_counts(self) -> None:
+        counts, self._counts = {i: n for i, n in self._counts.items() if n}, {}
+        if not counts:
+            return
+        try:
+            await self.store.live_count_watchers(counts)
+        except StoreError:
+            for ident, change in counts.items():  # tried again at the next round
+                self._counts[ident] = self._counts.get(ident, 0) + change
+            raise
 
     async def _follow_loop(self) -> None:
-        while self._followed:
+        while self._followed or self._counts:
             try:
-                await self._follow()
+                await self._write_counts()
+                if self._followed:
+                    await self._follow()
             except StoreError as exc:
                 log.debug("games elsewhere not followed: %s", exc)
             except Exception:  # a task of its own: nobody else would see this

@@ -145,11 +145,12 @@ class LiveGames(Database):
                             max(r.shown, r.watchers), r.over) for r in rows]
 
     @unit
-    async def live_count_watchers(self, ident: int, change: int) -> None:
-        """``change`` callers of this process start (+) or stop (−) watching game ``ident``."""
+    async def live_count_watchers(self, changes: dict[int, int]) -> None:
+        """Callers of this process start (+n) or stop (−n) watching games (id → n)."""
         async with self._write() as conn:
-            await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
-                               .values(watchers=LiveGameRow.watchers + change))
+            for ident, change in changes.items():
+                await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
+                                   .values(watchers=LiveGameRow.watchers + change))
 
     @unit
     async def live_news(self, known: dict[int, int]) -> tuple[list[LiveState], set[int]]:

@@ -29,7 +29,7 @@ import time
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from .games import engine
+from . import gamelist
 from .store.errors import StoreError
 from .store.live import LiveListing, LiveState, Publication
 from .watch import HUB, WatchedGame, WatchHub
@@ -67,7 +67,7 @@ class Followed:
         """A new state from the store: watchers here redraw from it."""
         self.version = live.version
         if live.state is not None:
-            game = engine(live.state["game"]).from_json(live.state["state"])
+            game = gamelist.engine(live.state["game"]).from_json(live.state["state"])
             if self.watched is None:
                 listing = self.listing
                 self.watched = WatchedGame(listing.id, listing.alias, listing.title,

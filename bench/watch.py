@@ -156,7 +156,8 @@ async def scenario(games: int, per_game: int, moves: int, across: bool = False,
         other, watch_port, _ = await start_door(home, ssh=False, workers=1)
     child = None
     try:
-        players = [await signed_up(port, f"P{RUN}{g}") for g in range(games)]
+        tag = secrets.token_hex(2)  # this scenario's: the processes' RUN is one per run
+        players = [await signed_up(port, f"P{tag}{g}") for g in range(games)]
         for player in players:
             player.send(b"c")
             await player.until(b"Game number:")

@@ -529,6 +529,8 @@ async def serve(settings: Settings, bind: str, port: int,
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals: list[signal.Signals] = []
+    link = WatchLink(store)
+    """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
         bound = await listen(hosts, port, listeners,
                              lambda host, port: start_telnet(host, port, door.run, door.pool))
@@ -559,7 +561,6 @@ async def serve(settings: Settings, bind: str, port: int,
         else:  # the supervisor says it, once all workers listen
             loop.add_reader(worker.lifeline, stop.set)  # the supervisor has gone
             worker.listening(ports, where, loop.bound if hasattr(loop, "bound") else [])
-        link = WatchLink(store)
         link.start()
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
@@ -569,7 +570,6 @@ async def serve(settings: Settings, bind: str, port: int,
         tune_garbage_collector()
         await stop.wait()
         watch.cancel()
-        await link.stop()
         log.info("stopping: telling %d callers", len(door.live))
     finally:
         if worker is not None:
@@ -577,6 +577,7 @@ async def serve(settings: Settings, bind: str, port: int,
         for sig in signals:
             loop.remove_signal_handler(sig)
         began = time.monotonic()
+        await link.stop()  # its rows go: the games here end with the server
         await door.shutdown(SHUTDOWN_S - 1.5)  # before the servers close their connections
         for server in listeners:
             server.close()

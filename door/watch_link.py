@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import gamelist
 from .store.errors import StoreError
-from .store.live import LiveListing, LiveState, Publication
+from .store.live import LiveListing, LiveState
 from .watch import HUB, WatchedGame, WatchHub
 
 if TYPE_CHECKING:
@@ -126,6 +126,8 @@ class WatchLink:
         global current
         if current is self:
             current = None
+        if self._publisher is None:  # never started
+            return
         if self.hub.listener == self._heard:
             self.hub.listener = None
         for task in (self._publisher, self._follower):
@@ -171,7 +173,7 @@ class WatchLink:
         """List the games offered since, publish the watched ones that changed, remove
         (or mark over, for their watchers) the ones withdrawn."""
         pending, self._pending = self._pending, set()
-        news: list[Publication] = []
+        news: list[LiveState] = []
         for watched in pending:
             row = self._rows.get(watched)
             if row is None and not watched.over:
@@ -183,7 +185,7 @@ class WatchLink:
                 continue
             if watched.remote and self._published.get(watched) != watched.version:
                 self._published[watched] = watched.version
-                news.append(Publication(row, watched.version, {
+                news.append(LiveState(row, watched.version, {
                     "game": watched.game.name, "state": watched.game.to_json()},
                     watched.note, watched.watching, watched.over))
             if watched.over:

@@ -43,7 +43,8 @@ class LiveListing:
 
 @dataclass(frozen=True)
 class LiveState:
-    """What a watcher draws from: the game's JSON form and the player's message line."""
+    """A game's news for its watchers elsewhere, as written and as read: the game's JSON
+    form (None: not written yet), the player's message line, how many watch in all."""
 
     id: int
     version: int
@@ -51,18 +52,6 @@ class LiveState:
     note: str
     watching: int
     over: bool
-
-
-@dataclass(frozen=True)
-class Publication:
-    """One game's news for its watchers elsewhere (``state`` None: keep the last one)."""
-
-    id: int
-    version: int
-    state: dict[str, Any] | None
-    note: str
-    watching: int
-    over: bool = False
 
 
 class LiveGames(Database):
@@ -112,7 +101,7 @@ class LiveGames(Database):
         return {row.id: row.watchers for row in rows}
 
     @unit
-    async def live_publish(self, news: list[Publication]) -> None:
+    async def live_publish(self, news: list[LiveState]) -> None:
         """Write the state of watched games (one transaction for all of them)."""
         if not news:
             return

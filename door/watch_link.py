@@ -50,6 +50,9 @@ OVER_KEEP_S = 15.0
 """A watched game that ended stays listed (over) this long, so its watchers see the end."""
 JOIN_WAIT_S = 15.0
 """How long a watcher waits for the first state of a game on another process."""
+LIST_EVERY_S = 2.0
+"""The games of the other processes are read this often at most, for all the callers of
+this process looking at the Watch list."""
 
 
 class Followed:
@@ -109,6 +112,8 @@ class WatchLink:
         self._counts: dict[int, int] = {}
         """Watchers here counted in or out of a game since the last write (id → change)."""
         self._follower: asyncio.Task[None] | None = None
+        self._listing: asyncio.Future[list[LiveListing]] | None = None
+        self._listed_at = 0.0
         self._publisher: asyncio.Task[None] | None = None
 
     # -- life ------------------------------------------------------------------------------
@@ -230,10 +235,17 @@ class WatchLink:
                 del self._ending[row]
 
     # -- following -------------------------------------------------------------------------
-    async def listing(self) -> list[LiveListing]:
-        """Games of the other processes sharing the database ([] when it cannot tell)."""
+    async def listing(self, max_age: float = LIST_EVERY_S) -> list[LiveListing]:
+        """Games of the other processes sharing the database, read at most ``max_age``
+        seconds ago: every caller of this process on the Watch list shares one read ([]
+        when the database cannot tell)."""
+        loop = asyncio.get_running_loop()
+        if self._listing is None or (self._listing.done()
+                                     and loop.time() - self._listed_at > max_age):
+            self._listed_at = loop.time()
+            self._listing = asyncio.ensure_future(self.store.live_listing())
         try:
-            return await self.store.live_listing()
+            return list(await asyncio.shield(self._listing))
         except StoreError as exc:
             log.debug("games elsewhere not listed: %s", exc)
             return []

@@ -238,17 +238,18 @@ Listed = WatchedGame | LiveListing
 
 class GamesNow:
     """The list's games: this process's, read at each redraw, and the other processes',
-    read from the store every :data:`REFRESH` seconds at most."""
+    from the store every :data:`REFRESH` seconds at most (one read for all the callers of
+    this process: door/watch_link.py)."""
 
     def __init__(self) -> None:
         self.elsewhere: list[LiveListing] = []
         self.read_at = -REFRESH
 
-    async def games(self) -> list[Listed]:
+    async def games(self, fresh: bool = False) -> list[Listed]:
         link = watch_link.current
         loop = asyncio.get_running_loop()
-        if link is not None and loop.time() - self.read_at >= REFRESH:
-            self.elsewhere = await link.listing()
+        if link is not None and (fresh or loop.time() - self.read_at >= REFRESH):
+            self.elsewhere = await link.listing(0.0 if fresh else REFRESH)
             self.read_at = loop.time()
         return [*HUB.games(), *(self.elsewhere if link is not None else [])]
 
@@ -327,8 +328,8 @@ async def watch_menu(session: Session) -> None:
                     await watch_game(session, watched)
                 await node_seen(session.store, session.caller, session.player,
                                 "Watch a Game")
-                now.read_at = -REFRESH
-                note = note or plural(len(await now.games()), "game") + " being played now."
+                games = await now.games(fresh=True)
+                note = note or plural(len(games), "game") + " being played now."
     finally:
         await waiter.close()
         await node_seen(session.store, session.caller, session.player, "main menu")

@@ -2,14 +2,15 @@
 the others' games followed from the store for this process's watchers.
 
 One :class:`WatchLink` per process (``reussite serve`` starts one in each worker) does both
-jobs with two tasks:
+jobs with three tasks:
 
 * **publishing** (:meth:`WatchLink._publish_loop`): a game offered in :data:`door.watch.HUB`
-  gets a ``live_games`` row (one write when it starts, one when it ends).  Every
-  :data:`ALIVE_EVERY_S` one write refreshes all the rows of this process (alive, moves so far)
-  and reads how many callers of other processes watch each game.  Only a game watched from
-  elsewhere has its state written, at once after each change (a move, a new message):
-  nobody watching costs no write per move, and the player's key never waits for it.
+  gets a ``live_games`` row (one write when it starts, one when it ends).  Only a game
+  watched from elsewhere has its state written, at once after each change (a move, a new
+  message): nobody watching costs no write per move, and the player's key never waits.
+* **the rows** (:meth:`WatchLink._rows_loop`): every :data:`COUNT_EVERY_S` one read of how
+  many callers of other processes watch each game; every :data:`ALIVE_EVERY_S` one write
+  refreshes all the rows of this process (alive, moves so far) instead.
 * **following** (:meth:`WatchLink._follow_loop`, only while someone here watches a game of
   another process): every :data:`FOLLOW_S` one short read of the versions of the games
   followed and the states that moved.  Each followed game is one :class:`WatchedGame`
@@ -100,6 +101,7 @@ class WatchLink:
         self.store = store
         self.hub = hub
         self._wake = asyncio.Event()
+        """Set by every change of an offered game: the publisher looks at once."""
         self._rows: dict[WatchedGame, int] = {}
         """Offered games of this process → their row."""
         self._pending: set[WatchedGame] = set()
@@ -115,6 +117,7 @@ class WatchLink:
         self._listing: asyncio.Future[list[LiveListing]] | None = None
         self._listed_at = 0.0
         self._publisher: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
 
     # -- life ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -122,7 +125,9 @@ class WatchLink:
         self.hub.listener = self._heard
         for watched in self.hub.games():
             self._pending.add(watched)
-        self._publisher = asyncio.get_running_loop().create_task(self._publish_loop())
+        loop = asyncio.get_running_loop()
+        self._publisher = loop.create_task(self._publish_loop())
+        self._keeper = loop.create_task(self._rows_loop())
         current = self
 
     async def stop(self) -> None:
@@ -135,7 +140,7 @@ class WatchLink:
             return
         if self.hub.listener == self._heard:
             self.hub.listener = None
-        for task in (self._publisher, self._follower):
+        for task in (self._publisher, self._keeper, self._follower):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -150,57 +155,90 @@ class WatchLink:
 
     # -- publishing ------------------------------------------------------------------------
     async def _publish_loop(self) -> None:
-        next_count = next_alive = 0.0
+        """Publish what changed, at once: the rows' refresh runs beside it
+        (:meth:`_rows_loop`), so a slow refresh never holds a watched game's move back."""
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), COUNT_EVERY_S)
+            await self._wake.wait()
             self._wake.clear()
             try:
                 await self._publish()
-                now = time.monotonic()
-                if now >= next_alive:
-                    next_alive = now + ALIVE_EVERY_S
-                    next_count = now + COUNT_EVERY_S
-                    self._counted(await self.store.live_keep_alive(self._moved()))
-                    await self._remove_ended(now)
-                elif now >= next_count:
-                    next_count = now + COUNT_EVERY_S
-                    if self._rows:
-                        self._counted(await self.store.live_watchers())
             except StoreError as exc:
                 log.debug("watching across processes: %s", exc)
                 await asyncio.sleep(COUNT_EVERY_S)
+                self._wake.set()  # what could not be written is tried again
             except Exception:  # a task of its own: nobody else would see this
                 log.warning("watching across processes", exc_info=True)
                 await asyncio.sleep(COUNT_EVERY_S)
 
+    async def _rows_loop(self) -> None:
+        """Every :data:`COUNT_EVERY_S`: how many watch each game from elsewhere; every
+        :data:`ALIVE_EVERY_S`: the rows are alive (moves so far), and the rows of ended
+        games kept for their watchers go."""
+        next_alive = 0.0
+        while True:
+            try:
+                now = time.monotonic()
+                if now >= next_alive:
+                    next_alive = now + ALIVE_EVERY_S
+                    self._counted(await self.store.live_keep_alive(self._moved()))
+                    await self._remove_ended(now)
+                elif self._rows:
+                    self._counted(await self.store.live_watchers())
+            except StoreError as exc:
+                log.debug("watching across processes: %s", exc)
+            except Exception:  # a task of its own: nobody else would see this
+                log.warning("watching across processes", exc_info=True)
+            await asyncio.sleep(COUNT_EVERY_S)
+
     async def _publish(self) -> None:
-        """List the games offered since, publish the watched ones that changed, remove
-        (or mark over, for their watchers) the ones withdrawn."""
-        pending, self._pending = self._pending, set()
+        """Publish the watched games that changed (one write for all), then list the games
+        offered since and remove (or keep marked over, for their watchers) the ones
+        withdrawn.  What fails is kept for the next try."""
+        todo = list(self._pending)
+        self._pending.clear()
         news: list[LiveState] = []
-        for watched in pending:
+        sent: list[WatchedGame] = []
+        for watched in todo:
             row = self._rows.get(watched)
-            if row is None and not watched.over:
-                row = await self.store.live_offer(watched.alias, watched.title, watched.deal,
-                                            watched.watchable, watched.moves)
-                self._rows[watched] = row
-                self._listed_moves[watched] = watched.moves
-            if row is None:
-                continue
-            if watched.remote and self._published.get(watched) != watched.version:
+            if row is not None and watched.remote and (
+                    self._published.get(watched) != watched.version):
                 self._published[watched] = watched.version
+                sent.append(watched)
                 news.append(LiveState(row, watched.version, {
                     "game": watched.game.name, "state": watched.game.to_json()},
                     watched.note, watched.watching, watched.over))
-            if watched.over:
-                self._forget(watched)
-                if watched.remote:
-                    self._ending[row] = time.monotonic() + OVER_KEEP_S
-                else:
-                    await self.store.live_withdraw([row])
         if news:
-            await self.store.live_publish(news)
+            try:
+                await self.store.live_publish(news)
+            except StoreError:
+                for watched in sent:
+                    self._published.pop(watched, None)
+                self._pending.update(todo)
+                raise
+        for i, watched in enumerate(todo):
+            try:
+                await self._list_or_end(watched)
+            except StoreError:
+                self._pending.update(todo[i:])
+                raise
+
+    async def _list_or_end(self, watched: WatchedGame) -> None:
+        """A game offered gets its row; a game withdrawn loses it (kept a while, marked
+        over, when others watch it: they see the end)."""
+        row = self._rows.get(watched)
+        if row is None and not watched.over:
+            row = await self.store.live_offer(watched.alias, watched.title, watched.deal,
+                                              watched.watchable, watched.moves)
+            self._rows[watched] = row
+            self._listed_moves[watched] = watched.moves
+            if watched.over:  # withdrawn while its row was written
+                await self._list_or_end(watched)
+        elif row is not None and watched.over:
+            self._forget(watched)
+            if watched.remote:
+                self._ending[row] = time.monotonic() + OVER_KEEP_S
+            else:
+                await self.store.live_withdraw([row])
 
     def _forget(self, watched: WatchedGame) -> None:
         self._rows.pop(watched, None)

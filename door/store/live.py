@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .core import Database, unit
 from .models import LiveGameRow
@@ -55,7 +56,20 @@ class LiveState:
 
 
 class LiveGames(Database):
-    """The ``live_games`` table: games of this host (``self.host``) and of the others."""
+    """The ``live_games`` table: games of this host (``self.host``) and of the others.
+
+    Several processes write the same rows at once (the player's process publishes and
+    refreshes them, watching processes count their watchers in), each write touching
+    several rows: every write first locks its rows in ascending id order
+    (:meth:`_lock_live`), so that two of them never wait for each other (PostgreSQL
+    found such deadlocks between a withdrawal and a publication, and aborted one)."""
+
+    @staticmethod
+    async def _lock_live(conn: AsyncConnection, where: ColumnElement[bool]) -> None:
+        """Lock the rows ``where`` selects, in id order (a no-op on SQLite, whose one
+        writer at a time needs none)."""
+        await conn.execute(select(LiveGameRow.id).where(where).order_by(LiveGameRow.id)
+                           .with_for_update())
 
     @unit
     async def live_offer(self, alias: str, title: str, deal: str, watchable: bool,
@@ -74,18 +88,20 @@ class LiveGames(Database):
     async def live_withdraw(self, ids: list[int]) -> None:
         if not ids:
             return
+        where = and_(LiveGameRow.id.in_(ids), LiveGameRow.host == self.host)
         async with self._write() as conn:
-            await conn.execute(delete(LiveGameRow).where(LiveGameRow.id.in_(ids),
-                                                         LiveGameRow.host == self.host))
+            await self._lock_live(conn, where)
+            await conn.execute(delete(LiveGameRow).where(where))
 
     @unit
     async def live_keep_alive(self, moved: dict[int, tuple[int, datetime]]) -> dict[int, int]:
         """Say this host's games are still played (and how many moves those in ``moved``
         have, since when); return each game's count of watchers elsewhere.  One write."""
         async with self._write() as conn:
+            await self._lock_live(conn, LiveGameRow.host == self.host)
             await conn.execute(update(LiveGameRow).where(LiveGameRow.host == self.host)
                                .values(alive=self._now()))
-            for ident, (moves, last_move) in moved.items():
+            for ident, (moves, last_move) in sorted(moved.items()):
                 await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
                                    .values(moves=moves, last_move=last_move))
             rows = (await conn.execute(select(LiveGameRow.id, LiveGameRow.watchers)
@@ -106,7 +122,8 @@ class LiveGames(Database):
         if not news:
             return
         async with self._write() as conn:
-            for item in news:
+            await self._lock_live(conn, LiveGameRow.id.in_([item.id for item in news]))
+            for item in sorted(news, key=lambda item: item.id):
                 values: dict[str, Any] = {"version": item.version, "note": item.note[:200],
                                           "shown": item.watching, "over": item.over}
                 if item.state is not None:
@@ -136,8 +153,11 @@ class LiveGames(Database):
     @unit
     async def live_count_watchers(self, changes: dict[int, int]) -> None:
         """Callers of this process start (+n) or stop (−n) watching games (id → n)."""
+        if not changes:
+            return
         async with self._write() as conn:
-            for ident, change in changes.items():
+            await self._lock_live(conn, LiveGameRow.id.in_(list(changes)))
+            for ident, change in sorted(changes.items()):
                 await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
                                    .values(watchers=LiveGameRow.watchers + change))
 
@@ -168,4 +188,5 @@ class LiveGames(Database):
             where = or_(where, LiveGameRow.host == server[:64],
                         LiveGameRow.host.startswith(worker_prefix(server), autoescape=True))
         async with self._write() as conn:
+            await self._lock_live(conn, where)
             return (await conn.execute(delete(LiveGameRow).where(where))).rowcount

@@ -351,14 +351,18 @@ class WatchLink:
             await asyncio.sleep(FOLLOW_S)
 
     async def _follow(self) -> None:
+        """One read of the games followed when it starts: a game first followed while the
+        read is under way was not asked about, so it is not taken for gone (its watchers
+        were told "could not be reached" at once); the next round reads it."""
+        asked = dict(self._followed)
         news, listed = await self.store.live_news(
-            {ident: followed.version for ident, followed in self._followed.items()})
+            {ident: followed.version for ident, followed in asked.items()})
         for live in news:
             followed = self._followed.get(live.id)
             if followed is not None and (live.state is not None or followed.watched):
                 followed.apply(live)
-        for ident, followed in list(self._followed.items()):
-            if ident not in listed:
+        for ident, followed in asked.items():
+            if ident not in listed and self._followed.get(ident) is followed:
                 followed.gone()
 
 

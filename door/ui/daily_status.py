@@ -36,11 +36,14 @@ async def players_today(session: Session, key: str) -> str:
             "00:00 UTC")
 
 
-def attempt_note(day: date, before: DailyEntry | None) -> str:
-    """The end box's line on a challenge game (at most 74 characters)."""
-    if before is None:
-        return f"Daily challenge of {day:%Y-%m-%d}: your first finished attempt counts."
-    return f"Not counted: your first attempt at this challenge scored {before.score}."
+def attempt_note(day: date, before: DailyEntry | None, *, finished: bool = False) -> str:
+    """Whether this challenge game counts: said when it starts and, in the past tense, in
+    the end box (at most 74 characters)."""
+    if before is not None:
+        return f"Not counted: your first attempt at this challenge scored {before.score}."
+    if finished:
+        return f"Daily challenge of {day:%Y-%m-%d}: this attempt counts."
+    return f"Daily challenge of {day:%Y-%m-%d}: your first finished attempt counts."
 
 
 async def daily_attempt(session: Session, game: str, day: date) -> DailyEntry | None:

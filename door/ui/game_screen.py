@@ -32,6 +32,7 @@ from ..games.solvers import WINNABLE, Verdict
 from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
+from ..store.records import DailyEntry
 from ..term import Key
 from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
@@ -108,8 +109,9 @@ class GameScreen(ABC):
         """"Still winnable?" (V), on the screens that offer it."""
         self.daily_day: date | None = None
         """Set when the game was started as that UTC day's challenge (door/ui/daily.py)."""
-        self.daily_note = ""
-        """The end box's line on a challenge game: whether this attempt counts."""
+        self.daily_before: DailyEntry | None = None
+        """The caller's counted attempt at that challenge when this game started (None: this
+        one counts)."""
         self.back_label = "main menu"
         """Where M goes from the end box (the daily board, for its challenges)."""
 
@@ -594,8 +596,8 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         verdict = screen.deal_verdict()
         won = game.status is Status.WON
         lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
-        if screen.daily_note:
-            lines.append(screen.daily_note)
+        if screen.daily_day is not None:
+            lines.append(attempt_note(screen.daily_day, screen.daily_before, finished=True))
         if screen.still_asks:
             lines.append(f"\"Still winnable?\" asked {plural(screen.still_asks, 'time')}: "
                          "the hall of fame marks this game.")
@@ -662,9 +664,8 @@ async def _play_rounds(session: Session, screen_cls: type[GameScreen],
         screen.back_label = back_to
         apply_resumed(screen, resumed)
         if screen.daily_day is not None:
-            before = await daily_attempt(session, screen.name, screen.daily_day)
-            screen.daily_note = attempt_note(screen.daily_day, before)
-            screen.say(screen.daily_note)
+            screen.daily_before = await daily_attempt(session, screen.name, screen.daily_day)
+            screen.say(attempt_note(screen.daily_day, screen.daily_before))
         try:
             with offered_to_watchers(screen):
                 await screen.run()

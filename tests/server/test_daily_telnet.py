@@ -69,7 +69,7 @@ async def test_the_board_counts_the_first_attempt_only(door_home: Path, on_day) 
         caller.send("s")                                   # one move, then resign
         await caller.settle()
         await resign_aunt_mary(caller)
-        assert "Daily challenge of 2031-05-17" in caller.term.text
+        assert "Daily challenge of 2031-05-17: this attempt counts." in caller.term.text
         assert "[M] the daily board" in caller.term.text
         caller.send("m")
         await caller.wait_for("Today: Aunt Mary")

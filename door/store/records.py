@@ -86,6 +86,8 @@ class PastGame:
     """Undos in the record (hints leave no trace in a record: they are not counted)."""
     cheater: bool
     """Flagged by the game's own rules (Mariant's undo past a turned card)."""
+    still_asks: int = 0
+    """How often "still winnable?" was asked during the game (marked as in the hall)."""
 
 
 @dataclass(frozen=True)

@@ -160,13 +160,13 @@ class Scores(Database):
             rows = (await conn.execute(
                 select(GameRow.id, GameRow.game, GameRow.number, GameRow.options,
                        GameRow.score, GameRow.status, GameRow.ended, GameRow.moves,
-                       GameRow.cheater)
+                       GameRow.cheater, GameRow.still_asks)
                 .where(GameRow.player_id == player_id)
                 .order_by(GameRow.ended.desc(), GameRow.id.desc())
                 .offset(max(0, offset)).limit(max(0, limit)))).all()
         return [PastGame(r.id, GameRecord(r.game, r.number, dict(r.options), list(r.moves)),
                          r.score, r.status, r.ended, list(r.moves).count(UNDO),
-                         bool(r.cheater)) for r in rows], int(total)
+                         bool(r.cheater), int(r.still_asks or 0)) for r in rows], int(total)
 
     @unit
     async def reset_scores(self, game: str) -> int:

@@ -4,7 +4,8 @@ Reached from the hall of fame (Y), where the other replays are: a caller looking
 is the one who wants theirs, and the main menu (which sysops arrange in sysop.ini) stays
 as it is.  Each line gives the game, its number, the date, the score, the result and its
 marks: ``U3`` for three undos in the record, ``C`` for a game flagged by its own rules
-(Mariant's undo past a turned card).  Hints leave no trace in a record, so none is shown.
+(Mariant's undo past a turned card), ``v`` where "still winnable?" was asked (as in the
+hall of fame).  Hints leave no trace in a record, so none is shown.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..store.records import PastGame
 from ..term import Key
 from . import theme
 from .replay import Replay
+from .still_winnable import HALL_MARK
 from .widgets import header, message, plural, status_line
 
 log = logging.getLogger(__name__)
@@ -28,10 +30,12 @@ UNAVAILABLE = "Your games are unavailable right now. Please try again later."
 
 
 def marks(entry: PastGame) -> str:
-    """``U3 C``: undos in the record, and the game's own cheat flag."""
+    """``U3 C v``: undos in the record, the game's own cheat flag, "still winnable?" asked."""
     parts = [f"U{entry.undos}"] if entry.undos else []
     if entry.cheater:
         parts.append("C")
+    if entry.still_asks:
+        parts.append(HALL_MARK)
     return " ".join(parts)
 
 
@@ -94,8 +98,8 @@ class YourGames:
         if note:
             message(session, note, theme.WARNING)
         else:
-            message(session, "Marks: U undos in the record, C flagged by the game's rules.",
-                    theme.LABEL)
+            message(session, "Marks: U undos · C flagged by the game's rules · v \"still "
+                    "winnable?\" asked", theme.LABEL)
         status_line(session, KEYS)
 
     def turn_page(self, key: Key) -> bool:

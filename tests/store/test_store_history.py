@@ -34,7 +34,7 @@ async def test_pages_are_the_players_own_games_newest_first(store: Store) -> Non
     await insert_game(store, bob.id, "anciento", 999, ended=DAY + timedelta(days=1))
     game = with_an_undo()
     await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
-                            DAY + timedelta(days=2), DAY + timedelta(days=2))
+                            DAY + timedelta(days=2), DAY + timedelta(days=2), still_asks=2)
     first, total = await store.player_games(ann.id, 0, 3)
     assert total == 6
     assert [(e.record.game, e.score) for e in first] == [
@@ -42,6 +42,7 @@ async def test_pages_are_the_players_own_games_newest_first(store: Store) -> Non
     assert (first[0].undos, first[0].cheater, first[0].record.actions) == (
         1, False, game.actions)
     assert (first[2].undos, first[2].cheater) == (0, True)
+    assert [e.still_asks for e in first] == [2, 0, 0]
     rest, _ = await store.player_games(ann.id, 3, 3)
     assert [e.score for e in rest] == [102, 101, 100]
     assert await store.player_games(bob.id, 1, 3) == ([], 1)
@@ -57,14 +58,16 @@ async def test_your_games_pages_and_replays(door) -> None:
                           ended=DAY + timedelta(hours=i))
     game = with_an_undo()
     await store.finish_game(guest.id, game.record(), game.score, str(game.status), False,
-                            DAY + timedelta(days=3), DAY + timedelta(days=3))
+                            DAY + timedelta(days=3), DAY + timedelta(days=3), still_asks=1)
     caller = await TelnetCaller.at_menu(port)
     caller.send("h")
     await caller.wait_for("Mariant's Hit Parade")
     caller.send("y")
     await caller.wait_for("Your finished games, newest first: 1-15 of 21")
     first = next(line for line in caller.term.lines if "#42" in line)
-    assert "Monte Carlo" in first and str(game.score) in first and "U1" in first
+    assert "Monte Carlo" in first and str(game.score) in first
+    assert first.split()[-2:] == ["U1", "v"]              # an undo, "still winnable?" asked
+    assert 'v "still winnable?" asked' in caller.term.text
     assert "2026-04-04" in first
     caller.send("\x1b[6~")  # PgDn
     await caller.wait_for("16-21 of 21")

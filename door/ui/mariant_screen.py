@@ -58,6 +58,9 @@ log = logging.getLogger(__name__)
 SUIT_LENGTH = 13
 UNDO_LABEL = "U undo"
 SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
+CHEATER_QUESTION = "Undo a card you have seen? That marks you a cheater: no hall of fame."
+"""One line with its "(Y/n)": a question that wraps covers the key line, which then has
+to be sent again (issue #20: the undo of a deal is the dearest key)."""
 
 
 def complete_suit(game: Mariant, col: int,
@@ -254,7 +257,7 @@ class MariantScreen(GameScreen):
             return
         empty, points = deal_penalty(game)
         if points and not await self._ask(
-                f"{plural(empty, 'empty column')} cost{'s' * (empty == 1)} {points} points. Deal?"):
+                f"Deal with {plural(empty, 'empty column')}: +{points}?"):
             self.say("No deal.")
             return
         self.sel = None
@@ -272,8 +275,7 @@ class MariantScreen(GameScreen):
                 self.refuse(f"No undo: {exc}.")
             return
         if game.undo_flags_cheater and not game.cheater and not await self._ask(
-                "This undo takes back a card you have seen: it marks you a cheater, "
-                "out of the hall of fame. Undo?"):
+                CHEATER_QUESTION):
             self.say("Not undone.")
             return
         was_cheater = game.cheater
@@ -284,8 +286,8 @@ class MariantScreen(GameScreen):
             return
         self.sel = None
         self.suits_seen = self._complete_columns()
-        self.say("Undone: +2." + (" You are now marked a cheater."
-                                  if game.cheater and not was_cheater else ""))
+        self.say("Undone: +2." + (" Marked a cheater." if game.cheater and not was_cheater
+                                  else ""))
 
     def _help(self) -> None:
         columns = self.game.help_columns()
@@ -293,8 +295,7 @@ class MariantScreen(GameScreen):
             self.say("No whole group fits on another column: use an empty column, or deal (D).")
             return
         self.marks = {c: HELP_MARK for c in columns}
-        self.say(f"▲▲ under the columns whose whole group can move: "
-                 f"{', '.join(KEYS[c] for c in columns)}.")
+        self.say(f"Help: {' '.join(KEYS[c] for c in columns)} can move whole (▲▲).")
 
     def _start_view(self) -> None:
         rows = self.session.screen.rows

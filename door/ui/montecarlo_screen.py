@@ -41,7 +41,6 @@ from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
 from .cards import card_attr, card_label
 from .game_screen import GameScreen, play_game
-from .widgets import plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
 GRID_TOP = 3                      # the grid's top border
@@ -70,10 +69,10 @@ def cell_origin(p: int) -> tuple[int, int]:
 
 
 def consolidation_summary(event: Consolidation) -> str:
-    """``Consolidated: 6 cards moved up, 4 dealt`` (the stock's emptiness said plainly)."""
-    moved = len(event.moves)
-    dealt = f"{len(event.dealt)} dealt" if event.dealt else "none dealt (the stock is empty)"
-    return f"Consolidated: {plural(moved, 'card')} moved up, {dealt}"
+    """``Consolidated: 6 up, 4 dealt`` (the stock's emptiness said plainly).  Terse: the
+    marks on the board show which cards, and every byte of it goes out with the move."""
+    dealt = f"{len(event.dealt)} dealt" if event.dealt else "none dealt, stock empty"
+    return f"Consolidated: {len(event.moves)} up, {dealt}"
 
 
 class MonteCarloScreen(GameScreen):
@@ -254,10 +253,9 @@ class MonteCarloScreen(GameScreen):
             return
         if len(game.consolidations) < before_events:
             self.marks = {}
-        slid = " and the cards slid back" if len(game.consolidations) < before_events else ""
+        slid = ", cards slid back" if len(game.consolidations) < before_events else ""
         lost = before_score - game.score
-        self.say(f"Undone{slid}: {plural(lost, 'point')} given back."
-                 if lost else f"Undone{slid}.")
+        self.say(f"Undone{slid}: -{lost}." if lost else f"Undone{slid}.")
 
     def _hint(self) -> None:
         self.typed, self.picked = "", None
@@ -274,10 +272,12 @@ class MonteCarloScreen(GameScreen):
         p, q = pairs[index]
         a, b = self.game.grid[p], self.game.grid[q]
         assert a is not None and b is not None
-        self.hinted, self.cursor = (p, q), p
-        more = f" ({index + 1} of {len(pairs)}: H for the next)" if len(pairs) > 1 else ""
-        self.say(f"Hint: {position_name(p)}{position_name(q)}, "
-                 f"{card_label(a)} and {card_label(b)}{more}.")
+        # The pair is lit on the board; the cursor stays where it is (moving it would
+        # cost its brackets twice), and the line names the pair in a few bytes.
+        self.hinted = (p, q)
+        more = f" ({index + 1} of {len(pairs)})" if len(pairs) > 1 else ""
+        self.say(f"Hint: {position_name(p)}{position_name(q)}, {card_label(a)} "
+                 f"{card_label(b)}{more}")
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:

@@ -225,8 +225,7 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     game = MonteCarlo.new(NUMBER)
     await play_until_dealt(caller, game)
     event = game.last_consolidation
-    await caller.wait_for(f"Consolidated: {len(event.moves)} cards moved up, "
-                          f"{len(event.dealt)} dealt.")
+    await caller.wait_for(f"Consolidated: {len(event.moves)} up, {len(event.dealt)} dealt.")
     assert_marks(caller, event)
     for p, card in event.dealt:
         assert caller.cell(p)[2:5] == card_label(card) + "+"
@@ -239,8 +238,7 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     await play_until_dealt(caller, game)
     second = game.last_consolidation
     assert second is not event
-    await caller.wait_for(f"Consolidated: {len(second.moves)} cards moved up, "
-                          f"{len(second.dealt)} dealt.")
+    await caller.wait_for(f"Consolidated: {len(second.moves)} up, {len(second.dealt)} dealt.")
     await caller.settle()
     assert_marks(caller, second)
 
@@ -251,9 +249,10 @@ async def test_hint_names_a_pair_and_cycles(caller: Caller) -> None:
     hints = game.hints()
     caller.send("h")
     p, q = parse_position(hints[0][:2]), parse_position(hints[0][2:])
-    await caller.wait_for(f"Hint: {hints[0]}, {card_label(game.grid[p])} and "
+    await caller.wait_for(f"Hint: {hints[0]}, {card_label(game.grid[p])} "
                           f"{card_label(game.grid[q])}")
-    assert caller.cell(p)[1] == "*" and caller.cell(q)[1] == "*"
+    assert caller.cell(p)[1] == "*" and caller.cell(q)[1] == "*"      # lit on the board
+    assert caller.cell(0)[0] == "["                                   # the cursor stays
     if len(hints) > 1:
         caller.send("h")
         await caller.wait_for(f"Hint: {hints[1]}")
@@ -287,7 +286,7 @@ async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path)
     relaxed.send("F")
     game.play("c")
     event = game.last_consolidation
-    await relaxed.wait_for(f"Consolidated: {len(event.moves)} cards moved up, 2 dealt.")
+    await relaxed.wait_for(f"Consolidated: {len(event.moves)} up, 2 dealt.")
     for pos in range(25):
         assert face(game.grid[pos]) in relaxed.cell(pos)
     await relaxed.close()

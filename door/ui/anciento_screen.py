@@ -606,7 +606,8 @@ class AncientoScreen(GameScreen):
             lines.append(("Next", "", theme.LABEL))
         lines += [
             ("", "", theme.LABEL),
-            ("Score", f"{game.score}", theme.BRIGHT),
+            # The score is on the status line: shown twice, it cost every scoring key
+            # twice the bytes (issue #20).
             ("BONUS", f"x{game.bonus}", theme.BRIGHT),
             ("Quatros", f"{game.quatros}", theme.BRIGHT),
             ("Stones left", f"{game.stones_left}", theme.BRIGHT),

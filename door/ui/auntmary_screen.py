@@ -119,37 +119,45 @@ def spot_name(spot: str) -> str:
 
 
 def describe(game: AuntMary, move: str) -> str:
-    """A move in words, for tips: ``move 9♦ and 1 card on it from column 2 onto T♣ in 5``."""
+    """A move in a few words, for tips: ``8♥ +2 on 9♣`` (8♥ and the 2 cards on it), ``K♦
+    to column 3``, ``5♥ home``.  Terse: the board lights the cards it names (issue #20)."""
     pos = game.position
     if move == "s":
-        return "turn a card from the stock (S)"
+        return "S turns a card"
     if move == "r":
-        return f"redeal: turn the waste over for pass {game.pass_number + 1} of {PASSES} (S)"
+        return f"S redeals, pass {game.pass_number + 1} of {PASSES}"
     if move == "auto":
         return "every card can go home: press A"
     mv = parse_move(move)
     src, dst = mv.src, mv.dst
     if src == "w":
-        card, where = pos.waste[-1], "the waste"
+        card, more = pos.waste[-1], ""
     elif isinstance(src, int):
-        col = pos.columns[src]
-        n = mv.cards or run_length(col, pos.down[src])
-        card, where = col[-n], f"column {src + 1}"
-        if n > 1:
-            more = n - 1
-            where = f"{where} with the {plural(more, 'card')} on it"
+        col = pos.columns[src]    # home: the top card alone; else the run (or the count)
+        n = 1 if dst == "f" else mv.cards or run_length(col, pos.down[src])
+        card, more = col[-n], f" +{n - 1}" if n > 1 else ""
     else:
         assert isinstance(src, str)
-        card = Card(pos.foundations[SUITS.index(src[1])], src[1])
-        where = "its foundation"
+        card, more = Card(pos.foundations[SUITS.index(src[1])], src[1]), ""
     if dst == "f":
-        return f"send {card_label(card)} home from {where} (H)"
+        return f"{card_label(card)} home"
     assert isinstance(dst, int)
     target = pos.columns[dst]
-    onto = (f"onto {card_label(target[-1])} in column {dst + 1}" if target
-            else f"to the empty column {dst + 1}")
-    verb = "take" if isinstance(src, str) and src.startswith("f") else "move"
-    return f"{verb} {card_label(card)} from {where} {onto}"
+    onto = f"on {card_label(target[-1])}" if target else f"to column {dst + 1}"
+    return f"{card_label(card)}{more} {onto}"
+
+
+def tip_target(game: AuntMary, move: str) -> str | None:
+    """The spot a tip's move goes to (a column ``1``-``6``, or the card's foundation), lit
+    on the board with the tip; None for a stock move."""
+    if move in ("s", "r", "auto"):
+        return None
+    mv = parse_move(move)
+    if isinstance(mv.dst, int):
+        return str(mv.dst + 1)
+    pos = game.position
+    card = pos.waste[-1] if mv.src == "w" else pos.columns[mv.src][-1]  # type: ignore[index]
+    return "f" + card.suit
 
 
 class AuntMaryScreen(GameScreen):
@@ -184,6 +192,8 @@ class AuntMaryScreen(GameScreen):
         self.depth = 1                              # cards of the column under the cursor
         self.picked: tuple[str, int | None] | None = None   # (spot, count; None: what fits)
         self.tip_index = 0
+        self.tip_spot: str | None = None
+        """Where the last tip's move goes, lit until the next key."""
         self.was_blocked = ""
         self.was_auto = False
         self._brackets_drawn: tuple[tuple[int, int, str], ...] = ()
@@ -194,6 +204,7 @@ class AuntMaryScreen(GameScreen):
         if key.name == "resize":
             return False
         char = key.char.lower() if key.is_char else ""
+        self.tip_spot = None
         if key.name in ARROWS:
             self._arrow(key.name)
         elif key.name in ("tab", "shift-tab"):
@@ -455,14 +466,16 @@ class AuntMaryScreen(GameScreen):
         index = self.tip_index % len(hints)
         self.tip_index = index + 1
         move = hints[index]
-        more = f" ({index + 1} of {len(hints)}, T: next)" if len(hints) > 1 else ""
-        self.say(f"Tip: {describe(game, move)}{more}.")
+        more = f" ({index + 1} of {len(hints)})" if len(hints) > 1 else ""
+        self.say(f"Tip: {describe(game, move)}{more}")
+        self.tip_spot = tip_target(game, move)
         mv = parse_move(move)
         if mv.kind in ("s", "r"):
             self._go("s")
         elif isinstance(mv.src, int):
             src = str(mv.src + 1)
-            self._go(src, mv.cards or self._run(src))
+            home = mv.dst == "f"      # only the top card goes home: the cursor on it alone
+            self._go(src, 1 if home else mv.cards or self._run(src))
         else:
             assert isinstance(mv.src, str)
             self._go(mv.src)
@@ -490,7 +503,8 @@ class AuntMaryScreen(GameScreen):
         for k in range(6):
             spot = str(k + 1)
             picked = self.picked if self.picked and self.picked[0] == spot else None
-            if parts.changed(("pile", k), (game.columns[k], game.face_down[k], picked)):
+            tipped = self.tip_spot == spot
+            if parts.changed(("pile", k), (game.columns[k], game.face_down[k], picked, tipped)):
                 used = self._draw_pile(k)
                 parts.shrink(("pile", k), DOWN_ROW, pile_left(k) + 1, used, 4)
         brackets = self._pile_brackets()
@@ -542,6 +556,10 @@ class AuntMaryScreen(GameScreen):
                 screen.put(row, left + 1, PICKED_MARK, PICKED)
         if not up:
             screen.put(UP_TOP, left + 1, GAP_TEXT, GAP)
+        if self.tip_spot == spot:    # where the tip's cards go: lit as Monte Carlo's hints
+            row = first + len(up) - hidden - 1 if up else UP_TOP
+            screen.put(row, left + 1, f"*{card_label(up[-1])}*" if up else "*··*", HINTED)
+        if not up:
             return UP_TOP + 1 - DOWN_ROW
         return first + len(up) - hidden - DOWN_ROW
 
@@ -568,6 +586,8 @@ class AuntMaryScreen(GameScreen):
     def _slot(self, row: int, spot: str, text: str, attr: Attr) -> None:
         """One panel place: four cells between the cursor's brackets."""
         screen, col = self.session.screen, SLOT_COL[spot]
+        if self.tip_spot == spot:    # where the tip's card goes home: lit
+            text, attr = f"*{text[1:3]}*", HINTED
         screen.put(row, col + 1, text, attr)
         if self.picked and self.picked[0] == spot:
             screen.put(row, col + 1, PICKED_MARK, PICKED)
@@ -582,7 +602,8 @@ class AuntMaryScreen(GameScreen):
         picked = self.picked if self.picked and self.picked[0] not in PILES else None
         return (len(game.stock), tuple(game.waste[-1:]), len(game.waste), self._pass_text(),
                 game.position.foundations, game.score,
-                self._state_text(), spot, picked)
+                self._state_text(), spot, picked,
+                self.tip_spot if self.tip_spot in FOUNDATIONS else None)
 
     def _draw_panel_frame(self) -> None:
         screen = self.session.screen

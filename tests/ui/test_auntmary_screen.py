@@ -23,12 +23,14 @@ from door.ui import replay
 from door.ui.auntmary_screen import (
     DOWN_ROW,
     FOUNDATION_ROW,
+    PILES,
     SLOT_COL,
     STOCK_ROW,
     UP_TOP,
     AuntMaryScreen,
     describe,
     pile_left,
+    tip_target,
 )
 from door.ui.cards import card_label
 
@@ -269,6 +271,9 @@ async def test_tip_names_a_move_and_puts_the_cursor_on_it(caller: Caller) -> Non
     hints = game.hints()
     caller.send("t")
     await caller.wait_for(f"Tip: {describe(game, hints[0])}")
+    target = tip_target(game, hints[0])
+    if target in PILES:                        # where the cards go is lit on the board
+        assert f"*{card_label(game.columns[int(target) - 1][-1])}*" in caller.text
     if len(hints) > 1:
         caller.send("t")
         await caller.wait_for(f"Tip: {describe(game, hints[1])}")

@@ -31,6 +31,11 @@ ERASE_LINE = b"\x1b[K"
 _UNKNOWN = Attr(-1, -1, False, False)  # forces a full SGR on the first cell written
 _REVERSE = Attr(BLACK, WHITE)  # how monochrome shows a coloured background
 _MAX_GAP = 12  # never consider re-writing more unchanged cells than this
+_BATCH_FROM = 100
+"""A frame of at least this many bytes is also tried with its changes grouped by colour
+(:meth:`Renderer._batched`), and the shorter sent: a consolidation or a deal rewrites cards
+of two colours and blanks all over the board, and changing colour between each costs more
+than moving the cursor further (issue #20)."""
 
 
 @lru_cache(maxsize=4096)
@@ -238,6 +243,8 @@ class Renderer:
         them); ``shown`` is updated to the new frame."""
         out = bytearray()
         cols, last_row = screen.cols, screen.rows - 1
+        start = (self._attr, self._row, self._col)
+        plans: list[tuple[int, list[Cell], list[int], int | None]] = []
         for r in changed:
             line = rows[r]
             old = shown[r]
@@ -251,7 +258,7 @@ class Renderer:
             if not diffs:
                 shown[r] = _keep_corner(line, old, limit)
                 continue
-            erase_from = None
+            erase_from = tail = None
             end = line[diffs[-1]]
             if len(diffs) > 3 and end.ch == " " and end.attr.bg == BLACK:
                 tail = _blank_tail(line, limit)
@@ -259,6 +266,7 @@ class Renderer:
                 if len(tail_diffs) > 3:  # EL is cheaper than writing more than a few spaces
                     erase_from = tail_diffs[0]
                     diffs = [c for c in diffs if c < tail]
+            plans.append((r, line, diffs, erase_from))
             encode = self.charset.encode_char
             for c in diffs:  # the hot loop: _goto and _write inlined for the common case
                 if self._row != r or self._col != c:
@@ -273,6 +281,9 @@ class Renderer:
                 else:
                     self._col = c + 1
             if erase_from is not None:
+                if tail is not None and self._row == r and self._col is not None and (
+                        tail <= self._col < erase_from):
+                    erase_from = self._col  # blank up to there already: erase from here
                 self._goto(out, r, erase_from, line)
                 target = line[erase_from].attr
                 if self._attr == _UNKNOWN or self._attr.bg != BLACK:
@@ -285,6 +296,60 @@ class Renderer:
             else:
                 shown[r] = _keep_corner(line, old, limit)
         self._shown = shown
+        if len(out) >= _BATCH_FROM:
+            end_state = (self._attr, self._row, self._col)
+            self._attr, self._row, self._col = start
+            batched = self._batched(plans, cols)
+            if len(batched) < len(out):
+                return batched
+            self._attr, self._row, self._col = end_state
+        return out
+
+    def _batched(self, plans: list[tuple[int, list[Cell], list[int], int | None]],
+                 cols: int) -> bytearray:
+        """The same changes as :meth:`_diff` sent, grouped by colour: each run of changed
+        cells (and each erased tail) goes out with the runs that start in its colour, row
+        by row, the colour already set first.  Moves the cursor state along."""
+        runs: dict[Attr, list[tuple[int, int, list[Cell] | None]]] = {}
+        final = None  # the colour of the last run, row by row
+        for r, line, diffs, erase_from in plans:
+            i = 0
+            while i < len(diffs):
+                j = i
+                while j + 1 < len(diffs) and diffs[j + 1] == diffs[j] + 1:
+                    j += 1
+                first = diffs[i]
+                final = line[first].attr
+                runs.setdefault(final, []).append((r, first, line[first:diffs[j] + 1]))
+                i = j + 1
+            if erase_from is not None:
+                final = line[erase_from].attr
+                runs.setdefault(final, []).append((r, erase_from, None))
+        # The colour already set first, then in the order first seen; the colour of the last
+        # run last, so that the cursor ends where a row-by-row frame leaves it (the status
+        # line, most often: the next frame starts from there).
+        order = sorted(runs, key=lambda attr: (attr != self._attr) + 2 * (attr == final))
+        out = bytearray()
+        encode = self.charset.encode_char
+        for attr in order:
+            for r, c, cells in runs[attr]:
+                out += cursor_move(r, c, self._row, self._col)
+                self._row, self._col = r, c
+                if cells is None:  # a blank tail: EL in any colour on black
+                    if self._attr == _UNKNOWN or self._attr.bg != BLACK:
+                        out += sgr_change(self._attr, attr, self.color)
+                        self._attr = attr
+                    out += ERASE_LINE
+                    continue
+                for cell in cells:
+                    if cell.attr != self._attr:
+                        out += sgr_change(self._attr, cell.attr, self.color)
+                        self._attr = cell.attr
+                    out += encode(cell.ch)
+                    c += 1
+                    self._col = c if c < cols else None
+                    if c >= cols:
+                        self._row = None
         return out
 
     def _write(self, out: bytearray, cell: Cell, c: int, cols: int) -> None:

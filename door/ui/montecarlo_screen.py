@@ -341,8 +341,7 @@ class MonteCarloScreen(GameScreen):
         screen, game = self.session.screen, self.game
         top, left = GRID_TOP, PANEL_LEFT
         fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
-        rows = [
-            ("Score", f"{game.score}", theme.BRIGHT),
+        rows = [  # the score is on the status line: twice, it cost every pair twice
             ("Stock", f"{len(game.stock)} cards", theme.BRIGHT),
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
             ("", "", theme.LABEL),

@@ -193,7 +193,8 @@ class Replay:
             return f"Winning line: the deal, before move 1 of {positions.last}."
         if step == positions.last:
             return (f"Winning line, move {step} of {positions.last}: "
-                    f"{positions.record.actions[step - 1]}.  Won in {positions.last} moves.")
+                    f"{positions.record.actions[step - 1]}.  Won in {positions.last} moves.  "
+                    f"Score {positions.scores[step]}.")
         return (f"Winning line, move {step} of {positions.last}: "
                 f"{positions.record.actions[step - 1]}.  Score {positions.scores[step]}.")
 

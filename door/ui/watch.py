@@ -144,8 +144,9 @@ def draw_view(view: Viewport, watched: WatchedGame) -> None:
     if watched.over:
         message(cast(Session, view), over_note(watched), theme.WARNING)
     row = screen.rows - 1
+    # The player's status line (with the score: game panels no longer repeat it) is this.
     text = (f"Watching {watched.alias} · {watched.title} {watched.deal} · "
-            f"{watched.watching} watching · Q leaves")
+            f"Score {watched.game.score} · {watched.watching} watching · Q leaves")
     screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
     screen.put(row, 1, clip(text, screen.cols - 3), theme.STATUS)
 

@@ -31,7 +31,7 @@ def score_shown(text: str) -> int:
 
 
 async def wait_score(caller: TelnetCaller, score: int, timeout: float = WAIT) -> None:
-    """Read until the Monte Carlo panel shows ``score``."""
+    """Read until the watcher's status line shows ``score``."""
     deadline = time.monotonic() + timeout
     while score_shown(caller.term.text) != score:
         assert time.monotonic() < deadline, f"score {score} never shown:\n{caller.term.text}"
@@ -48,7 +48,7 @@ async def test_a_watcher_sees_the_players_move_appear(door_home: Path) -> None:
         await ben.wait_for("Ann")
         assert "Monte Carlo #42" in ben.term.text
         ben.send("1")
-        await ben.wait_for("Watching Ann · Monte Carlo #42 · 1 watching · Q leaves")
+        await ben.wait_for("Watching Ann · Monte Carlo #42 · Score 0 · 1 watching · Q leaves")
         lines = ben.term.lines
         assert lines[0].rstrip().endswith("Monte Carlo #42")  # the whole 80×24 screen
         assert "read-only" in lines[21]

@@ -43,7 +43,7 @@ async def test_a_watcher_in_one_worker_follows_a_game_in_the_other(shared_home: 
         await ben.wait_for("Monte Carlo #42", timeout=WAIT)  # listed from the other worker
         assert "Ann" in ben.term.text
         ben.send("1")
-        await ben.wait_for("Watching Ann · Monte Carlo #42 · 1 watching · Q leaves",
+        await ben.wait_for("Watching Ann · Monte Carlo #42 · Score 0 · 1 watching · Q leaves",
                            timeout=WAIT)
         assert ben.term.lines[0].rstrip().endswith("Monte Carlo #42")
         assert score_shown(ben.term.text) == 0

@@ -53,7 +53,7 @@ async def test_watchers_of_one_charset_share_each_moves_bytes(settings: Settings
             move = game.legal_moves()[0]
             game.play(move)
             watched.look("")
-            await until(lambda: all(f"Score        {game.score} " in t.term.text
+            await until(lambda: all(f"Score {game.score} " in t.term.text
                                     for t in terminals), f"score {game.score} shown")
         sent = [b"".join(t.writes[m:]) for t, m in zip(terminals, marks, strict=True)]
         assert sent[0] == sent[1]  # one diff for both UTF-8 watchers
@@ -111,7 +111,7 @@ async def test_a_watcher_who_never_reads_is_dropped_and_holds_nobody_up(
         for _ in range(3):  # the player plays on while the stuck watcher's frame waits
             game.play(game.legal_moves()[0])
             watched.look("")
-            await until(lambda: f"Score        {game.score} " in reader.term.text,
+            await until(lambda: f"Score {game.score} " in reader.term.text,
                         f"score {game.score} shown to the reading watcher")
         with contextlib.suppress(CarrierLost):
             await asyncio.wait_for(stuck_task, WAIT)

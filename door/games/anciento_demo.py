@@ -91,21 +91,26 @@ def _fits_kind(kind: int, around: list[int]) -> bool:
     return a >= 1 and b >= 1
 
 
-_masks: dict[int, int] = {}
+class _FitMasks(dict[int, int]):
+    """neighbour multiset -> fit mask, worked out on first use (a subscript, no call)."""
 
-
-def fit_mask(key: int) -> int:
-    """Bit k set when a stone of kind k fits next to the neighbour multiset ``key``."""
-    mask = _masks.get(key)
-    if mask is None:
+    def __missing__(self, key: int) -> int:
         around = [kind for kind in range(KINDS) for _ in range(key >> (3 * kind) & 7)]
         mask = 0
         if around:
             for kind in range(KINDS):
                 if _fits_kind(kind, around):
                     mask |= 1 << kind
-        _masks[key] = mask
-    return mask
+        self[key] = mask
+        return mask
+
+
+_MASKS = _FitMasks()
+
+
+def fit_mask(key: int) -> int:
+    """Bit k set when a stone of kind k fits next to the neighbour multiset ``key``."""
+    return _MASKS[key]
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -144,13 +149,15 @@ class View:
 
 
 class _Board:
-    """Board kinds plus, per square, its neighbour multiset and count, kept up to date."""
+    """Board kinds plus, per square, its neighbour multiset, count and fit mask, kept up to
+    date."""
 
     def __init__(self, geo: Geometry, cells: list[int]) -> None:
         self.neighbours = geo.neighbours
         self.cells = [EMPTY] * geo.size
         self.keys = [0] * geo.size
         self.ns = [0] * geo.size
+        self.masks = [0] * geo.size
         for square, kind in enumerate(cells):
             if kind != EMPTY:
                 self.place(square, kind)
@@ -158,16 +165,22 @@ class _Board:
     def place(self, square: int, kind: int) -> None:
         self.cells[square] = kind
         shift = _SHIFT[kind]
+        keys, ns, masks = self.keys, self.ns, self.masks
         for near in self.neighbours[square]:
-            self.keys[near] += shift
-            self.ns[near] += 1
+            key = keys[near] + shift
+            keys[near] = key
+            ns[near] += 1
+            masks[near] = _MASKS[key]
 
     def lift(self, square: int) -> None:
         shift = _SHIFT[self.cells[square]]
         self.cells[square] = EMPTY
+        keys, ns, masks = self.keys, self.ns, self.masks
         for near in self.neighbours[square]:
-            self.keys[near] -= shift
-            self.ns[near] -= 1
+            key = keys[near] - shift
+            keys[near] = key
+            ns[near] -= 1
+            masks[near] = _MASKS[key]
 
 
 class Scan(NamedTuple):
@@ -182,20 +195,38 @@ class Scan(NamedTuple):
     fragile: int                    # kinds of stones to come that fit at most 5 squares
 
 
+JUDGES_KEPT = 512
+"""Judges (with their square values) remembered between searches; then all are forgotten."""
+_JUDGES: dict[tuple[int, int, int, int, Weights], _Judge] = {}
+
+
+def judge_for(geo: Geometry, one: int, two: int, w: Weights) -> _Judge:
+    """The judge of a multiset of stones to come, shared: a search asks for the same few
+    dozen again and again (every square it tries, and the next move), and each one keeps the
+    values of the squares it has judged."""
+    key = (geo.rows, geo.cols, one, two, w)
+    judge = _JUDGES.get(key)
+    if judge is None:
+        if len(_JUDGES) >= JUDGES_KEPT:
+            _JUDGES.clear()
+        judge = _JUDGES[key] = _Judge(geo, one, two, w)
+    return judge
+
+
 class _Judge:
     """Values squares and placements for one multiset of stones to come (``one``/``two``)."""
 
     def __init__(self, geo: Geometry, one: int, two: int, w: Weights) -> None:
         self.geo, self.one, self.two, self.w = geo, one, two, w
         self.interior = tuple(not edge for edge in geo.edge)
-        self._values: dict[tuple[int, int, bool], float] = {}
+        self._values: dict[int | tuple[int, int], float] = {}  # see square()
 
     def without(self, kind: int) -> _Judge:
         """The judge for the stones to come once one stone of ``kind`` is placed."""
         bit = 1 << kind
         if self.two & bit:
-            return _Judge(self.geo, self.one, self.two & ~bit, self.w)
-        return _Judge(self.geo, self.one & ~bit, self.two, self.w)
+            return judge_for(self.geo, self.one, self.two & ~bit, self.w)
+        return judge_for(self.geo, self.one & ~bit, self.two, self.w)
 
     def count(self, mask: int) -> int:
         """Stones to come among the kinds of ``mask`` (twins count twice)."""
@@ -208,12 +239,16 @@ class _Judge:
             return 0.0
         key = board.keys[square]
         interior = self.interior[square]
-        outer = 0
         if interior and n == 3:
             cells = board.cells
-            fourth = next(i for i in board.neighbours[square] if cells[i] == EMPTY)
+            for fourth in board.neighbours[square]:
+                if cells[fourth] == EMPTY:
+                    break
             outer = board.keys[fourth] or -1
-        cached = (key, outer, interior)
+            cached: int | tuple[int, int] = (key, outer)
+        else:
+            outer = 0
+            cached = key << 1 | interior
         value = self._values.get(cached)
         if value is None:
             value = self._square(key, n, outer, interior)
@@ -222,7 +257,7 @@ class _Judge:
 
     def _square(self, key: int, n: int, outer: int, interior: bool) -> float:
         w = self.w
-        f = self.count(fit_mask(key))
+        f = self.count(_MASKS[key])
         if f == 0:
             return -w.dead[n] if interior else -w.dead_edge * n
         value = w.mobility * min(f, w.cap)
@@ -237,10 +272,10 @@ class _Judge:
         """Stones that could go on a pocket's 4th side and leave a stone to make the Quatro."""
         one, two = self.one, self.two
         found = 0
-        sides = (fit_mask(outer) if outer > 0 else ALL_KINDS) & one
+        sides = (_MASKS[outer] if outer > 0 else ALL_KINDS) & one
         for kind in _bits(sides):
             bit = 1 << kind
-            fillers = fit_mask(key + _SHIFT[kind])
+            fillers = _MASKS[key + _SHIFT[kind]]
             if fillers & one & ~bit or fillers & two & bit:
                 found += 2 if two & bit else 1
         return found if outer > 0 else int(found * self.w.open_side)
@@ -249,16 +284,21 @@ class _Judge:
         """Square values, board value, frontier, and which stones to come fit somewhere."""
         values = [0.0] * self.geo.size
         frontier = []
-        cover = [0] * KINDS
-        cells, keys, ns = board.cells, board.keys, board.ns
+        cover = [0] * KINDS    # counted for the kinds of stones to come only
+        cells, ns, masks = board.cells, board.ns, board.masks
+        one = self.one
+        square_value = self.square
         for square in range(self.geo.size):
             if ns[square] and cells[square] == EMPTY:
-                values[square] = self.square(board, square)
+                values[square] = square_value(board, square)
                 frontier.append(square)
-                for kind in _bits(fit_mask(keys[square])):
-                    cover[kind] += 1
+                fits = masks[square] & one
+                while fits:
+                    low = fits & -fits
+                    cover[low.bit_length() - 1] += 1
+                    fits ^= low
         orphans = fragile = 0
-        for kind in _bits(self.one):
+        for kind in _bits(one):
             if cover[kind] <= 5:   # a placement changes the masks of at most 5 squares
                 fragile |= 1 << kind
                 if not cover[kind]:
@@ -273,17 +313,20 @@ class _Judge:
         Only the filled square and its empty neighbours change their fit masks; a kind can
         lose its last square only if every square that took it is among those.
         """
-        cells, keys = board.cells, board.keys
+        cells, keys, masks = board.cells, board.keys, board.masks
         shift = _SHIFT[kind]
-        old = [fit_mask(keys[square])]
+        old = [_MASKS[keys[square]]]
         new = 0
         for near in board.neighbours[square]:
             if cells[near] == EMPTY:
-                old.append(fit_mask(keys[near] - shift))
-                new |= fit_mask(keys[near])
+                old.append(_MASKS[keys[near] - shift])
+                new |= masks[near]
+        lonely = _or(old) & ~new & scanned.fragile
+        if not lonely:
+            return scanned.orphans & ~new
         cover = scanned.cover
         lost = 0
-        for lone in _bits(_or(old) & ~new & scanned.fragile):
+        for lone in _bits(lonely):
             if cover[lone] <= len(old) and cover[lone] == sum(
                     1 for mask in old if mask >> lone & 1):
                 lost |= 1 << lone
@@ -291,15 +334,21 @@ class _Judge:
 
     def ply(self, board: _Board, kind: int, scanned: Scan | None = None,
             ) -> list[tuple[float, int]]:
-        """(value, square) for every legal square of a stone of ``kind``, best first."""
+        """(value, square) for every legal square of a stone of ``kind``, best first.
+
+        A placement changes the value of its empty neighbours (their neighbours changed) and
+        of the pockets whose 4th side is one of those; no other square's value moves."""
         w = self.w
         scanned = scanned or self.scan(board)
         values, total = scanned.values, scanned.raw
-        neighbours, cells, keys, ns = board.neighbours, board.cells, board.keys, board.ns
+        neighbours, cells, ns, masks = board.neighbours, board.cells, board.ns, board.masks
         interior = self.interior
+        square_value = self.square
+        bit = 1 << kind
+        orphan = w.orphan
         out = []
         for square in scanned.frontier:
-            if not fit_mask(keys[square]) >> kind & 1:
+            if not masks[square] & bit:
                 continue
             score = total - values[square]
             if interior[square]:
@@ -308,19 +357,18 @@ class _Judge:
             else:
                 score += w.edge
             board.place(square, kind)
-            touched = {square}
-            for near in neighbours[square]:
+            pockets: list[int] = []
+            for near in neighbours[square]:   # never a square two steps away (a grid)
                 if cells[near] != EMPTY:
                     continue
-                if near not in touched:
-                    touched.add(near)
-                    score += self.square(board, near) - values[near]
+                score += square_value(board, near) - values[near]
                 for far in neighbours[near]:   # pockets whose 4th side is ``near``
-                    if far not in touched and cells[far] == EMPTY:
-                        touched.add(far)
-                        score += self.square(board, far) - values[far]
-            if w.orphan:
-                score -= w.orphan * self.count(self._orphans_after(board, square, kind, scanned))
+                    if (ns[far] == 3 and interior[far] and cells[far] == EMPTY
+                            and far not in pockets):
+                        pockets.append(far)
+                        score += square_value(board, far) - values[far]
+            if orphan:
+                score -= orphan * self.count(self._orphans_after(board, square, kind, scanned))
             board.lift(square)
             out.append((score, square))
         out.sort(key=lambda item: (-item[0], item[1]))
@@ -342,7 +390,7 @@ def first_ply(game: Anciento, weights: Weights = DEFAULT,
     if view.current == EMPTY or game.ended:
         return None
     one, two = view.masks()
-    judge = _Judge(view.geo, one, two, weights)
+    judge = judge_for(view.geo, one, two, weights)
     return view, judge, judge.ply(view.board, view.current)
 
 

@@ -8,7 +8,8 @@ a pair of brackets in place of the square's side lines, so it reads in monochrom
 Keys follow the DOS original's F-keys, each with a letter twin: arrows move the cursor (O/F2
 skips occupied squares), Enter places the stone, N/F6 checks the fitting squares one by one,
 ``-``/``+`` (or U/R) take back and put back, X/F10 ends the game and adds the bonuses,
-S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, V shows the demo player.
+S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, V shows the demo player,
+P/F7 asks the search player for a hint (not H: h is a column).
 A square is typed the chess way, column letter then row number (``e4``, docs/notation.md):
 the letters a–l name columns and are never command keys, on either board size (so the
 instructions are ``I`` inside the ``?`` help, not on the board).
@@ -17,6 +18,13 @@ When no stone can be placed (the pouch is empty, or the current stone fits nowhe
 does not end by itself: take back is still allowed, so the screen says so and waits for X
 or a take back.  After ``end`` the engine's status is WON (all 72 placed) or LOST, which is
 what the frame's ``is_over`` looks for.
+
+A hint is the search player's square for the current stone, worked out in the solver pool
+like a demo move: keys work meanwhile (Esc drops the question), the answer is dropped if
+the board changed before it came, and the question goes with the caller when they leave.
+The square is lit and the cursor put on it, so Enter places the stone there.  Hints shown
+are counted with the game (``games.still_asks``, the count of the solver's help the card
+games keep for "still winnable?"): the hall of fame marks such games.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from typing import Any, ClassVar
 from .. import gamelist
 from ..games import IllegalMove, Status
 from ..games.anciento import (
+    END,
     SELECT_NUMBERS,
     Anciento,
     quatro_bonus,
@@ -66,6 +75,14 @@ PLAYED, STOPPED, LEFT = "played", "stopped", "left"
 """How a demo move ended (``_demo_move``)."""
 log = logging.getLogger(__name__)
 
+HINT_KEY = "p"
+"""Hint (or F7): not H, which is the column h on both boards."""
+HINTED = theme.HINTED
+"""The hinted empty square: a lit ``<->`` (the text reads in monochrome too)."""
+HINT_THINKING = "Hint: thinking...  keys work meanwhile · Esc drops it."
+HINT_QUIET_S = 0.3
+"""A hint that comes within this says nothing in between (fewer bytes than a 'thinking')."""
+
 CURSOR = theme.FRAME
 """The cursor's brackets share the grid's colour: a move of the cursor then costs no colour
 change on the caller's line (about 15 bytes instead of 30), and brackets read in mono."""
@@ -99,6 +116,7 @@ class AncientoScreen(GameScreen):
         "- or U  take back     + or R  put back     (unlimited, no penalty)",
         "X or F10  end the game: the bonuses are added",
         "O or F2  skip occupied squares     V  demo (on a fresh game)",
+        "P or F7  hint: the demo player's square (the hall marks the game)",
         "W or F3  pause the timer     T or F5  remove / put back the timer",
         "S or F4  save under a name   Q  leave (the game is kept)",
         "",
@@ -129,6 +147,13 @@ class AncientoScreen(GameScreen):
         self.timer = Timer(minutes, self.clock) if minutes else None
         self._over_told = False
         self._brackets: int | None = None  # the square the cursor's brackets are drawn on
+        self.hints = 0                  # hints shown in this game (kept and recorded with it)
+        self.hinted: int | None = None  # the last hint's square, lit while the board stays
+        self._hint_board: tuple[str, ...] | None = None  # the board the hint is about
+        self._hint_job: asyncio.Future[str] | None = None
+        self._hint_asked = 0.0
+        self._hint_told = False         # "thinking" said for the hint on its way
+        self._lit: int | None = None    # the hinted square as drawn
         if game.history:
             self.last = game.geo.names.index(game.history[-1])
             self.cursor = self.last
@@ -167,6 +192,7 @@ class AncientoScreen(GameScreen):
         self._tell_if_over()            # a loaded or resumed game may be stuck already
         try:
             while not self.is_over:
+                self._collect_hint()
                 if not self.session.in_burst:  # a pasted burst: only its last keys draw
                     self.draw()
                 await self.session.show()
@@ -176,21 +202,50 @@ class AncientoScreen(GameScreen):
                     self.refuse("That key does nothing here: press ? for the keys.")
                 if self.timer and self.timer.expired and not self.game.ended:
                     self._time_up()
+                if self._hint_job is not None and self._hint_board != self._board_now():
+                    self._drop_hint()           # the board moved on: the answer is stale
                 self.note_moves()
         finally:
             self.session.autosave = None
+            self._drop_hint()
             await self.waiter.close()
 
     async def _next_key(self) -> Key | None:
-        """The next key, or None when the shown clock changes first (the loop redraws it)."""
+        """The next key, or None when the shown clock changes first, or a hint comes (the
+        loop redraws)."""
         timer = self.timer
-        if timer is None or not timer.running:
-            return await self.waiter.get()
-        return await self.waiter.get(min(self.tick, timer.next_change(), timer.left() + 0.01))
+        timeout = None
+        if timer is not None and timer.running:
+            timeout = min(self.tick, timer.next_change(), timer.left() + 0.01)
+        job = self._hint_job
+        if job is not None and not self._hint_told:
+            quiet = HINT_QUIET_S - (time.monotonic() - self._hint_asked)
+            if quiet <= 0:
+                self._hint_told = True
+                self.say(HINT_THINKING)
+                return None
+            timeout = quiet if timeout is None else min(timeout, quiet)
+        return await self.waiter.get(timeout, unless=job)
 
     def _time_up(self) -> None:
         self.timed_out = True
         self.game.end()
+
+    @property
+    def still_asks(self) -> int:
+        """Anciento has no "still winnable?": its count of the solver's help is its hints."""
+        return self.hints
+
+    def restore_asks(self, asks: int) -> None:
+        self.hints = asks
+
+    def help_note(self) -> str:
+        if not self.hints:
+            return ""
+        return f"{plural(self.hints, 'hint')} used: the hall of fame marks this game."
+
+    def status_text(self) -> str:
+        return super().status_text().replace(" · ? help", " · P hint · ? help", 1)
 
     def verdict(self) -> str:
         game = self.game
@@ -209,6 +264,10 @@ class AncientoScreen(GameScreen):
     # -- keys ------------------------------------------------------------------------------
     async def on_key(self, key: Key) -> bool:
         char = key.char.lower() if key.is_char else ""
+        if self._hint_job is not None and key.name == "esc" and not self.typed:
+            self._drop_hint()
+            self.say("Hint dropped.")
+            return True
         if char and char in COLUMN_LETTERS:
             self._type_column(char)
             return True
@@ -247,6 +306,8 @@ class AncientoScreen(GameScreen):
             await self.save()
         elif char == "v":
             await self.demo_here()
+        elif char == HINT_KEY or key.name == "f7":
+            self.ask_hint()
         elif char == "o" or key.name == "f2":
             self.skip = not self.skip
             self.say(f"Skip occupied squares: {'on' if self.skip else 'off'}.")
@@ -429,6 +490,58 @@ class AncientoScreen(GameScreen):
         else:
             self.say(f"Saved as \"{stored}\": load it from the Anciento menu (L).")
 
+    # -- the hint --------------------------------------------------------------------------
+    def _board_now(self) -> tuple[str, ...]:
+        """What a hint is about: the placements so far (the deal fixes everything else)."""
+        return tuple(self.game.history)
+
+    def ask_hint(self) -> None:
+        """Send the board to the search player (in the solver pool); the answer is shown by
+        :meth:`_collect_hint` when it comes.  The same board's hint again costs nothing."""
+        game = self.game
+        if game.ended or game.current is None or game.is_over:
+            self._tell_if_over()
+            return
+        board = self._board_now()
+        if self._hint_job is not None:
+            self.say(HINT_THINKING)
+            return
+        if self.hinted is not None and self._hint_board == board:
+            self.cursor = self.hinted
+            self.say(f"Hint: {game.square_name(self.hinted)}.")
+            return
+        self.hinted, self._hint_board = None, board
+        self._hint_asked, self._hint_told = time.monotonic(), False
+        self._hint_job = asyncio.ensure_future(self._search_move())
+
+    def _collect_hint(self) -> None:
+        """A hint that came: light its square, put the cursor on it, count it."""
+        job = self._hint_job
+        if job is None or not job.done():
+            return
+        self._hint_job = None
+        if job.cancelled():
+            return
+        try:
+            move = job.result()
+        except Exception:               # logged by _search_move's callers' pool
+            log.exception("the hint could not be worked out")
+            self.refuse("No hint right now: the search player could not be asked.")
+            return
+        if move == END or self._hint_board != self._board_now():
+            return
+        self.hinted = self.cursor = self.game.geo.names.index(move)
+        self.check_index = -1
+        self.hints += 1
+        self.still_asked()              # the count goes into the resume slot
+        self.say(f"Hint: {move}.")
+
+    def _drop_hint(self) -> None:
+        """Forget the hint on its way: its pool job is cancelled (the worker killed)."""
+        job, self._hint_job = self._hint_job, None
+        if job is not None and not job.done():
+            job.cancel()
+
     async def demo_here(self) -> None:
         game = self.game
         if game.history or game.can_redo:
@@ -546,9 +659,11 @@ class AncientoScreen(GameScreen):
         if parts.changed("grid", None):
             self._draw_grid()
         last = self.last if self.demo else None
-        if parts.changed("stones", (tuple(game.board), last)):
+        hinted = self._lit = self.hinted if self._hint_board == self._board_now() else None
+        if parts.changed("stones", (tuple(game.board), last, hinted)):
             board = game.board
-            looks = [(board[square], square == last) for square in range(geo.size)]
+            looks = [(board[square], square in (last, hinted))
+                     for square in range(geo.size)]
             for square in parts.changed_items("squares", looks):
                 self._draw_square(square)
         if parts.changed("cursor", self.cursor):
@@ -584,7 +699,9 @@ class AncientoScreen(GameScreen):
         row, col = square_origin(game, square)
         edge = game.geo.edge[square]
         stone = game.board[square]
-        if stone is None:
+        if stone is None and square == self._lit:
+            screen.put(row, col, "<->", HINTED)
+        elif stone is None:
             screen.put(row, col, "   ", EDGE if edge else INSIDE)
         else:
             # The demo marks its last move; in play the cursor stays on the stone just put.

@@ -88,14 +88,19 @@ class KeyWaiter:
         self.session = session
         self._task: asyncio.Task[Key] | None = None
 
-    async def get(self, timeout: float | None = None) -> Key | None:
-        """The next key, or None when ``timeout`` seconds pass first (the read goes on)."""
+    async def get(self, timeout: float | None = None,
+                  unless: asyncio.Future[Any] | None = None) -> Key | None:
+        """The next key, or None when ``timeout`` seconds pass first, or ``unless`` is done
+        first (the read goes on)."""
         if self._task is None:
             self._task = asyncio.ensure_future(self.session.key())
+        waits: set[asyncio.Future[Any]] = {self._task}
+        if unless is not None:
+            waits.add(unless)
         if timeout is None:
-            await asyncio.wait({self._task})
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         elif timeout > 0:
-            await asyncio.wait({self._task}, timeout=timeout)
+            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if not self._task.done():
             return None
         task, self._task = self._task, None
@@ -103,13 +108,7 @@ class KeyWaiter:
 
     async def get_unless(self, other: asyncio.Future[Any]) -> Key | None:
         """The next key, or None when ``other`` is done first (the read goes on)."""
-        if self._task is None:
-            self._task = asyncio.ensure_future(self.session.key())
-        await asyncio.wait({self._task, other}, return_when=asyncio.FIRST_COMPLETED)
-        if not self._task.done():
-            return None
-        task, self._task = self._task, None
-        return task.result()
+        return await self.get(unless=other)
 
     @property
     def waiting(self) -> bool:

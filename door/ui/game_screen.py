@@ -422,6 +422,18 @@ class GameScreen(ABC):
             state[DAILY_DAY] = self.daily_day.isoformat()
         return state
 
+    def restore_asks(self, asks: int) -> None:
+        """A resumed game's count of the solver's help (``still_asks``), given back."""
+        if self.still is not None:
+            self.still.asks = asks
+
+    def help_note(self) -> str:
+        """The end box's line on the solver's help asked during the game ("" for none)."""
+        if not self.still_asks:
+            return ""
+        return (f"\"Still winnable?\" asked {plural(self.still_asks, 'time')}: "
+                "the hall of fame marks this game.")
+
     def still_asked(self) -> None:
         """A "still winnable?" question went out: the count is saved with the game."""
         if self.kept is not None and self.session.keeper is not None:
@@ -461,8 +473,7 @@ def apply_resumed(screen: GameScreen, resumed: Opening | None) -> None:
     """Give a screen what the resumed game's slot kept (nothing for a new deal)."""
     if resumed is None or resumed.game is not screen.game:
         return
-    if screen.still is not None:
-        screen.still.asks = resumed.still_asks
+    screen.restore_asks(resumed.still_asks)
     screen.daily_day = resumed.daily_day
 
 
@@ -598,9 +609,8 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
         if screen.daily_day is not None:
             lines.append(attempt_note(screen.daily_day, screen.daily_before, finished=True))
-        if screen.still_asks:
-            lines.append(f"\"Still winnable?\" asked {plural(screen.still_asks, 'time')}: "
-                         "the hall of fame marks this game.")
+        if screen.help_note():
+            lines.append(screen.help_note())
         if screen.deal_task is not None:
             lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
                                            session.settings.solver.budget))

@@ -37,7 +37,7 @@ from ..games.montecarlo import (
 )
 from ..session import Session
 from ..term import Key
-from ..term.screen import BLACK, GREEN, YELLOW, Attr
+from ..term.screen import BLACK, YELLOW, Attr
 from . import theme
 from .cards import card_attr, card_label
 from .game_screen import GameScreen, play_game
@@ -52,7 +52,7 @@ LEGEND_ROW = GRID_TOP + 2 * SIZE + 2
 # -- looks ----------------------------------------------------------------------------------
 CURSOR = theme.HOTKEY
 PICKED = Attr(BLACK, YELLOW)
-HINTED = Attr(BLACK, GREEN)
+HINTED = theme.HINTED
 GAP = theme.DIM
 GAP_TEXT = " ·· "
 MOVED_MARK, DEALT_MARK = "↑", "+"

@@ -1,31 +1,38 @@
 """Anciento benchmark: the demo player against a random and a greedy placer, and engine speed.
 
     python bench/bench_anciento.py [--games 200] [--first 1] [--board 8x12] [--players ...]
+                                   [--jobs N]
 
 Default players: search (the search player: Hint and Demo), demo (the demo player, normal
 mode), demo-fast (one ply), greedy, random; add ``demo-easy`` / ``search-easy`` (Easy mode,
 seeing the next four stones) with ``--players``.  The issue's comparison is
-``--games 1000 --players search demo`` (a couple of hours on a shared core).
+``--games 1000 --players search demo`` (under an hour at nice 19 on a shared 2-core machine).
 
 For each player, over numbered games ``first`` … ``first + games - 1``: final score and stones
-placed (mean, min, median, p90, max), Quatros, games with all 72 stones placed, and time per
-move.  Then the engine alone: placements per second and legal-square generations per second.
+placed (mean, min, median, p90, max), the mean score's 95 % confidence interval, Quatros,
+games with all 72 stones placed (with the share's 95 % Wilson interval), and time per move:
+CPU milliseconds (what the player costs) and wall milliseconds (what a caller would wait on
+this machine, at the load printed beside it).  ``--jobs N`` plays the games in N processes.
+Then the engine alone: placements per second and legal-square generations per second.
 Never run by the test suite.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 
 from door.games.anciento import Anciento
 from door.games.anciento_demo import RandomPlacer, choose_move, fast_move, greedy_move
 from door.games.anciento_player import search_move
+from door.games.solvers import wilson
 
 Player = Callable[[Anciento], str]
 
@@ -37,6 +44,15 @@ class Tally:
     quatros: list[int] = field(default_factory=list)
     moves: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0
+
+    def add(self, other: Tally) -> None:
+        self.scores += other.scores
+        self.placed += other.placed
+        self.quatros += other.quatros
+        self.moves += other.moves
+        self.seconds += other.seconds
+        self.cpu += other.cpu
 
 
 def players(names: list[str]) -> dict[str, tuple[Player, bool]]:
@@ -58,17 +74,49 @@ def players(names: list[str]) -> dict[str, tuple[Player, bool]]:
 
 def play(number: int, board: str, player: Player, easy: bool, tally: Tally) -> None:
     game = Anciento.new(number, board=board, easy=easy)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     moves = 0
     while not game.is_over:
         game.play(player(game))
         moves += 1
     tally.seconds += time.perf_counter() - start
+    tally.cpu += time.process_time() - cpu
     tally.moves += moves
     game.end()
     tally.scores.append(game.score)
     tally.placed.append(game.placed)
     tally.quatros.append(game.quatros)
+
+
+def play_range(job: tuple[str, int, int, str]) -> Tally:
+    """One process's share of a player's games: (player, first, last, board)."""
+    name, first, last, board = job
+    player, easy = players([name])[name]
+    tally = Tally()
+    for number in range(first, last + 1):
+        play(number, board, player, easy, tally)
+    return tally
+
+
+def play_all(name: str, first: int, games: int, board: str, jobs: int) -> Tally:
+    """Every game of one player, in ``jobs`` processes (games in contiguous slices)."""
+    size = math.ceil(games / jobs)
+    slices = [(name, a, min(a + size, first + games) - 1, board)
+              for a in range(first, first + games, size)]
+    if jobs == 1:
+        return play_range(slices[0])
+    tally = Tally()
+    with get_context("spawn").Pool(jobs) as pool:
+        for part in pool.map(play_range, slices):
+            tally.add(part)
+    return tally
+
+
+def mean_ci(values: list[int]) -> str:
+    """The mean with its 95 % confidence interval (normal approximation)."""
+    mean = statistics.mean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0
+    return f"{mean:.1f} ± {half:.1f}"
 
 
 def spread(values: list[int]) -> str:
@@ -116,25 +164,42 @@ def main(argv: list[str] | None = None) -> None:
                         default=["search", "demo", "demo-fast", "greedy", "random"],
                         help="search, search-easy, demo, demo-easy (Easy mode), demo-fast, "
                              "greedy, random")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.first + args.games - 1 <= 32000:
         sys.exit("games must lie in 1 … 32000")
+    if args.jobs < 1:
+        sys.exit("--jobs must be at least 1")
     chosen = players(args.players)
-    print(f"Anciento, board {args.board}, games {args.first} … {args.first + args.games - 1}"
-          f" (load average {os.getloadavg()[0]:.1f}: ms/move grow with it)")
+    started = time.monotonic()
+    print(f"Anciento, board {args.board}, games {args.first} … {args.first + args.games - 1},"
+          f" {args.jobs} process(es) (load average {os.getloadavg()[0]:.1f}: wall ms/move"
+          f" grow with it)")
     print()
     print(f"{'player':10s} | {'final score: mean':>17s} {'min':>6s} {'median':>7s} {'p90':>6s}"
           f" {'max':>6s} | {'stones placed: mean':>19s} {'min':>6s} {'median':>7s} {'p90':>6s}"
           f" {'max':>6s} | {'Quatros':>7s} | {'all 72':>6s} | {'ms/move':>7s}")
-    for name, (player, easy) in chosen.items():
-        tally = Tally()
-        for number in range(args.first, args.first + args.games):
-            play(number, args.board, player, easy, tally)
+    results = {}
+    for name in chosen:
+        tally = results[name] = play_all(name, args.first, args.games, args.board, args.jobs)
         all_placed = sum(1 for p in tally.placed if p == 72)
         print(f"{name:10s} | {spread(tally.scores):>45s} | {spread(tally.placed):>47s} |"
               f" {statistics.mean(tally.quatros):7.2f} | {all_placed:6d} |"
               f" {1000 * tally.seconds / max(1, tally.moves):7.2f}"
               f"  (load {os.getloadavg()[0]:.1f})", flush=True)
+    print()
+    print(f"{'player':10s} | {'mean score, 95 % CI':>20s} | {'all 72 placed, 95 % CI':>28s} |"
+          f" {'CPU ms/move':>11s} | {'wall ms/move':>12s} | {'moves':>7s}")
+    for name, tally in results.items():
+        n = len(tally.placed)
+        won = sum(1 for p in tally.placed if p == 72)
+        low, high = wilson(won, n)
+        print(f"{name:10s} | {mean_ci(tally.scores):>20s} |"
+              f" {f'{won}/{n} = {won / n:.1%} ({low:.1%}–{high:.1%})':>28s} |"
+              f" {1000 * tally.cpu / max(1, tally.moves):11.2f} |"
+              f" {1000 * tally.seconds / max(1, tally.moves):12.2f} | {tally.moves:7d}")
+    print(f"\nwall time {(time.monotonic() - started) / 60:.1f} min, load average now "
+          f"{os.getloadavg()[0]:.1f}", flush=True)
     place_rate, gen_rate = engine_speed(args.first, min(args.games, 100), args.board)
     print()
     print(f"engine: {place_rate:,.0f} placements/s (play() with legality check and scoring), "

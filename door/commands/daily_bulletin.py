@@ -61,14 +61,15 @@ def render_daily(fmt: str, door: str, day: date, games: list[GameDay], runs: lis
 
 def daily_json(door: str, day: date, games: list[GameDay], runs: list[Streak],
                now: datetime) -> dict[str, Any]:
+    from ..ui.daily import standing_json  # the web's /api/daily says the month alike
+
     return {
         "door": door, "date": day.isoformat(), "resets": "00:00 UTC",
         "updated": now.isoformat(timespec="seconds"),
         "games": [{"game": g.game, "title": g.title, "deal": g.number, "players": g.players,
                    "today": [{"rank": e.rank, "player": e.alias, "board": board_of(e.source),
                               "score": e.score, "won": e.won} for e in g.today],
-                   "month": [{"rank": s.rank, "player": s.alias, "won": s.won,
-                              "played": s.played, "best": s.best} for s in g.month]}
+                   "month": [standing_json(s) for s in g.month]}
                   for g in games],
         "streaks": [{"player": s.alias, "played": s.played_now, "played_best": s.played_best,
                      "won": s.won_now, "won_best": s.won_best} for s in runs[:STREAK_LINES]],

@@ -315,18 +315,17 @@ class _Judge:
         """
         cells, keys, masks = board.cells, board.keys, board.masks
         shift = _SHIFT[kind]
-        old = [_MASKS[keys[square]]]
+        empty = [near for near in board.neighbours[square] if cells[near] == EMPTY]
         new = 0
-        for near in board.neighbours[square]:
-            if cells[near] == EMPTY:
-                old.append(_MASKS[keys[near] - shift])
-                new |= masks[near]
-        lonely = _or(old) & ~new & scanned.fragile
-        if not lonely:
+        for near in empty:
+            new |= masks[near]
+        fragile = scanned.fragile & ~new
+        if not fragile:
             return scanned.orphans & ~new
+        old = [_MASKS[keys[square]]] + [_MASKS[keys[near] - shift] for near in empty]
         cover = scanned.cover
         lost = 0
-        for lone in _bits(lonely):
+        for lone in _bits(_or(old) & fragile):
             if cover[lone] <= len(old) and cover[lone] == sum(
                     1 for mask in old if mask >> lone & 1):
                 lost |= 1 << lone

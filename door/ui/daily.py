@@ -14,6 +14,7 @@ import calendar
 import logging
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from .. import gamelist
 from ..games import engine
@@ -94,9 +95,17 @@ MONTH_LINES = 3
 """Players per game in the month's line of a bulletin or a web page."""
 
 
-async def gather(store: Store, day: date, limit: int) -> tuple[list[GameDay], list[Streak]]:
+def standing_json(standing: DailyStanding) -> dict[str, Any]:
+    """One player's month of a game's challenges as JSON (bulletin and web alike)."""
+    return {"rank": standing.rank, "player": standing.alias, "won": standing.won,
+            "played": standing.played, "best": standing.best}
+
+
+async def gather(store: Store, day: date, limit: int, month_limit: int = MONTH_LINES,
+                 ) -> tuple[list[GameDay], list[Streak]]:
     """Each game's challenge of ``day`` with its ``limit`` best first attempts and the
-    month's leaders, and every player's streaks: what bulletins and the web show."""
+    month's ``month_limit`` leaders, and every player's streaks: what bulletins and the
+    web show."""
     first, last = month_range(day)
     players = await store.daily_players(day)
     games = []
@@ -104,7 +113,7 @@ async def gather(store: Store, day: date, limit: int) -> tuple[list[GameDay], li
         games.append(GameDay(deal.game, title_of(deal.game), deal.number,
                              players.get(deal.game, 0),
                              await store.daily_board(deal.game, day, limit),
-                             await store.daily_month(deal.game, first, last, MONTH_LINES)))
+                             await store.daily_month(deal.game, first, last, month_limit)))
     days = await store.daily_days(day - timedelta(days=STREAK_DAYS))
     return games, streaks(days, day)
 

@@ -124,7 +124,8 @@ def daily_page(door: str, daily: dict[str, Any]) -> str:
     for game in daily["games"]:
         entries = [dict(e, game=game["game"]) for e in game["entries"]]
         parts.append(f'<h2>{text(game["game_name"])} #{game["deal"]}</h2>'
-                     + _entries(entries, "Nobody has played it yet today.", with_deal=False))
+                     + _entries(entries, "Nobody has played it yet today.", with_deal=False)
+                     + _month(daily["month"], game["game_name"], game["month"]))
     if daily["streaks"]:
         rows = "".join(f'<tr><td>{text(s["player"])}</td><td class="n">{s["played"]}</td>'
                        f'<td class="n">{s["played_best"]}</td><td class="n">{s["won"]}</td>'
@@ -133,6 +134,18 @@ def daily_page(door: str, daily: dict[str, Any]) -> str:
                      '</th><th class="n">(best)</th><th class="n">Days won</th>'
                      f'<th class="n">(best)</th></tr>{rows}</table>')
     return page(door, "Daily challenge", "".join(parts))
+
+
+def _month(month: str, title: str, standings: list[dict[str, Any]]) -> str:
+    """A game's challenges of the month so far: most days won first (the door's M board)."""
+    caption = f"<h3>{text(month)}: {text(title)} challenges, most won first</h3>"
+    if not standings:
+        return caption + '<p class="note">No challenge played this month yet.</p>'
+    rows = "".join(f'<tr><td class="n">{s["rank"]}.</td><td>{text(s["player"])}</td>'
+                   f'<td class="n">{s["won"]}</td><td class="n">{s["played"]}</td>'
+                   f'<td class="n">{s["best"]}</td></tr>' for s in standings)
+    return (caption + '<table><tr><th class="n">Rank</th><th>Player</th><th class="n">Won'
+            '</th><th class="n">Played</th><th class="n">Best</th></tr>' + rows + "</table>")
 
 
 def not_found_page(door: str, why: str) -> str:

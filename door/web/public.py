@@ -21,7 +21,7 @@ from ..config import Settings
 from ..games.daily import daily_deals
 from ..store import HALL_SIZE, DailyEntry, OnlineNode, ScoreEntry, Store
 from ..ui import daily_status
-from ..ui.daily import gather
+from ..ui.daily import gather, standing_json
 from ..ui.halloffame import game_title, list_title, rule
 from ..ui.whosonline import idle_text
 
@@ -163,23 +163,28 @@ class PublicData:
         return await self.cache.get(("online",), make)
 
     async def daily(self) -> dict[str, Any]:
-        """Today's daily challenge (docs/daily.md): ``{"date", "resets", "games": [{"game",
-        "game_name", "deal", "players", "entries": [...]}], "streaks": [...]}`` -- each
-        game's first attempts of the UTC day, best first, and the players' streaks.  A door
-        without a database still shows the day's deals, with no entries."""
+        """Today's daily challenge (docs/daily.md): ``{"date", "month", "resets", "games":
+        [{"game", "game_name", "deal", "players", "entries": [...], "month": [...]}],
+        "streaks": [...]}`` -- each game's first attempts of the UTC day, best first, its
+        standings of the month (most days won first, as the door's M board), and the
+        players' streaks.  A door without a database still shows the day's deals, with no
+        entries."""
         day = daily_status.today()
+        month = f"{day:%B %Y}"
 
         async def make() -> dict[str, Any]:
             if self.store is None:
                 games = [{"game": d.game, "game_name": game_title(d.game), "deal": d.number,
-                          "players": 0, "entries": []} for d in daily_deals(day)]
-                return {"date": day.isoformat(), "resets": "00:00 UTC", "games": games,
-                        "streaks": []}
-            found, runs = await gather(self.store, day, HALL_SIZE)
-            return {"date": day.isoformat(), "resets": "00:00 UTC",
+                          "players": 0, "entries": [], "month": []} for d in daily_deals(day)]
+                return {"date": day.isoformat(), "month": month, "resets": "00:00 UTC",
+                        "games": games, "streaks": []}
+            found, runs = await gather(self.store, day, HALL_SIZE, month_limit=HALL_SIZE)
+            return {"date": day.isoformat(), "month": month, "resets": "00:00 UTC",
                     "games": [{"game": g.game, "game_name": g.title, "deal": g.number,
                                "players": g.players,
-                               "entries": [daily_entry_dict(e) for e in g.today]}
+                               "entries": [daily_entry_dict(e) for e in g.today],
+                               "month": [dict(standing_json(s), board=_board_tag(s.source))
+                                         for s in g.month]}
                               for g in found],
                     "streaks": [{"player": s.alias, "played": s.played_now,
                                  "played_best": s.played_best, "won": s.won_now,

@@ -294,3 +294,39 @@ async def test_listeners_of_several_workers_share_one_port(door_home: Path) -> N
     finally:
         for listener in (first, second):
             await listener.wait_closed()
+
+
+async def test_the_daily_page_shows_the_month_as_the_door_does(door_home: Path,
+                                                               monkeypatch) -> None:
+    from door.ui import daily_status
+
+    monkeypatch.setattr(daily_status, "CLOCK", lambda: datetime(2031, 5, 17, 8, 0, tzinfo=UTC))
+    store = await open_store(load_settings(door_home))
+    try:
+        ann = await store.player("direct", "ann", "<i>Ann</i>")
+        bob = await store.player("direct", "bob", "Bob")
+        for player, day in [(ann, 15), (ann, 16), (ann, 17), (bob, 17), (bob, -1)]:
+            when = DAY + timedelta(days=day - 17) if day > 0 else DAY - timedelta(days=17)
+            game = played(daily_deal(when, "montecarlo").number)   # April's: not this month
+            ended = datetime(when.year, when.month, when.day, 9, 0, tzinfo=UTC)
+            await store.finish_game(player.id, game.record(), game.score, game.status.value,
+                                    False, ended - timedelta(minutes=3), ended, daily_day=when)
+    finally:
+        await store.close()
+    async with running(door_home, ssh=False, web=True) as ports:
+        today = json.loads((await get(ports.web, "/api/daily"))[2])
+        assert today["month"] == "May 2031"
+        games = {g["game"]: g for g in today["games"]}
+        assert sorted(e["player"] for e in games["montecarlo"]["entries"]) == [
+            "<i>Ann</i>", "Bob"]                                    # today's, as before
+        month = [(s["rank"], s["player"], s["won"], s["played"])
+                 for s in games["montecarlo"]["month"]]
+        assert month == [(1, "<i>Ann</i>", 2, 3), (2, "Bob", 0, 1)]   # the store's order
+        assert games["auntmary"]["month"] == []
+        status, _, page = await get(ports.web, "/daily")
+        assert status == 200
+        assert "May 2031: Monte Carlo challenges, most won first" in page
+        assert ('<td class="n">1.</td><td>&lt;i&gt;Ann&lt;/i&gt;</td><td class="n">2</td>'
+                '<td class="n">3</td>') in page and "<i>Ann" not in page
+        assert "May 2031: Aunt Mary challenges" in page
+        assert "No challenge played this month yet." in page

@@ -119,7 +119,8 @@ class GameRow(Base):
     ended: Mapped[datetime]
     duration_s: Mapped[int] = mapped_column(Integer)
     still_asks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    """How many times the caller asked "still winnable?" (the hall of fame marks the game)."""
+    """How many times the caller asked "still winnable?", or was shown an Anciento hint: the
+    solver's help (the hall of fame marks the game)."""
 
 
 class DailyEntryRow(Base):

@@ -40,7 +40,7 @@ class ScoreEntry:
     status: str
     ended: datetime
     source: str = ""  # the player's: "direct", "bbs", "board:TAG"
-    still_asks: int = 0  # "still winnable?" asked during the game (marked in the hall)
+    still_asks: int = 0  # "still winnable?" asked / Anciento hints shown (marked in the hall)
 
 
 @dataclass(frozen=True)

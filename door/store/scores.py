@@ -69,8 +69,8 @@ class Scores(Database):
         """Store a finished game, after replaying its record to check the score.  Returns the
         rank it earned in its game's hall of fame (1–10), or None if it did not place.
         ``resume_owner``: the game's resume slot is emptied in the same transaction, if
-        that owner still holds it.  ``still_asks``: how often "still winnable?" was asked
-        (the hall of fame marks the game).  ``daily_day``: the game was started as that
+        that owner still holds it.  ``still_asks``: how often "still winnable?" was asked, or
+        an Anciento hint shown (the hall marks the game).  ``daily_day``: started as that
         day's challenge; if its deal and options are that day's (``door.games.daily``) and
         the player has no finished attempt at it yet, it is their counted attempt."""
         status = str(status)

@@ -30,7 +30,8 @@ UNAVAILABLE = "Your games are unavailable right now. Please try again later."
 
 
 def marks(entry: PastGame) -> str:
-    """``U3 C v``: undos in the record, the game's own cheat flag, "still winnable?" asked."""
+    """``U3 C v``: undos in the record, the game's own cheat flag, the solver's help asked
+    ("still winnable?", an Anciento hint)."""
     parts = [f"U{entry.undos}"] if entry.undos else []
     if entry.cheater:
         parts.append("C")

@@ -8,8 +8,9 @@ KPatience's words; keys are answered meanwhile.  An answer about a position the 
 has since left is marked with how many moves ago it was asked (in automatic mode it is
 dropped instead: the new position's question is already on its way).
 
-Every question asked is counted with the game (``games.still_asks``): the hall of fame marks
-games played with this help, as a reminder that the caller knew more than the cards show.
+Every question asked is counted with the game (``games.still_asks``, which also counts
+Anciento's hints: the solver's help, either way): the hall of fame marks games played with
+this help, as a reminder that the caller knew more than the cards show.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ CAN = "This game can still be won."
 CANNOT = "This game cannot be won any more."
 THINKING = "Still winnable? The solver is thinking (keys work meanwhile)..."
 HALL_MARK = "v"
-"""Shown after the score in a hall of fame for a game where "still winnable?" was used."""
-HALL_LEGEND = "v: \"still winnable?\" was asked during the game"
+"""Shown after the score in a hall of fame for a game played with the solver's help:
+"still winnable?" asked, or (Anciento) a hint shown -- both counted in ``games.still_asks``."""
+HALL_LEGEND = "v: played with the solver's help (\"still winnable?\" or a hint)"
 
 _auto = VisitChoice("still_winnable_auto")
 

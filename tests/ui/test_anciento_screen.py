@@ -17,6 +17,7 @@ from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento, Stone, new_stones
+from door.games.anciento_player import search_move
 from door.store import Store
 from door.ui.anciento_menu import screen_choices
 from door.ui.anciento_screen import GRID_LEFT, AncientoScreen, square_origin
@@ -676,3 +677,62 @@ async def test_games_stored_before_the_chess_way_still_replay_and_resume(
     assert game.record().actions[:7] == OLD_SLOT["actions"]
     await caller.close()
     await store.close()
+
+
+async def test_hint_waits_in_the_pool_keys_work_and_esc_or_a_move_drops_it(
+        settings: Settings) -> None:
+    caller = Caller(settings)
+    game = await caller.start()
+    pool = caller.session.solvers
+    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60))
+            for _ in range(pool.size)]          # a long solve holds every worker
+    try:
+        await caller.wait_until(lambda: pool.running == pool.size, "the pool busy")
+        caller.send("p")                        # the hint waits for a worker ...
+        await caller.wait_until(lambda: pool.queued == 1, "the hint queued")
+        await caller.wait_for("Hint: thinking...  keys work meanwhile · Esc drops it.")
+        caller.send("o")                        # ... and keys are answered meanwhile
+        await caller.wait_for("Skip occupied squares: on.")
+        caller.send("\x1b")                     # Esc drops the question, not the game
+        await caller.wait_for("Hint dropped.")
+        await caller.wait_until(lambda: pool.queued == 0, "the hint's job dropped")
+        caller.send("p")
+        await caller.wait_until(lambda: pool.queued == 1, "asked again")
+        caller.send("n\r")                      # a stone placed: the question is stale
+        game.play(game.check()[0][0])
+        await caller.wait_for(f"Stones left {game.stones_left}")
+        await caller.wait_until(lambda: pool.queued == 0, "the stale hint dropped")
+        caller.send("p")
+        await caller.wait_until(lambda: pool.queued == 1, "asked on the new board")
+        caller.send("q")                        # leaving drops it too
+        await caller.wait_for("Leave this game?")
+        caller.send("y")
+        await asyncio.wait_for(caller.task, WAIT)  # the game left (kept for resume)
+        await caller.wait_until(lambda: pool.queued == 0, "the hint dropped with the game")
+        assert pool.running == pool.size and not any(job.done() for job in busy)
+    finally:
+        for job in busy:
+            job.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+
+
+async def test_hint_is_the_search_players_square_and_asked_again_counts_once(
+        caller: Caller) -> None:
+    game = await caller.start()
+    best = search_move(game)
+    caller.send("p")
+    await caller.wait_for(f"Hint: {best}.")
+    square = game.geo.names.index(best)
+    assert caller.square(game, square) == "<->" and caller.cursor(game) == square
+    caller.send("\x1b[D")                       # the cursor away, then the hint again
+    await caller.wait_until(lambda: caller.cursor(game) != square, "the cursor moved")
+    caller.send("p")                            # the same board: shown again, not counted
+    await caller.wait_until(lambda: caller.cursor(game) == square, "back on the hint")
+    caller.send(" ")                            # placed where the hint said
+    game.play(best)
+    await caller.wait_for(f"Stones left {game.stones_left}")
+    assert caller.square(game, square) != "<->"
+    caller.send("x")
+    await caller.wait_for("End the game now")
+    caller.send("y")
+    await caller.wait_for("1 hint used: the hall of fame marks this game.")

@@ -3,7 +3,7 @@
 It reads one job per line on stdin (JSON: game, number, options, position, seconds), solves
 it, and writes the verdict as one JSON line on stdout, until stdin closes (the door is gone).
 A job ``{"kind": "move", "game": "anciento", "position": …}`` asks the search player for its
-move instead (the Demo): the answer is ``{"move": "e4"}``.
+move instead (the Demo, the Hint): the answer is ``{"move": "e4"}``.
 It lowers its own priority first, so that solving never slows the door's callers down: a
 2-core machine gives the door's event loop the CPU it needs and the solver the rest.
 """

@@ -179,6 +179,7 @@ def test_inherited_raw_telnet_socket(door_home: Path, tmp_path: Path) -> None:
         assert caller.term.raw.startswith(b"\xff\xfb")  # IAC WILL …: options announced
         # The client agrees to NAWS and reports 80x30, then a key with a doubled IAC in it.
         ours.sendall(b"\xff\xfb\x1f\xff\xfa\x1f\x00\x50\x00\x1e\xff\xf0 \xff\xff")
+        caller.term.screen.resize(30, 80)  # the window the caller just reported
         caller.wait_for("Your choice")
         ours.sendall(b"\xff\xfd\x05qy")  # DO STATUS: refused; then Q, and yes
         caller.wait_for("Farewell, Zzzzrrr.")

@@ -5,12 +5,20 @@ Closed loop: each of ``--callers`` connections sends a key, waits for the answer
 bytes back), sends the next.  The door's callers first sign up and open Monte Carlo deal
 #11982, then walk the cursor round a square (right, down, left, up: every key changes the
 screen, the commonest key of a cursor player); the echo server's callers send the same
-bytes and get them back.  The client runs in ``--clients`` processes of its own.  For each
+bytes and get them back.  ``--keys mix`` plays the keys of a game instead, over and over:
+four cursor keys, H (hint: the cursor jumps to the pair), Enter (pick), the arrows to the
+pair's second card, Enter (the move), U (undo: the deal is back as it was).
+The client runs in ``--clients`` processes of its own.  For each
 server it prints keys answered a second, the server's CPU per key (from /proc, all its
 processes: the in-server figure), the client's latency, and the door / echo ratio.
 
     python bench/saturation.py                      # 200 callers, 10 s, 1 and 2 workers
     python bench/saturation.py --workers 1 --seconds 5
+    python bench/saturation.py --workers 1 --keys mix --profile /tmp/mix.txt
+
+``--profile FILE`` records the door (1 worker) with py-spy during the measured seconds
+(``$PY_SPY`` or ``py-spy`` on the PATH): collapsed stacks, one per line, into FILE, and
+the functions that took most of the event loop's samples are printed.
 
 The machine is shared: both servers are measured in the same run, one after the other,
 and the load average is printed beside the figures.  Figures only: the test suite never
@@ -29,6 +37,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from load import (
     DOWN,
@@ -44,8 +53,22 @@ from load import (
     stop,
 )
 
-KEYS = (RIGHT, DOWN, LEFT, UP)
+from door.games.montecarlo import MonteCarlo
+
+CURSOR_KEYS = (RIGHT, DOWN, LEFT, UP)
 TARGET_RATIO = 0.35
+
+
+def mix_keys() -> tuple[bytes, ...]:
+    """A played game's keys, as a loop that leaves the deal as it found it: cursor keys,
+    a hint, a pick, the arrows to the hinted pair's other card, the move, its undo."""
+    p, q = MonteCarlo.new(NUMBER).pairs()[0]
+    dr, dc = q // 5 - p // 5, q % 5 - p % 5
+    arrows = [DOWN if dr > 0 else UP] * abs(dr) + [RIGHT if dc > 0 else LEFT] * abs(dc)
+    return (RIGHT, DOWN, LEFT, UP, b"h", b"\r", *arrows, b"\r", b"u")
+
+
+KEY_SETS = {"cursor": lambda: CURSOR_KEYS, "mix": mix_keys}
 
 
 # -- the client (run as a process of its own: --client) -----------------------------------------
@@ -88,7 +111,8 @@ class SetUp:
 
 
 async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
-                     ready: asyncio.Semaphore, set_up: SetUp) -> tuple[int, list[float]]:
+                     ready: asyncio.Semaphore, set_up: SetUp,
+                     keys_sent: tuple[bytes, ...]) -> tuple[int, list[float]]:
     try:
         async with ready:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -103,7 +127,7 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
     keys, latencies, i = 0, [], 0
     while time.time() < end_at:
         sent = time.perf_counter()
-        writer.write(KEYS[i % 4])
+        writer.write(keys_sent[i % len(keys_sent)])
         if not await reader.read(65536):
             raise ConnectionError("closed")
         latencies.append(time.perf_counter() - sent)
@@ -113,12 +137,15 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
     return keys, latencies[::10]
 
 
-async def client(kind: str, port: int, first: int, count: int, seconds: float) -> None:
+async def client(kind: str, port: int, first: int, count: int, seconds: float,
+                 key_set: str) -> None:
     """Set ``count`` callers up, say ``ready``, read the start time, run the closed loop and
     print what it counted as one JSON line."""
     loop = asyncio.get_running_loop()
     ready, set_up, go = asyncio.Semaphore(32), SetUp(count), loop.create_future()
-    tasks = [asyncio.ensure_future(one_caller(kind, port, f"s{first + i}x", go, ready, set_up))
+    keys_sent = KEY_SETS[key_set]()
+    tasks = [asyncio.ensure_future(one_caller(kind, port, f"s{first + i}x", go, ready, set_up,
+                                              keys_sent))
              for i in range(count)]
     await set_up.done.wait()
     print("ready", flush=True)
@@ -148,7 +175,7 @@ class Figures:
 
 
 async def measure(what: str, callers: int, seconds: float, clients: int,
-                  workers: int = 1) -> Figures:
+                  workers: int = 1, key_set: str = "cursor", profile: str = "") -> Figures:
     home = None
     if what == "echo":
         proc, port = await start_echo()
@@ -159,7 +186,7 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
         share = -(-callers // clients)
         procs = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--client", what, str(port), str(i * share),
-            str(min(share, callers - i * share)), str(seconds),
+            str(min(share, callers - i * share)), str(seconds), key_set,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26)
             for i in range(clients) if i * share < callers]
         for p in procs:  # every caller signed up and in the game
@@ -169,9 +196,12 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
             p.stdin.write(f"{start_at}\n".encode())
             await p.stdin.drain()
         await asyncio.sleep(max(0.0, start_at - time.time()))
+        spy = await start_profile(proc.pid, seconds, profile) if profile else None
         cpu0, t0 = proc_stats(proc.pid)[1], time.monotonic()
         await asyncio.sleep(seconds)
         cpu1, t1 = proc_stats(proc.pid)[1], time.monotonic()
+        if spy is not None:
+            await spy.wait()
         load = os.getloadavg()[0]
         outputs = [json.loads((await p.stdout.readline()).decode() or "{}") for p in procs]
         for p in procs:
@@ -192,6 +222,42 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
                    sum(o.get("failed", 0) for o in outputs), load)
 
 
+async def start_profile(pid: int, seconds: float, out: str) -> asyncio.subprocess.Process:
+    """py-spy recording ``pid`` for ``seconds`` into ``out`` (collapsed stacks)."""
+    spy = os.environ.get("PY_SPY") or shutil.which("py-spy")
+    if spy is None:
+        raise SystemExit("--profile needs py-spy: on the PATH, or its path in $PY_SPY")
+    return await asyncio.create_subprocess_exec(
+        spy, "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
+        "--rate", "200", "--format", "raw", "--output", out,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+
+
+def print_profile(path: str, top: int = 25) -> None:
+    """The event loop's busy samples of a py-spy record (other threads, and the loop
+    waiting in select, left out): the functions with the largest share, inclusive and
+    self, by file and function."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames = stack.split(";")
+        if not any("_run_once (" in f for f in frames) or "select (" in frames[-1]:
+            continue
+        names = [f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0].rsplit("/", 1)[-1]
+                 + ")" for f in frames]
+        total += int(count)
+        own[names[-1]] = own.get(names[-1], 0) + int(count)
+        for name in set(names):
+            inclusive[name] = inclusive.get(name, 0) + int(count)
+    print(f"\nprofile: {total} busy samples of the event loop ({path})")
+    for title, table in (("inclusive", inclusive), ("self", own)):
+        print(f"  {title}:")
+        for name, count in sorted(table.items(), key=lambda kv: -kv[1])[:top]:
+            print(f"    {100 * count / max(1, total):5.1f} %  {name}")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=200)
@@ -199,14 +265,21 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2],
                         help="door runs with these numbers of workers")
+    parser.add_argument("--keys", choices=sorted(KEY_SETS), default="cursor",
+                        help="the door's callers walk the cursor, or play a game's key mix")
+    parser.add_argument("--profile", metavar="FILE", default="",
+                        help="py-spy the 1-worker door during the measure, into FILE")
+    parser.add_argument("--no-echo", action="store_true", help="measure the door only")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {args.callers} callers in "
-          f"a closed loop for {args.seconds:g} s, {args.clients} client processes; load "
-          f"{os.getloadavg()[0]:.1f}", flush=True)
-    rows = [await measure("echo", args.callers, args.seconds, args.clients)]
+          f"a closed loop for {args.seconds:g} s, {args.clients} client processes, "
+          f"{args.keys} keys; load {os.getloadavg()[0]:.1f}", flush=True)
+    rows = [] if args.no_echo else [await measure("echo", args.callers, args.seconds,
+                                                  args.clients)]
     for workers in args.workers:
-        rows.append(await measure("door", args.callers, args.seconds, args.clients, workers))
-    echo = rows[0].keys_per_s
+        rows.append(await measure("door", args.callers, args.seconds, args.clients, workers,
+                                  args.keys, args.profile if workers == 1 else ""))
+    echo = rows[0].keys_per_s if not args.no_echo else 0.0
     one = next((r.keys_per_s for r in rows if r.what == "door" and r.workers == 1), None)
     print()
     print("| server | workers | keys/s | ratio to echo | vs 1 worker | server CPU µs/key | "
@@ -219,16 +292,18 @@ async def main() -> None:
               f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.cpu_cores:.2f} | "
               f"{r.p50_ms:.1f} | {r.p99_ms:.1f} | {r.failed} | {r.load:.1f} |")
     for r in rows:
-        if r.what == "door" and r.workers == 1:
+        if r.what == "door" and r.workers == 1 and echo:
             ratio = r.keys_per_s / echo
             print(f"door (1 worker) / echo: {ratio:.2f} (target >= {TARGET_RATIO}): "
                   f"{'yes' if ratio >= TARGET_RATIO else 'NO'}")
     subprocess.run(["uptime"], check=False)
+    if args.profile and 1 in args.workers:
+        print_profile(args.profile)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
-        kind, port, first, count, seconds = sys.argv[2:7]
-        asyncio.run(client(kind, int(port), int(first), int(count), float(seconds)))
+        kind, port, first, count, seconds, key_set = sys.argv[2:8]
+        asyncio.run(client(kind, int(port), int(first), int(count), float(seconds), key_set))
     else:
         asyncio.run(main())

@@ -274,9 +274,21 @@ class Session:
         While the window is too small, keys go to the notice: Q leaves (WindowTooSmall),
         the rest wait; the resize that makes the window big enough comes back as a key so
         that the screen underneath redraws itself."""
+        key = await self.key_unless(None)
+        assert key is not None  # nothing to interrupt the wait
+        return key
+
+    async def key_unless(self, woken: Callable[[], bool] | None) -> Key | None:
+        """:meth:`key`, or None as soon as ``woken()`` is true: it is asked before the wait
+        and whenever the terminal's read is woken (:meth:`Terminal.wake`).  Background work
+        that sets what ``woken`` reads and then wakes the terminal thus interrupts a wait
+        for a key with no task of its own (a task and two waits per key were a sixth of the
+        server's time).  For wakeable terminals (``terminal.wakeable``); bytes typed
+        meanwhile wait in the terminal for the next call.  The idle limit counts afresh from
+        an interrupted wait."""
         while True:
-            key = await self._key()
-            if not self.too_small:
+            key = await self._key(woken)
+            if key is None or not self.too_small:
                 return key
             if key.is_char and key.char in "qQ":
                 raise self._ending(WindowTooSmall("the caller left a too-small window"))
@@ -284,7 +296,7 @@ class Session:
                 self.bell()
             await self.show()
 
-    async def _key(self) -> Key:
+    async def _key(self, woken: Callable[[], bool] | None = None) -> Key | None:
         idle = self.settings.limits.idle_timeout
         warned = False
         if self._keys:
@@ -296,6 +308,8 @@ class Session:
             if self._deferred:
                 await self.show()  # typed-ahead keys all handled: the screen they left
         while not self._keys:
+            if woken is not None and woken():
+                return None
             left = self.deadline - self._clock()
             if left <= 0:
                 raise self._ending(TimeUp("time is up"))
@@ -305,7 +319,7 @@ class Session:
                 wait = max(0.0, min(wait, left - self._time_warnings[0]))
             if self.decoder.pending:
                 wait = ESC_DELAY
-            data = await self._read(wait)
+            data = await self._read(wait, woken)
             if data is None:  # nothing came for ``wait`` seconds
                 if self.decoder.pending:
                     self._keys.extend(self.decoder.flush())
@@ -322,6 +336,8 @@ class Session:
                 continue
             if not data:
                 raise self._ending(CarrierLost("connection closed"))
+            if woken is not None and not data.strip(b"\0") and woken():
+                return None  # only the wake's NUL: no key, and not the caller's doing
             warned = False
             if self.store is not None:  # who's online: the caller is at the keyboard
                 self.store.node_touch(self.caller.node)
@@ -336,8 +352,10 @@ class Session:
                 await self.show()
         return self._keys.popleft()
 
-    async def _read(self, wait: float) -> bytes | None:
-        """The caller's next bytes, or None when ``wait`` seconds pass first.
+    async def _read(self, wait: float,
+                    woken: Callable[[], bool] | None = None) -> bytes | None:
+        """The caller's next bytes, or None when ``wait`` seconds pass first (``b"\\0"``
+        when the read was woken and ``woken()`` is true).
 
         A terminal whose read can be woken (the network transports) gets one alarm per
         visit, moved only when it must ring sooner: keys that keep coming cost no timer
@@ -361,8 +379,8 @@ class Session:
                     alarm.cancel()
                 self._alarm = loop.call_at(due, _ring, weakref.ref(self))
             data = await terminal.receive()
-            if not data or data.strip(b"\0") or self._keys:
-                return data  # bytes, a hang-up, or a resize (its key is waiting)
+            if not data or data.strip(b"\0") or self._keys or (woken is not None and woken()):
+                return data  # bytes, a hang-up, a resize (its key is waiting), or woken
             if loop.time() >= due:
                 return None  # woken by the alarm, and this wait is over
             # woken early by an alarm set for an earlier wait: not the caller, wait on

@@ -92,6 +92,8 @@ class KeyWaiter:
                   unless: asyncio.Future[Any] | None = None) -> Key | None:
         """The next key, or None when ``timeout`` seconds pass first, or ``unless`` is done
         first (the read goes on)."""
+        if self._task is None and timeout is None and unless is None:
+            return await self.session.key()  # nothing to give up on: no task, no wait
         if self._task is None:
             self._task = asyncio.ensure_future(self.session.key())
         waits: set[asyncio.Future[Any]] = {self._task}

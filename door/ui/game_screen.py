@@ -65,6 +65,20 @@ class LeaveGame(Exception):
     """The caller left the game screen (quit with confirmation)."""
 
 
+class Wakeup(asyncio.Event):
+    """A game screen's "redraw now" for background work (a solver's answer).  Setting it
+    also wakes the caller's pending read (``Terminal.wake``), so the wait for a key can
+    watch it with no task of its own (``Session.key_unless``)."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self._session = session
+
+    def set(self) -> None:
+        super().set()
+        self._session.terminal.wake()
+
+
 class GameScreen(ABC):
     """One game in progress on one caller's screen."""
 
@@ -103,7 +117,7 @@ class GameScreen(ABC):
         nothing is played, kept or asked of the solver on it."""
         self.deal_task: asyncio.Task[Verdict | None] | None = None
         """The solver's verdict on the deal, asked for when play starts."""
-        self.wakeup = asyncio.Event()
+        self.wakeup = Wakeup(session)
         """Set by background work (a solver's answer): the screen redraws without a key."""
         self.still = StillWinnable(self) if self.still_winnable else None
         """"Still winnable?" (V), on the screens that offer it."""
@@ -361,6 +375,11 @@ class GameScreen(ABC):
             return None
         if self.session.typed_ahead and not waiter.waiting:
             return await self.session.key()   # keys already here: no tasks (a burst is cheap)
+        if self.session.terminal.wakeable and not waiter.waiting:  # no task either
+            key = await self.session.key_unless(self.wakeup.is_set)
+            if key is None:
+                self.wakeup.clear()
+            return key
         woken = asyncio.ensure_future(self.wakeup.wait())
         key_task = asyncio.ensure_future(waiter.get())
         try:

@@ -81,15 +81,34 @@ class Result:
 
 # -- server processes -------------------------------------------------------------------------
 
+def server_pids(pid: int) -> list[int]:
+    """A server process and its children (the workers of ``serve --workers``)."""
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return pids
+
+
+def proc_cpu(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process and its children, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    user = system = 0.0
+    for p in server_pids(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        user, system = user + int(fields[11]) / ticks, system + int(fields[12]) / ticks
+    return user, system
+
+
 def proc_stats(pid: int) -> tuple[int, float]:
     """(RSS in KiB, CPU seconds user+system) of a process and its children (the workers of
     ``serve --workers``), from /proc."""
     rss, cpu = 0, 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    pids = [pid]
-    with contextlib.suppress(OSError):
-        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    for p in pids:
+    for p in server_pids(pid):
         try:
             with open(f"/proc/{p}/status") as f:
                 for line in f:

@@ -10,7 +10,8 @@ four cursor keys, H (hint: the cursor jumps to the pair), Enter (pick), the arro
 pair's second card, Enter (the move), U (undo: the deal is back as it was).
 The client runs in ``--clients`` processes of its own.  For each
 server it prints keys answered a second, the server's CPU per key (from /proc, all its
-processes: the in-server figure), the client's latency, and the door / echo ratio.
+processes: the in-server figure, and the part of it in user mode: the rest is the kernel's
+socket work), the client's latency, and the door / echo ratio.
 
     python bench/saturation.py                      # 200 callers, 10 s, 1 and 2 workers
     python bench/saturation.py --workers 1 --seconds 5
@@ -47,7 +48,7 @@ from load import (
     UP,
     Line,
     make_home,
-    proc_stats,
+    proc_cpu,
     start_door,
     start_echo,
     stop,
@@ -167,6 +168,7 @@ class Figures:
     workers: int
     keys_per_s: float
     cpu_us_per_key: float
+    user_us_per_key: float  # of which in the process itself (Python), not the kernel
     cpu_cores: float
     p50_ms: float
     p99_ms: float
@@ -197,9 +199,9 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
             await p.stdin.drain()
         await asyncio.sleep(max(0.0, start_at - time.time()))
         spy = await start_profile(proc.pid, seconds, profile) if profile else None
-        cpu0, t0 = proc_stats(proc.pid)[1], time.monotonic()
+        cpu0, t0 = proc_cpu(proc.pid), time.monotonic()
         await asyncio.sleep(seconds)
-        cpu1, t1 = proc_stats(proc.pid)[1], time.monotonic()
+        cpu1, t1 = proc_cpu(proc.pid), time.monotonic()
         if spy is not None:
             await spy.wait()
         load = os.getloadavg()[0]
@@ -215,8 +217,9 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
     for o in outputs:
         for err in o.get("errors", []):
             print("   ", what, err, file=sys.stderr)
-    cpu = cpu1 - cpu0
-    return Figures(what, workers, keys / seconds, 1e6 * cpu / max(1, keys), cpu / (t1 - t0),
+    user, cpu = cpu1[0] - cpu0[0], sum(cpu1) - sum(cpu0)
+    return Figures(what, workers, keys / seconds, 1e6 * cpu / max(1, keys),
+                   1e6 * user / max(1, keys), cpu / (t1 - t0),
                    1000 * statistics.median(latencies) if latencies else float("nan"),
                    1000 * latencies[int(0.99 * len(latencies))] if latencies else float("nan"),
                    sum(o.get("failed", 0) for o in outputs), load)
@@ -283,13 +286,14 @@ async def main() -> None:
     one = next((r.keys_per_s for r in rows if r.what == "door" and r.workers == 1), None)
     print()
     print("| server | workers | keys/s | ratio to echo | vs 1 worker | server CPU µs/key | "
-          "server cores busy | p50 ms | p99 ms | failed | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "of which user | server cores busy | p50 ms | p99 ms | failed | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ratio = r.keys_per_s / echo if echo else float("nan")
         scale = f"{r.keys_per_s / one:.2f}" if one and r.what == "door" else ""
         print(f"| {r.what} | {r.workers if r.what == 'door' else ''} | {r.keys_per_s:,.0f} | "
-              f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.cpu_cores:.2f} | "
+              f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.user_us_per_key:.0f} | "
+              f"{r.cpu_cores:.2f} | "
               f"{r.p50_ms:.1f} | {r.p99_ms:.1f} | {r.failed} | {r.load:.1f} |")
     for r in rows:
         if r.what == "door" and r.workers == 1 and echo:

@@ -433,8 +433,9 @@ class InputMeter:
         self.tokens, self.last = float(INPUT_BURST), time.monotonic()
 
     async def metered(self, read: Callable[[], Awaitable[bytes]]) -> bytes:
-        if any(hangup.is_set() for hangup in self.hangups):
-            return b""
+        for hangup in self.hangups:  # a loop, not any() over a generator: once per read
+            if hangup.is_set():
+                return b""
         now = time.monotonic()
         self.tokens = min(float(INPUT_BURST), self.tokens + (now - self.last) * INPUT_RATE)
         self.last = now

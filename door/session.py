@@ -118,6 +118,7 @@ class Session:
         self._deferred = False  # a frame put off while typed-ahead keys wait
         self._keys_in_a_row = 0
         self._alarm: asyncio.TimerHandle | None = None  # wakes the read: see _read
+        self._loop: asyncio.AbstractEventLoop | None = None  # the visit's, once known
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
@@ -313,7 +314,8 @@ class Session:
             left = self.deadline - self._clock()
             if left <= 0:
                 raise self._ending(TimeUp("time is up"))
-            await self._time_warning(left)
+            if self._time_warnings and left <= self._time_warnings[0]:
+                await self._time_warning(left)
             wait = min(left, idle - IDLE_WARNING if not warned else IDLE_WARNING)
             if self._time_warnings:
                 wait = max(0.0, min(wait, left - self._time_warnings[0]))
@@ -370,7 +372,9 @@ class Session:
                     return await terminal.receive()
             except TimeoutError:
                 return None
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:  # asked once: on Python 3.11 every ask is a getpid() system call
+            loop = self._loop = asyncio.get_running_loop()
         due = loop.time() + wait
         while True:
             alarm = self._alarm

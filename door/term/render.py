@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress
-from operator import ne
+from operator import is_not, ne
 
 from .charset import Charset
 from .screen import BLACK, DEFAULT, WHITE, WIDE_TAIL, Attr, Cell, Screen
@@ -197,8 +197,7 @@ class Renderer:
             out = self._repaint(self._rows(screen, range(screen.rows)), screen)
         else:
             if screen is self._screen:
-                seen = self._seen
-                dirty = [r for r in range(screen.rows) if versions[r] != seen[r]]
+                dirty = list(compress(range(screen.rows), map(ne, versions, self._seen)))
             else:
                 dirty = list(range(screen.rows))
             rows = self._rows(screen, dirty)
@@ -251,7 +250,9 @@ class Renderer:
             if line == old:
                 continue
             limit = cols - 1 if r == last_row else cols
-            diffs = [c for c in compress(range(limit), map(ne, line, old))
+            # Cells are shared objects (door/term/screen.py), so a cell that is not the
+            # one shown is nearly always another: compare by identity first, in C.
+            diffs = [c for c in compress(range(limit), map(is_not, line, old))
                      if not _same(line[c], old[c])]
             if diffs and r in screen.wide_rows:
                 line, diffs = _whole_wide(line, diffs, limit)

@@ -23,6 +23,8 @@ drawn part by part is cell for cell the screen drawn whole, and what pyte shows 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from itertools import compress
+from operator import ne
 
 from ..term.screen import DEFAULT, Screen
 
@@ -89,4 +91,4 @@ class Parts:
         self._drawn[name] = states
         if not isinstance(last, list | tuple) or len(last) != len(states):
             return list(range(len(states)))
-        return [i for i, (new, old) in enumerate(zip(states, last, strict=True)) if new != old]
+        return list(compress(range(len(states)), map(ne, states, last)))

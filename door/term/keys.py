@@ -79,6 +79,15 @@ _MODIFIERS = {2: "shift-", 3: "alt-", 4: "alt-shift-", 5: "ctrl-", 6: "ctrl-shif
               7: "ctrl-alt-", 8: "ctrl-alt-shift-"}
 
 
+_WHOLE: dict[bytes, Key] = {bytes([b]): char(chr(b)) for b in range(0x20, 0x7F)}
+_WHOLE.update({b"\x1b" + intro + final: Key(name) for intro in (b"[", b"O")
+               for final, name in ((b"A", "up"), (b"B", "down"), (b"C", "right"),
+                                   (b"D", "left"), (b"H", "home"), (b"F", "end"))})
+"""Reads that are one whole common key (a letter, an arrow, Home, End: the bulk of what
+callers send), as the tables above decode them: looked up at once when the decoder waits
+for nothing, instead of walked through a character at a time."""
+
+
 class KeyDecoder:
     """Incremental decoder.  ``feed(data)`` returns the keys completed by ``data``."""
 
@@ -94,6 +103,8 @@ class KeyDecoder:
         """``cp437``, ``utf8`` or ``ascii``: how bytes above 127 are read."""
         codec = "utf-8" if encoding in ("utf8", "utf-8") else "cp437"
         self._text = codecs.getincrementaldecoder(codec)(errors="replace")
+        self._buffered = isinstance(self._text, codecs.BufferedIncrementalDecoder)
+        """The text decoder may hold part of a character (UTF-8)."""
 
     @property
     def pending(self) -> bool:
@@ -106,6 +117,11 @@ class KeyDecoder:
         return [Key("esc")] if pending == "\x1b" else []
 
     def feed(self, data: bytes) -> list[Key]:
+        if not self._pending and not self._after_cr and not (
+                self._buffered and self._text.buffer):  # type: ignore[attr-defined]
+            key = _WHOLE.get(data)
+            if key is not None:  # one whole common key, and nothing half-read before it
+                return [key]
         keys: list[Key] = []
         for ch in self._text.decode(data):
             self._feed_char(ch, keys)

@@ -6,8 +6,8 @@ bytes back), sends the next.  The door's callers first sign up and open Monte Ca
 #11982, then walk the cursor round a square (right, down, left, up: every key changes the
 screen, the commonest key of a cursor player); the echo server's callers send the same
 bytes and get them back.  ``--keys mix`` plays the keys of a game instead, over and over:
-four cursor keys, H (hint: the cursor jumps to the pair), Enter (pick), the arrows to the
-pair's second card, Enter (the move), U (undo: the deal is back as it was).
+four cursor keys, H (hint), Enter (pick the hinted pair's first card), the arrows to its
+second card, Enter (the move), U (undo: the deal is back as it was), the arrows back.
 The client runs in ``--clients`` processes of its own.  For each
 server it prints keys answered a second, the server's CPU per key (from /proc, all its
 processes: the in-server figure, and the part of it in user mode: the rest is the kernel's
@@ -60,15 +60,23 @@ CURSOR_KEYS = (RIGHT, DOWN, LEFT, UP)
 TARGET_RATIO = 0.35
 
 
-def mix_keys() -> tuple[bytes, ...]:
-    """A played game's keys, as a loop that leaves the deal as it found it: cursor keys,
-    a hint, a pick, the arrows to the hinted pair's other card, the move, its undo."""
-    p, q = MonteCarlo.new(NUMBER).pairs()[0]
+def arrows(p: int, q: int) -> list[bytes]:
+    """The arrow keys that take Monte Carlo's cursor from position ``p`` to ``q``."""
     dr, dc = q // 5 - p // 5, q % 5 - p % 5
-    arrows = [DOWN if dr > 0 else UP] * abs(dr) + [RIGHT if dc > 0 else LEFT] * abs(dc)
-    return (RIGHT, DOWN, LEFT, UP, b"h", b"\r", *arrows, b"\r", b"u")
+    return [DOWN if dr > 0 else UP] * abs(dr) + [RIGHT if dc > 0 else LEFT] * abs(dc)
 
 
+def mix_keys() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """A played game's keys, as a loop that leaves the deal as it found it: a walk of the
+    cursor round a square, a hint, a pick, the arrows to the hinted pair's other card, the
+    move, its undo, the arrows back.  (The keys that bring the cursor from the corner to
+    the pair's first card, sent once; the loop.)"""
+    p, q = MonteCarlo.new(NUMBER).pairs()[0]  # the hint's pair; p is not on an edge
+    return tuple(arrows(0, p)), (RIGHT, DOWN, LEFT, UP, b"h", b"\r", *arrows(p, q), b"\r",
+                                 b"u", *arrows(q, p))
+
+
+KEY_SETS = {"cursor": lambda: ((), CURSOR_KEYS), "mix": mix_keys}
 KEY_SETS = {"cursor": lambda: CURSOR_KEYS, "mix": mix_keys}
 
 
@@ -113,7 +121,8 @@ class SetUp:
 
 async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
                      ready: asyncio.Semaphore, set_up: SetUp,
-                     keys_sent: tuple[bytes, ...]) -> tuple[int, list[float]]:
+                     keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]]
+                     ) -> tuple[int, list[float]]:
     try:
         async with ready:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -128,7 +137,8 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
     keys, latencies, i = 0, [], 0
     while time.time() < end_at:
         sent = time.perf_counter()
-        writer.write(keys_sent[i % len(keys_sent)])
+        first, loop = keys_sent
+        writer.write(first[i] if i < len(first) else loop[(i - len(first)) % len(loop)])
         if not await reader.read(65536):
             raise ConnectionError("closed")
         latencies.append(time.perf_counter() - sent)

@@ -254,7 +254,8 @@ class Renderer:
             # one shown is nearly always another: compare by identity first, in C.
             diffs = [c for c in compress(range(limit), map(is_not, line, old))
                      if not _same(line[c], old[c])]
-            if diffs and r in screen.wide_rows:
+            narrow = r not in screen.wide_rows
+            if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
                 shown[r] = _keep_corner(line, old, limit)
@@ -271,7 +272,7 @@ class Renderer:
             encode = self.charset.encode_char
             for c in diffs:  # the hot loop: _goto and _write inlined for the common case
                 if self._row != r or self._col != c:
-                    self._goto(out, r, c, line)
+                    self._goto(out, r, c, line, narrow)
                 cell = line[c]
                 if cell.attr != self._attr:
                     out += sgr_change(self._attr, cell.attr, self.color)
@@ -285,7 +286,7 @@ class Renderer:
                 if tail is not None and self._row == r and self._col is not None and (
                         tail <= self._col < erase_from):
                     erase_from = self._col  # blank up to there already: erase from here
-                self._goto(out, r, erase_from, line)
+                self._goto(out, r, erase_from, line, narrow)
                 target = line[erase_from].attr
                 if self._attr == _UNKNOWN or self._attr.bg != BLACK:
                     out += sgr_change(self._attr, target, self.color)
@@ -362,14 +363,20 @@ class Renderer:
         else:
             self._col = c + 1
 
-    def _goto(self, out: bytearray, row: int, col: int, line: list[Cell]) -> None:
-        """Place the cursor at (row, col): move, or re-write the cells in between if cheaper."""
+    def _goto(self, out: bytearray, row: int, col: int, line: list[Cell],
+              narrow: bool = False) -> None:
+        """Place the cursor at (row, col): move, or re-write the cells in between if cheaper.
+        ``narrow``: the row holds no wide character, so each cell costs a byte at least."""
         if self._row == row and self._col == col:
             return
         move = cursor_move(row, col, self._row, self._col)
         target = line[col].attr
         if self._row == row and self._col is not None and 0 < col - self._col <= _MAX_GAP:
             budget = len(move) + len(sgr_change(self._attr, target, self.color))
+            if narrow and col - self._col >= budget:  # the cells cost as much at least
+                out += move
+                self._col = col
+                return
             cost, attr = 0, self._attr
             for cell in line[self._col:col]:
                 cost += len(sgr_change(attr, cell.attr, self.color))

@@ -179,6 +179,7 @@ class MonteCarlo(Game):
         self.consolidations: list[Consolidation] = []
         self._history: list[_Step] = []
         self._status: tuple[int, Status] | None = None  # (actions so far, status then)
+        self._score: tuple[int, int] | None = None  # (actions so far, score then)
 
     @classmethod
     def new(cls, number: int, mode: str = "strict", **options: Any) -> Self:
@@ -243,9 +244,14 @@ class MonteCarlo(Game):
 
     @property
     def score(self) -> int:
-        """R-MC-2/3: pips of every removed card (A=1 … K=13), +100 once all 52 are gone."""
-        points = sum(card.pips for card in self.removed)
-        return points + (CLEAR_BONUS if len(self.removed) == DECK_SIZE else 0)
+        """R-MC-2/3: pips of every removed card (A=1 … K=13), +100 once all 52 are gone.
+        Worked out once per action, as :attr:`status` (the screen asks several times a key)."""
+        done = len(self.actions)
+        if self._score is None or self._score[0] != done:
+            points = sum(card.pips for card in self.removed)
+            self._score = (done, points + (CLEAR_BONUS if len(self.removed) == DECK_SIZE
+                                           else 0))
+        return self._score[1]
 
     @property
     def status(self) -> Status:

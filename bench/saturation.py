@@ -77,7 +77,6 @@ def mix_keys() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
 
 
 KEY_SETS = {"cursor": lambda: ((), CURSOR_KEYS), "mix": mix_keys}
-KEY_SETS = {"cursor": lambda: CURSOR_KEYS, "mix": mix_keys}
 
 
 # -- the client (run as a process of its own: --client) -----------------------------------------

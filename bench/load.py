@@ -452,6 +452,9 @@ class Row:
     lost: int
     failed: int
     bytes_per_key: float = float("nan")
+    client_cpu: float = float("nan")
+    """This load generator's own CPU, % of a core, while the keys were played: it shares
+    the machine's cores with the server, and its waits count in the latencies too."""
 
 
 WEB_MODES = {"web": "deflate", "web-plain": "plain"}
@@ -502,11 +505,11 @@ async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1) 
         ramp = time.monotonic() - began
         await asyncio.sleep(1.0)
         rss1, cpu0 = proc_stats(proc.pid)
-        t0 = time.monotonic()
+        t0, mine0 = time.monotonic(), time.process_time()
         go.set()
         await asyncio.gather(*tasks)
         rss2, cpu1 = proc_stats(proc.pid)
-        wall = time.monotonic() - t0
+        wall, mine = time.monotonic() - t0, time.process_time() - mine0
     finally:
         await stop(proc)
         if home:
@@ -517,25 +520,26 @@ async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1) 
     return Row(what, n, pct(res.latencies, 0.5), pct(res.latencies, 0.99),
                (rss1 - rss0) / alive, (max(rss1, rss2) - rss0) / alive,
                100 * (cpu1 - cpu0) / wall, ramp, res.lost, res.failed,
-               res.received / res.keys if res.keys else float("nan"))
+               res.received / res.keys if res.keys else float("nan"), 100 * mine / wall)
 
 
 def show(rows: list[Row]) -> None:
     print()
     print("| server | callers | p50 ms | p99 ms | RSS / idle caller KiB | RSS / playing caller "
-          "KiB | server CPU % of a core | login ramp s | keys unanswered in 2 s | "
-          "callers failed | bytes per key |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "KiB | server CPU % of a core | client CPU % of a core | login ramp s | "
+          "keys unanswered in 2 s | callers failed | bytes per key |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r.what} | {r.n} | {r.p50:.1f} | {r.p99:.1f} | {r.rss_idle:.0f} | "
-              f"{r.rss_per_caller:.0f} | "
-              f"{r.cpu:.0f} | {r.ramp:.0f} | {r.lost} | {r.failed} | {r.bytes_per_key:.0f} |")
+              f"{r.rss_per_caller:.0f} | {r.cpu:.0f} | {r.client_cpu:.0f} | "
+              f"{r.ramp:.0f} | {r.lost} | {r.failed} | {r.bytes_per_key:.0f} |")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 def report(row: Row) -> None:
     print(f"  {row.what} N={row.n}: p50 {row.p50:.1f} ms, p99 {row.p99:.1f} ms, "
-          f"{row.rss_idle:.0f}/{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}%, "
+          f"{row.rss_idle:.0f}/{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}% "
+          f"(client {row.client_cpu:.0f}%), "
           f"ramp {row.ramp:.0f} s, lost {row.lost}, failed {row.failed}, "
           f"{row.bytes_per_key:.0f} bytes/key; load {os.getloadavg()[0]:.2f}", flush=True)
 

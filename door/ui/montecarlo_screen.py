@@ -294,13 +294,40 @@ class MonteCarloScreen(GameScreen):
         if parts.changed("grid", None):  # the frame and the legend never change
             self._draw_grid()
             self._draw_legend()
-        grid, marks = self.game.grid, self.marks
-        cursor, picked, hinted = self.cursor, self.picked, self.hinted
-        looks = [(grid[p], p == cursor, p == picked, p in hinted, marks.get(p))
-                 for p in range(CELLS)]
-        for p in parts.changed_items("cells", looks):
+        for p in self._changed_cells():
             self._draw_cell(p)
         self._draw_panel()
+
+    _looks: list[tuple[Any, ...]] | None = None  # each cell's look as last drawn …
+    _board: tuple[Any, ...] | None = None  # … the position and marks then …
+    _lit: frozenset[int | None] = frozenset()  # … and the cells the cursor, pick, hint lit
+
+    def _changed_cells(self) -> list[int]:
+        """The positions whose look (card, cursor, pick, hint, mark) changed since drawn.
+        While the position and the marks are the same (a cursor key, a pick: no action
+        since), only the cells lit then or now can have changed, and only those are looked
+        at: the commonest keys cost a few comparisons, not 25."""
+        grid, marks, game = self.game.grid, self.marks, self.game
+        cursor, picked, hinted = self.cursor, self.picked, self.hinted
+
+        def look(p: int) -> tuple[Any, ...]:
+            return (grid[p], p == cursor, p == picked, p in hinted, marks.get(p))
+
+        board, lit = (game, len(game.actions), marks), frozenset((cursor, picked, *hinted))
+        looks, old_lit, self._lit = self._looks, self._lit, lit
+        if self.parts.full or looks is None or board != self._board:
+            new = [look(p) for p in range(CELLS)]
+            self._looks, self._board = new, board
+            if self.parts.full or looks is None:
+                return list(range(CELLS))
+            return [p for p in range(CELLS) if new[p] != looks[p]]
+        changed = []
+        for p in sorted(p for p in old_lit | lit if p is not None):
+            now = look(p)
+            if now != looks[p]:
+                looks[p] = now
+                changed.append(p)
+        return changed
 
     def _draw_grid(self) -> None:
         screen = self.session.screen
@@ -339,6 +366,9 @@ class MonteCarloScreen(GameScreen):
 
     def _draw_panel(self) -> None:
         screen, game = self.session.screen, self.game
+        if not self.parts.changed("panel inputs", (game, len(game.actions),
+                                                   self.deal_verdict())):
+            return  # all it shows comes from these: no action, no verdict since, no change
         top, left = GRID_TOP, PANEL_LEFT
         fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
         rows = [  # the score is on the status line: twice, it cost every pair twice

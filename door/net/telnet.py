@@ -35,6 +35,7 @@ class TelnetTerminal(Terminal):
                          term_type=str(writer.get_extra_info("TERM") or ""),
                          peer=f"{peer[0]}:{peer[1]}" if peer else "")
         self._reader, self._writer = reader, writer
+        self._buffered: Callable[[], int] | None = None  # the transport's unsent count
         self.gone = False
         """The connection is closed: keys still buffered are dropped, not played."""
 
@@ -62,10 +63,12 @@ class TelnetTerminal(Terminal):
             self._writer.write(data)
 
     def unsent(self) -> int | None:
-        transport = self._writer.transport
-        if isinstance(transport, asyncio.WriteTransport):
-            return transport.get_write_buffer_size()
-        return None
+        if self._buffered is None:  # looked up once: asked after every frame
+            transport = self._writer.transport
+            if not isinstance(transport, asyncio.WriteTransport):
+                return None
+            self._buffered = transport.get_write_buffer_size
+        return self._buffered()
 
     async def drain(self) -> None:
         await self._writer.drain()

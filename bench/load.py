@@ -212,6 +212,13 @@ async def start_busy_solvers(count: int) -> list[asyncio.subprocess.Process]:
 
 # -- callers ----------------------------------------------------------------------------------
 
+def shown(data: bytes | bytearray) -> bytes:
+    """``data`` with cursor-forward moves as the blanks they step over and any other escape
+    sequence left out: the text a line shows, near enough to find a prompt in."""
+    data = re.sub(rb"\x1b\[(\d*)C", lambda m: b" " * int(m.group(1) or 1), bytes(data))
+    return re.sub(rb"\x1b\[[0-9;?]*[@-~]", b"", data)
+
+
 class Line:
     """Bytes from the server with arrival times; telnet commands are skipped, not answered
     (the server then starts after its negotiation wait, as for a dumb client)."""
@@ -229,8 +236,10 @@ class Line:
         return data or None
 
     async def until(self, needle: bytes, timeout: float = 60.0) -> None:
+        """Read until ``needle`` has come, as bytes or as the terminal shows it (the renderer
+        may step over a space with a cursor move: ``Your\\e[Cchoice``)."""
         deadline = time.monotonic() + timeout
-        while needle not in self.buf:
+        while needle not in self.buf and needle not in shown(self.buf):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"{needle!r} never came")

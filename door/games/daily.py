@@ -10,13 +10,16 @@ The rule (docs/daily.md says it in words, for other implementations):
    (k = 0, 1, 2, ...) that the game's shipped list of deals proven winnable
    (``door/games/winnable/<list>.txt``) holds, ``R`` being the game's fixed range
    (:data:`RANGES`: Mariant 300, Monte Carlo 10,000, Aunt Mary 600, all covered by the
-   lists); for Anciento (no solver) the deal is ``1 + h(0) mod 32000`` (its numbered games).
+   lists) and that is not one of the deals the solver left undecided in that range when the
+   rule was fixed (:data:`UNDECIDED`, frozen); for Anciento (no solver) the deal is
+   ``1 + h(0) mod 32000`` (its numbered games).
 
 The options are fixed, whatever the sysop's defaults: Mariant 2 down 1 up, Monte Carlo
 strict, Aunt Mary as dealt, Anciento 8×12 without easy mode.  The list only answers "is
 this deal winnable", and the ranges never change: a later release whose lists cover more
-deals deals the same challenges; only a deal in the range newly proven winnable (today
-"unknown" to the solver) could move a day's challenge.
+deals deals the same challenges.  A stronger solver that proves a once-undecided deal of a
+range winnable puts it on the list (for "winnable deals only") but never makes it a
+challenge: :data:`UNDECIDED` keeps it out, so every date keeps its deal across releases.
 """
 
 from __future__ import annotations
@@ -56,6 +59,17 @@ def seed(day: date, game: str) -> str:
 RANGES = {"mariant": 300, "montecarlo": 10_000, "auntmary": 600}
 """Each card game's challenge numbers are drawn from 1..R: fixed forever (part of the rule),
 and covered by the shipped lists (a test checks it)."""
+UNDECIDED = {
+    "mariant": frozenset({49, 90, 99, 102, 110, 127, 130, 158, 179, 194, 210, 220, 222, 253,
+                          269, 274, 286, 288}),
+    "montecarlo": frozenset(),
+    "auntmary": frozenset({33, 55, 67, 99, 100, 142, 143, 146, 158, 165, 202, 223, 238, 242,
+                           247, 261, 270, 271, 354, 360, 400, 437, 440, 501, 523}),
+}
+"""The deals of each range that the solver left "unknown" (10 CPU s) when the rule was fixed
+(the lists of 2026-12-01): never challenges, even once a later solver proves them winnable
+-- else the day whose first listed candidate one of them is would get another deal, and
+two boards on two releases would disagree.  Frozen forever, like the ranges."""
 MAX_CANDIDATES = 100_000
 """Past this many draws without a winnable deal, a list is broken (ValueError)."""
 
@@ -76,7 +90,7 @@ def daily_deal(day: date, game: str) -> DailyDeal:
     if game == "anciento":
         number = SELECT_NUMBERS.start + seed_value(day, game) % len(SELECT_NUMBERS)
         return DailyDeal(day, game, number, options)
-    listed = frozenset(winnable_numbers(game, options))
+    listed = frozenset(winnable_numbers(game, options)) - UNDECIDED[game]
     for k in range(MAX_CANDIDATES):
         number = 1 + seed_value(day, game, k) % RANGES[game]
         if number in listed:

@@ -4,9 +4,11 @@ solver proved winnable; nothing but the date and the game chooses them."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import date, timedelta
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +85,46 @@ def test_other_options_are_not_the_challenge() -> None:
     assert not is_daily("solitaire", deal.number, {}, deal.day)
     with pytest.raises(ValueError, match="no daily challenge"):
         daily_deal(deal.day, "solitaire")
+
+
+PICKS = Path(__file__).with_name("daily_picks_2026-12-01_2027-12-31.json")
+"""Each card game's challenge from 2026-12-01 to 2027-12-31 as the rule picked them on the
+day the lists were first shipped (written by the release of 2026-12-01, never rewritten)."""
+
+
+def _picks(first: date, days: int) -> dict[str, list[int]]:
+    return {game: [daily_deal(first + timedelta(days=n), game).number for n in range(days)]
+            for game in RANGES}
+
+
+def test_every_date_keeps_its_challenge_across_releases() -> None:
+    """Boards on two releases agree: a later list (a stronger solver) deals the same days."""
+    pinned = json.loads(PICKS.read_text("ascii"))
+    assert _picks(date(2026, 12, 1), len(pinned["auntmary"])) == pinned
+
+
+UNDECIDED_2026_12_01 = {
+    "mariant": {49, 90, 99, 102, 110, 127, 130, 158, 179, 194, 210, 220, 222, 253, 269, 274,
+                286, 288},
+    "auntmary": {33, 55, 67, 99, 100, 142, 143, 146, 158, 165, 202, 223, 238, 242, 247, 261,
+                 270, 271, 354, 360, 400, 437, 440, 501, 523},
+}
+"""The deals of the ranges that the solver of 2026-12-01 left "unknown" (its lists' JSONL)."""
+
+
+def test_a_deal_proved_winnable_later_never_becomes_a_challenge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were every deal left undecided in the ranges proved winnable and listed, no day's
+    challenge would move: the rule keeps them out (and without that, days would move)."""
+    first = date(2026, 12, 1)
+    before = _picks(first, 200)
+    real = daily_module.winnable_numbers
+
+    def stronger(game: str, options: dict) -> tuple[int, ...]:
+        return tuple(sorted({*real(game, options), *UNDECIDED_2026_12_01.get(game, ())}))
+
+    monkeypatch.setattr(daily_module, "winnable_numbers", stronger)
+    assert _picks(first, 200) == before
+    monkeypatch.setattr(daily_module, "UNDECIDED", {game: frozenset() for game in RANGES})
+    moved = _picks(first, 200)
+    assert moved["auntmary"] != before["auntmary"] and moved["mariant"] != before["mariant"]

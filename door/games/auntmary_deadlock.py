@@ -20,6 +20,16 @@ at all times (no passes, no order) and a card may lie on a host that holds anoth
   be reached (the talon, or the tableau as above);
 * a column may be emptied once every card in it may have moved.
 
+Then, if every card may still reach home, the **twin rule** adds what the shared hosts hide
+(host capacity): two cards of the same rank and colour have the same two hosts, and a host
+holds one of them at a time.  When one twin lies under the other in a column, each heading
+its run as dealt, and one of their hosts cannot be a top before the lower twin leaves
+(it lies under that twin, or it is never a top in the fixpoint above), the upper twin must
+leave first -- home, or onto the other host, where it stays until it goes home -- so the
+lower one may leave onto a host only once the upper one may be home (home directly it
+may go).  The fixpoint is computed again with that condition (deal 33's two red Jacks
+over the Queen of spades are such a pair; two deals of 1-660 more are proved lost).
+
 Every fact of the real game has these as necessary conditions (each event needs earlier
 events that the rules derive in turn), so the relaxed sets hold everything that can really
 happen.  If some card may never reach home, no line wins: the verdict is exact.  The tests
@@ -28,7 +38,7 @@ check it against an exhaustive search and the engine on constructed positions.
 
 from __future__ import annotations
 
-from .auntmary_cards import DOWN, FIT, HOSTS, KING_ID, home_mask
+from .auntmary_cards import DOWN, FIT, HOSTS, KING_ID, TWIN, home_mask
 
 ALL = (1 << 52) - 1
 _EMPTY = 1 << 52
@@ -55,10 +65,14 @@ def cannot_win(cols: list[list[int]], found: list[int], talon: list[int], presen
         if present >> k & 1:
             loose |= 1 << x
     empty = False
-    tableau: list[tuple[int, int, int, int, int]] = []
+    tableau: list[tuple[int, int, int, int, int, int]] = []
     # (card, its bit, cards above it, cards above its dealt run, where the run's cards at
-    # or below it may go)
+    # or below it may go, and the twin that must be home before it may take a host: none
+    # until the twin rule below gives one)
     columns: list[int] = []
+    low_twins: list[tuple[int, int, int]] = []
+    # (index in ``tableau`` of a card that lies under its twin in its column and heads its
+    # dealt run, the twin above it, the cards under it)
     for col in cols:
         n = len(col)
         if not n:
@@ -71,6 +85,7 @@ def cannot_win(cols: list[list[int]], found: list[int], talon: list[int], presen
             above[i] = mask
             mask |= 1 << ids[i]
         columns.append(mask)
+        heads: dict[int, int] = {}      # card heading its dealt run -> its index in tableau
         i = 0
         while i < n:            # split the column into its runs as they lie
             j = i
@@ -78,11 +93,43 @@ def cannot_win(cols: list[list[int]], found: list[int], talon: list[int], presen
                 while j + 1 < n and FIT[col[j + 1]][col[j]]:
                     j += 1
             wants = 0
+            heads[ids[i]] = len(tableau)
             for p in range(i, j + 1):
                 x = ids[p]
                 wants |= _WANTS[x]
-                tableau.append((x, 1 << x, above[p], above[j], wants))
+                tableau.append((x, 1 << x, above[p], above[j], wants, 0))
             i = j + 1
+        for x, at in heads.items():
+            twin = TWIN[x]
+            if x < KING_ID and twin in heads and above[ids.index(x)] >> twin & 1:
+                low_twins.append((at, twin, mask & ~above[ids.index(x)] & ~(1 << x)))
+    home, top = _fixpoint(tableau, columns, empty, loose, home, dealt_home, False)
+    if home != ALL:
+        return True
+    # The twin rule (host capacity).  Twins (same rank and colour) have the same two hosts,
+    # and a host holds one of them at a time.  Let L head its dealt run under its twin U,
+    # which heads its own, and let one host H' be unable to be a top before L leaves (H'
+    # under L, or never a top at all).  U leaves first, home or onto the other host H
+    # (not carried: it heads its run), and stays on H until it goes home (H' is not free
+    # yet).  So L leaves onto a host only once U may be home; home directly it may go.
+    tied = False
+    for at, twin, under in low_twins:
+        x = tableau[at][0]
+        if any(under >> h & 1 or not top >> h & 1 for h in HOSTS[x]):
+            tableau[at] = (*tableau[at][:5], 1 << twin)
+            tied = True
+    if not tied:
+        return False
+    home, _ = _fixpoint(tableau, columns, empty, loose, dealt_home, dealt_home, True)
+    return home != ALL
+
+
+def _fixpoint(tableau: list[tuple[int, int, int, int, int, int]], columns: list[int],
+              empty: bool, loose: int, home: int, dealt_home: int,
+              stop_when_won: bool) -> tuple[int, int]:
+    """The relaxed game's fixpoint (see the module docstring): the cards that may reach
+    home, and the cards that may lie on top of a column.  ``stop_when_won``: stop as soon as
+    every card may reach home (the tops are then not all found)."""
     moved = top = 0
     changed = True
     while changed:
@@ -99,7 +146,7 @@ def cannot_win(cols: list[list[int]], found: list[int], talon: list[int], presen
                 top |= bit
                 changed = True
         tops = top | _EMPTY if empty else top
-        for x, bit, above_it, above_run, wants in tableau:
+        for x, bit, above_it, above_run, wants, after in tableau:
             ready = not _LOWER[x] & ~home
             if moved & bit:
                 if ready and not home & bit:
@@ -110,8 +157,9 @@ def cannot_win(cols: list[list[int]], found: list[int], talon: list[int], presen
             if reached and not top & bit:
                 top |= bit
                 changed = True
-            if (reached and (ready or _WANTS[x] & tops)) or (not above_run & ~moved
-                                                              and wants & tops):
+            if (reached and ready) or (not after & ~home and (
+                    (reached and _WANTS[x] & tops) or (not above_run & ~moved
+                                                       and wants & tops))):
                 moved |= bit
                 top |= bit
                 changed = True
@@ -120,6 +168,6 @@ def cannot_win(cols: list[list[int]], found: list[int], talon: list[int], presen
         if not empty and any(not mask & ~moved for mask in columns):
             empty = True
             changed = True
-        if home == ALL:
-            return False
-    return True
+        if stop_when_won and home == ALL:
+            break
+    return home, top

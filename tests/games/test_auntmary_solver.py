@@ -310,3 +310,64 @@ def test_the_quick_proof_never_condemns_a_position_that_can_be_won() -> None:
         assert not (claimed and truth), pos
         proofs += claimed
     assert proofs >= 2     # it does fire
+
+
+def stacked_twins(rng: random.Random) -> Position:
+    """High cards in play; one column holds a card over one of its two hosts (face down)
+    with its twin (same rank and colour) further up: the pattern of the twin rule."""
+    rank = rng.randint(9, 12)
+    suit = rng.randrange(4)
+    twin_suit = {0: 3, 3: 0, 1: 2, 2: 1}[suit]
+    host_suit = rng.choice([1, 2] if suit in (0, 3) else [0, 3])
+    found = [rng.randint(rank - 3, rank - 1) if s in (suit, twin_suit)
+             else rng.randint(rank - 1, rank) for s in range(4)]
+    play = [Card(r, SUITS[s]) for s in range(4) for r in range(found[s] + 1, 14)]
+    low, high, host = Card(rank, SUITS[suit]), Card(rank, SUITS[twin_suit]), Card(
+        rank + 1, SUITS[host_suit])
+    rest = [c for c in play if c not in (low, high, host)]
+    rng.shuffle(rest)
+    # often the next card of a twin's suit lies under them: they cannot go home first
+    under = [c for c in rest if c.rank == found[SUITS.index(c.suit)] + 1
+             and c.suit in (SUITS[suit], SUITS[twin_suit]) and rng.random() < 0.7]
+    rest = [c for c in rest if c not in under]
+    between = [rest.pop() for _ in range(rng.randint(0, 1))]
+    cols: list[list[Card]] = [[*under, host, low, *between, high]] + [[] for _ in range(5)]
+    talon: list[Card] = []
+    for card in rest:
+        (talon if rng.random() < 0.3 else cols[rng.randrange(1, 6)]).append(card)
+    down = [len(under) + 1] + [rng.randrange(len(c)) if len(c) > 1 else 0 for c in cols[1:]]
+    k = rng.randrange(len(talon) + 1)
+    return Position(tuple(map(tuple, cols)), tuple(down), tuple(talon[:k]), tuple(talon[k:]),
+                    tuple(found), rng.randrange(3))
+
+
+def test_the_twin_rule_proves_a_clash_of_hosts() -> None:
+    # JD lies on JH, which lies on the face-down QS: JD can only go onto QC (TD is buried
+    # under them), and then JH has no free host and cannot go home (TH buried too).  The
+    # relaxed game alone, hosts shared, let both Jacks onto QC.
+    pos = make([(["TD", "TH", "QS"], ["JH", "JD"]), ([], ["QC"])],
+               {"S": 11, "H": 9, "D": 9, "C": 11}, stock=["QH", "QD", "KS", "KH", "KD", "KC"])
+    assert brute_winnable(pos, limit=200_000) is False
+    assert proved_lost(pos)
+    # with QS in the stock instead, JH has a host of its own: not a proof, and it is won
+    free = make([(["TD", "TH"], ["JH", "JD"]), ([], ["QC"])],
+                {"S": 11, "H": 9, "D": 9, "C": 11},
+                stock=["QS", "QH", "QD", "KS", "KH", "KD", "KC"])
+    assert not proved_lost(free) and solve(free).verdict == WINNABLE
+
+
+def test_the_twin_rule_never_condemns_a_position_that_can_be_won() -> None:
+    rng = random.Random(17)
+    verdicts = {True: 0, False: 0}
+    proofs = 0
+    for _ in range(150):
+        pos = stacked_twins(rng)
+        truth = exhaustive(pos)
+        if truth is None:
+            continue
+        claimed = proved_lost(pos)
+        assert not (claimed and truth), pos
+        verdicts[truth] += 1
+        proofs += claimed
+    assert verdicts[True] >= 10 and proofs >= 5, (verdicts, proofs)
+

@@ -291,7 +291,7 @@ class _Search:
                     done.append((move, self.apply(move)))
                     path.append(move)
                     moved = True
-            top = self.waste_top()
+            top = self.q - 1
             if top >= 0:
                 x = self.talon[top]
                 s = x & 3
@@ -310,8 +310,9 @@ class _Search:
             self.revert(move, undo)
 
     def waste_top(self) -> int:
-        """Talon index of the waste's top card, -1 if the waste is empty."""
-        return (self.present & ((1 << self.q) - 1)).bit_length() - 1
+        """Talon index of the waste's top card, -1 if the waste is empty: always ``q - 1``,
+        the pointer being set just past the waste's top card (tests check it)."""
+        return self.q - 1
 
     # -- moves ---------------------------------------------------------------------------
     def moves(self) -> list[Move]:
@@ -354,7 +355,7 @@ class _Search:
         present = self.present
         reach: list[int] = []
         if present:
-            top = self.waste_top()
+            top = self.q - 1
             start = max(top, 0)
             reach = [k for k in range(start, len(talon)) if present >> k & 1]
             if self.redeals < 2:
@@ -441,7 +442,7 @@ class _Search:
         to follow it home -- or a card further on in this pass can be played next: until
         then it can wait in the stock, still within reach (see the module docstring)."""
         talon, found = self.talon, self.found
-        top = self.waste_top()
+        top = self.q - 1
         exhaustive = self.exhaustive
         playable = []       # talon indexes of the cards that could be played right now
         for k in reach:
@@ -532,7 +533,7 @@ class _Search:
     def _talon_after(self, k: int) -> tuple[int, int, int]:
         """(present, pointer, redeals) after playing talon card k."""
         redeals = self.redeals
-        if k < self.waste_top():
+        if k < self.q - 1:
             redeals += 1
             q = k + 1
         else:

@@ -250,6 +250,8 @@ def test_incremental_hash_matches_a_fresh_one() -> None:
             assert fresh == search.tab
             if child is not None:
                 assert child == (search.key(), search.q, search.redeals)
+            waste = search.present & ((1 << search.q) - 1)
+            assert search.waste_top() == waste.bit_length() - 1   # the pointer's invariant
 
 
 # -- the quick "cannot be won" proof (auntmary_deadlock) ---------------------------------------

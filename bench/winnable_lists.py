@@ -3,9 +3,10 @@
     reussite solve auntmary --range 1-1500 --budget 5 --out am.jsonl
     python bench/winnable_lists.py am.jsonl [more.jsonl …]
 
-Each JSONL file is one game and option (as ``reussite solve --out`` writes it).  A deal is
-listed when its verdict is "winnable" AND its winning line, replayed here through the
-engine, wins; any other deal is left out (a line that does not win would be a solver bug:
+Each JSONL file holds runs of ``reussite solve --out``; the files' rows are merged by game
+and option (several runs of one list: a deal any of them proved winnable stays winnable).
+A deal is listed when its verdict is "winnable" AND its winning line, replayed here through
+the engine, wins; any other deal is left out (a line that does not win would be a solver bug:
 it is counted and printed).  The list's header says the range, budget, and counts.
 """
 
@@ -32,20 +33,35 @@ def replays(game: str, number: int, options: dict, line: list[str]) -> bool:
     return played.status is Status.WON
 
 
-def main(paths: list[str]) -> None:
+def merged(paths: list[str]) -> dict[str, list[dict]]:
+    """The rows of every file, by list name; a deal solved in several runs keeps its
+    "winnable" row if one run proved it (a later, stronger solver adds deals and never
+    drops one: the daily challenge reads these lists, docs/daily.md)."""
+    by_name: dict[str, dict[int, dict]] = {}
     for path in paths:
-        rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+        for line in Path(path).read_text().splitlines():
+            if not line:
+                continue
+            row = json.loads(line)
+            rows = by_name.setdefault(list_name(row["game"], row["options"]), {})
+            old = rows.get(row["number"])
+            if old is None or old["verdict"] == "unknown" or row["verdict"] == "winnable":
+                rows[row["number"]] = row
+    return {name: [rows[n] for n in sorted(rows)] for name, rows in by_name.items()}
+
+
+def main(paths: list[str]) -> None:
+    for name, rows in merged(paths).items():
         game, options = rows[0]["game"], rows[0]["options"]
-        numbers = sorted(r["number"] for r in rows)
+        numbers = [r["number"] for r in rows]
         listed, bad = [], 0
-        for row in sorted(rows, key=lambda r: r["number"]):
+        for row in rows:
             if row["verdict"] != "winnable":
                 continue
             if replays(game, row["number"], options, row.get("line") or []):
                 listed.append(row["number"])
             else:
                 bad += 1
-        name = list_name(game, options)
         unknown = sum(r["verdict"] == "unknown" for r in rows)
         budget = max(r["seconds"] for r in rows)
         header = [f"# Winnable {name} deals, proved by door.games.solvers with a winning line",

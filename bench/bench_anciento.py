@@ -20,14 +20,18 @@ Never run by the test suite.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import math
 import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
 
 from door.games.anciento import Anciento
 from door.games.anciento_demo import RandomPlacer, choose_move, fast_move, greedy_move
@@ -45,6 +49,11 @@ class Tally:
     moves: int = 0
     seconds: float = 0.0
     cpu: float = 0.0
+
+    @classmethod
+    def of(cls, game: dict[str, Any]) -> Tally:
+        return cls([game["score"]], [game["placed"]], [game["quatros"]], game["moves"],
+                   game["seconds"], game["cpu"])
 
     def add(self, other: Tally) -> None:
         self.scores += other.scores
@@ -73,43 +82,74 @@ def players(names: list[str]) -> dict[str, tuple[Player, bool]]:
 
 
 def play(number: int, board: str, player: Player, easy: bool, tally: Tally) -> None:
+    tally.add(Tally.of(play_game(number, board, player, easy)))
+
+
+def play_game(number: int, board: str, player: Player, easy: bool) -> dict[str, Any]:
+    """One game to its end: what the tallies and the log keep of it."""
     game = Anciento.new(number, board=board, easy=easy)
     start, cpu = time.perf_counter(), time.process_time()
     moves = 0
     while not game.is_over:
         game.play(player(game))
         moves += 1
-    tally.seconds += time.perf_counter() - start
-    tally.cpu += time.process_time() - cpu
-    tally.moves += moves
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     game.end()
-    tally.scores.append(game.score)
-    tally.placed.append(game.placed)
-    tally.quatros.append(game.quatros)
+    return {"number": number, "score": game.score, "placed": game.placed,
+            "quatros": game.quatros, "moves": moves, "seconds": seconds, "cpu": cpu}
 
 
-def play_range(job: tuple[str, int, int, str]) -> Tally:
-    """One process's share of a player's games: (player, first, last, board)."""
-    name, first, last, board = job
+def play_job(job: tuple[str, int, str]) -> dict[str, Any]:
+    """One game of one player, in a worker process: (player, number, board)."""
+    name, number, board = job
     player, easy = players([name])[name]
-    tally = Tally()
-    for number in range(first, last + 1):
-        play(number, board, player, easy, tally)
-    return tally
+    return {"player": name, "board": board, **play_game(number, board, player, easy)}
 
 
-def play_all(name: str, first: int, games: int, board: str, jobs: int) -> Tally:
-    """Every game of one player, in ``jobs`` processes (games in contiguous slices)."""
-    size = math.ceil(games / jobs)
-    slices = [(name, a, min(a + size, first + games) - 1, board)
-              for a in range(first, first + games, size)]
-    if jobs == 1:
-        return play_range(slices[0])
-    tally = Tally()
-    with get_context("spawn").Pool(jobs) as pool:
-        for part in pool.map(play_range, slices):
-            tally.add(part)
-    return tally
+def play_all(names: list[str], numbers: range, board: str, jobs: int,
+             log: Path | None) -> dict[str, Tally]:
+    """Every game of every player, in ``jobs`` processes, game numbers in order (both
+    players of a number together, so that a run stopped early covers the same games for
+    each).  With ``log``, each game is appended to it as a JSON line when done, and games
+    already there are not played again (a run can be stopped and taken up again)."""
+    done = read_log(log, board) if log else {}
+    todo = [(name, n, board) for n in numbers for name in names if (name, n) not in done]
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(log, "a", encoding="utf-8")) if log else None
+        if jobs == 1:
+            results: Iterator[dict[str, Any]] = map(play_job, todo)
+        else:
+            results = stack.enter_context(get_context("spawn").Pool(jobs)).imap(play_job, todo)
+        for result in results:
+            done[(result["player"], result["number"])] = result
+            if out:
+                out.write(json.dumps(result) + "\n")
+                out.flush()
+    return tallies(done, names, numbers)
+
+
+def read_log(log: Path, board: str) -> dict[tuple[str, int], dict[str, Any]]:
+    """The games of a log (``--log``) on ``board``, by (player, number)."""
+    found: dict[tuple[str, int], dict[str, Any]] = {}
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                result = json.loads(line)
+                if result["board"] == board:
+                    found[(result["player"], result["number"])] = result
+    return found
+
+
+def tallies(done: dict[tuple[str, int], dict[str, Any]], names: list[str],
+            numbers: range) -> dict[str, Tally]:
+    """Each player's tally over the numbers every player has finished."""
+    common = [n for n in numbers if all((name, n) in done for name in names)]
+    out = {}
+    for name in names:
+        tally = out[name] = Tally()
+        for n in common:
+            tally.add(Tally.of(done[(name, n)]))
+    return out
 
 
 def mean_ci(values: list[int]) -> str:
@@ -165,28 +205,42 @@ def main(argv: list[str] | None = None) -> None:
                         help="search, search-easy, demo, demo-easy (Easy mode), demo-fast, "
                              "greedy, random")
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    parser.add_argument("--log", type=Path, help="append each game to this file (JSON "
+                        "lines); games already in it are not played again")
+    parser.add_argument("--summary", action="store_true",
+                        help="play nothing: the figures of the games in --log")
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.first + args.games - 1 <= 32000:
         sys.exit("games must lie in 1 … 32000")
     if args.jobs < 1:
         sys.exit("--jobs must be at least 1")
+    if args.summary and not args.log:
+        sys.exit("--summary reads --log FILE")
     chosen = players(args.players)
+    numbers = range(args.first, args.first + args.games)
     started = time.monotonic()
-    print(f"Anciento, board {args.board}, games {args.first} … {args.first + args.games - 1},"
+    print(f"Anciento, board {args.board}, games {numbers.start} … {numbers.stop - 1},"
           f" {args.jobs} process(es) (load average {os.getloadavg()[0]:.1f}: wall ms/move"
-          f" grow with it)")
+          f" grow with it)", flush=True)
+    if args.summary:
+        results = tallies(read_log(args.log, args.board), list(chosen), numbers)
+    else:
+        results = play_all(list(chosen), numbers, args.board, args.jobs, args.log)
+    counted = len(next(iter(results.values())).scores)
+    if counted < len(numbers):
+        print(f"{counted} of the {len(numbers)} games finished by every player: the figures "
+              "are theirs")
+    if not counted:
+        return
     print()
     print(f"{'player':10s} | {'final score: mean':>17s} {'min':>6s} {'median':>7s} {'p90':>6s}"
           f" {'max':>6s} | {'stones placed: mean':>19s} {'min':>6s} {'median':>7s} {'p90':>6s}"
           f" {'max':>6s} | {'Quatros':>7s} | {'all 72':>6s} | {'ms/move':>7s}")
-    results = {}
-    for name in chosen:
-        tally = results[name] = play_all(name, args.first, args.games, args.board, args.jobs)
+    for name, tally in results.items():
         all_placed = sum(1 for p in tally.placed if p == 72)
         print(f"{name:10s} | {spread(tally.scores):>45s} | {spread(tally.placed):>47s} |"
               f" {statistics.mean(tally.quatros):7.2f} | {all_placed:6d} |"
-              f" {1000 * tally.seconds / max(1, tally.moves):7.2f}"
-              f"  (load {os.getloadavg()[0]:.1f})", flush=True)
+              f" {1000 * tally.seconds / max(1, tally.moves):7.2f}")
     print()
     print(f"{'player':10s} | {'mean score, 95 % CI':>20s} | {'all 72 placed, 95 % CI':>28s} |"
           f" {'CPU ms/move':>11s} | {'wall ms/move':>12s} | {'moves':>7s}")
@@ -200,6 +254,8 @@ def main(argv: list[str] | None = None) -> None:
               f" {1000 * tally.seconds / max(1, tally.moves):12.2f} | {tally.moves:7d}")
     print(f"\nwall time {(time.monotonic() - started) / 60:.1f} min, load average now "
           f"{os.getloadavg()[0]:.1f}", flush=True)
+    if args.summary:
+        return
     place_rate, gen_rate = engine_speed(args.first, min(args.games, 100), args.board)
     print()
     print(f"engine: {place_rate:,.0f} placements/s (play() with legality check and scoring), "

@@ -1,15 +1,17 @@
 """Anciento benchmark: the demo player against a random and a greedy placer, and engine speed.
 
     python bench/bench_anciento.py [--games 200] [--first 1] [--board 8x12] [--players ...]
-                                   [--jobs N]
+                                   [--jobs N] [--log FILE [--summary]]
 
 Default players: search (the search player: Hint and Demo), demo (the demo player, normal
 mode), demo-fast (one ply), greedy, random; add ``demo-easy`` / ``search-easy`` (Easy mode,
 seeing the next four stones) with ``--players``.  The issue's comparison is
-``--games 1000 --players search demo`` (under an hour at nice 19 on a shared 2-core machine).
+``--games 1000 --players search demo``: about 45 CPU minutes (search 30 ms, demo 6.5 ms a
+move on a loaded machine), so give it ``--jobs`` and a ``--log`` to take it up again.
 
 For each player, over numbered games ``first`` … ``first + games - 1``: final score and stones
-placed (mean, min, median, p90, max), the mean score's 95 % confidence interval, Quatros,
+placed (mean, min, median, p90, max), the mean score's 95 % confidence interval (and that
+of the first player's lead over each other, game by game), Quatros,
 games with all 72 stones placed (with the share's 95 % Wilson interval), and time per move:
 CPU milliseconds (what the player costs) and wall milliseconds (what a caller would wait on
 this machine, at the load printed beside it).  ``--jobs N`` plays the games in N processes.
@@ -252,6 +254,10 @@ def main(argv: list[str] | None = None) -> None:
               f" {f'{won}/{n} = {won / n:.1%} ({low:.1%}–{high:.1%})':>28s} |"
               f" {1000 * tally.cpu / max(1, tally.moves):11.2f} |"
               f" {1000 * tally.seconds / max(1, tally.moves):12.2f} | {tally.moves:7d}")
+    first, *others = results.items()
+    for name, tally in others:          # the same games: the paired difference is sharper
+        gaps = [a - b for a, b in zip(first[1].scores, tally.scores, strict=True)]
+        print(f"{first[0]} - {name}, game by game: {mean_ci(gaps)} points")
     print(f"\nwall time {(time.monotonic() - started) / 60:.1f} min, load average now "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     if args.summary:

@@ -35,7 +35,7 @@ RECYCLE_AFTER_S = 2.0
 KNOWN_DEALS = 256
 """Deal verdicts remembered (the same deal is often played again at once)."""
 PLAYER_SECONDS = 10.0
-"""The wall-clock guard's base for a search player's move (Demo, Hint: ~20 ms of CPU)."""
+"""The wall-clock guard's base for a search player's move (Demo, Hint: ~40 ms of CPU)."""
 LINE_LIMIT = 1 << 22
 """Longest answer line read from a worker (a winning line is a few KiB)."""
 

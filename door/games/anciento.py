@@ -337,7 +337,7 @@ class Anciento(Game):
     def hints(self) -> list[str]:
         """The search player's ranking of the legal squares, best first; ``end`` if none.
 
-        About 20 ms of CPU: a screen asks for it off its event loop."""
+        About 40 ms of CPU: a screen asks for it off its event loop."""
         if self.ended:
             return []
         squares = rank_squares(self)

@@ -6,18 +6,20 @@ board with the demo player's evaluation (``anciento_demo``: points, Quatros, liv
 pockets, dead squares, stones that fit nowhere) and searches one stone deeper than it:
 
 1. every legal square of the current stone is valued by one ply; the best ``LOOKAHEAD``
-   squares within ``MARGIN`` of the best one are searched further;
+   squares (within ``MARGIN`` of the best one: all of them) are searched further;
 2. for each of those, every kind of stone that can come next (weighted by how many are
    left; in Easy mode, the stone shown) is put on its best square;
 3. and the board after that is valued by the best square of the stone after it, averaged
    over the ``SECOND_KINDS`` most numerous kinds left (in Easy mode, the stone shown).
 
 So it sees a Quatro two stones away, and the pockets that need two stones to close.  About
-20 ms of CPU per move on 8x12 (the demo player: 5 ms); figures in docs/solvability.md.
+40 ms of CPU per move on 8x12 on a loaded machine (the demo player: 6.5 ms); figures in
+docs/solvability.md.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from .anciento_demo import DEFAULT, Scan, Weights, _Board, _Judge, first_ply
@@ -28,11 +30,12 @@ if TYPE_CHECKING:  # the engine's Hint asks this player: it imports this module
 
 LOOKAHEAD = 4
 """Squares of the current stone searched three stones deep (at most)."""
-MARGIN = 10.0
-"""Only squares whose one-ply value is within this of the best are searched deeper: the
-deeper search never preferred a square further behind in games 1-5 on 8x12 (at most 7.7),
-and with it the player chose the same square as without it in 99.5 % of the 396 positions
-of games 101-106; it saves about 30 % of the time."""
+MARGIN = math.inf
+"""Only squares whose one-ply value is within this of the best are searched deeper.  Off:
+at 10 it saved about 30 % of the time and chose the full search's square in 99.5 % of 396
+positions (games 101-106), yet on games 1-100 it placed all 72 stones in 91 games where
+the full search does in 95 (games 17, 18, 33, 48, 55 lost, 13 won; at 40 all six are
+placed).  Kept as a knob for a faster machine's trade-off."""
 SECOND_KINDS = 4
 """Kinds of the stone after next averaged over (the most numerous left)."""
 

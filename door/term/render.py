@@ -314,11 +314,13 @@ class Renderer:
         by row, the colour already set first.  Moves the cursor state along."""
         runs: dict[Attr, list[tuple[int, int, list[Cell] | None]]] = {}
         final = None  # the colour of the last run, row by row
+        encode = self.charset.encode_char
         for r, line, diffs, erase_from in plans:
             i = 0
             while i < len(diffs):
                 j = i
-                while j + 1 < len(diffs) and diffs[j + 1] == diffs[j] + 1:
+                while j + 1 < len(diffs) and (diffs[j + 1] == diffs[j] + 1 or _cheap_gap(
+                        line, diffs[j], diffs[j + 1], encode)):
                     j += 1
                 first = diffs[i]
                 final = line[first].attr
@@ -332,7 +334,6 @@ class Renderer:
         # line, most often: the next frame starts from there).
         order = sorted(runs, key=lambda attr: (attr != self._attr) + 2 * (attr == final))
         out = bytearray()
-        encode = self.charset.encode_char
         for attr in order:
             for r, c, cells in runs[attr]:
                 out += cursor_move(r, c, self._row, self._col)
@@ -391,6 +392,19 @@ class Renderer:
                     return
         out += move
         self._row, self._col = row, col
+
+
+def _cheap_gap(line: list[Cell], last: int, nxt: int, encode) -> bool:
+    """Re-writing the unchanged cells between two changes of a row costs less than moving
+    over them, and no colour change (they are in the colour of the change before)."""
+    attr, cost, limit = line[last].attr, 0, nxt - last + 1  # CUF is 3 bytes at least
+    for cell in line[last + 1:nxt]:
+        if cell.attr != attr:
+            return False
+        cost += len(encode(cell.ch))
+        if cost >= limit:
+            return False
+    return cost < len(CSI + _num(nxt - last - 1) + b"C")
 
 
 def _same(a: Cell, b: Cell) -> bool:

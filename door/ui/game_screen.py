@@ -273,7 +273,9 @@ class GameScreen(ABC):
 
     def status_text(self) -> str:
         still = " · V still winnable?" if self.still is not None and not self.watching else ""
-        return f"Score {self.game.score}{self.watch_note()}{still} · ? help · Q quit"
+        # Three digits wide: a score growing from 99 to 100 does not push the rest of the
+        # line over (some 40 bytes to send again).
+        return f"Score {self.game.score:<3}{self.watch_note()}{still} · ? help · Q quit"
 
     def watch_note(self) -> str:
         """`` · 3 watching`` on the status line while others watch this game."""

@@ -255,7 +255,7 @@ class MonteCarloScreen(GameScreen):
             self.marks = {}
         slid = ", cards slid back" if len(game.consolidations) < before_events else ""
         lost = before_score - game.score
-        self.say(f"Undone{slid}: -{lost}." if lost else f"Undone{slid}.")
+        self.say(f"Undone{slid}: -{lost} points." if lost else f"Undone{slid}.")
 
     def _hint(self) -> None:
         self.typed, self.picked = "", None

@@ -59,8 +59,10 @@ MOVED_MARK, DEALT_MARK = "↑", "+"
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
-UNDO_KEY, NO_UNDO_KEY = "U undo to last deal", "U: nothing to undo"
-"""What U can undo: the pairs since cards were last dealt from the stock."""
+UNDO_KEY, NO_UNDO_KEY = "U undo", "U none"
+"""U on the key line: greyed when nothing can be undone (the pairs since cards were last
+dealt from the stock, as the panel says), and in monochrome, which cannot grey, worded.
+Short: it changes at every consolidation that deals, and back at the next pair."""
 
 
 def cell_origin(p: int) -> tuple[int, int]:
@@ -128,8 +130,10 @@ class MonteCarloScreen(GameScreen):
         if self.game.undo_refusal() is not None:  # nothing to undo: the key says so, greyed
             screen = self.session.screen
             at = self.key_line.find(UNDO_KEY)
-            attr = theme.GREYED if self.session.renderer.color else theme.DIM
-            screen.put(screen.rows - 3, 1 + at, NO_UNDO_KEY.ljust(len(UNDO_KEY)), attr)
+            if self.session.renderer.color:
+                screen.put(screen.rows - 3, 1 + at, UNDO_KEY, theme.GREYED)
+            else:
+                screen.put(screen.rows - 3, 1 + at, NO_UNDO_KEY, theme.DIM)
 
     async def on_key(self, key: Key) -> bool:
         if key.name == "resize":
@@ -231,8 +235,8 @@ class MonteCarloScreen(GameScreen):
         if len(game.consolidations) > before_events and event is not None:
             self.marks = {dst: MOVED_MARK for _, dst in event.moves}
             self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
-            self.say(consolidation_summary(event) + ".")
-        elif self.marks and event is not None and said == consolidation_summary(event) + ".":
+            self.say(consolidation_summary(event))
+        elif self.marks and event is not None and said == consolidation_summary(event):
             # The message stays with the marks it explains while nothing replaced it (it
             # then costs nothing); once a hint or an undo has, the legend explains them.
             self.say(said)
@@ -372,7 +376,7 @@ class MonteCarloScreen(GameScreen):
         top, left = GRID_TOP, PANEL_LEFT
         fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
         rows = [  # the score is on the status line: twice, it cost every pair twice
-            ("Stock", f"{len(game.stock)} cards", theme.BRIGHT),
+            ("Stock", f"{len(game.stock):>2} cards", theme.BRIGHT),  # 10 to 9: one cell
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
             ("", "", theme.LABEL),
             ("H", "hint (again: next pair)", theme.LABEL),

@@ -104,6 +104,7 @@ class AncientoScreen(GameScreen):
     info = gamelist.ANCIENTO
     game: Anciento
     numbers = SELECT_NUMBERS
+    score_on_board = True       # in the panel, beside the BONUS and the stones left
     help_lines: ClassVar[list[str]] = [
         "Put the stone next to stones it matches: every neighbour must share",
         "its shape or its pattern; with 2 or 3 neighbours one of each, with",
@@ -245,7 +246,7 @@ class AncientoScreen(GameScreen):
         return f"{plural(self.hints, 'hint')} used: the hall of fame marks this game."
 
     def status_text(self) -> str:
-        return super().status_text().replace(" · ? help", " · P hint · ? help", 1)
+        return super().status_text().replace("? help", "P hint · ? help", 1)
 
     def verdict(self) -> str:
         game = self.game
@@ -723,8 +724,7 @@ class AncientoScreen(GameScreen):
             lines.append(("Next", "", theme.LABEL))
         lines += [
             ("", "", theme.LABEL),
-            # The score is on the status line: shown twice, it cost every scoring key
-            # twice the bytes (issue #20).
+            ("Score", f"{game.score}", theme.BRIGHT),  # here only (score_on_board)
             ("BONUS", f"x{game.bonus}", theme.BRIGHT),
             ("Quatros", f"{game.quatros}", theme.BRIGHT),
             ("Stones left", f"{game.stones_left}", theme.BRIGHT),

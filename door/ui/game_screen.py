@@ -272,15 +272,15 @@ class GameScreen(ABC):
         parts.end(screen)
 
     def status_text(self) -> str:
-        still = " · V still winnable?" if self.still is not None and not self.watching else ""
-        # Three digits wide: a score growing from 99 to 100 does not push the rest of the
-        # line over (some 40 bytes to send again).
-        return f"Score {self.game.score:<3}{self.watch_note()}{still} · ? help · Q quit"
-
-    def watch_note(self) -> str:
-        """`` · 3 watching`` on the status line while others watch this game."""
+        # The score three digits wide: one growing from 99 to 100 does not push the rest of
+        # the line over (some 40 bytes to send again).
+        items = [] if self.score_on_board else [f"Score {self.game.score:<3}"]
         count = self.watched.watching if self.watched is not None else 0
-        return f" · {count} watching" if count else ""
+        if count:
+            items.append(f"{count} watching")   # while others watch this game
+        if self.still is not None and not self.watching:
+            items.append("V still winnable?")
+        return " · ".join([*items, "? help", "Q quit"])
 
     def footer_state(self) -> Hashable:
         """Everything the bottom three rows show: the key line, the message (which may
@@ -335,6 +335,11 @@ class GameScreen(ABC):
         else:
             return False
         return True
+
+    score_on_board: ClassVar[bool] = False
+    """The board shows the score beside the figures that change with it (Anciento's
+    panel): the status line does not repeat it, which would cost every scoring key a
+    second trip to the bottom row."""
 
     instructions_key: ClassVar[bool] = True
     """Subclasses that use ``i`` for a move set this False and offer instructions in help."""

@@ -121,7 +121,7 @@ async def test_legal_move_by_cursor_places_the_stone(caller: Caller) -> None:
     stone = game.current
     caller.send(caller.walk(game, target) + "\r")
     game.play(name)
-    await caller.wait_for(f"Score {points} ")
+    await caller.wait_for(f"Score       {points} ")          # the panel
     assert caller.square(game, target) == " " + stone_label(stone)
     assert caller.cursor(game) == target                 # the cursor stays on the new stone
     assert caller.board(game) == [shown(s) for s in game.board]
@@ -148,7 +148,7 @@ async def test_typed_square_column_then_row(caller: Caller) -> None:
     caller.send("c\x1b")                          # a column, then Esc: nothing is placed
     await caller.wait_for("Typed column dropped.")
     assert "Leave this game?" not in caller.text and "Stones left 65" in caller.text
-    assert f"Score {points} " in caller.text
+    assert f"Score       {points} " in caller.text
     for letter in "bcdefk":                       # once commands; now only columns
         caller.send(letter + "\x1b")
         await caller.wait_for("Typed column dropped.")
@@ -179,7 +179,7 @@ async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:
     taken = game.geo.start[5]
     caller.send(caller.walk(game, taken) + "\r")
     await caller.wait_for(f"{game.square_name(taken)} is taken by")
-    assert caller.board(game) == before and "Score 0 " in caller.text
+    assert caller.board(game) == before and "Score       0 " in caller.text
     assert "Stones left 66" in caller.text
 
 
@@ -367,7 +367,7 @@ async def test_timer_counts_down_pauses_and_ends_the_game(settings: Settings,
     caller.send("n\r")
     game.play(first)  # often an edge square: "Score 0" is on the screen before the move too
     await caller.wait_until(lambda: "Stones left 65" in caller.text
-                            and f"Score {game.score} " in caller.text, "the stone placed")
+                            and f"Score       {game.score} " in caller.text, "the stone placed")
     clock.now += 121
     await caller.wait_for("Time is up: the game is over, like it or not.")
     game.end()
@@ -546,7 +546,7 @@ async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) 
     lines = caller.term.lines
     assert len(lines) == 24
     assert lines[0].rstrip().endswith(f"Anciento #{NUMBER}")
-    assert "Score 0" in lines[23] and "N check" in lines[21]
+    assert "? help" in lines[23] and "Score" not in lines[23] and "N check" in lines[21]
     assert caller.term.screen.buffer[23][79].data == " "
     assert caller.session.screen.cells[23][79].ch == " "
     corner = game.board[0]
@@ -628,7 +628,7 @@ async def test_taller_window_keeps_the_bottom_rows(settings: Settings) -> None:
     caller = Caller(settings, rows=30)
     game = await caller.start()
     lines = caller.term.lines
-    assert "Score 0" in lines[29] and "N check" in lines[27]
+    assert "? help" in lines[29] and "N check" in lines[27]
     assert caller.board(game) == [shown(s) for s in game.board]
     assert caller.term.screen.buffer[29][79].data == " "
     await caller.close()

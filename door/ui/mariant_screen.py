@@ -257,7 +257,7 @@ class MariantScreen(GameScreen):
             return
         empty, points = deal_penalty(game)
         if points and not await self._ask(
-                f"Deal with {plural(empty, 'empty column')}: +{points}?"):
+                f"{plural(empty, 'empty column')}: +{points}. Deal?"):
             self.say("No deal.")
             return
         self.sel = None

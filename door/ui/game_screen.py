@@ -274,13 +274,11 @@ class GameScreen(ABC):
     def status_text(self) -> str:
         # The score three digits wide: one growing from 99 to 100 does not push the rest of
         # the line over (some 40 bytes to send again).
-        items = [] if self.score_on_board else [f"Score {self.game.score:<3}"]
+        score = "" if self.score_on_board else f"Score {self.game.score:<3} · "
         count = self.watched.watching if self.watched is not None else 0
-        if count:
-            items.append(f"{count} watching")   # while others watch this game
-        if self.still is not None and not self.watching:
-            items.append("V still winnable?")
-        return " · ".join([*items, "? help", "Q quit"])
+        watch = f"{count} watching · " if count else ""   # while others watch this game
+        still = "V still winnable? · " if self.still is not None and not self.watching else ""
+        return f"{score}{watch}{still}? help · Q quit"
 
     def footer_state(self) -> Hashable:
         """Everything the bottom three rows show: the key line, the message (which may

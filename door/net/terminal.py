@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..term import Charset
 from ..term.detect import (
@@ -172,39 +172,3 @@ class Terminal(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
-
-
-class WakeableRead:
-    """For network transports: a read that :meth:`wake` can interrupt without losing bytes.
-
-    The transport's own read is kept across wakes (a cancelled stream read could drop what
-    it had received) and finishes on a later :meth:`read_or_wake`."""
-
-    def __init__(self) -> None:
-        self._reading: asyncio.Future | None = None
-        self._woken = asyncio.Event()
-
-    async def read_or_wake(self, start: Callable[[], Awaitable[Any]]) -> asyncio.Future | None:
-        """The finished read (``start()`` begins one when none is pending), or None when
-        :meth:`wake` came first."""
-        if self._reading is None:
-            self._reading = asyncio.ensure_future(start())
-        woken = asyncio.ensure_future(self._woken.wait())
-        try:
-            await asyncio.wait((self._reading, woken), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            woken.cancel()
-        if not self._reading.done():
-            self._woken.clear()
-            return None
-        reading, self._reading = self._reading, None
-        return reading
-
-    def wake(self) -> None:
-        self._woken.set()
-
-    def stop_reading(self) -> None:
-        """Cancel a pending read (the connection is closing)."""
-        if self._reading is not None:
-            self._reading.cancel()
-

@@ -34,6 +34,7 @@ from door.net.ssh import HOST_KEY_NAME
 from door.store import Store
 from door.store.accounts import Accounts
 from door.ui.montecarlo_screen import cell_origin
+from door.ui.still_winnable import CANNOT
 
 NUMBER = 11982
 
@@ -321,3 +322,22 @@ async def test_a_silent_shell_is_bound_by_the_login_timeout(door_home: Path) -> 
         again = await SSHCaller.connect(ports.ssh, "nobody")  # the place came back
         await again.wait_for("Handle:", WAIT)
         await again.close()
+
+
+
+async def test_a_solver_answer_wakes_an_ssh_callers_wait_for_a_key(door_home: Path) -> None:
+    """"Still winnable?" is worked out in the solver pool while the session waits for the
+    caller's next key: the answer wakes that wait (``SSHTerminal.wake`` feeds a NUL into
+    the channel) and is drawn with no further key typed; keys typed afterwards still
+    arrive."""
+    async with running(door_home) as ports:
+        caller = await SSHCaller.connect(ports.ssh, "vera")
+        await caller.wait_for("Handle:")
+        await signup(caller, "Vera", "still-pw")
+        await to_menu(caller)
+        await open_game(caller, "a", 2, "Aunt Mary")     # a deal nobody can win
+        caller.send("v")                                 # then nothing: only the wake-up
+        await caller.wait_for(CANNOT, 60)                # can draw the answer
+        caller.send("x")                                 # the read goes on after the wake
+        await caller.wait_for("Resign?")
+        await caller.close()

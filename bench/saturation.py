@@ -16,6 +16,7 @@ socket work), the client's latency, and the door / echo ratio.
     python bench/saturation.py                      # 200 callers, 10 s, 1 and 2 workers
     python bench/saturation.py --workers 1 --seconds 5
     python bench/saturation.py --workers 1 --keys mix --profile /tmp/mix.txt
+    python bench/saturation.py --workers 1 --no-echo --ssh   # the door's callers by SSH
 
 ``--profile FILE`` records the door (1 worker) with py-spy during the measured seconds
 (``$PY_SPY`` or ``py-spy`` on the PATH): collapsed stacks, one per line, into FILE, and
@@ -122,11 +123,21 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
                      ready: asyncio.Semaphore, set_up: SetUp,
                      keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]]
                      ) -> tuple[int, list[float]]:
+    conn = None
     try:
         async with ready:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            if kind == "ssh":  # the door, by asyncssh's client
+                import asyncssh
+                conn = await asyncssh.connect("127.0.0.1", port, username=name,
+                                              known_hosts=None, client_keys=None,
+                                              agent_path=None, preferred_auth="none")
+                proc = await conn.create_process(term_type="xterm", term_size=(80, 24),
+                                                 encoding=None)
+                reader, writer = proc.stdout, proc.stdin
+            else:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
             line = Line(reader, writer)
-            if kind == "door":
+            if kind in ("door", "ssh"):
                 await door_login(line, name)
             await drain(line)
     finally:
@@ -144,6 +155,8 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
         keys += 1
         i += 1
     writer.close()
+    if conn is not None:
+        conn.close()
     return keys, latencies[::10]
 
 
@@ -192,7 +205,8 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
         proc, port = await start_echo()
     else:
         home = make_home(callers)
-        proc, port, _ = await start_door(home, ssh=False, workers=workers)
+        proc, port, ssh_port = await start_door(home, ssh=what == "ssh", workers=workers)
+        port = ssh_port if what == "ssh" else port
     try:
         share = -(-callers // clients)
         procs = [await asyncio.create_subprocess_exec(
@@ -282,6 +296,8 @@ async def main() -> None:
     parser.add_argument("--profile", metavar="FILE", default="",
                         help="py-spy the 1-worker door during the measure, into FILE")
     parser.add_argument("--no-echo", action="store_true", help="measure the door only")
+    parser.add_argument("--ssh", action="store_true",
+                        help="the door's callers come by SSH (asyncssh's client)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {args.callers} callers in "
           f"a closed loop for {args.seconds:g} s, {args.clients} client processes, "
@@ -289,23 +305,24 @@ async def main() -> None:
     rows = [] if args.no_echo else [await measure("echo", args.callers, args.seconds,
                                                   args.clients)]
     for workers in args.workers:
-        rows.append(await measure("door", args.callers, args.seconds, args.clients, workers,
-                                  args.keys, args.profile if workers == 1 else ""))
+        rows.append(await measure("ssh" if args.ssh else "door", args.callers, args.seconds,
+                                  args.clients, workers, args.keys,
+                                  args.profile if workers == 1 else ""))
     echo = rows[0].keys_per_s if not args.no_echo else 0.0
-    one = next((r.keys_per_s for r in rows if r.what == "door" and r.workers == 1), None)
+    one = next((r.keys_per_s for r in rows if r.what != "echo" and r.workers == 1), None)
     print()
     print("| server | workers | keys/s | ratio to echo | vs 1 worker | server CPU µs/key | "
           "of which user | server cores busy | p50 ms | p99 ms | failed | load |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ratio = r.keys_per_s / echo if echo else float("nan")
-        scale = f"{r.keys_per_s / one:.2f}" if one and r.what == "door" else ""
-        print(f"| {r.what} | {r.workers if r.what == 'door' else ''} | {r.keys_per_s:,.0f} | "
+        scale = f"{r.keys_per_s / one:.2f}" if one and r.what != "echo" else ""
+        print(f"| {r.what} | {r.workers if r.what != 'echo' else ''} | {r.keys_per_s:,.0f} | "
               f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.user_us_per_key:.0f} | "
               f"{r.cpu_cores:.2f} | "
               f"{r.p50_ms:.1f} | {r.p99_ms:.1f} | {r.failed} | {r.load:.1f} |")
     for r in rows:
-        if r.what == "door" and r.workers == 1 and echo:
+        if r.what != "echo" and r.workers == 1 and echo:
             ratio = r.keys_per_s / echo
             print(f"door (1 worker) / echo: {ratio:.2f} (target >= {TARGET_RATIO}): "
                   f"{'yes' if ratio >= TARGET_RATIO else 'NO'}")

@@ -148,6 +148,7 @@ async def test_game_saved_even_when_the_screen_cleared_its_hook(settings) -> Non
 
 
 async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) -> None:
+    before = signal.getsignal(signal.SIGHUP)  # SIG_IGN when the suite runs under nohup
     ours, theirs = socket.socketpair()
     terminal = await open_socket_terminal(ours, telnet=False)
     theirs.setblocking(False)
@@ -165,7 +166,7 @@ async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) ->
     os.kill(os.getpid(), signal.SIGHUP)
     assert await asyncio.wait_for(visit, WAIT) == EXIT_CARRIER
     assert saved == ["saved"] and terminal.carrier_lost
-    assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+    assert signal.getsignal(signal.SIGHUP) == before
     theirs.close()
 
 

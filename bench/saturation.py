@@ -8,12 +8,21 @@ screen, the commonest key of a cursor player); the echo server's callers send th
 bytes and get them back.  ``--keys mix`` plays the keys of a game instead, over and over:
 four cursor keys, H (hint), Enter (pick the hinted pair's first card), the arrows to its
 second card, Enter (the move), U (undo: the deal is back as it was), the arrows back.
-The client runs in ``--clients`` processes of its own.  For each
-server it prints keys answered a second, the server's CPU per key (from /proc, all its
-processes: the in-server figure, and the part of it in user mode: the rest is the kernel's
-socket work), the client's latency, and the door / echo ratio.
+
+The load is made on the same cores as the server, so it must cost little: the callers are
+signed up and brought to the game by asyncio streams (not timed), then their sockets go
+to the closed loop, by default ``keyloop.c`` (compiled now with the machine's ``cc -O2``
+into a temporary folder; without a compiler the bench says so and runs the Python epoll
+loop): one process, one epoll over every socket, about 12 µs of CPU a key, the kernel's
+loopback TCP work most of it.  ``--client epoll`` runs the same loop in plain Python (about
+twice that), ``--client asyncio`` the older asyncio streams (four times; SSH's callers
+always use it).  For each server the bench prints keys answered a second, the server's CPU
+per key (from /proc, all its processes: the in-server figure, and the part of it in user
+mode: the rest is the kernel's socket work), the client's CPU per key the same way, the
+client's latency, the door / echo ratio, and 2 workers against 1 (issue #20: >= 1.8).
 
     python bench/saturation.py                      # 200 callers, 10 s, 1 and 2 workers
+    python bench/saturation.py --rounds 3 --no-echo # 1 2 1 2 1 2 workers, and the medians
     python bench/saturation.py --workers 1 --seconds 5
     python bench/saturation.py --workers 1 --keys mix --profile /tmp/mix.txt
     python bench/saturation.py --workers 1 --no-echo --ssh   # the door's callers by SSH
@@ -33,13 +42,16 @@ import argparse
 import asyncio
 import json
 import os
+import select
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 from load import (
     DOWN,
@@ -119,10 +131,10 @@ class SetUp:
             self.done.set()
 
 
-async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
-                     ready: asyncio.Semaphore, set_up: SetUp,
-                     keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]]
-                     ) -> tuple[int, list[float]]:
+async def set_up_caller(kind: str, port: int, name: str, ready: asyncio.Semaphore,
+                        set_up: SetUp) -> tuple[Any, Any, Any]:
+    """Connect, sign up and open the game (the door's callers), and read until the screen
+    is whole: (reader, writer, the SSH connection or None)."""
     conn = None
     try:
         async with ready:
@@ -140,15 +152,28 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
             if kind in ("door", "ssh"):
                 await door_login(line, name)
             await drain(line)
+            return reader, writer, conn
     finally:
         set_up.one()
+
+
+def key_at(keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]], i: int) -> bytes:
+    """The ``i``-th key a caller sends: the first keys once, then the loop over and over."""
+    first, loop = keys_sent
+    return first[i] if i < len(first) else loop[(i - len(first)) % len(loop)]
+
+
+async def asyncio_caller(reader: Any, writer: Any, conn: Any,
+                         go: asyncio.Future,
+                         keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]]
+                         ) -> tuple[int, list[float]]:
+    """One caller's closed loop with asyncio's streams (the only client SSH can use)."""
     start_at, end_at = await go
     await asyncio.sleep(max(0.0, start_at - time.time()))
     keys, latencies, i = 0, [], 0
     while time.time() < end_at:
         sent = time.perf_counter()
-        first, loop = keys_sent
-        writer.write(first[i] if i < len(first) else loop[(i - len(first)) % len(loop)])
+        writer.write(key_at(keys_sent, i))
         if not await reader.read(65536):
             raise ConnectionError("closed")
         latencies.append(time.perf_counter() - sent)
@@ -160,26 +185,130 @@ async def one_caller(kind: str, port: int, name: str, go: asyncio.Future,
     return keys, latencies[::10]
 
 
+def report(keys: int, latencies: list[float], errors: list[str], failed: int) -> None:
+    """What a client counted, as the one JSON line the run reads."""
+    print(json.dumps({"keys": keys, "latencies": latencies, "errors": errors[:3],
+                      "failed": failed}), flush=True)
+
+
 async def client(kind: str, port: int, first: int, count: int, seconds: float,
-                 key_set: str) -> None:
-    """Set ``count`` callers up, say ``ready``, read the start time, run the closed loop and
-    print what it counted as one JSON line."""
+                 key_set: str, loop_kind: str) -> tuple[list[int], int] | None:
+    """Set ``count`` callers up and say ``ready``.  With ``loop_kind`` asyncio: read the
+    start time, run the closed loop and print what it counted as one JSON line.  Otherwise
+    hand back the callers' sockets (duplicated, their transports no longer reading) and
+    how many failed to set up, for the lean loop that runs after asyncio has stopped."""
     loop = asyncio.get_running_loop()
-    ready, set_up, go = asyncio.Semaphore(32), SetUp(count), loop.create_future()
+    ready, set_up = asyncio.Semaphore(32), SetUp(count)
     keys_sent = KEY_SETS[key_set]()
-    tasks = [asyncio.ensure_future(one_caller(kind, port, f"s{first + i}x", go, ready, set_up,
-                                              keys_sent))
-             for i in range(count)]
-    await set_up.done.wait()
-    print("ready", flush=True)
-    start_at = float(await loop.run_in_executor(None, sys.stdin.readline))
-    go.set_result((start_at, start_at + seconds))
-    results = await asyncio.gather(*tasks, return_exceptions=True)
+    results = await asyncio.gather(*(set_up_caller(kind, port, f"s{first + i}x", ready, set_up)
+                                     for i in range(count)), return_exceptions=True)
     good = [r for r in results if not isinstance(r, BaseException)]
     errors = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
-    print(json.dumps({"keys": sum(k for k, _ in good),
-                      "latencies": [x for _, lat in good for x in lat],
-                      "errors": errors[:3], "failed": len(errors)}), flush=True)
+    for err in errors[:3]:
+        print(f"    set-up: {err}", file=sys.stderr)
+    if loop_kind != "asyncio":
+        fds = []
+        for _, writer, _ in good:
+            cast(asyncio.Transport, writer.transport).pause_reading()  # the lean loop reads
+            fds.append(os.dup(writer.get_extra_info("socket").fileno()))
+        KEEP_OPEN.extend(good)  # their sockets close when they are collected
+        print("ready", flush=True)
+        return fds, len(errors)
+    print("ready", flush=True)
+    start_at = float(await loop.run_in_executor(None, sys.stdin.readline))
+    go = loop.create_future()
+    go.set_result((start_at, start_at + seconds))
+    done = await asyncio.gather(*(asyncio_caller(*r, go, keys_sent) for r in good),
+                                return_exceptions=True)
+    counted = [r for r in done if not isinstance(r, BaseException)]
+    errors += [f"{type(r).__name__}: {r}" for r in done if isinstance(r, BaseException)]
+    report(sum(k for k, _ in counted), [x for _, lat in counted for x in lat], errors,
+           len(errors))
+    return None
+
+
+KEEP_OPEN: list[object] = []
+"""The set-up callers' streams, kept from the collector while the lean loop runs."""
+
+
+def epoll_loop(fds: list[int], failed: int, seconds: float,
+               keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]]) -> None:
+    """The closed loop in plain Python: one epoll over non-blocking sockets, no asyncio (the
+    same loop as keyloop.c).  Reads the start time from stdin, prints the JSON line."""
+    ep = select.epoll()
+    for fd in fds:
+        os.set_blocking(fd, False)
+        ep.register(fd, select.EPOLLIN)
+    start_at = float(sys.stdin.readline())
+    time.sleep(max(0.0, start_at - time.time()))
+    end_at = time.perf_counter() + seconds - max(0.0, time.time() - start_at)
+    following = {fd: 0 for fd in fds}  # the index of each caller's next key
+    sent: dict[int, float] = {}  # callers with a key out: when it was sent
+    keys, latencies = 0, []
+
+    def send(fd: int) -> None:
+        sent[fd] = time.perf_counter()
+        os.write(fd, key_at(keys_sent, following[fd]))
+        following[fd] += 1
+
+    for fd in fds:
+        send(fd)
+    stopping = False
+    while sent:
+        events = ep.poll(0.1)
+        now = time.perf_counter()
+        stopping = stopping or now >= end_at
+        if stopping and not events:
+            break  # the last answers are in (or never come)
+        for fd, _ in events:
+            try:
+                got = len(data := os.read(fd, 65536))
+                while got == 65536:  # everything there is
+                    got = len(os.read(fd, 65536))
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                ep.unregister(fd)
+                sent.pop(fd, None)
+                failed += 1
+                continue
+            if fd not in sent:
+                continue
+            if following[fd] % 10 == 1:
+                latencies.append(now - sent[fd])
+            del sent[fd]
+            if not stopping:
+                keys += 1
+                send(fd)
+    report(keys, latencies, ["a caller's line closed"] if failed else [], failed)
+
+
+def hex_keys(keys: tuple[bytes, ...]) -> str:
+    """Keys as keyloop.c's argument: hex, comma-separated ("-": none)."""
+    return ",".join(key.hex() for key in keys) or "-"
+
+
+def client_main(argv: list[str]) -> None:
+    """``saturation.py --client KIND PORT FIRST COUNT SECONDS KEYS LOOP``: one client process.
+    LOOP is asyncio, epoll, or the path of a compiled keyloop.c, which this process becomes
+    (exec: the same pid, so the run's /proc figures follow it)."""
+    kind, port, first, count, seconds, key_set, loop_kind = argv
+    lean = asyncio.run(client(kind, int(port), int(first), int(count), float(seconds),
+                              key_set, loop_kind))
+    if lean is None:
+        return
+    fds, failed = lean
+    if loop_kind == "epoll":
+        epoll_loop(fds, failed, float(seconds), KEY_SETS[key_set]())
+        return
+    for fd in fds:
+        os.set_inheritable(fd, True)
+    first_keys, loop_keys = KEY_SETS[key_set]()
+    sys.stdout.flush()
+    os.execv(loop_kind, [loop_kind, seconds, str(failed), hex_keys(first_keys),
+                         hex_keys(loop_keys), *map(str, fds)])
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -196,9 +325,12 @@ class Figures:
     p99_ms: float
     failed: int
     load: float
+    client_us_per_key: float  # the load generator's own CPU (its processes, from /proc)
+    client_user_us_per_key: float
+    client_cores: float
 
 
-async def measure(what: str, callers: int, seconds: float, clients: int,
+async def measure(what: str, callers: int, seconds: float, clients: int, loop_kind: str,
                   workers: int = 1, key_set: str = "cursor", profile: str = "") -> Figures:
     home = None
     if what == "echo":
@@ -211,7 +343,7 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
         share = -(-callers // clients)
         procs = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--client", what, str(port), str(i * share),
-            str(min(share, callers - i * share)), str(seconds), key_set,
+            str(min(share, callers - i * share)), str(seconds), key_set, loop_kind,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26)
             for i in range(clients) if i * share < callers]
         for p in procs:  # every caller signed up and in the game
@@ -223,8 +355,10 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
         await asyncio.sleep(max(0.0, start_at - time.time()))
         spy = await start_profile(proc.pid, seconds, profile) if profile else None
         cpu0, t0 = proc_cpu(proc.pid), time.monotonic()
+        client0 = [sum(x) for x in zip(*(proc_cpu(p.pid) for p in procs), strict=True)]
         await asyncio.sleep(seconds)
         cpu1, t1 = proc_cpu(proc.pid), time.monotonic()
+        client1 = [sum(x) for x in zip(*(proc_cpu(p.pid) for p in procs), strict=True)]
         if spy is not None:
             await spy.wait()
         load = os.getloadavg()[0]
@@ -245,7 +379,10 @@ async def measure(what: str, callers: int, seconds: float, clients: int,
                    1e6 * user / max(1, keys), cpu / (t1 - t0),
                    1000 * statistics.median(latencies) if latencies else float("nan"),
                    1000 * latencies[int(0.99 * len(latencies))] if latencies else float("nan"),
-                   sum(o.get("failed", 0) for o in outputs), load)
+                   sum(o.get("failed", 0) for o in outputs), load,
+                   1e6 * (sum(client1) - sum(client0)) / max(1, keys),
+                   1e6 * (client1[0] - client0[0]) / max(1, keys),
+                   (sum(client1) - sum(client0)) / (t1 - t0))
 
 
 async def start_profile(pid: int, seconds: float, out: str) -> asyncio.subprocess.Process:
@@ -284,13 +421,77 @@ def print_profile(path: str, top: int = 25) -> None:
             print(f"    {100 * count / max(1, total):5.1f} %  {name}")
 
 
+KEYLOOP_C = Path(__file__).with_name("keyloop.c")
+TARGET_SCALING = 1.8  # issue #20: 2 workers against 1, on 2 cores
+
+
+def compile_keyloop(folder: str) -> str | None:
+    """keyloop.c compiled with the machine's ``cc -O2`` into ``folder``: its path, or None
+    (said plainly) when there is no compiler or it fails."""
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if cc is None:
+        print("no C compiler (cc) on this machine: the Python epoll client runs instead",
+              flush=True)
+        return None
+    binary = os.path.join(folder, "keyloop")
+    built = subprocess.run([cc, "-O2", "-o", binary, str(KEYLOOP_C)], capture_output=True,
+                           text=True, check=False)
+    if built.returncode:
+        print(f"cc could not build keyloop.c ({built.stderr.strip()[:200]}): the Python epoll "
+              "client runs instead", flush=True)
+        return None
+    return binary
+
+
+def print_rows(rows: list[Figures], echo: float) -> None:
+    """The table of the runs, in the order they ran."""
+    one = statistics.median([r.keys_per_s for r in rows if r.what != "echo" and r.workers == 1]
+                            or [0.0])
+    print()
+    print("| server | workers | keys/s | ratio to echo | vs 1 worker | server CPU µs/key | "
+          "of which user | server cores busy | client CPU µs/key | of which user | "
+          "client cores busy | p50 ms | p99 ms | failed | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        ratio = r.keys_per_s / echo if echo else float("nan")
+        scale = f"{r.keys_per_s / one:.2f}" if one and r.what != "echo" else ""
+        print(f"| {r.what} | {r.workers if r.what != 'echo' else ''} | {r.keys_per_s:,.0f} | "
+              f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.user_us_per_key:.0f} | "
+              f"{r.cpu_cores:.2f} | {r.client_us_per_key:.1f} | "
+              f"{r.client_user_us_per_key:.1f} | {r.client_cores:.2f} | "
+              f"{r.p50_ms:.1f} | {r.p99_ms:.1f} | {r.failed} | {r.load:.1f} |")
+
+
+def print_scaling(rows: list[Figures]) -> None:
+    """Medians by number of workers, and 2 workers against 1 (the issue's target)."""
+    by_workers: dict[int, list[Figures]] = {}
+    for r in rows:
+        if r.what != "echo":
+            by_workers.setdefault(r.workers, []).append(r)
+    medians = {w: statistics.median(r.keys_per_s for r in rs) for w, rs in by_workers.items()}
+    for w, rs in sorted(by_workers.items()):
+        print(f"{w} worker(s), median of {len(rs)}: {medians[w]:,.0f} keys/s, server "
+              f"{statistics.median(r.cpu_us_per_key for r in rs):.0f} µs/key, client "
+              f"{statistics.median(r.client_us_per_key for r in rs):.1f} µs/key")
+    if 1 in medians and 2 in medians:
+        scaling = medians[2] / medians[1]
+        print(f"2 workers / 1 worker: {scaling:.2f} (target >= {TARGET_SCALING}): "
+              f"{'yes' if scaling >= TARGET_SCALING else 'NO'}")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--client", choices=("c", "epoll", "asyncio"), default="c",
+                        help="the closed loop: keyloop.c (compiled now), a plain-Python epoll "
+                             "loop, or asyncio streams (SSH: always asyncio)")
+    parser.add_argument("--clients", type=int, default=0,
+                        help="client processes (default: 1, or 2 for asyncio's)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2],
                         help="door runs with these numbers of workers")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the worker counts in turn this many times (1 2 1 2 …)")
     parser.add_argument("--keys", choices=sorted(KEY_SETS), default="cursor",
                         help="the door's callers walk the cursor, or play a game's key mix")
     parser.add_argument("--profile", metavar="FILE", default="",
@@ -299,33 +500,34 @@ async def main() -> None:
     parser.add_argument("--ssh", action="store_true",
                         help="the door's callers come by SSH (asyncssh's client)")
     args = parser.parse_args()
-    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {args.callers} callers in "
-          f"a closed loop for {args.seconds:g} s, {args.clients} client processes, "
-          f"{args.keys} keys; load {os.getloadavg()[0]:.1f}", flush=True)
-    rows = [] if args.no_echo else [await measure("echo", args.callers, args.seconds,
-                                                  args.clients)]
-    for workers in args.workers:
-        rows.append(await measure("ssh" if args.ssh else "door", args.callers, args.seconds,
-                                  args.clients, workers, args.keys,
-                                  args.profile if workers == 1 else ""))
+    client_kind = "asyncio" if args.ssh else args.client
+    clients = args.clients or (2 if client_kind == "asyncio" else 1)
+    with tempfile.TemporaryDirectory(prefix="saturation-") as folder:
+        loop_kind = client_kind
+        if client_kind == "c":
+            loop_kind = compile_keyloop(folder) or "epoll"
+            client_kind = "c" if loop_kind != "epoll" else "epoll"
+        print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {args.callers} callers "
+              f"in a closed loop for {args.seconds:g} s, {clients} {client_kind} client "
+              f"process(es), {args.keys} keys; load {os.getloadavg()[0]:.1f}", flush=True)
+        rows = [] if args.no_echo else [await measure("echo", args.callers, args.seconds,
+                                                      clients, loop_kind)]
+        for _ in range(args.rounds):
+            for workers in args.workers:
+                rows.append(await measure("ssh" if args.ssh else "door", args.callers,
+                                          args.seconds, clients, loop_kind, workers, args.keys,
+                                          args.profile if workers == 1 else ""))
+                r = rows[-1]
+                print(f"  {workers} worker(s): {r.keys_per_s:,.0f} keys/s, load {r.load:.1f}",
+                      flush=True)
     echo = rows[0].keys_per_s if not args.no_echo else 0.0
-    one = next((r.keys_per_s for r in rows if r.what != "echo" and r.workers == 1), None)
-    print()
-    print("| server | workers | keys/s | ratio to echo | vs 1 worker | server CPU µs/key | "
-          "of which user | server cores busy | p50 ms | p99 ms | failed | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        ratio = r.keys_per_s / echo if echo else float("nan")
-        scale = f"{r.keys_per_s / one:.2f}" if one and r.what != "echo" else ""
-        print(f"| {r.what} | {r.workers if r.what != 'echo' else ''} | {r.keys_per_s:,.0f} | "
-              f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.user_us_per_key:.0f} | "
-              f"{r.cpu_cores:.2f} | "
-              f"{r.p50_ms:.1f} | {r.p99_ms:.1f} | {r.failed} | {r.load:.1f} |")
+    print_rows(rows, echo)
     for r in rows:
         if r.what != "echo" and r.workers == 1 and echo:
             ratio = r.keys_per_s / echo
             print(f"door (1 worker) / echo: {ratio:.2f} (target >= {TARGET_RATIO}): "
                   f"{'yes' if ratio >= TARGET_RATIO else 'NO'}")
+    print_scaling(rows)
     subprocess.run(["uptime"], check=False)
     if args.profile and 1 in args.workers:
         print_profile(args.profile)
@@ -333,7 +535,6 @@ async def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
-        kind, port, first, count, seconds, key_set = sys.argv[2:8]
-        asyncio.run(client(kind, int(port), int(first), int(count), float(seconds), key_set))
+        client_main(sys.argv[2:9])
     else:
         asyncio.run(main())

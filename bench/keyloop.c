@@ -2,7 +2,7 @@
  * cores as little as possible (the door's workers need them).
  *
  * saturation.py's Python client signs the callers up and brings them to the game screen,
- * then executes this program with the connected sockets inherited:
+ * then executes this program with the connected sockets inherited (it says "ready"):
  *
  *     keyloop SECONDS FAILED FIRST LOOP FD...
  *
@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
+    printf("ready\n");  /* the run reads the start time after this */
+    fflush(stdout);
     double start_at;
     if (scanf("%lf", &start_at) != 1) {
         fprintf(stderr, "keyloop: no start time on stdin\n");

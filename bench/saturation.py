@@ -193,10 +193,11 @@ def report(keys: int, latencies: list[float], errors: list[str], failed: int) ->
 
 async def client(kind: str, port: int, first: int, count: int, seconds: float,
                  key_set: str, loop_kind: str) -> tuple[list[int], int] | None:
-    """Set ``count`` callers up and say ``ready``.  With ``loop_kind`` asyncio: read the
-    start time, run the closed loop and print what it counted as one JSON line.  Otherwise
-    hand back the callers' sockets (duplicated, their transports no longer reading) and
-    how many failed to set up, for the lean loop that runs after asyncio has stopped."""
+    """Set ``count`` callers up.  With ``loop_kind`` asyncio: say ``ready``, read the start
+    time, run the closed loop and print what it counted as one JSON line.  Otherwise hand
+    back the callers' sockets (duplicated, their transports no longer reading) and how many
+    failed to set up, for the lean loop that runs after asyncio has stopped (and says
+    ``ready`` itself: the run's /proc figures then follow the loop, not the set-up)."""
     loop = asyncio.get_running_loop()
     ready, set_up = asyncio.Semaphore(32), SetUp(count)
     keys_sent = KEY_SETS[key_set]()
@@ -212,8 +213,7 @@ async def client(kind: str, port: int, first: int, count: int, seconds: float,
             cast(asyncio.Transport, writer.transport).pause_reading()  # the lean loop reads
             fds.append(os.dup(writer.get_extra_info("socket").fileno()))
         KEEP_OPEN.extend(good)  # their sockets close when they are collected
-        print("ready", flush=True)
-        return fds, len(errors)
+        return fds, len(errors)  # the lean loop says "ready" once it runs
     print("ready", flush=True)
     start_at = float(await loop.run_in_executor(None, sys.stdin.readline))
     go = loop.create_future()
@@ -239,6 +239,7 @@ def epoll_loop(fds: list[int], failed: int, seconds: float,
     for fd in fds:
         os.set_blocking(fd, False)
         ep.register(fd, select.EPOLLIN)
+    print("ready", flush=True)
     start_at = float(sys.stdin.readline())
     time.sleep(max(0.0, start_at - time.time()))
     end_at = time.perf_counter() + seconds - max(0.0, time.time() - start_at)
@@ -328,6 +329,8 @@ class Figures:
     client_us_per_key: float  # the load generator's own CPU (its processes, from /proc)
     client_user_us_per_key: float
     client_cores: float
+    idle_cores: float  # the whole machine's, from /proc/stat
+    others_cores: float  # busy, but neither the server nor the client
 
 
 async def measure(what: str, callers: int, seconds: float, clients: int, loop_kind: str,
@@ -354,10 +357,10 @@ async def measure(what: str, callers: int, seconds: float, clients: int, loop_ki
             await p.stdin.drain()
         await asyncio.sleep(max(0.0, start_at - time.time()))
         spy = await start_profile(proc.pid, seconds, profile) if profile else None
-        cpu0, t0 = proc_cpu(proc.pid), time.monotonic()
+        cpu0, t0, machine0 = proc_cpu(proc.pid), time.monotonic(), machine_cpu()
         client0 = [sum(x) for x in zip(*(proc_cpu(p.pid) for p in procs), strict=True)]
         await asyncio.sleep(seconds)
-        cpu1, t1 = proc_cpu(proc.pid), time.monotonic()
+        cpu1, t1, machine1 = proc_cpu(proc.pid), time.monotonic(), machine_cpu()
         client1 = [sum(x) for x in zip(*(proc_cpu(p.pid) for p in procs), strict=True)]
         if spy is not None:
             await spy.wait()
@@ -382,7 +385,18 @@ async def measure(what: str, callers: int, seconds: float, clients: int, loop_ki
                    sum(o.get("failed", 0) for o in outputs), load,
                    1e6 * (sum(client1) - sum(client0)) / max(1, keys),
                    1e6 * (client1[0] - client0[0]) / max(1, keys),
-                   (sum(client1) - sum(client0)) / (t1 - t0))
+                   (sum(client1) - sum(client0)) / (t1 - t0),
+                   (machine1[0] - machine0[0]) / (t1 - t0),
+                   (machine1[1] - machine0[1] - cpu - sum(client1) + sum(client0)) / (t1 - t0))
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(idle, busy) CPU seconds of the whole machine, all cores, from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:8]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]  # idle, iowait
+    return idle / ticks, (sum(fields) - idle) / ticks
 
 
 async def start_profile(pid: int, seconds: float, out: str) -> asyncio.subprocess.Process:
@@ -450,8 +464,8 @@ def print_rows(rows: list[Figures], echo: float) -> None:
     print()
     print("| server | workers | keys/s | ratio to echo | vs 1 worker | server CPU µs/key | "
           "of which user | server cores busy | client CPU µs/key | of which user | "
-          "client cores busy | p50 ms | p99 ms | failed | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "client cores busy | others' cores | idle cores | p50 ms | p99 ms | failed | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ratio = r.keys_per_s / echo if echo else float("nan")
         scale = f"{r.keys_per_s / one:.2f}" if one and r.what != "echo" else ""
@@ -459,6 +473,7 @@ def print_rows(rows: list[Figures], echo: float) -> None:
               f"{ratio:.2f} | {scale} | {r.cpu_us_per_key:.0f} | {r.user_us_per_key:.0f} | "
               f"{r.cpu_cores:.2f} | {r.client_us_per_key:.1f} | "
               f"{r.client_user_us_per_key:.1f} | {r.client_cores:.2f} | "
+              f"{r.others_cores:.2f} | {r.idle_cores:.2f} | "
               f"{r.p50_ms:.1f} | {r.p99_ms:.1f} | {r.failed} | {r.load:.1f} |")
 
 

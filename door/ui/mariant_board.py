@@ -120,6 +120,13 @@ def draw_labels(screen: Screen, cursor: int) -> None:
         screen.put(LABEL_ROW, x + 1, KEYS[col], theme.HOTKEY)
 
 
+def move_label_cursor(screen: Screen, old: int, new: int) -> None:
+    """The labels' ``►`` from column ``old`` to ``new``: two cells, where a cursor key used
+    to put the whole row (twenty puts) again."""
+    screen.put(LABEL_ROW, column_x(old) + FACE_OFFSET, " ", theme.NORMAL)
+    screen.put(LABEL_ROW, column_x(new) + FACE_OFFSET, "►", theme.NORMAL)
+
+
 def visible_rows(column: tuple[int, tuple[Card, ...]], height: int) -> int:
     """Rows a column takes on the screen, ``height`` at most (as :func:`fitted_column`)."""
     down, up = column

@@ -46,6 +46,7 @@ from .mariant_board import (
     draw_mark,
     fitted_column,
     full_column,
+    move_label_cursor,
     view_height,
     view_rows,
     visible_rows,
@@ -124,6 +125,7 @@ class MariantScreen(GameScreen):
         self.pending_remove = False
         self.suits_seen = self._complete_columns()
         self._marks_drawn: dict[int, int] = {}  # column -> row of the mark drawn under it
+        self._labels_cursor: int | None = None  # the column the labels' ► was drawn over
 
     # -- creating a game ---------------------------------------------------------------------
     @classmethod
@@ -459,7 +461,11 @@ class MariantScreen(GameScreen):
         visible = game.visible()
         self._draw_info(height, visible)
         if parts.changed("labels", self.cursor):
-            draw_labels(screen, self.cursor)
+            if parts.full or self._labels_cursor is None:
+                draw_labels(screen, self.cursor)
+            else:
+                move_label_cursor(screen, self._labels_cursor, self.cursor)
+            self._labels_cursor = self.cursor
         marks = {} if self.viewing else (self.marks or self._fit_marks())
         redraw, moved = [], []
         for col, (down, up) in enumerate(visible):
@@ -470,8 +476,8 @@ class MariantScreen(GameScreen):
                 if old is not None and not parts.full:  # blank it before anything draws
                     screen.put(old, column_x(col) + FACE_OFFSET, "    ")
             selected_from = len(up) - self.count if self.sel == col else None
-            state = (self.viewing, self.scroll, height, down, up, game.group_length(col),
-                     selected_from)
+            # (the column's top group, which fitted_column keeps whole, follows from down, up)
+            state = (self.viewing, self.scroll, height, down, up, selected_from)
             if parts.changed(("column", col), state):
                 redraw.append((col, down, up, selected_from))
         for col, down, up, selected_from in redraw:

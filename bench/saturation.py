@@ -498,7 +498,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--client", choices=("c", "epoll", "asyncio"), default="c",
+    parser.add_argument("--loop", choices=("c", "epoll", "asyncio"), default="c",
                         help="the closed loop: keyloop.c (compiled now), a plain-Python epoll "
                              "loop, or asyncio streams (SSH: always asyncio)")
     parser.add_argument("--clients", type=int, default=0,
@@ -515,7 +515,7 @@ async def main() -> None:
     parser.add_argument("--ssh", action="store_true",
                         help="the door's callers come by SSH (asyncssh's client)")
     args = parser.parse_args()
-    client_kind = "asyncio" if args.ssh else args.client
+    client_kind = "asyncio" if args.ssh else args.loop
     clients = args.clients or (2 if client_kind == "asyncio" else 1)
     with tempfile.TemporaryDirectory(prefix="saturation-") as folder:
         loop_kind = client_kind

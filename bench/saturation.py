@@ -13,13 +13,15 @@ The load is made on the same cores as the server, so it must cost little: the ca
 signed up and brought to the game by asyncio streams (not timed), then their sockets go
 to the closed loop, by default ``keyloop.c`` (compiled now with the machine's ``cc -O2``
 into a temporary folder; without a compiler the bench says so and runs the Python epoll
-loop): one process, one epoll over every socket, about 12 µs of CPU a key, the kernel's
-loopback TCP work most of it.  ``--client epoll`` runs the same loop in plain Python (about
-twice that), ``--client asyncio`` the older asyncio streams (four times; SSH's callers
-always use it).  For each server the bench prints keys answered a second, the server's CPU
-per key (from /proc, all its processes: the in-server figure, and the part of it in user
-mode: the rest is the kernel's socket work), the client's CPU per key the same way, the
-client's latency, the door / echo ratio, and 2 workers against 1 (issue #20: >= 1.8).
+loop): one process, one epoll over every socket, 17-24 µs of CPU a door's key (10 an
+echo's), all but 1-4 of them the kernel's loopback TCP work.  ``--loop epoll`` runs the
+same loop in plain Python (25-30 µs), ``--loop asyncio`` the older asyncio streams in two
+processes (about 58 µs; SSH's callers always use it).  For each server the bench prints
+keys answered a second, the server's CPU per key (from /proc, all its processes: the
+in-server figure, and the part of it in user mode: the rest is the kernel's socket work),
+the client's CPU per key the same way, the other processes' and the idle cores (from
+/proc/stat), the client's latency, the door / echo ratio, and 2 workers against 1 (issue
+#20: >= 1.8; ``--rounds N`` alternates the worker counts N times and takes medians).
 
     python bench/saturation.py                      # 200 callers, 10 s, 1 and 2 workers
     python bench/saturation.py --rounds 3 --no-echo # 1 2 1 2 1 2 workers, and the medians
@@ -32,8 +34,8 @@ client's latency, the door / echo ratio, and 2 workers against 1 (issue #20: >= 
 the functions that took most of the event loop's samples are printed.
 
 The machine is shared: both servers are measured in the same run, one after the other,
-and the load average is printed beside the figures.  Figures only: the test suite never
-runs this.
+and the load average is printed beside the figures.  The test suite checks the lean loops
+(tests/test_saturation_client.py), never the figures.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@
  * passed, each socket is sent its next key as soon as the previous one's answer has come:
  * an answer is whatever can be read when the socket turns readable (the first bytes
  * back, as the Python client counts it).  One epoll over all sockets, one thread.
- * Printed on stdout, as one JSON line: keys answered, every tenth latency in seconds of
- * each socket, and the sockets that failed (closed, or an error).
+ * Printed on stdout, as one JSON line: keys answered, this process's CPU (user, system
+ * seconds) over the measured seconds, every tenth latency in seconds of each socket, and
+ * the sockets that failed (closed, or an error).
  *
  * Compiled by saturation.py with the machine's cc -O2 into a temporary folder. */
 
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +45,14 @@ typedef struct {
     int waiting;  /* a key is out */
     int dead;
 } Caller;
+
+/* This process's (user, system) CPU seconds so far. */
+static void cpu_used(double *user, double *system) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+    *system = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
 
 static double now(clockid_t clock) {
     struct timespec ts;
@@ -145,6 +155,8 @@ int main(int argc, char **argv) {
         nanosleep(&ts, NULL);
     }
     double end_at = now(CLOCK_MONOTONIC) + seconds - (wait < 0 ? -wait : 0);
+    double user0, system0, user1 = 0, system1 = 0;
+    cpu_used(&user0, &system0);
     long keys = 0;
     for (int i = 0; i < n; i++) {
         if (send_next(&callers[i]) < 0) {
@@ -165,7 +177,10 @@ int main(int argc, char **argv) {
             return 1;
         }
         double t = now(CLOCK_MONOTONIC);
-        if (t >= end_at) stopping = 1;
+        if (t >= end_at && !stopping) {
+            stopping = 1;
+            cpu_used(&user1, &system1);
+        }
         if (stopping && ready == 0) break;  /* the last answers are in (or never come) */
         for (int e = 0; e < ready; e++) {
             Caller *c = &callers[events[e].data.u32];
@@ -197,7 +212,9 @@ int main(int argc, char **argv) {
             }
         }
     }
-    printf("{\"keys\": %ld, \"latencies\": [", keys);
+    if (!stopping) cpu_used(&user1, &system1);
+    printf("{\"keys\": %ld, \"cpu\": [%.6f, %.6f], \"latencies\": [", keys, user1 - user0,
+           system1 - system0);
     for (size_t i = 0; i < samples; i++) printf(i ? ",%.7f" : "%.7f", latencies[i]);
     printf("], \"errors\": [%s], \"failed\": %d}\n",
            failed ? "\"a caller's line closed or failed\"" : "", failed);

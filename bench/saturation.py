@@ -118,45 +118,27 @@ async def drain(line: Line) -> None:
             raise ConnectionError("closed")
 
 
-class SetUp:
-    """Counts callers set up (or failed): the client says ``ready`` once all are."""
-
-    def __init__(self, count: int) -> None:
-        self.left = count
-        self.done = asyncio.Event()
-        if not count:
-            self.done.set()
-
-    def one(self) -> None:
-        self.left -= 1
-        if self.left <= 0:
-            self.done.set()
-
-
-async def set_up_caller(kind: str, port: int, name: str, ready: asyncio.Semaphore,
-                        set_up: SetUp) -> tuple[Any, Any, Any]:
+async def set_up_caller(kind: str, port: int, name: str,
+                        ready: asyncio.Semaphore) -> tuple[Any, Any, Any]:
     """Connect, sign up and open the game (the door's callers), and read until the screen
     is whole: (reader, writer, the SSH connection or None)."""
     conn = None
-    try:
-        async with ready:
-            if kind == "ssh":  # the door, by asyncssh's client
-                import asyncssh
-                conn = await asyncssh.connect("127.0.0.1", port, username=name,
-                                              known_hosts=None, client_keys=None,
-                                              agent_path=None, preferred_auth="none")
-                proc = await conn.create_process(term_type="xterm", term_size=(80, 24),
-                                                 encoding=None)
-                reader, writer = proc.stdout, proc.stdin
-            else:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            line = Line(reader, writer)
-            if kind in ("door", "ssh"):
-                await door_login(line, name)
-            await drain(line)
-            return reader, writer, conn
-    finally:
-        set_up.one()
+    async with ready:
+        if kind == "ssh":  # the door, by asyncssh's client
+            import asyncssh
+            conn = await asyncssh.connect("127.0.0.1", port, username=name,
+                                          known_hosts=None, client_keys=None,
+                                          agent_path=None, preferred_auth="none")
+            proc = await conn.create_process(term_type="xterm", term_size=(80, 24),
+                                             encoding=None)
+            reader, writer = proc.stdout, proc.stdin
+        else:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        line = Line(reader, writer)
+        if kind in ("door", "ssh"):
+            await door_login(line, name)
+        await drain(line)
+        return reader, writer, conn
 
 
 def key_at(keys_sent: tuple[tuple[bytes, ...], tuple[bytes, ...]], i: int) -> bytes:
@@ -187,9 +169,18 @@ async def asyncio_caller(reader: Any, writer: Any, conn: Any,
     return keys, latencies[::10]
 
 
-def report(keys: int, latencies: list[float], errors: list[str], failed: int) -> None:
-    """What a client counted, as the one JSON line the run reads."""
-    print(json.dumps({"keys": keys, "latencies": latencies, "errors": errors[:3],
+def cpu_used() -> tuple[float, float]:
+    """This process's (user, system) CPU seconds so far."""
+    times = os.times()
+    return times.user, times.system
+
+
+def report(keys: int, cpu: tuple[float, float], latencies: list[float], errors: list[str],
+           failed: int) -> None:
+    """What a client counted, as the one JSON line the run reads: ``cpu`` is its own (user,
+    system) seconds over the measured seconds, which the run adds up (sampling /proc from
+    outside counted a process that had just become keyloop.c wrongly, now and then)."""
+    print(json.dumps({"keys": keys, "cpu": cpu, "latencies": latencies, "errors": errors[:3],
                       "failed": failed}), flush=True)
 
 
@@ -201,9 +192,9 @@ async def client(kind: str, port: int, first: int, count: int, seconds: float,
     failed to set up, for the lean loop that runs after asyncio has stopped (and says
     ``ready`` itself: the run's /proc figures then follow the loop, not the set-up)."""
     loop = asyncio.get_running_loop()
-    ready, set_up = asyncio.Semaphore(32), SetUp(count)
+    ready = asyncio.Semaphore(32)  # callers signing up at once
     keys_sent = KEY_SETS[key_set]()
-    results = await asyncio.gather(*(set_up_caller(kind, port, f"s{first + i}x", ready, set_up)
+    results = await asyncio.gather(*(set_up_caller(kind, port, f"s{first + i}x", ready)
                                      for i in range(count)), return_exceptions=True)
     good = [r for r in results if not isinstance(r, BaseException)]
     errors = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
@@ -220,12 +211,15 @@ async def client(kind: str, port: int, first: int, count: int, seconds: float,
     start_at = float(await loop.run_in_executor(None, sys.stdin.readline))
     go = loop.create_future()
     go.set_result((start_at, start_at + seconds))
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    cpu0 = cpu_used()
     done = await asyncio.gather(*(asyncio_caller(*r, go, keys_sent) for r in good),
                                 return_exceptions=True)
+    cpu1 = cpu_used()
     counted = [r for r in done if not isinstance(r, BaseException)]
     errors += [f"{type(r).__name__}: {r}" for r in done if isinstance(r, BaseException)]
-    report(sum(k for k, _ in counted), [x for _, lat in counted for x in lat], errors,
-           len(errors))
+    report(sum(k for k, _ in counted), (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]),
+           [x for _, lat in counted for x in lat], errors, len(errors))
     return None
 
 
@@ -245,6 +239,7 @@ def epoll_loop(fds: list[int], failed: int, seconds: float,
     start_at = float(sys.stdin.readline())
     time.sleep(max(0.0, start_at - time.time()))
     end_at = time.perf_counter() + seconds - max(0.0, time.time() - start_at)
+    cpu0, cpu1 = cpu_used(), (0.0, 0.0)
     following = {fd: 0 for fd in fds}  # the index of each caller's next key
     sent: dict[int, float] = {}  # callers with a key out: when it was sent
     keys, latencies = 0, []
@@ -260,18 +255,23 @@ def epoll_loop(fds: list[int], failed: int, seconds: float,
     while sent:
         events = ep.poll(0.1)
         now = time.perf_counter()
-        stopping = stopping or now >= end_at
+        if now >= end_at and not stopping:
+            stopping, cpu1 = True, cpu_used()
         if stopping and not events:
             break  # the last answers are in (or never come)
         for fd, _ in events:
             try:
-                got = len(data := os.read(fd, 65536))
-                while got == 65536:  # everything there is
-                    got = len(os.read(fd, 65536))
+                data = os.read(fd, 65536)
             except BlockingIOError:
                 continue
             except OSError:
                 data = b""
+            got = len(data)
+            while got == 65536:  # everything there is
+                try:
+                    got = len(os.read(fd, 65536))
+                except OSError:  # nothing more (or the line broke: the next poll says)
+                    break
             if not data:
                 ep.unregister(fd)
                 sent.pop(fd, None)
@@ -285,7 +285,10 @@ def epoll_loop(fds: list[int], failed: int, seconds: float,
             if not stopping:
                 keys += 1
                 send(fd)
-    report(keys, latencies, ["a caller's line closed"] if failed else [], failed)
+    if not stopping:
+        cpu1 = cpu_used()
+    report(keys, (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]), latencies,
+           ["a caller's line closed"] if failed else [], failed)
 
 
 def hex_keys(keys: tuple[bytes, ...]) -> str:
@@ -360,10 +363,8 @@ async def measure(what: str, callers: int, seconds: float, clients: int, loop_ki
         await asyncio.sleep(max(0.0, start_at - time.time()))
         spy = await start_profile(proc.pid, seconds, profile) if profile else None
         cpu0, t0, machine0 = proc_cpu(proc.pid), time.monotonic(), machine_cpu()
-        client0 = [sum(x) for x in zip(*(proc_cpu(p.pid) for p in procs), strict=True)]
         await asyncio.sleep(seconds)
         cpu1, t1, machine1 = proc_cpu(proc.pid), time.monotonic(), machine_cpu()
-        client1 = [sum(x) for x in zip(*(proc_cpu(p.pid) for p in procs), strict=True)]
         if spy is not None:
             await spy.wait()
         load = os.getloadavg()[0]
@@ -380,16 +381,16 @@ async def measure(what: str, callers: int, seconds: float, clients: int, loop_ki
         for err in o.get("errors", []):
             print("   ", what, err, file=sys.stderr)
     user, cpu = cpu1[0] - cpu0[0], sum(cpu1) - sum(cpu0)
+    client = [sum(o.get("cpu", (0.0, 0.0))[i] for o in outputs) for i in (0, 1)]
     return Figures(what, workers, keys / seconds, 1e6 * cpu / max(1, keys),
                    1e6 * user / max(1, keys), cpu / (t1 - t0),
                    1000 * statistics.median(latencies) if latencies else float("nan"),
                    1000 * latencies[int(0.99 * len(latencies))] if latencies else float("nan"),
                    sum(o.get("failed", 0) for o in outputs), load,
-                   1e6 * (sum(client1) - sum(client0)) / max(1, keys),
-                   1e6 * (client1[0] - client0[0]) / max(1, keys),
-                   (sum(client1) - sum(client0)) / (t1 - t0),
+                   1e6 * sum(client) / max(1, keys), 1e6 * client[0] / max(1, keys),
+                   sum(client) / seconds,
                    (machine1[0] - machine0[0]) / (t1 - t0),
-                   (machine1[1] - machine0[1] - cpu - sum(client1) + sum(client0)) / (t1 - t0))
+                   (machine1[1] - machine0[1] - cpu - sum(client)) / (t1 - t0))
 
 
 def machine_cpu() -> tuple[float, float]:

@@ -1,6 +1,7 @@
 """bench/saturation.py's lean closed loops (keyloop.c, and the plain-Python epoll loop) over
 real loopback sockets: each socket gets its keys in order, one at a time, the answers are
-counted, and a line that closes is counted as failed, not as keys.
+counted, a line that closes is counted as failed, not as keys, and the loop reports its
+own CPU.
 
 The server is a blocking echo in threads that writes down what it received."""
 
@@ -110,6 +111,8 @@ def check_counted(result: dict, server: EchoServer, lost_line: bool) -> None:
     assert sent - CALLERS <= result["keys"] <= sent
     assert 0 < len(result["latencies"]) <= result["keys"] // 10 + CALLERS
     assert all(0 < x < WAIT for x in result["latencies"])
+    user, system = result["cpu"]  # its own CPU over the 0.5 s it ran the loop
+    assert user >= 0 and system >= 0 and 0 < user + system <= 1.0
 
 
 @needs_cc

@@ -7,6 +7,21 @@ and answers "unknown"), and a wall-clock guard on top for a machine too busy to 
 CPU.  When the caller who asked leaves -- the task awaiting the verdict is cancelled -- the
 worker is killed at once and the job forgotten; the next job starts a fresh worker.
 
+Two priorities.  A job a caller is waiting for (``urgent``: "still winnable?", Anciento's
+Hint and Demo, a winnable deal to play) goes before the background ones (a deal's verdict
+for the end of the game, a replay's).  When every worker is busy with background jobs, an
+urgent job *suspends* one (SIGSTOP: it keeps its work, its CPU budget does not run and its
+wall-clock guard is paused) and runs on a worker of its own; the suspended job goes on
+(SIGCONT) as soon as a worker is free again.  So at most ``size`` solver processes run at
+once, and at most ``size`` more sit stopped: ``2 × size`` processes at the very most.
+(Killing and restarting the background job instead throws its work away, and a caller who
+asks after every move would keep a long one from ever finishing; an extra worker running
+beside it would take a core more from the callers.  docs/solvability.md has the figures.)
+
+Everyone waiting for the same answer shares one job: callers opening the same deal, and a
+"still winnable?" asked on the position as dealt, which is the deal's own verdict (the job
+then becomes urgent).  A job is dropped only when the last one waiting for it leaves.
+
 One pool per door process (:func:`solver_pool`): ``reussite serve`` shares it between all its
 callers, ``reussite door`` has its own.  sysop.ini ``[solver]`` sets its size and budget.
 """
@@ -17,9 +32,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import signal
 import sys
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Any
 
 from .config import Settings
@@ -29,7 +46,7 @@ log = logging.getLogger(__name__)
 
 WALL_FACTOR, WALL_EXTRA = 3.0, 10.0
 """A job that has not answered after budget × WALL_FACTOR + WALL_EXTRA seconds of wall time
-is killed (its verdict: unknown)."""
+(not counting the time it was suspended) is killed (its verdict: unknown)."""
 RECYCLE_AFTER_S = 2.0
 """A worker whose job ran this long is replaced: a big search leaves a big process."""
 KNOWN_DEALS = 256
@@ -38,6 +55,13 @@ PLAYER_SECONDS = 10.0
 """The wall-clock guard's base for a search player's move (Demo, Hint: ~40 ms of CPU)."""
 LINE_LIMIT = 1 << 22
 """Longest answer line read from a worker (a winning line is a few KiB)."""
+CAN_SUSPEND = hasattr(signal, "SIGSTOP")
+"""Without SIGSTOP (not POSIX), an urgent job waits for a free worker like any other."""
+
+URGENT, BACKGROUND = 0, 1
+"""Job priorities, most urgent first."""
+QUEUED, RUNNING, SUSPENDED, DONE = "queued", "running", "suspended", "done"
+"""A job's states."""
 
 
 class _Worker:
@@ -61,6 +85,10 @@ class _Worker:
             raise ConnectionError("the solver worker stopped")
         return json.loads(line)
 
+    def signal(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.process.pid, signum)
+
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
@@ -70,128 +98,236 @@ class _Worker:
             await asyncio.wait_for(self.process.wait(), 5)
 
 
+class _Job:
+    """One piece of work, shared by everyone waiting for its answer: a worker's JSON answer,
+    None when it overran its wall-clock guard, or the exception that stopped it."""
+
+    def __init__(self, key: str, spec: dict[str, Any], guard: float, seq: int) -> None:
+        self.key, self.spec, self.seq = key, spec, seq
+        self.waiting = {URGENT: 0, BACKGROUND: 0}
+        self.answer: asyncio.Future[dict[str, Any] | None] = (
+            asyncio.get_running_loop().create_future())
+        self.state = QUEUED
+        self.worker: _Worker | None = None
+        self.runner: asyncio.Task[None] | None = None
+        self.wall_left = guard
+        """Seconds of wall time left before the guard; the clock stops while suspended."""
+        self.clock_since: float | None = None
+        self.guard: asyncio.TimerHandle | None = None
+
+    @property
+    def priority(self) -> int:
+        return URGENT if self.waiting[URGENT] else BACKGROUND
+
+    @property
+    def wanted(self) -> bool:
+        return any(self.waiting.values())
+
+
 class SolverPool:
-    """At most ``size`` jobs at once, each within ``budget`` CPU seconds unless told."""
+    """At most ``size`` jobs solved at once (and ``size`` more suspended for urgent ones),
+    each within ``budget`` CPU seconds unless told."""
 
     def __init__(self, size: int, budget: float) -> None:
         self.size = max(1, size)
         self.budget = budget
         self._idle: list[_Worker] = []
-        self._active: set[_Worker] = set()
-        self._busy = 0
-        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._jobs: dict[str, _Job] = {}
+        """Jobs not done yet, by key, oldest first."""
+        self._seq = 0
         self._reaping: set[asyncio.Task[None]] = set()
         self._known: OrderedDict[str, Verdict] = OrderedDict()
         self.closed = False
 
+    def _count(self, state: str) -> int:
+        return sum(job.state == state for job in self._jobs.values())
+
     @property
     def running(self) -> int:
         """Jobs being solved now."""
-        return self._busy
+        return self._count(RUNNING)
+
+    @property
+    def suspended(self) -> int:
+        """Background jobs stopped for urgent ones."""
+        return self._count(SUSPENDED)
 
     @property
     def queued(self) -> int:
         """Jobs waiting for a worker."""
-        return sum(not f.done() for f in self._waiting)
+        return self._count(QUEUED)
+
+    def workers(self) -> list[_Worker]:
+        """The worker processes alive: busy, suspended and idle."""
+        return [*(job.worker for job in self._jobs.values() if job.worker), *self._idle]
 
     async def solve(self, game: str, number: int, options: dict[str, Any] | None = None, *,
                     position: dict[str, Any] | None = None,
-                    seconds: float | None = None) -> Verdict:
-        """The verdict on a deal (or a position: a game's JSON state).  Cancelling the
-        awaiting task kills the job."""
+                    seconds: float | None = None, urgent: bool = False) -> Verdict:
+        """The verdict on a deal (or a position: a game's JSON state).  ``urgent``: a caller
+        is waiting for it (see the module's docstring).  Cancelling the awaiting task drops
+        the job unless somebody else waits for it too."""
         if self.closed:
             raise RuntimeError("the solver pool is closed")
         seconds = self.budget if seconds is None else seconds
-        job = {"game": game, "number": number, "options": options or {},
-               "position": position, "seconds": seconds}
-        key = json.dumps([game, number, options or {}], sort_keys=True)
-        if position is None and key in self._known:     # a deal asked about again
-            self._known.move_to_end(key)
-            return self._known[key]
-        await self._slot()
-        if position is None and key in self._known:    # solved while this job waited
-            self._busy -= 1
-            self._wake()
-            return self._known[key]
+        options = options or {}
+        deal = json.dumps([game, number, options, seconds], sort_keys=True)
+        if position is None and deal in self._known:     # a deal asked about again
+            self._known.move_to_end(deal)
+            return self._known[deal]
+        spec = {"game": game, "number": number, "options": options,
+                "position": position, "seconds": seconds}
+        key = deal if position is None else json.dumps(["position", spec], sort_keys=True)
         started = time.monotonic()
-        answer = await self._run(job, seconds)
+        answer = await self._answer(key, spec, seconds * WALL_FACTOR + WALL_EXTRA, urgent)
         if answer is None:
-            return Verdict(game, number, options or {}, UNKNOWN, 0, time.monotonic() - started)
+            return Verdict(game, number, options, UNKNOWN, 0, time.monotonic() - started)
         if "error" in answer:
             raise ValueError(answer["error"])
         verdict = Verdict.from_json(answer)
         if position is None and verdict.verdict != UNKNOWN:
-            self._known[key] = verdict
+            self._known[deal] = verdict
             while len(self._known) > KNOWN_DEALS:
                 self._known.popitem(last=False)
         return verdict
 
     async def player_move(self, game: str, position: dict[str, Any],
-                          seconds: float = PLAYER_SECONDS) -> str | None:
-        """A search player's move for a game's JSON state (Anciento: Demo), worked out in
-        the pool like a verdict; None when the job overran its wall-clock guard.  Cancelling
-        the awaiting task kills the job."""
+                          seconds: float = PLAYER_SECONDS, urgent: bool = True) -> str | None:
+        """A search player's move for a game's JSON state (Anciento: Demo, Hint), worked out
+        in the pool like a verdict (urgent: the caller waits for it); None when the job
+        overran its wall-clock guard.  Cancelling the awaiting task drops the job."""
         if self.closed:
             raise RuntimeError("the solver pool is closed")
-        await self._slot()
-        answer = await self._run({"kind": "move", "game": game, "position": position},
-                                 seconds)
+        spec = {"kind": "move", "game": game, "position": position}
+        answer = await self._answer(json.dumps(spec, sort_keys=True), spec,
+                                    seconds * WALL_FACTOR + WALL_EXTRA, urgent)
         if answer is None:
             return None
         if "error" in answer:
             raise ValueError(answer["error"])
         return str(answer["move"])
 
-    async def _run(self, job: dict[str, Any], seconds: float) -> dict[str, Any] | None:
-        """Run one job on a worker, the slot already taken (and given back here); None
-        when it overran budget × WALL_FACTOR + WALL_EXTRA seconds of wall time."""
+    async def _answer(self, key: str, spec: dict[str, Any], guard: float,
+                      urgent: bool) -> dict[str, Any] | None:
+        """Wait for the answer of the job ``key`` (joined if under way, else queued)."""
+        job = self._jobs.get(key)
+        if job is None:
+            self._seq += 1
+            job = self._jobs[key] = _Job(key, spec, guard, self._seq)
+        priority = URGENT if urgent else BACKGROUND
+        job.waiting[priority] += 1
+        self._dispatch()
+        try:
+            return await asyncio.shield(job.answer)
+        finally:
+            job.waiting[priority] -= 1
+            if not job.wanted:
+                self._drop(job)
+            self._dispatch()            # a slot freed, or the job is no longer urgent
+
+    # -- scheduling -----------------------------------------------------------------------
+    def _dispatch(self) -> None:
+        """Give free workers to the jobs waiting, most urgent first (a suspended job before
+        a queued one of the same priority, then oldest first); an urgent job with no free
+        worker suspends a running background one, while fewer than ``size`` are."""
+        while not self.closed:
+            waiting = [job for job in self._jobs.values() if job.state in (QUEUED, SUSPENDED)]
+            if not waiting:
+                return
+            job = min(waiting, key=lambda j: (j.priority, j.state != SUSPENDED, j.seq))
+            if self.running < self.size:
+                self._go(job)
+                continue
+            if job.priority != URGENT or not CAN_SUSPEND or self.suspended >= self.size:
+                return
+            background = [j for j in self._jobs.values()
+                          if j.state == RUNNING and j.priority == BACKGROUND]
+            if not background:
+                return
+            self._suspend(max(background, key=lambda j: j.seq))
+
+    def _go(self, job: _Job) -> None:
+        if job.state == QUEUED:
+            job.runner = asyncio.ensure_future(self._run(job))
+        elif job.worker is not None:      # suspended: on it goes
+            job.worker.signal(signal.SIGCONT)
+            self._clock(job, on=True)
+        job.state = RUNNING
+
+    def _suspend(self, job: _Job) -> None:
+        job.state = SUSPENDED
+        if job.worker is not None:        # else its worker is starting: _run stops it
+            job.worker.signal(signal.SIGSTOP)
+            self._clock(job, on=False)
+
+    def _clock(self, job: _Job, on: bool) -> None:
+        """Run or stop the job's wall-clock guard."""
+        now = time.monotonic()
+        if job.guard is not None:
+            job.guard.cancel()
+            job.guard = None
+        if job.clock_since is not None:
+            job.wall_left -= now - job.clock_since
+            job.clock_since = None
+        if on:
+            job.clock_since = now
+            job.guard = asyncio.get_running_loop().call_later(
+                max(0.0, job.wall_left), self._overran, job)
+
+    def _overran(self, job: _Job) -> None:
+        log.warning("solver job %s killed after its wall-clock guard",
+                    json.dumps(job.spec)[:80])
+        if not job.answer.done():
+            job.answer.set_result(None)
+        if job.runner is not None:
+            job.runner.cancel()
+
+    def _drop(self, job: _Job) -> None:
+        """Nobody waits for the job any more: forget it, killing its worker."""
+        if job.state == QUEUED:
+            self._finish(job)
+        elif job.runner is not None:
+            job.runner.cancel()            # its worker is killed; _run finishes the job
+        if not job.answer.done():
+            job.answer.cancel()
+
+    def _finish(self, job: _Job) -> None:
+        job.state = DONE
+        if job.guard is not None:
+            job.guard.cancel()
+        if self._jobs.get(job.key) is job:
+            del self._jobs[job.key]
+
+    async def _run(self, job: _Job) -> None:
+        """Solve one job on a worker (an idle one, else a new one)."""
         worker: _Worker | None = None
         started = time.monotonic()
         try:
-            worker = self._idle.pop() if self._idle else await _Worker.start()
-            self._active.add(worker)
-            answer = await asyncio.wait_for(worker.ask(job),
-                                            seconds * WALL_FACTOR + WALL_EXTRA)
-        except TimeoutError:
-            log.warning("solver job %s killed after %.0f s of wall time",
-                        json.dumps(job)[:80], time.monotonic() - started)
-            self._discard(worker)
-            return None
-        except BaseException:      # cancelled (the caller left), or the worker died
+            worker = job.worker = self._idle.pop() if self._idle else await _Worker.start()
+            if job.state == SUSPENDED:
+                worker.signal(signal.SIGSTOP)
+            else:
+                self._clock(job, on=True)
+            answer = await worker.ask(job.spec)
+        except asyncio.CancelledError:     # dropped, overran, or the pool closed
             self._discard(worker)
             raise
+        except (OSError, ValueError) as exc:     # the worker died, or said nonsense
+            self._discard(worker)
+            if not job.answer.done():
+                job.answer.set_exception(ConnectionError(f"the solver worker failed: {exc}"))
         else:
-            if time.monotonic() - started > RECYCLE_AFTER_S:
-                self._discard(worker)
+            if (time.monotonic() - started > RECYCLE_AFTER_S
+                    or len(self.workers()) > self.size):
+                self._discard(worker)         # a big process, or one more than the pool's size
             else:
                 self._idle.append(worker)
+            if not job.answer.done():
+                job.answer.set_result(answer)
         finally:
-            self._active.discard(worker)
-            self._busy -= 1
-            self._wake()
-        return answer
-
-    async def _slot(self) -> None:
-        """Wait for a free worker slot (first come, first served)."""
-        if self._busy < self.size and not self.queued:
-            self._busy += 1
-            return
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(ready)
-        try:
-            await ready
-        except asyncio.CancelledError:
-            if ready.done() and not ready.cancelled():
-                self._busy -= 1      # given a slot just as it was cancelled: give it back
-                self._wake()
-            raise
-
-    def _wake(self) -> None:
-        while self._waiting and self._busy < self.size:
-            ready = self._waiting.popleft()
-            if not ready.done():
-                self._busy += 1
-                ready.set_result(None)
+            job.worker = None
+            self._finish(job)
+            self._dispatch()
 
     def _discard(self, worker: _Worker | None) -> None:
         if worker is None:
@@ -204,14 +340,16 @@ class SolverPool:
     async def close(self) -> None:
         """Kill every worker; jobs waiting or running fail."""
         self.closed = True
-        for ready in self._waiting:
-            if not ready.done():
-                ready.cancel()
-        self._waiting.clear()
+        runners = [job.runner for job in self._jobs.values() if job.runner is not None]
+        for job in list(self._jobs.values()):
+            if not job.answer.done():
+                job.answer.set_exception(ConnectionError("the solver pool is closed"))
+            if job.runner is not None:
+                job.runner.cancel()
+            self._finish(job)
         while self._idle:
             self._discard(self._idle.pop())
-        for worker in list(self._active):
-            self._discard(worker)
+        await asyncio.gather(*runners, return_exceptions=True)
         if self._reaping:
             await asyncio.gather(*self._reaping, return_exceptions=True)
 

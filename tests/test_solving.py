@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 from waiting import WAIT
@@ -13,6 +14,7 @@ from door import solving
 from door.games import Status
 from door.games.anciento import Anciento
 from door.games.anciento_player import search_move
+from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
 from door.games.solvers import NOT_WINNABLE, UNKNOWN, WINNABLE
 from door.solving import SolverPool
@@ -83,8 +85,8 @@ async def test_a_cancelled_job_kills_its_worker_process() -> None:
     pool = SolverPool(1, 10)
     try:
         job = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
-        await until(lambda: len(pool._active) == 1)
-        (worker,) = pool._active
+        await until(lambda: len(pool.workers()) == 1)
+        (worker,) = pool.workers()
         job.cancel()
         with pytest.raises(asyncio.CancelledError):
             await job
@@ -144,8 +146,8 @@ async def test_close_kills_busy_and_idle_workers() -> None:
     pool = SolverPool(2, 10)
     await pool.solve("auntmary", 2)
     job = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
-    await until(lambda: len(pool._active) == 1)
-    workers = [*pool._idle, *pool._active]
+    await until(lambda: worker_of(pool, 55) is not None)
+    workers = pool.workers()
     await pool.close()
     for worker in workers:
         await until(lambda w=worker: w.process.returncode is not None)
@@ -154,3 +156,114 @@ async def test_close_kills_busy_and_idle_workers() -> None:
         await job
     with pytest.raises(RuntimeError):
         await pool.solve("auntmary", 2)
+
+
+def stopped(worker: solving._Worker) -> bool:
+    """Is the worker's process stopped (SIGSTOP)?  Its state letter in /proc."""
+    stat = Path(f"/proc/{worker.process.pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
+
+
+def worker_of(pool: SolverPool, number: int) -> solving._Worker | None:
+    return next((job.worker for job in pool._jobs.values()
+                 if job.spec.get("number") == number and job.worker), None)
+
+
+async def test_an_urgent_job_suspends_a_background_one_which_goes_on_after() -> None:
+    """One worker busy on a deal's verdict (background): a caller's question does not wait
+    for it.  The background job is stopped, not killed, and goes on once the other is done;
+    never more than one solver runs at once."""
+    pool = SolverPool(1, 10)
+    try:
+        background = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
+        await until(lambda: worker_of(pool, 55) is not None)
+        busy = worker_of(pool, 55)
+        assert busy is not None
+        position = AuntMary.new(2)
+        position.play("s")
+        asked = asyncio.ensure_future(pool.solve("auntmary", 2, position=position.to_json(),
+                                                 urgent=True))
+        await until(lambda: pool.suspended == 1)
+        assert pool.running == 1 and stopped(busy)
+        assert (await asyncio.wait_for(asked, WAIT)).verdict == NOT_WINNABLE
+        await until(lambda: pool.suspended == 0 and pool.running == 1)
+        assert not stopped(busy) and worker_of(pool, 55) is busy and not background.done()
+        background.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await background
+        await until(lambda: busy.process.returncode is not None)
+    finally:
+        await pool.close()
+
+
+async def test_at_most_size_jobs_suspended_the_next_urgent_one_waits() -> None:
+    pool = SolverPool(1, 10)
+    try:
+        background = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
+        await until(lambda: pool.running == 1)
+        moved = AuntMary.new(55)
+        moved.play("s")
+        first = asyncio.ensure_future(pool.solve(*HARD, position=moved.to_json(),
+                                                 seconds=60, urgent=True))
+        await until(lambda: pool.suspended == 1 and pool.running == 1)
+        second = asyncio.ensure_future(pool.solve("auntmary", 2, urgent=True))
+        await until(lambda: pool.queued == 1)
+        assert (pool.running, pool.suspended, len(pool.workers())) == (1, 1, 2)
+        first.cancel()                   # its caller left: the next urgent job goes first
+        assert (await asyncio.wait_for(second, WAIT)).verdict == NOT_WINNABLE
+        await until(lambda: pool.running == 1 and pool.suspended == 0)   # then it goes on
+        assert not background.done()
+        background.cancel()
+        await asyncio.gather(first, background, return_exceptions=True)
+    finally:
+        await pool.close()
+
+
+async def test_urgent_jobs_are_served_before_background_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In line, a caller's question goes before deals' verdicts asked earlier."""
+    order: list[int] = []
+    ask = solving._Worker.ask
+
+    async def recording(self, job):
+        order.append(job["number"])
+        return await ask(self, job)
+    monkeypatch.setattr(solving._Worker, "ask", recording)
+    monkeypatch.setattr(solving, "CAN_SUSPEND", False)    # no suspending: a line of three
+    pool = SolverPool(1, 10)
+    try:
+        first = asyncio.ensure_future(pool.solve(*HARD, seconds=60, urgent=True))
+        await until(lambda: pool.running == 1)
+        later = asyncio.ensure_future(pool.solve("auntmary", 2))
+        await until(lambda: pool.queued == 1)
+        sooner = asyncio.ensure_future(pool.solve("montecarlo", 3, urgent=True))
+        await until(lambda: pool.queued == 2)
+        first.cancel()
+        await asyncio.wait_for(asyncio.gather(later, sooner), WAIT)
+        assert order == [55, 3, 2]
+        await asyncio.gather(first, return_exceptions=True)
+    finally:
+        await pool.close()
+
+
+async def test_a_question_about_the_deal_as_dealt_joins_its_verdict() -> None:
+    """"Still winnable?" before any move is the deal's verdict: one job, made urgent, and
+    kept for the other one waiting when the asker leaves."""
+    pool = SolverPool(1, 10)
+    try:
+        verdict = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
+        await until(lambda: pool.running == 1)
+        (job,) = pool._jobs.values()
+        asked = asyncio.ensure_future(pool.solve(*HARD, seconds=60, urgent=True))
+        await until(lambda: job.priority == solving.URGENT)
+        assert len(pool._jobs) == 1 and pool.running == 1 and pool.suspended == 0
+        asked.cancel()
+        await asyncio.gather(asked, return_exceptions=True)
+        assert job.priority == solving.BACKGROUND and pool.running == 1
+        assert not verdict.done()
+        verdict.cancel()
+        await asyncio.gather(verdict, return_exceptions=True)
+        await until(lambda: pool.running == 0 and not pool._jobs)
+    finally:
+        await pool.close()
+

@@ -52,7 +52,7 @@ async def pick_winnable(session: Session, game_name: str, options: dict[str, Any
         return listed
     for _ in range(ON_DEMAND_TRIES):
         number = random_number(numbers)
-        verdict = await ask(session, game_name, number, options)
+        verdict = await ask(session, game_name, number, options, urgent=True)
         if verdict is not None and verdict.verdict == WINNABLE:
             return number
     return None
@@ -75,10 +75,13 @@ def deal_verdict_line(game_name: str, number: int, verdict: Verdict | None, won:
 
 
 async def ask(session: Session, game_name: str, number: int, options: dict[str, Any],
-              position: dict[str, Any] | None = None) -> Verdict | None:
-    """A verdict from the pool, or None when the solver could not be asked (logged)."""
+              position: dict[str, Any] | None = None, urgent: bool = False
+              ) -> Verdict | None:
+    """A verdict from the pool, or None when the solver could not be asked (logged).
+    ``urgent``: the caller is waiting for it (it goes before the background verdicts)."""
     try:
-        return await session.solvers.solve(game_name, number, options, position=position)
+        return await session.solvers.solve(game_name, number, options, position=position,
+                                           urgent=urgent)
     except (OSError, ValueError, ConnectionError, RuntimeError) as exc:
         import logging
 
@@ -86,10 +89,16 @@ async def ask(session: Session, game_name: str, number: int, options: dict[str, 
         return None
 
 
+def has_deal_verdict(screen: GameScreen) -> bool:
+    """Does the screen's deal get a verdict (a card game with a solver, dealt from its
+    number)?"""
+    return screen.solvable and not screen.game.options.get("random")
+
+
 def start_deal_verdict(screen: GameScreen) -> asyncio.Task[Verdict | None] | None:
     """Ask, in the background, whether the screen's deal could be won (from its start)."""
     game = screen.game
-    if not screen.solvable or game.options.get("random"):
+    if not has_deal_verdict(screen):
         return None
     task = asyncio.ensure_future(ask(screen.session, screen.name, game.number,
                                      dict(game.options)))

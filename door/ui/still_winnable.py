@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from . import theme
-from .solver_view import ask
+from .solver_view import ask, has_deal_verdict
 from .visit_choice import VisitChoice
 
 if TYPE_CHECKING:
@@ -103,9 +103,12 @@ class StillWinnable:
                     self.screen.say(THINKING)
                 return
             self.task.cancel()               # a question about a position left behind
-        position: dict[str, Any] = game.to_json()
+        # Before any move the question is the deal's own verdict, already asked in the
+        # background: the pool answers both with one job (now urgent).
+        position: dict[str, Any] | None = (
+            None if not game.actions and has_deal_verdict(self.screen) else game.to_json())
         self.task = asyncio.ensure_future(ask(self.session, self.screen.name, game.number,
-                                              dict(game.options), position))
+                                              dict(game.options), position, urgent=True))
         self.task.add_done_callback(lambda _: self.screen.wakeup.set())
         self.asked_at, self.auto_asked = mark, auto
         self.asks += 1

@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from homehelp import configure
 from serverhelp import call, open_game, running, signup, to_menu
+from waiting import until
 
-from door.ui.still_winnable import CAN, CANNOT, HALL_LEGEND
+from door.config import load_settings
+from door.games.auntmary import AuntMary
+from door.solving import URGENT, solver_pool
+from door.ui.still_winnable import CAN, CANNOT, HALL_LEGEND, THINKING
+
+HARD = 55
+"""An Aunt Mary deal the solver cannot settle for minutes (as in tests/test_solving.py)."""
 
 
 async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
@@ -42,3 +50,46 @@ async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
         caller.send("v")
         await caller.wait_for(CAN, 60)
         caller.close()
+
+
+async def test_a_question_goes_before_another_callers_deal_verdict(door_home: Path) -> None:
+    """One solver worker, busy on Aunt Mary #55's verdict for a caller who just opened it (a
+    deal the solver cannot settle for minutes).  Another caller's "still winnable?" is
+    answered all the same: the background job is suspended, not made to wait for, and
+    goes on afterwards.  V on #55 before any move is that same verdict: no second job."""
+    configure(door_home, section="solver", workers=1, budget=120)
+    async with running(door_home, ssh=False) as ports:
+        pool = solver_pool(load_settings(door_home))
+        first = await call(ports.telnet)
+        await signup(first, "Otto", "first-pw")
+        await to_menu(first)
+        await open_game(first, "a", HARD, "Aunt Mary")
+        await until(lambda: pool.running == 1, "the deal's verdict on its way")
+
+        second = await call(ports.telnet)
+        await signup(second, "Petra", "second-pw")
+        await to_menu(second)
+        await open_game(second, "a", 2, "Aunt Mary")
+        game = AuntMary.new(2)
+        game.play("s")
+        second.send("s")
+        await second.wait_for(f"Stock {len(game.stock)} ")
+        second.send("v")
+        await second.wait_for(CANNOT)
+        assert verdict_job(pool, HARD).state != "done"         # suspended, not dropped
+        await until(lambda: verdict_job(pool, HARD).state == "running",
+                    "#55's verdict going on")
+        second.close()
+
+        first.send("v")                                       # as dealt: the same question
+        await first.wait_for(THINKING)
+        await until(lambda: verdict_job(pool, HARD).priority == URGENT, "the job made urgent")
+        assert sum(job.spec["number"] == HARD for job in pool._jobs.values()) == 1
+        await first.leave_game()
+        await until(lambda: not pool._jobs, "the job dropped when its caller left")
+        first.close()
+
+
+def verdict_job(pool, number: int):
+    (job,) = [job for job in pool._jobs.values() if job.spec.get("number") == number]
+    return job

@@ -486,8 +486,8 @@ async def test_the_demo_move_comes_from_the_pool_and_keys_are_answered_meanwhile
     caller.send("d")
     await caller.wait_for("Anciento demo #")
     pool = caller.session.solvers
-    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60))
-            for _ in range(pool.size)]          # a long solve holds every worker
+    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60 + i, urgent=True))
+            for i in range(pool.size)]   # other callers' questions hold every worker
     try:
         await caller.wait_until(lambda: pool.running == pool.size, "the pool busy")
         caller.send("\r")                       # the demo's move waits for a worker ...
@@ -684,8 +684,8 @@ async def test_hint_waits_in_the_pool_keys_work_and_esc_or_a_move_drops_it(
     caller = Caller(settings)
     game = await caller.start()
     pool = caller.session.solvers
-    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60))
-            for _ in range(pool.size)]          # a long solve holds every worker
+    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60 + i, urgent=True))
+            for i in range(pool.size)]   # other callers' questions hold every worker
     try:
         await caller.wait_until(lambda: pool.running == pool.size, "the pool busy")
         caller.send("p")                        # the hint waits for a worker ...
@@ -714,6 +714,32 @@ async def test_hint_waits_in_the_pool_keys_work_and_esc_or_a_move_drops_it(
         for job in busy:
             job.cancel()
         await asyncio.gather(*busy, return_exceptions=True)
+
+
+async def test_a_hint_does_not_wait_for_a_deals_verdict_in_the_background(
+        settings: Settings) -> None:
+    """Every worker on a card deal's verdict (asked in the background for another caller's
+    end of game): the hint is worked out at once, the verdict suspended meanwhile."""
+    caller = Caller(settings)
+    game = await caller.start()
+    pool = caller.session.solvers
+    busy = [asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60 + i))
+            for i in range(pool.size)]
+    try:
+        await caller.wait_until(lambda: pool.running == pool.size, "the pool busy")
+        caller.send("p")
+        await caller.wait_for(f"Hint: {search_move(game)}.")
+        assert not any(job.done() for job in busy)
+        await caller.wait_until(lambda: pool.running == pool.size and not pool.suspended,
+                                "the verdicts going on")
+    finally:
+        for job in busy:
+            job.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+    caller.send("q")
+    await caller.wait_for("Leave this game?")
+    caller.send("y")
+    await asyncio.wait_for(caller.task, WAIT)
 
 
 async def test_hint_is_the_search_players_square_and_asked_again_counts_once(

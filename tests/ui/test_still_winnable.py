@@ -17,7 +17,7 @@ from door.config import Settings
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
 from door.games.solvers import solve
-from door.solving import solver_pool
+from door.solving import URGENT, solver_pool
 from door.ui.auntmary_screen import AuntMaryScreen
 from door.ui.montecarlo_screen import MonteCarloScreen
 from door.ui.still_winnable import CAN, CANNOT, THINKING
@@ -68,7 +68,8 @@ async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settin
 
 async def test_keys_are_answered_while_the_question_is_solved(settings: Settings,
                                                               monkeypatch) -> None:
-    """Deal 55 keeps a worker busy: the caller plays on, and leaving kills the job."""
+    """Deal 55 keeps a worker busy: the caller plays on, and leaving kills the job.  V
+    before any move asks for the deal's verdict, already on its way: one job, not two."""
     settings = replace(settings, solver=replace(settings.solver, budget=120, workers=2))
     dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
     caller = AuntMaryCaller(settings)
@@ -76,15 +77,17 @@ async def test_keys_are_answered_while_the_question_is_solved(settings: Settings
     pool = solver_pool(settings)
     caller.send("v")
     await caller.wait_for(THINKING)
-    await until(lambda: pool.running == 2, "both jobs running (deal verdict, still winnable?)")
+    await until(lambda: pool.running == 1 and len(pool._jobs) == 1
+                and next(iter(pool._jobs.values())).priority == URGENT,
+                "one job, the deal's verdict, made urgent by V")
     game = AuntMary.new(HARD)
     game.play("s")
     caller.send("s")                                         # a move, answered at once
     await caller.wait_for(f"Stock {len(game.stock)} ")
-    assert pool.running == 2                                 # while the solver works on
+    assert pool.running == 1                                 # while the solver works on
     caller.send("?")
     await caller.wait_for("Press any key to go back.")
-    assert pool.running == 2
+    assert pool.running == 1
     caller.send(" ")
     await caller.wait_for(f"Stock {len(game.stock)} ")
     caller.send("q")

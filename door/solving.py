@@ -279,17 +279,20 @@ class SolverPool:
                     json.dumps(job.spec)[:80])
         if not job.answer.done():
             job.answer.set_result(None)
-        if job.runner is not None:
-            job.runner.cancel()
+        self._stop(job)
 
     def _drop(self, job: _Job) -> None:
         """Nobody waits for the job any more: forget it, killing its worker."""
-        if job.state == QUEUED:
-            self._finish(job)
-        elif job.runner is not None:
-            job.runner.cancel()            # its worker is killed; _run finishes the job
         if not job.answer.done():
             job.answer.cancel()
+        self._stop(job)
+
+    def _stop(self, job: _Job) -> None:
+        """Forget the job now (the same question asked again is a new job), and kill its
+        worker (its runner does, and gives the slot back)."""
+        self._finish(job)
+        if job.runner is not None:
+            job.runner.cancel()
 
     def _finish(self, job: _Job) -> None:
         job.state = DONE

@@ -267,3 +267,18 @@ async def test_a_question_about_the_deal_as_dealt_joins_its_verdict() -> None:
     finally:
         await pool.close()
 
+
+
+async def test_the_same_question_asked_again_just_after_its_asker_left() -> None:
+    """The dropped job is forgotten at once: the next asker gets a job of their own, not
+    the one being killed."""
+    pool = SolverPool(1, 10)
+    try:
+        left = asyncio.ensure_future(pool.solve("auntmary", 2, urgent=True))
+        await until(lambda: pool.running == 1)
+        left.cancel()
+        again = asyncio.ensure_future(pool.solve("auntmary", 2, urgent=True))
+        await asyncio.gather(left, return_exceptions=True)
+        assert (await asyncio.wait_for(again, WAIT)).verdict == NOT_WINNABLE
+    finally:
+        await pool.close()

@@ -16,11 +16,17 @@ bytes on the wire are counted exactly; every mode says how many bytes each key b
     python bench/load.py --sizes 100 --ssh 0 --keys 10
     python bench/load.py --sizes 500 --ssh 0 --web 500   # telnet and web, 500 callers each
     python bench/load.py --sizes 2000 --ssh 0 --workers 2   # issue #20: p99 <= 50 ms
-    python bench/load.py --sizes 1000 --ssh 0 --no-echo --busy-solvers 1   # issue #17
+    python bench/load.py --sizes 1000 --ssh 0 --no-echo --busy-solvers 1 --repeat 3  # #17
 
-``--busy-solvers N`` runs each telnet size a second time while N solver workers (the pool's
-own process, at its priority) each chew on a long Aunt Mary solve: the keys' latency with
-the solver pool busy, beside the same run without.
+``--busy-solvers N`` runs each telnet size a second time with the door's own solver pool
+busy: N more callers open Aunt Mary deals the solver cannot settle for minutes (55, 100, …;
+``[solver] workers = N``, ``budget = 300``), so N workers of the door's pool -- its
+processes, its priority, its pipes, its event loop -- chew on them while the keys are
+played: the keys' latency with the pool busy, beside the same run without.  (Solver
+workers started by the benchmark itself would sit in the benchmark's session, and so in
+its scheduling autogroup, not the door's.)  ``--busy-nice K`` puts those workers back to
+an ordinary nice +K (the pool's policy before SCHED_IDLE) once they run, for a before /
+after; ``--repeat R`` plays the whole plan R times, idle and busy runs alternating.
 
 Figures only: the test suite never runs this.
 """
@@ -31,7 +37,6 @@ import argparse
 import asyncio
 import base64
 import contextlib
-import json
 import os
 import re
 import resource
@@ -81,12 +86,22 @@ class Result:
 
 # -- server processes -------------------------------------------------------------------------
 
-def server_pids(pid: int) -> list[int]:
-    """A server process and its children (the workers of ``serve --workers``)."""
-    pids = [pid]
+def children(pid: int) -> list[int]:
     with contextlib.suppress(OSError):
-        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    return pids
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return []
+
+
+def is_solver(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return b"door.solver_worker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    return False
+
+
+def server_pids(pid: int) -> list[int]:
+    """A server process and its children (the workers of ``serve --workers``), not its
+    solver workers (counted apart: :func:`solver_workers`)."""
+    return [pid, *(child for child in children(pid) if not is_solver(child))]
 
 
 def proc_cpu(pid: int) -> tuple[float, float]:
@@ -122,7 +137,7 @@ def proc_stats(pid: int) -> tuple[int, float]:
     return rss, cpu
 
 
-def make_home(n: int) -> Path:
+def make_home(n: int, busy: int = 0) -> Path:
     home = Path(tempfile.mkdtemp(prefix="reussite-load-"))
     text = (REPO / "sysop.ini").read_text(encoding="utf-8")
     for key, value in (("max_nodes", n + 50), ("max_per_address", min(10000, n + 50)),
@@ -130,6 +145,11 @@ def make_home(n: int) -> Path:
                        ("login_per_address", min(10000, n + 50)),
                        ("login_timeout", 600), ("idle_timeout", 3600)):
         text = re.sub(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
+    if busy:       # [solver]: one worker per hard deal, and a budget longer than the run
+        head, solver = text.split("\n[solver]", 1)
+        for key, value in (("workers", busy), ("budget", BUSY_BUDGET)):
+            solver = re.sub(rf"(?m)^;?{key} = .*$", f"{key} = {value}", solver, count=1)
+        text = f"{head}\n[solver]{solver}"
     (home / "sysop.ini").write_text(text, encoding="utf-8")
     (home / "ansi").mkdir()
     (home / "data").mkdir()
@@ -190,24 +210,54 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
             await proc.wait()
 
 
-BUSY_JOB = {"game": "auntmary", "number": 55, "options": {}, "seconds": 3600}
-"""A solve that runs for minutes (deal 55 is one the solver cannot settle in 10 s)."""
+BUSY_DEALS = (55, 100, 142, 33)
+"""Aunt Mary deals the solver cannot settle in minutes (docs/solvability.md: unknown at 40 s):
+a caller opening one keeps a worker of the door's pool busy for the whole run."""
+BUSY_BUDGET = 300
+"""The ``[solver] budget`` of a busy run: longer than any run of this benchmark."""
 
 
-async def start_busy_solvers(count: int) -> list[asyncio.subprocess.Process]:
-    """``count`` solver workers (the pool's own ``python -m door.solver_worker``, at the
-    pool's lower priority), each given a long job: the CPU a busy solver pool takes."""
-    procs = []
-    for _ in range(count):
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "door.solver_worker", cwd=REPO,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL)
-        assert proc.stdin is not None
-        proc.stdin.write((json.dumps(BUSY_JOB) + "\n").encode())
-        await proc.stdin.drain()
-        procs.append(proc)
-    return procs
+def solver_workers(pid: int) -> list[int]:
+    """The door's solver workers: children of the server running ``door.solver_worker``."""
+    return [child for child in children(pid) if is_solver(child)]
+
+
+async def make_busy(port: int, server: int, count: int,
+                    nice: int | None) -> tuple[list[Line], list[int]]:
+    """``count`` callers open hard Aunt Mary deals; wait until as many solver workers of
+    the door run, and (``nice``) set them to an ordinary nice +``nice``."""
+    lines = []
+    for i, number in enumerate(BUSY_DEALS[:count]):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        line = Line(reader, writer)
+        await line.until(b"Handle:")
+        for send, wait in ((b"new\r", b"New user"), (f"busy{i}x\r".encode(), b"Password:"),
+                           (b"secret-pw\r", b"Again:"), (b"secret-pw\r", b"Press any key"),
+                           (b" ", b"Your choice"), (b"a", b"Game number:"),
+                           (f"{number}\r".encode(), f"Aunt Mary #{number}".encode())):
+            line.send(send)
+            await line.until(wait)
+        lines.append(line)
+    deadline = time.monotonic() + 60
+    while len(workers := solver_workers(server)) < count:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{len(workers)} solver workers busy, not {count}")
+        await asyncio.sleep(0.2)
+    if nice is not None:
+        for pid in workers:
+            os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
+            os.setpriority(os.PRIO_PROCESS, pid, nice)
+    return lines, workers
+
+
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds (user + system) of these processes, from /proc (0 for one gone)."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 # -- callers ----------------------------------------------------------------------------------
@@ -464,6 +514,8 @@ class Row:
     client_cpu: float = float("nan")
     """This load generator's own CPU, % of a core, while the keys were played: it shares
     the machine's cores with the server, and its waits count in the latencies too."""
+    solver_cpu: float = float("nan")
+    """The door's busy solver workers' CPU, % of a core, while the keys were played."""
 
 
 WEB_MODES = {"web": "deflate", "web-plain": "plain"}
@@ -477,13 +529,17 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1) -> Row:
+async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1,
+              busy: int = 0, busy_nice: int | None = None) -> Row:
+    """One run; ``busy``: with that many of the door's solver workers on long solves."""
     home = None
+    busy_lines: list[Line] = []
+    solvers: list[int] = []
     if what == "echo":
         proc, port = await start_echo()
         ssh_port = 0
     else:
-        home = make_home(n)
+        home = make_home(n, busy)
         web = WEB_MODES.get(what, "")
         proc, port, ssh_port = await start_door(home, ssh=what == "ssh", web=bool(web),
                                                 workers=workers)
@@ -497,6 +553,8 @@ async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1) 
             await door_caller(10**6, port, [], opened, asyncio.Semaphore(1), warm,
                               ssh_port if what == "ssh" else 0, web=web)
             await asyncio.sleep(0.5)
+        if busy:
+            busy_lines, solvers = await make_busy(port, proc.pid, busy, busy_nice)
         rss0, _ = proc_stats(proc.pid)
         go, ready, res = asyncio.Event(), asyncio.Semaphore(concurrency), Result()
         script_keys = script(keys)
@@ -514,12 +572,17 @@ async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1) 
         ramp = time.monotonic() - began
         await asyncio.sleep(1.0)
         rss1, cpu0 = proc_stats(proc.pid)
-        t0, mine0 = time.monotonic(), time.process_time()
+        t0, mine0, solving0 = time.monotonic(), time.process_time(), cpu_of(solvers)
         go.set()
         await asyncio.gather(*tasks)
         rss2, cpu1 = proc_stats(proc.pid)
         wall, mine = time.monotonic() - t0, time.process_time() - mine0
+        solving = 100 * (cpu_of(solvers) - solving0) / wall
+        if solvers and solver_workers(proc.pid) != solvers:
+            print("    the busy solver workers did not last the run", file=sys.stderr)
     finally:
+        for line in busy_lines:
+            line.writer.close()
         await stop(proc)
         if home:
             shutil.rmtree(home, ignore_errors=True)
@@ -529,7 +592,8 @@ async def run(what: str, n: int, keys: int, concurrency: int, workers: int = 1) 
     return Row(what, n, pct(res.latencies, 0.5), pct(res.latencies, 0.99),
                (rss1 - rss0) / alive, (max(rss1, rss2) - rss0) / alive,
                100 * (cpu1 - cpu0) / wall, ramp, res.lost, res.failed,
-               res.received / res.keys if res.keys else float("nan"), 100 * mine / wall)
+               res.received / res.keys if res.keys else float("nan"), 100 * mine / wall,
+               solving if solvers else float("nan"))
 
 
 def show(rows: list[Row]) -> None:
@@ -549,6 +613,7 @@ def report(row: Row) -> None:
     print(f"  {row.what} N={row.n}: p50 {row.p50:.1f} ms, p99 {row.p99:.1f} ms, "
           f"{row.rss_idle:.0f}/{row.rss_per_caller:.0f} KiB/caller, CPU {row.cpu:.0f}% "
           f"(client {row.client_cpu:.0f}%), "
+          f"{'' if row.solver_cpu != row.solver_cpu else f'solvers {row.solver_cpu:.0f}%, '}"
           f"ramp {row.ramp:.0f} s, lost {row.lost}, failed {row.failed}, "
           f"{row.bytes_per_key:.0f} bytes/key; load {os.getloadavg()[0]:.2f}", flush=True)
 
@@ -571,6 +636,10 @@ async def main() -> None:
                         help="the door's worker processes (serve --workers)")
     parser.add_argument("--busy-solvers", type=int, default=0, metavar="N",
                         help="also run each telnet size again with N solver workers busy")
+    parser.add_argument("--busy-nice", type=int, default=None, metavar="K",
+                        help="the busy solver workers at an ordinary nice +K (before/after)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="R",
+                        help="play the sizes (idle and busy runs alternating) R times")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = 2 * max([*args.sizes, args.ssh, args.web]) + 200
@@ -581,18 +650,15 @@ async def main() -> None:
           f"open files limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}",
           flush=True)
     rows: list[Row] = []
-    for n in args.sizes:
+    for n in [n for _ in range(args.repeat) for n in args.sizes]:
         for what in ("telnet",) if args.no_echo else ("telnet", "echo"):
             rows.append(await run(what, n, args.keys, args.concurrency, args.workers))
             report(rows[-1])
         if args.busy_solvers:
-            busy = await start_busy_solvers(args.busy_solvers)
-            try:
-                row = await run("telnet", n, args.keys, args.concurrency, args.workers)
-            finally:
-                for proc in busy:
-                    await stop(proc)
-            row.what = f"telnet, {args.busy_solvers} solving"
+            row = await run("telnet", n, args.keys, args.concurrency, args.workers,
+                            args.busy_solvers, args.busy_nice)
+            row.what = f"telnet, {args.busy_solvers} solving" + (
+                f" (nice {args.busy_nice})" if args.busy_nice is not None else "")
             rows.append(row)
             report(row)
     if args.ssh:

@@ -24,9 +24,9 @@ busy: N more callers open Aunt Mary deals the solver cannot settle for minutes (
 processes, its priority, its pipes, its event loop -- chew on them while the keys are
 played: the keys' latency with the pool busy, beside the same run without.  (Solver
 workers started by the benchmark itself would sit in the benchmark's session, and so in
-its scheduling autogroup, not the door's.)  ``--busy-nice K`` puts those workers back to
-an ordinary nice +K (the pool's policy before SCHED_IDLE) once they run, for a before /
-after; ``--repeat R`` plays the whole plan R times, idle and busy runs alternating.
+its scheduling autogroup, not the door's.)  ``--busy-nice K`` sets those workers to an
+ordinary nice +K (SCHED_OTHER) once they run, to compare priorities (the pool's own: nice
++10); ``--repeat R`` plays the whole plan R times, idle and busy runs alternating.
 
 Figures only: the test suite never runs this.
 """
@@ -637,7 +637,7 @@ async def main() -> None:
     parser.add_argument("--busy-solvers", type=int, default=0, metavar="N",
                         help="also run each telnet size again with N solver workers busy")
     parser.add_argument("--busy-nice", type=int, default=None, metavar="K",
-                        help="the busy solver workers at an ordinary nice +K (before/after)")
+                        help="the busy solver workers at an ordinary nice +K (to compare)")
     parser.add_argument("--repeat", type=int, default=1, metavar="R",
                         help="play the sizes (idle and busy runs alternating) R times")
     args = parser.parse_args()

@@ -1,5 +1,5 @@
 """Time to answer "still winnable?": wall seconds from the question to the answer, through the
-door's own solver pool (worker processes at the lowest priority), as a caller waits for it.
+door's own solver pool (worker processes, niceness +10), as a caller waits for it.
 
     nice -n 19 python bench/still_winnable.py [--deals 20] [--moves 0 5 15] [--budget 10]
                                               [--workers 1] [--only montecarlo auntmary]

@@ -4,10 +4,8 @@ It reads one job per line on stdin (JSON: game, number, options, position, secon
 it, and writes the verdict as one JSON line on stdout, until stdin closes (the door is gone).
 A job ``{"kind": "move", "game": "anciento", "position": …}`` asks the search player for its
 move instead (the Demo, the Hint): the answer is ``{"move": "e4"}``.
-It lowers its own priority first, so that solving never slows the door's callers down: on
-Linux it takes the SCHED_IDLE policy (it runs only on CPU nothing else wants, and a caller's
-process waking up takes the core from it at once), elsewhere nice +19 (it was nice +10:
-docs/solvability.md, "Callers' keys while the solvers run", has the figures).
+It lowers its own priority first, so that solving never slows the door's callers down: a
+2-core machine gives the door's event loop the CPU it needs and the solver the rest.
 """
 
 from __future__ import annotations
@@ -18,23 +16,15 @@ import os
 import sys
 from typing import Any
 
-NICE = 19
-"""Added to the worker's niceness where there is no SCHED_IDLE."""
-
-
-def lower_priority() -> None:
-    """Give the CPU to everything else first: SCHED_IDLE, else nice +NICE."""
-    with contextlib.suppress(OSError, AttributeError):   # not Linux, or not allowed
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(NICE)
+NICE = 10
+"""Added to the worker's niceness."""
 
 
 def main() -> None:
     from .games.solvers import solve
 
-    lower_priority()
+    with contextlib.suppress(OSError, AttributeError):  # not allowed, or not here
+        os.nice(NICE)
     for line in sys.stdin:
         job = json.loads(line)
         answer: dict[str, Any]

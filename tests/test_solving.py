@@ -4,7 +4,6 @@ a job killed when the caller leaves, a wall-clock guard, a clean close."""
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from pathlib import Path
 
@@ -268,20 +267,6 @@ async def test_a_question_about_the_deal_as_dealt_joins_its_verdict() -> None:
     finally:
         await pool.close()
 
-
-@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
-async def test_workers_take_only_the_cpu_nobody_else_wants() -> None:
-    pool = SolverPool(1, 10)
-    try:
-        job = asyncio.ensure_future(pool.solve(*HARD, seconds=60))
-        await until(lambda: worker_of(pool, 55) is not None)
-        worker = worker_of(pool, 55)
-        assert worker is not None
-        await until(lambda: os.sched_getscheduler(worker.process.pid) == os.SCHED_IDLE)
-        job.cancel()
-        await asyncio.gather(job, return_exceptions=True)
-    finally:
-        await pool.close()
 
 
 async def test_the_same_question_asked_again_just_after_its_asker_left() -> None:

@@ -10,11 +10,20 @@ Consolidation is the one command that is not a position, so it lives on ``F`` (f
 ``c`` must stay free for column c.  The engine consolidates by itself when no pair is left;
 ``F`` asks for it earlier in relaxed mode (sysop.ini ``[montecarlo] consolidation``).
 
-A consolidation is shown as it happens: the cards it moved up carry ``↑``, the cards dealt
-from the stock ``+``, and the message line says how many of each.  The marks stay until the
-next consolidation rewrites those faces anyway: a mark is one cell in the face's own
-colours, so it costs one byte, where clearing marks at the next key would cost some 180
-bytes on the caller's line (which may be a 2400 baud modem; see bench/bench_ui_montecarlo.py).
+A consolidation is shown as it happens: the cards it moved up carry an up mark, the cards
+dealt from the stock ``+``, and the legend under the board says how many of each.  The marks
+stay until the next consolidation rewrites those faces anyway: a mark is one cell in the
+face's own colours, so it costs one byte, where clearing marks at the next key would cost
+some 180 bytes on the caller's line (which may be a 2400 baud modem; see
+bench/bench_ui_montecarlo.py).
+
+A consolidation rewrites nearly every card of the board in one key (issue #20: at most 300
+bytes for 95 % of keys), so three looks are chosen for it.  The up mark is ``↑`` only where
+it is one byte (CP437 with glyphs), ``^`` elsewhere (three bytes a card in UTF-8).  Every
+face is black on white: pairs go by rank, so red and black told the caller nothing in this
+game, and switching colour between the cards a consolidation rewrites cost more than 30
+bytes.  The counts sit in the legend, where only their digits change, not on the message
+line, where the whole sentence went out each time.
 At the end, the solver pool says whether the deal could be won (``solver_view``).
 """
 
@@ -37,9 +46,10 @@ from ..games.montecarlo import (
 )
 from ..session import Session
 from ..term import Key
+from ..term.charset import ASCII_FALLBACK, Charset
 from ..term.screen import BLACK, YELLOW, Attr
 from . import theme
-from .cards import card_attr, card_label
+from .cards import BLACK_CARD, card_label
 from .game_screen import GameScreen, play_game
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
@@ -48,6 +58,7 @@ GRID_LEFT = 4                     # the grid's left border (row numbers at colum
 CELL_WIDTH = 7                    # six cells inside, one border
 PANEL_LEFT, PANEL_WIDTH = 44, 34
 LEGEND_ROW = GRID_TOP + 2 * SIZE + 2
+LEGEND_COUNTS = (8, 27)           # the columns of the legend's two counts (moved, dealt)
 
 # -- looks ----------------------------------------------------------------------------------
 CURSOR = theme.HOTKEY
@@ -55,6 +66,7 @@ PICKED = Attr(BLACK, YELLOW)
 HINTED = theme.HINTED
 GAP = theme.DIM
 GAP_TEXT = " ·· "
+FACE = BLACK_CARD                 # every face: red and black mean nothing here (above)
 MOVED_MARK, DEALT_MARK = "↑", "+"
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
@@ -68,6 +80,12 @@ Short: it changes at every consolidation that deals, and back at the next pair."
 def cell_origin(p: int) -> tuple[int, int]:
     """Screen (row, column) of the first of position ``p``'s six inner cells."""
     return GRID_TOP + 1 + 2 * (p // SIZE), GRID_LEFT + 1 + CELL_WIDTH * (p % SIZE)
+
+
+def mark_glyph(mark: str, charset: Charset) -> str:
+    """``mark`` as the caller's charset sends it in one byte, else its ASCII stand-in (the
+    charset's own table): ``↑`` in CP437 with glyphs, ``^`` in UTF-8, CP437 and ASCII."""
+    return mark if len(charset.encode_char(mark)) == 1 else ASCII_FALLBACK.get(mark, mark)
 
 
 def consolidation_summary(event: Consolidation) -> str:
@@ -97,9 +115,9 @@ class MonteCarloScreen(GameScreen):
         "F           consolidate now (only when the sysop allows it)",
         "I           how to play      Q   leave (the game is saved)",
         "",
-        "With no pair left the door consolidates: cards slide up (↑)",
-        "and the stock fills the grid (+).  Score: A=1 ... K=13 per card",
-        "removed, and 100 more for clearing all 52.",
+        "With no pair left the door consolidates: cards slide up (^ or ↑)",
+        "and the stock fills the grid (+); the legend counts them.",
+        "Score: A=1 ... K=13 per card removed, 100 more for clearing all 52.",
     ]
 
     def __init__(self, session: Session, game: Any) -> None:
@@ -108,6 +126,8 @@ class MonteCarloScreen(GameScreen):
         self.picked: int | None = None
         self.typed = ""
         self.marks: dict[int, str] = {}     # the last consolidation: position -> mark
+        if game.last_consolidation is not None:  # a resumed game shows them as they were
+            self._mark(game.last_consolidation)
         self.hinted: tuple[int, ...] = ()
         self.hint_index = 0
 
@@ -233,13 +253,17 @@ class MonteCarloScreen(GameScreen):
             return
         event = game.last_consolidation
         if len(game.consolidations) > before_events and event is not None:
-            self.marks = {dst: MOVED_MARK for _, dst in event.moves}
-            self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
-            self.say(consolidation_summary(event))
+            self._mark(event)
+            if not self._legend_shown():  # the legend counts them, when the screen has room
+                self.say(consolidation_summary(event))
         elif self.marks and event is not None and said == consolidation_summary(event):
             # The message stays with the marks it explains while nothing replaced it (it
             # then costs nothing); once a hint or an undo has, the legend explains them.
             self.say(said)
+
+    def _mark(self, event: Consolidation) -> None:
+        self.marks = {dst: MOVED_MARK for _, dst in event.moves}
+        self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
 
     def _undo(self) -> None:
         self.typed, self.picked = "", None
@@ -300,6 +324,7 @@ class MonteCarloScreen(GameScreen):
             self._draw_legend()
         for p in self._changed_cells():
             self._draw_cell(p)
+        self._draw_legend_counts()
         self._draw_panel()
 
     _looks: list[tuple[Any, ...]] | None = None  # each cell's look as last drawn …
@@ -366,7 +391,9 @@ class MonteCarloScreen(GameScreen):
         else:
             # The mark shares the face's colours: a consolidation rewrites the faces anyway,
             # so the marks cost a byte each and no colour change.
-            screen.put(row, col + 1, f" {label}{self.marks.get(p, ' ')}", card_attr(card))
+            mark = self.marks.get(p)
+            shown = mark_glyph(mark, self.session.renderer.charset) if mark else " "
+            screen.put(row, col + 1, f" {label}{shown}", FACE)
 
     def _draw_panel(self) -> None:
         screen, game = self.session.screen, self.game
@@ -400,34 +427,47 @@ class MonteCarloScreen(GameScreen):
             col = left + (15 if len(label) > 1 else 6)
             screen.put(top + 1 + i, col, value[: left + PANEL_WIDTH - 2 - col], attr)
 
+    def _legend_shown(self) -> bool:
+        """The legend fits under the board (24 rows do; a shorter screen goes without)."""
+        return self.session.screen.rows - 4 >= LEGEND_ROW + 4
+
     def _draw_legend(self) -> None:
         screen = self.session.screen
         row = LEGEND_ROW
-        if row + 4 > screen.rows - 4:
+        if not self._legend_shown():
             return
         col = screen.put(row, 2, "[", CURSOR)
-        col = screen.put(row, col, " K♠ ", card_attr_of("KS"))
+        col = screen.put(row, col, " K♠ ", FACE)
         col = screen.put(row, col, "]", CURSOR)
         col = screen.put(row, col, " cursor   ", theme.LABEL)
         col = screen.put(row, col, "»7♥«", PICKED)
         col = screen.put(row, col, " picked   ", theme.LABEL)
         col = screen.put(row, col, "*Q♣*", HINTED)
         screen.put(row, col, " hint", theme.LABEL)
-        col = screen.put(row + 1, 3, f" 5♦{MOVED_MARK}", card_attr_of("5D"))
-        col = screen.put(row + 1, col, " moved up   ", theme.LABEL)
-        col = screen.put(row + 1, col, f" 9♠{DEALT_MARK}", card_attr_of("9S"))
-        screen.put(row + 1, col, " dealt from the stock, at the last consolidation",
+        moved = mark_glyph(MOVED_MARK, self.session.renderer.charset)
+        col = screen.put(row + 1, 3, f" 5♦{moved}", FACE)
+        col = screen.put(row + 1, col, f" {'':>2} moved up   ", theme.LABEL)
+        col = screen.put(row + 1, col, f" 9♠{DEALT_MARK}", FACE)
+        screen.put(row + 1, col, f" {'':>2} dealt from the stock, at the last consolidation",
                    theme.LABEL)
         screen.put(row + 3, 2, "Remove two cards of the same rank that touch: in a row, a column",
                    theme.LABEL)
         screen.put(row + 4, 2, "or corner to corner.  Type a card's place as column and row: b2.",
                    theme.LABEL)
 
-
-def card_attr_of(text: str) -> Attr:
-    """The face colours of a card given as text (for the legend's samples)."""
-    from ..games.cards import Card
-    return card_attr(Card.parse(text))
+    def _draw_legend_counts(self) -> None:
+        """How many cards each mark is on (the last consolidation's moved and dealt): two
+        digits in place, where a sentence on the message line cost ~35 bytes a time; blank
+        while no marks show (none yet, or the consolidation was undone)."""
+        marks = list(self.marks.values())
+        counts = [f"{marks.count(MOVED_MARK):>2}", f"{marks.count(DEALT_MARK):>2}"]
+        if not marks:
+            counts = ["  ", "  "]
+        if not self._legend_shown() or not self.parts.changed("legend counts", counts):
+            return
+        screen, attr = self.session.screen, theme.BRIGHT
+        screen.put(LEGEND_ROW + 1, LEGEND_COUNTS[0], counts[0], attr)
+        screen.put(LEGEND_ROW + 1, LEGEND_COUNTS[1], counts[1], attr)
 
 
 async def play_montecarlo(session: Session) -> None:

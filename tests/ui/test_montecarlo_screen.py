@@ -20,7 +20,7 @@ from door.games.cards import Card
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
 from door.ui import replay
 from door.ui.cards import card_label
-from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
+from door.ui.montecarlo_screen import MOVED_MARK, MonteCarloScreen, cell_origin, mark_glyph
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -212,12 +212,21 @@ async def play_until_dealt(caller: Caller, game: MonteCarlo) -> None:
 
 
 def assert_marks(caller: Caller, event) -> None:
-    """Exactly the cards of ``event`` carry marks: ↑ moved up, + dealt from the stock."""
+    """Exactly the cards of ``event`` carry marks: ^ (↑ in CP437 with glyphs) moved up,
+    + dealt from the stock; the legend counts them."""
     moved = {dst for _, dst in event.moves}
     dealt = {p for p, _ in event.dealt}
+    charset = caller.terminal.charset
+    up = charset.shows(mark_glyph(MOVED_MARK, charset))
     for p in range(25):
-        mark = "↑" if p in moved else "+" if p in dealt else " "
+        mark = up if p in moved else "+" if p in dealt else " "
         assert caller.cell(p)[4] == mark, (position_name(p), caller.cell(p))
+    assert legend_counts(event) in caller.text
+
+
+def legend_counts(event) -> str:
+    """The legend's line with the counts of ``event``'s marks."""
+    return f"{len(event.moves):>2} moved up    9♠+ {len(event.dealt):>2} dealt from the stock"
 
 
 async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> None:
@@ -225,7 +234,7 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     game = MonteCarlo.new(NUMBER)
     await play_until_dealt(caller, game)
     event = game.last_consolidation
-    await caller.wait_for(f"Consolidated: {len(event.moves)} up, {len(event.dealt)} dealt")
+    await caller.wait_for(legend_counts(event))
     assert_marks(caller, event)
     for p, card in event.dealt:
         assert caller.cell(p)[2:5] == card_label(card) + "+"
@@ -239,7 +248,7 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     await play_until_dealt(caller, game)
     second = game.last_consolidation
     assert second is not event
-    await caller.wait_for(f"Consolidated: {len(second.moves)} up, {len(second.dealt)} dealt")
+    await caller.wait_for(legend_counts(second))
     await caller.settle()
     assert_marks(caller, second)
 
@@ -287,7 +296,7 @@ async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path)
     relaxed.send("F")
     game.play("c")
     event = game.last_consolidation
-    await relaxed.wait_for(f"Consolidated: {len(event.moves)} up, 2 dealt")
+    await relaxed.wait_for(legend_counts(event))
     for pos in range(25):
         assert face(game.grid[pos]) in relaxed.cell(pos)
     await relaxed.close()
@@ -502,3 +511,17 @@ async def test_winnable_only_from_sysop_ini_and_a_typed_number_still_wins(
     caller.send("1\r")                    # a typed number is dealt as typed (deal 1: lost)
     await caller.wait_for("Monte Carlo #1")
     await caller.close()
+
+
+def test_the_up_mark_is_one_byte_in_every_charset() -> None:
+    """↑ where the charset sends it as one byte (CP437's glyph 0x18), its stand-in ^ where
+    it would cost three (UTF-8): a consolidation marks up to 24 cards."""
+    from door.term.charset import Charset
+    shown = {}
+    for name, glyphs in (("cp437", True), ("cp437", False), ("utf8", False), ("ascii", False)):
+        charset = Charset(name, glyphs)
+        mark = mark_glyph(MOVED_MARK, charset)
+        assert len(charset.encode_char(mark)) == 1
+        shown[name, glyphs] = charset.shows(mark)
+    assert shown == {("cp437", True): "↑", ("cp437", False): "^", ("utf8", False): "^",
+                     ("ascii", False): "^"}

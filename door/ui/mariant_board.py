@@ -3,11 +3,16 @@
 A column can grow past 30 cards (two decks) while a 24-row screen has 17 card rows, so a
 column too long for the rows is *compressed* to fit them exactly: its face-down cards always
 take one cell (``▒▒×3``), and a face-up run too long for the rows left shows its first
-card, a ``+k`` cell standing for the ``k`` cards after it, and then as many of its last
-cards as the rows hold — every row is used before a card is hidden.  A topmost group holds
-at most 13 cards (King to Ace), and at least 13 rows stay for the tail, so the cards a
-caller can move are always on the screen.  The *view* (key V) shows every column whole
-instead, on the card rows and the foot row, scrolled when even that is too short.
+cards, a ``+k`` cell standing for the ``k`` cards after them, and then its last
+``SHOWN_TAIL`` cards (more when its topmost group is longer) — every row is used before a
+card is hidden.  A topmost group holds at most 13 cards (King to Ace), and it always shows
+whole, so the cards a caller can move are always on the screen.  The *view* (key V) shows
+every column whole instead, on the card rows and the foot row, scrolled when even that is
+too short.
+
+The ``+k`` sits low, above the last cards only: a card dealt or moved onto a compressed
+column moves the cards under ``+k`` up a row, and ten of them cost some 40 bytes fewer on
+the caller's line than the fourteen under a ``+k`` right after the first card (issue #20).
 
 The layout is computed apart from the drawing so it can be tested without a terminal.
 """
@@ -27,6 +32,7 @@ FACE_OFFSET = 2                  # a card face is 4 cells at x+2 … x+5 of its 
 INFO_ROW, LABEL_ROW, CARDS_TOP = 1, 2, 3
 KEYS = "1234567890"
 MIN_TAIL = 13                    # the longest group (K … A) always shows whole
+SHOWN_TAIL = 10                  # a compressed column's last cards under its "+k"
 
 SELECTED_RED = Attr(RED, YELLOW)
 SELECTED_BLACK = Attr(BLACK, YELLOW)
@@ -74,8 +80,8 @@ def full_column(down: int, up: int) -> list[Cell]:
 
 
 def fitted_column(down: int, up: int, height: int, keep: int = MIN_TAIL) -> list[Cell]:
-    """A column compressed into exactly ``height`` rows (untouched when it fits); its last
-    ``keep`` cards always show."""
+    """A column compressed into exactly ``height`` rows (untouched when it fits): its first
+    cards, ``+k``, its last ``SHOWN_TAIL`` cards, or its last ``keep`` when more."""
     cells = full_column(down, up)
     if len(cells) <= height:
         return cells
@@ -84,8 +90,13 @@ def fitted_column(down: int, up: int, height: int, keep: int = MIN_TAIL) -> list
     hidden = up - 1 - room
     if hidden <= 0:
         return head + [Cell("card", index=i) for i in range(up - room - 1, up)]
-    return head + [Cell("card", index=0), Cell("more", count=hidden)] + \
-        [Cell("card", index=i) for i in range(1 + hidden, up)]
+    tail = max(keep, min(SHOWN_TAIL, room))
+    first = max(1, height - len(head) - 1 - tail)     # more than one when the tail is short
+    if up - first - tail <= 0:                        # a screen too short for the rule
+        first, tail = 1, room
+    return head + [Cell("card", index=i) for i in range(first)] + \
+        [Cell("more", count=up - first - tail)] + [Cell("card", index=i)
+                                                   for i in range(up - tail, up)]
 
 
 def view_height(columns: list[tuple[int, tuple[Card, ...]]]) -> int:

@@ -366,10 +366,10 @@ async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, setti
     caller = Caller(settings)
     await caller.wait_for("Mariant #7")
     column = caller.column(0)
-    # The first card, then just the 7 hidden that must be, then the rest on every row left:
+    # The first cards, then just the 7 hidden that must be, then the last ten (SHOWN_TAIL):
     # the whole topmost group K♦ … 5♦ shows.
-    assert column[:3] == ["▒▒×2", "K♥", "+7"]
-    assert column[3:] == [card_label_text(c) for c in up[8:]]
+    assert column[:7] == ["▒▒×2", *(card_label_text(c) for c in up[:5]), "+7"]
+    assert column[7:] == [card_label_text(c) for c in up[12:]]
     assert len(column) == 17                                    # all the card rows
     caller.send("v")
     await caller.wait_for("VIEW rows 1-18 of 23")               # the foot row too
@@ -383,7 +383,7 @@ async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, setti
     assert caller.column(0, foot=True)[-1] == "5♦"
     caller.send("v")
     await caller.wait_for("Back to play")
-    assert caller.column(0)[2] == "+7"
+    assert caller.column(0)[6] == "+7"
     await caller.close()
 
 
@@ -398,7 +398,9 @@ async def test_every_row_is_used_and_the_view_cuts_no_card(monkeypatch, settings
     await caller.wait_for("Mariant #7")
     column = caller.column(0)
     assert len(column) == rows - 7                                     # every card row
-    assert column[:3] == ["K♠", "+2", card_label_text(up[3])]          # two hidden, no more
+    first = rows - 7 - 1 - 10                          # the rows over "+k" and the last ten
+    assert column[:first] == [card_label_text(c) for c in up[:first]]
+    assert column[first:first + 2] == ["+2", card_label_text(up[first + 2])]  # two hidden
     assert column[-1] == card_label_text(up[-1])
     caller.send("v")
     await caller.wait_for(f"VIEW rows 1-{cards} of {cards}")

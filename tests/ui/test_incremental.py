@@ -28,6 +28,7 @@ from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.net.terminal import Terminal
 from door.session import Session, SessionEnded
+from door.solving import close_solver_pool
 from door.term import Charset, Screen
 from door.ui.anciento_screen import AncientoScreen
 from door.ui.auntmary_screen import AuntMaryScreen
@@ -136,8 +137,16 @@ async def play(name: str, number: int, script: list[Any], charset: str,
     session = Session(terminal, SETTINGS)
     frames: list[int] = []
     screen = checked(cls, frames)(session, new_game(number))
-    with contextlib.suppress(SessionEnded, LeaveGame):
-        await screen.run()
+    if screen.is_over:
+        return  # a deal lost from the start (Monte Carlo #25: no pair, no gap) draws nothing
+    try:
+        with contextlib.suppress(SessionEnded, LeaveGame):
+            await screen.run()
+    finally:  # as play_game does when a game ends: the deal's verdict is no longer wanted
+        screen.stop_solving()
+        if screen.deal_task is not None:
+            await asyncio.gather(screen.deal_task, return_exceptions=True)
+        await close_solver_pool()  # this loop's workers, before asyncio.run closes it
     assert frames, "no frame was drawn"
     if session.too_small or session.screen.version != frames[-1]:
         return  # the last frame is the small-window notice, or a box over the game

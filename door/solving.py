@@ -55,6 +55,8 @@ PLAYER_SECONDS = 10.0
 """The wall-clock guard's base for a search player's move (Demo, Hint: ~40 ms of CPU)."""
 LINE_LIMIT = 1 << 22
 """Longest answer line read from a worker (a winning line is a few KiB)."""
+READY = b"ready"
+"""A worker's first line: it has asked to die with the door (see door.solver_worker)."""
 CAN_SUSPEND = hasattr(signal, "SIGSTOP")
 """Without SIGSTOP (not POSIX), an urgent job waits for a free worker like any other."""
 
@@ -75,6 +77,13 @@ class _Worker:
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
             limit=LINE_LIMIT)
         return cls(process)
+
+    async def ready(self) -> None:
+        """Wait for its first line: from then on it dies with the door, so it may be
+        suspended (SIGSTOP) without being left stopped for ever if the door is killed."""
+        assert self.process.stdout is not None
+        if (await self.process.stdout.readline()).strip() != READY:
+            raise ConnectionError("the solver worker did not start")
 
     async def ask(self, job: dict[str, Any]) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -306,7 +315,12 @@ class SolverPool:
         worker: _Worker | None = None
         started = time.monotonic()
         try:
-            worker = job.worker = self._idle.pop() if self._idle else await _Worker.start()
+            if self._idle:
+                worker = self._idle.pop()
+            else:
+                worker = await _Worker.start()
+                await worker.ready()    # (a cancel meanwhile: discarded below, and reaped)
+            job.worker = worker
             if job.state == SUSPENDED:
                 worker.signal(signal.SIGSTOP)
             else:

@@ -4,6 +4,7 @@ a job killed when the caller leaves, a wall-clock guard, a clean close."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from pathlib import Path
 
@@ -207,7 +208,7 @@ async def test_at_most_size_jobs_suspended_the_next_urgent_one_waits() -> None:
                                                  seconds=60, urgent=True))
         await until(lambda: pool.suspended == 1 and pool.running == 1)
         second = asyncio.ensure_future(pool.solve("auntmary", 2, urgent=True))
-        await until(lambda: pool.queued == 1)
+        await until(lambda: pool.queued == 1 and len(pool.workers()) == 2)  # both started
         assert (pool.running, pool.suspended, len(pool.workers())) == (1, 1, 2)
         first.cancel()                   # its caller left: the next urgent job goes first
         assert (await asyncio.wait_for(second, WAIT)).verdict == NOT_WINNABLE
@@ -233,7 +234,7 @@ async def test_urgent_jobs_are_served_before_background_ones(
     pool = SolverPool(1, 10)
     try:
         first = asyncio.ensure_future(pool.solve(*HARD, seconds=60, urgent=True))
-        await until(lambda: pool.running == 1)
+        await until(lambda: order == [55])      # its worker started and has the job
         later = asyncio.ensure_future(pool.solve("auntmary", 2))
         await until(lambda: pool.queued == 1)
         sooner = asyncio.ensure_future(pool.solve("montecarlo", 3, urgent=True))
@@ -282,3 +283,52 @@ async def test_the_same_question_asked_again_just_after_its_asker_left() -> None
         assert (await asyncio.wait_for(again, WAIT)).verdict == NOT_WINNABLE
     finally:
         await pool.close()
+
+
+ORPHAN_SCRIPT = """
+import asyncio
+import sys
+from door.solving import SolverPool
+from door.games.auntmary import AuntMary
+
+async def main():
+    pool = SolverPool(1, 60)
+    asyncio.ensure_future(pool.solve("auntmary", 55, seconds=60))
+    while pool.running < 1:
+        await asyncio.sleep(0.02)
+    moved = AuntMary.new(55)
+    moved.play("s")
+    asyncio.ensure_future(pool.solve("auntmary", 55, position=moved.to_json(), seconds=60,
+                                     urgent=True))
+    while pool.suspended < 1 or len(pool.workers()) < 2:
+        await asyncio.sleep(0.02)
+    print(" ".join(str(w.process.pid) for w in pool.workers()), flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def process_state(pid: int) -> str:
+    """The state letter of /proc/PID/stat (T stopped, Z zombie), or "gone"."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return "gone"
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+async def test_workers_die_with_a_door_killed_with_sigkill_even_a_suspended_one() -> None:
+    door = await asyncio.create_subprocess_exec(sys.executable, "-c", ORPHAN_SCRIPT,
+                                                stdout=asyncio.subprocess.PIPE)
+    try:
+        assert door.stdout is not None
+        line = await asyncio.wait_for(door.stdout.readline(), WAIT)
+        pids = [int(p) for p in line.split()]
+        states = [process_state(p) for p in pids]
+        assert len(pids) == 2 and "T" in states     # one is stopped for the urgent job
+    finally:
+        door.kill()
+        await door.wait()
+    await until(lambda: {process_state(p) for p in pids} <= {"gone", "Z"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, cast
 
 import telnetlib3
 
@@ -20,6 +20,9 @@ from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
+
+IAC = b"\xff"
+"""Telnet's "interpret as command" byte: a caller's data byte 0xFF travels doubled."""
 
 SessionRunner = Callable[[Terminal], Awaitable[None]]
 
@@ -36,6 +39,7 @@ class TelnetTerminal(Terminal):
                          peer=f"{peer[0]}:{peer[1]}" if peer else "")
         self._reader, self._writer = reader, writer
         self._buffered: Callable[[], int] | None = None  # the transport's unsent count
+        self._protocol = writer.protocol
         self.gone = False
         """The connection is closed: keys still buffered are dropped, not played."""
 
@@ -59,8 +63,17 @@ class TelnetTerminal(Terminal):
             self._reader.feed_data(b"\0")
 
     def write(self, data: bytes) -> None:
-        if not self._writer.is_closing():
-            self._writer.write(data)
+        """A frame to the caller: straight to the socket's transport with IAC doubled, as
+        telnetlib3's ``TelnetWriter.write`` sends it (the door writes bytes, never telnet
+        commands), without its layers of checks and trace logging on every frame."""
+        transport = self._writer.transport
+        if transport is None or transport.is_closing() or self._writer.connection_closed:
+            return
+        if IAC in data:
+            data = data.replace(IAC, IAC + IAC)
+        cast(asyncio.WriteTransport, transport).write(data)
+        if self._protocol is not None:
+            self._protocol._tx_bytes += len(data)
 
     def unsent(self) -> int | None:
         if self._buffered is None:  # looked up once: asked after every frame
@@ -113,6 +126,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     login_pool: LoginPool | None = None  # set on the class start_telnet makes
     ticket: Ticket | None = None
     _refused = False
+    _settled = False
+    """Negotiation is over and nothing of telnetlib3's per-packet machinery is on (no idle
+    timer, no compression): see :meth:`data_received`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -142,11 +158,27 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
             super().begin_negotiation()
 
     def data_received(self, data: bytes) -> None:
+        """The caller's bytes.  The fast path: once negotiation is over, a packet with no
+        IAC byte, arriving outside any telnet command, is all the caller's data and goes
+        straight to the reader, as telnetlib3 would feed it after scanning it for IAC (a
+        key a packet: the door's commonest packet).  Anything else (an IAC anywhere, a
+        command or subnegotiation begun in an earlier packet, compression) takes
+        telnetlib3's own path, byte by byte where it must."""
         if self._refused:
             return
         if self.ticket is not None:
             self.ticket.heard()
+        writer, reader = self.writer, self.reader
+        if (self._settled and writer is not None and reader is not None and 255 not in data
+                and not writer.iac_received and not writer.cmd_received):
+            self._rx_bytes += len(data)
+            reader.feed_data(data)
+            return
         super().data_received(data)
+        # Asked again after each packet telnetlib3 reads (one with IAC may start compression).
+        self._settled = (self._tls_checked and self._waiter_connected.done()
+                         and self._timer is None and not self._mccp2_enabled
+                         and self._mccp3_decompressor is None)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:

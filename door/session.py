@@ -118,6 +118,7 @@ class Session:
         self._deferred = False  # a frame put off while typed-ahead keys wait
         self._keys_in_a_row = 0
         self._alarm: asyncio.TimerHandle | None = None  # wakes the read: see _read
+        self._idle: tuple[float | None, bool] = (None, False)  # see _key
         self._loop: asyncio.AbstractEventLoop | None = None  # the visit's, once known
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
@@ -279,16 +280,19 @@ class Session:
         assert key is not None  # nothing to interrupt the wait
         return key
 
-    async def key_unless(self, woken: Callable[[], bool] | None) -> Key | None:
-        """:meth:`key`, or None as soon as ``woken()`` is true: it is asked before the wait
-        and whenever the terminal's read is woken (:meth:`Terminal.wake`).  Background work
-        that sets what ``woken`` reads and then wakes the terminal thus interrupts a wait
-        for a key with no task of its own (a task and two waits per key were a sixth of the
-        server's time).  For wakeable terminals (``terminal.wakeable``); bytes typed
-        meanwhile wait in the terminal for the next call.  The idle limit counts afresh from
-        an interrupted wait."""
+    async def key_unless(self, woken: Callable[[], bool] | None,
+                         timeout: float | None = None) -> Key | None:
+        """:meth:`key`, or None as soon as ``woken()`` is true, or once ``timeout`` seconds
+        have passed with no key.  ``woken`` is asked before the wait and whenever the
+        terminal's read is woken (:meth:`Terminal.wake`).  Background work that sets what
+        ``woken`` reads and then wakes the terminal thus interrupts a wait for a key with no
+        task of its own (a task and two waits per key were a sixth of the server's time).
+        ``woken`` is for wakeable terminals (``terminal.wakeable``); ``timeout`` works on any.
+        Bytes typed meanwhile wait in the terminal for the next call.  The idle limit counts
+        afresh from a wait ``woken`` interrupted, but not from one that timed out: a screen
+        that redraws a clock every second still lets its caller idle out."""
         while True:
-            key = await self._key(woken)
+            key = await self._key(woken, timeout)
             if key is None or not self.too_small:
                 return key
             if key.is_char and key.char in "qQ":
@@ -297,9 +301,12 @@ class Session:
                 self.bell()
             await self.show()
 
-    async def _key(self, woken: Callable[[], bool] | None = None) -> Key | None:
+    async def _key(self, woken: Callable[[], bool] | None = None,
+                   timeout: float | None = None) -> Key | None:
         idle = self.settings.limits.idle_timeout
-        warned = False
+        # The idle clock: when the next idle step is due (None: a full step from now), and
+        # whether the warning is out.  A wait that timed out hands them to the next one.
+        (idle_due, warned), self._idle = self._idle, (None, False)
         if self._keys:
             self._keys_in_a_row += 1
             if self._keys_in_a_row % KEYS_PER_TURN == 0:
@@ -308,6 +315,10 @@ class Session:
             self._keys_in_a_row = 0
             if self._deferred:
                 await self.show()  # typed-ahead keys all handled: the screen they left
+        loop = self._loop
+        if loop is None:  # asked once: on Python 3.11 every ask is a getpid() system call
+            loop = self._loop = asyncio.get_running_loop()
+        until = None if timeout is None else loop.time() + timeout
         while not self._keys:
             if woken is not None and woken():
                 return None
@@ -316,9 +327,14 @@ class Session:
                 raise self._ending(TimeUp("time is up"))
             if self._time_warnings and left <= self._time_warnings[0]:
                 await self._time_warning(left)
-            wait = min(left, idle - IDLE_WARNING if not warned else IDLE_WARNING)
+            now = loop.time()
+            if idle_due is None:
+                idle_due = now + (IDLE_WARNING if warned else idle - IDLE_WARNING)
+            wait = min(left, idle_due - now)
             if self._time_warnings:
                 wait = max(0.0, min(wait, left - self._time_warnings[0]))
+            if until is not None:
+                wait = max(0.0, min(wait, until - now))
             if self.decoder.pending:
                 wait = ESC_DELAY
             data = await self._read(wait, woken)
@@ -330,17 +346,20 @@ class Session:
                 elif self._time_warnings and (self.deadline - self._clock()
                                               <= self._time_warnings[0]):
                     continue  # the warning is shown at the top of the loop
-                elif not warned:
-                    warned = True
+                elif loop.time() >= idle_due:
+                    if warned:
+                        raise self._ending(IdleTimeout("idle"))
+                    warned, idle_due = True, None
                     await self._idle_warning()
-                else:
-                    raise self._ending(IdleTimeout("idle"))
+                elif until is not None and loop.time() >= until:
+                    self._idle = (idle_due, warned)  # the next wait goes on counting
+                    return None
                 continue
             if not data:
                 raise self._ending(CarrierLost("connection closed"))
             if woken is not None and not data.strip(b"\0") and woken():
                 return None  # only the wake's NUL: no key, and not the caller's doing
-            warned = False
+            warned, idle_due = False, None
             if self.store is not None:  # who's online: the caller is at the keyboard
                 self.store.node_touch(self.caller.node)
             repaint = False

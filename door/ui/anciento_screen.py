@@ -226,6 +226,8 @@ class AncientoScreen(GameScreen):
                 self.say(HINT_THINKING)
                 return None
             timeout = quiet if timeout is None else min(timeout, quiet)
+        if job is None and not self.waiter.waiting:  # the clock's tick: no task, no wait
+            return await self.session.key_unless(None, timeout)
         return await self.waiter.get(timeout, unless=job)
 
     def _time_up(self) -> None:

@@ -9,15 +9,18 @@ that played the same moves.  The timer test drives the screen's clock by hand.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
+import door.session as session_module
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento, Stone, new_stones
 from door.games.anciento_player import search_move
+from door.session import IdleTimeout
 from door.store import Store
 from door.ui.anciento_menu import screen_choices
 from door.ui.anciento_screen import GRID_LEFT, AncientoScreen, square_origin
@@ -374,6 +377,24 @@ async def test_timer_counts_down_pauses_and_ends_the_game(settings: Settings,
     assert f"Final score: {game.score}" in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, WAIT)
+
+
+async def test_a_timed_game_still_idles_out(settings: Settings, monkeypatch) -> None:
+    """The clock redraws many times within the idle limit, each time ending the wait for a
+    key: the limit goes on counting from the last key all the same."""
+    monkeypatch.setattr(AncientoScreen, "tick", 0.02)
+    monkeypatch.setattr(session_module, "IDLE_WARNING", 0.3)
+    settings = dataclasses.replace(settings, limits=dataclasses.replace(settings.limits,
+                                                                        idle_timeout=0.6))
+    caller = Caller(settings)
+    await caller.wait_for("New Anciento game")
+    caller.send("t2\r")
+    await caller.wait_for("2 minutes")
+    await caller.start()
+    await caller.wait_for("Timer       2:00")
+    with pytest.raises(IdleTimeout):
+        await asyncio.wait_for(caller.task, WAIT)
+    assert b"Still there? Press a key" in caller.term.raw
 
 
 async def test_timer_keys_without_a_timer(caller: Caller) -> None:

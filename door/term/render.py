@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress
-from operator import is_not, ne
+from operator import is_not
 
 from .charset import Charset
 from .screen import BLACK, DEFAULT, WHITE, WIDE_TAIL, Attr, Cell, Screen
@@ -36,6 +36,10 @@ _BATCH_FROM = 100
 (:meth:`Renderer._batched`), and the shorter sent: a Mariant deal rewrites cards of two
 colours all over the board, and changing colour between each costs more than moving the
 cursor further (issue #20)."""
+
+
+Rows = list[list[Cell]] | dict[int, list[Cell]]
+"""A frame's rows by row number (the screen's own list, or monochrome copies of some)."""
 
 
 @lru_cache(maxsize=4096)
@@ -164,7 +168,7 @@ class Renderer:
         self._row: int | None = None
         self._col: int | None = None
         self._screen: Screen | None = None  # the screen of the last frame …
-        self._seen: list[int] = []  # … and its rows' stamps then
+        self._seen = 0  # … and its version then (rows stamped later changed since)
 
     def invalidate(self) -> None:
         """Forget what the caller shows: the next frame is a full repaint (Ctrl-R, resize,
@@ -196,8 +200,8 @@ class Renderer:
         if shown is None or len(shown) != screen.rows or len(shown[0]) != screen.cols:
             out = self._repaint(self._rows(screen, range(screen.rows)), screen)
         else:
-            if screen is self._screen:
-                dirty = list(compress(range(screen.rows), map(ne, versions, self._seen)))
+            if screen is self._screen:  # the rows stamped since: later than the last frame
+                dirty = list(compress(range(screen.rows), map(self._seen.__lt__, versions)))
             else:
                 dirty = list(range(screen.rows))
             rows = self._rows(screen, dirty)
@@ -215,20 +219,21 @@ class Renderer:
                     out = full
             else:
                 out = self._diff(rows, changed, screen, shown)
-        self._screen, self._seen = screen, list(versions)
+        self._screen, self._seen = screen, screen.version
         if screen.cursor is not None:
             row, col = screen.cursor
             out += cursor_move(row, col, self._row, self._col)
             self._row, self._col = row, col
         return bytes(out)
 
-    def _rows(self, screen: Screen, which: range | list[int]) -> dict[int, list[Cell]]:
-        """The rows ``which`` as the caller sees them (monochrome: reverse for colour)."""
+    def _rows(self, screen: Screen, which: range | list[int]) -> Rows:
+        """The rows ``which`` (at least) as the caller sees them, by row number: in colour,
+        the screen's own rows; in monochrome, copies with reverse video for colour."""
         if self.color:
-            return {r: screen.cells[r] for r in which}
+            return screen.cells
         return {r: [Cell(c.ch, mono(c.attr)) for c in screen.cells[r]] for r in which}
 
-    def _repaint(self, rows: dict[int, list[Cell]], screen: Screen) -> bytearray:
+    def _repaint(self, rows: Rows, screen: Screen) -> bytearray:
         """Clear the screen, then draw every cell that is not a plain blank."""
         out = bytearray(CLEAR)
         self._attr, self._row, self._col = DEFAULT, 0, 0
@@ -236,7 +241,7 @@ class Renderer:
         return out + self._diff(rows, list(range(screen.rows)), screen,
                                 [[blank] * screen.cols for _ in range(screen.rows)])
 
-    def _diff(self, rows: dict[int, list[Cell]], changed: list[int], screen: Screen,
+    def _diff(self, rows: Rows, changed: list[int], screen: Screen,
               shown: list[list[Cell]]) -> bytearray:
         """Bytes for every visibly changed cell of the ``changed`` rows (``rows`` holds
         them); ``shown`` is updated to the new frame."""

@@ -72,6 +72,8 @@ MOVED_MARK, DEALT_MARK = "↑", "+"
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
 UNDO_KEY, NO_UNDO_KEY = "U undo", "U none"
+STRICT_KEY_LINE = f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"
+RELAXED_KEY_LINE = f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"  # 78 cols
 """U on the key line: greyed when nothing can be undone (the pairs since cards were last
 dealt from the stock, as the panel says), and in monochrome, which cannot grey, worded.
 Short: it changes at every consolidation that deals, and back at the next pair."""
@@ -138,9 +140,7 @@ class MonteCarloScreen(GameScreen):
 
     @property
     def key_line(self) -> str:
-        if self.game.relaxed:  # 78 columns at most
-            return f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"
-        return f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"
+        return RELAXED_KEY_LINE if self.game.relaxed else STRICT_KEY_LINE
 
     def key_line_state(self) -> Hashable:
         return (self.key_line, self.game.undo_refusal() is None, self.session.renderer.color)
@@ -322,8 +322,8 @@ class MonteCarloScreen(GameScreen):
         if parts.changed("grid", None):  # the frame and the legend never change
             self._draw_grid()
             self._draw_legend()
-        for p in self._changed_cells():
-            self._draw_cell(p)
+        for p, face in self._changed_cells():
+            self._draw_cell(p, face)
         self._draw_legend_counts()
         self._draw_panel()
 
@@ -331,8 +331,9 @@ class MonteCarloScreen(GameScreen):
     _board: tuple[Any, ...] | None = None  # … the position and marks then …
     _lit: frozenset[int | None] = frozenset()  # … and the cells the cursor, pick, hint lit
 
-    def _changed_cells(self) -> list[int]:
-        """The positions whose look (card, cursor, pick, hint, mark) changed since drawn.
+    def _changed_cells(self) -> list[tuple[int, bool]]:
+        """The positions whose look (card, cursor, pick, hint, mark) changed since drawn,
+        each with whether more than the cursor's brackets changed there (its face did).
         While the position and the marks are the same (a cursor key, a pick: no action
         since), only the cells lit then or now can have changed, and only those are looked
         at: the commonest keys cost a few comparisons, not 25."""
@@ -348,14 +349,14 @@ class MonteCarloScreen(GameScreen):
             new = [look(p) for p in range(CELLS)]
             self._looks, self._board = new, board
             if self.parts.full or looks is None:
-                return list(range(CELLS))
-            return [p for p in range(CELLS) if new[p] != looks[p]]
+                return [(p, True) for p in range(CELLS)]
+            return [(p, True) for p in range(CELLS) if new[p] != looks[p]]
         changed = []
         for p in sorted(p for p in old_lit | lit if p is not None):
-            now = look(p)
-            if now != looks[p]:
+            now, then = look(p), looks[p]
+            if now != then:
                 looks[p] = now
-                changed.append(p)
+                changed.append((p, now[0] is not then[0] or now[2:] != then[2:]))
         return changed
 
     def _draw_grid(self) -> None:
@@ -369,17 +370,20 @@ class MonteCarloScreen(GameScreen):
             for c in range(SIZE + 1):
                 screen.put(row, GRID_LEFT + CELL_WIDTH * c, "│", theme.FRAME)
 
-    def _draw_cell(self, p: int) -> None:
-        """All six cells of position ``p``: the cursor's brackets (or blanks) and the face."""
+    def _draw_cell(self, p: int, face: bool = True) -> None:
+        """The six cells of position ``p``: the cursor's brackets (or blanks), and the face
+        between them unless ``face`` is False (only the cursor came or went)."""
         screen = self.session.screen
         row, col = cell_origin(p)
-        card = self.game.grid[p]
         if self.cursor == p:
             screen.put(row, col, "[", CURSOR)
             screen.put(row, col + 5, "]", CURSOR)
         else:
             screen.put(row, col, " ")
             screen.put(row, col + 5, " ")
+        if not face:
+            return
+        card = self.game.grid[p]
         if card is None:
             screen.put(row, col + 1, GAP_TEXT, GAP)
             return

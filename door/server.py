@@ -432,18 +432,17 @@ class InputMeter:
         self.hangups = hangups
         self.tokens, self.last = float(INPUT_BURST), time.monotonic()
 
-    async def metered(self, read: Callable[[], Awaitable[bytes]]) -> bytes:
+    def pause(self) -> float | None:
         for hangup in self.hangups:  # a loop, not any() over a generator: once per read
             if hangup.is_set():
-                return b""
+                return None
         now = time.monotonic()
         self.tokens = min(float(INPUT_BURST), self.tokens + (now - self.last) * INPUT_RATE)
         self.last = now
-        if self.tokens < 0:
-            await asyncio.sleep(-self.tokens / INPUT_RATE)
-        data = await read()
-        self.tokens -= len(data)
-        return data
+        return -self.tokens / INPUT_RATE if self.tokens < 0 else 0.0
+
+    def took(self, size: int) -> None:
+        self.tokens -= size
 
 
 async def listen(hosts: list[str], port: int, listeners: list[Any],

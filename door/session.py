@@ -220,17 +220,25 @@ class Session:
             data = self.renderer.frame(self.screen)
         if self._bell and not self._keys:  # one bell for a burst of refused keys
             data, self._bell = b"\x07" + data, False
-        await self.send(data)
+        if data and self._waits(data):  # as send does, without a coroutine a frame
+            await self._drained()
 
     async def send(self, data: bytes) -> None:
         """Write ``data`` and wait until it is on its way; a caller who reads nothing for
         DRAIN_TIMEOUT seconds, or is gone, ends the visit (CarrierLost).  :meth:`show` sends
         frames through here; a watcher's shared bytes come here straight."""
-        if not data:
-            return
-        self.terminal.write(data)
-        if self.terminal.unsent() == 0:
-            return  # all of it went at once: nothing to wait for
+        if data and self._waits(data):
+            await self._drained()
+
+    def _waits(self, data: bytes) -> bool:
+        """Write ``data``; True when some of it could not go at once (then the writer waits
+        for :meth:`_drained`; when all of it went, there is nothing to wait for)."""
+        terminal = self.terminal
+        terminal.write(data)
+        return terminal.unsent() != 0
+
+    async def _drained(self) -> None:
+        """Wait until what was written is on its way (see :meth:`send`)."""
         try:
             async with asyncio.timeout(DRAIN_TIMEOUT):  # no extra task, unlike wait_for
                 await self.terminal.drain()

@@ -46,9 +46,8 @@ class TelnetTerminal(Terminal):
     async def read(self) -> bytes:
         if self.gone:  # hung up: what they typed before is not worth drawing
             return b""
-        early = self.take_pushback()
-        if early:
-            return early
+        if self._pushback:
+            return self.take_pushback()
         try:
             data = await self._reader.read(4096)
         except (ConnectionError, OSError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from ..term import Charset
@@ -44,10 +44,15 @@ def window_size(cols: int | None, rows: int | None) -> tuple[int, int]:
 
 
 class ReadMeter(Protocol):
-    """Paces one caller's input (``reussite serve``'s flood limit: door/server.py)."""
+    """Paces one caller's input (``reussite serve``'s flood limit: door/server.py).  Plain
+    calls around the read, not a coroutine wrapped round it: asked on every key."""
 
-    async def metered(self, read: Callable[[], Awaitable[bytes]]) -> bytes:
-        """``read()``'s bytes, once the caller may send more; ``b""`` to end the call."""
+    def pause(self) -> float | None:
+        """Seconds to wait before the next read (0: none); None ends the call."""
+        ...
+
+    def took(self, size: int) -> None:
+        """The read brought ``size`` bytes."""
         ...
 
 
@@ -88,9 +93,17 @@ class Terminal(ABC):
     async def receive(self) -> bytes:
         """The caller's next bytes as the door takes them: :meth:`read`, through
         :attr:`meter` when there is one."""
-        if self.meter is None:
+        meter = self.meter
+        if meter is None:
             return await self.read()
-        return await self.meter.metered(self.read)
+        pause = meter.pause()
+        if pause is None:
+            return b""
+        if pause:
+            await asyncio.sleep(pause)
+        data = await self.read()
+        meter.took(len(data))
+        return data
 
     def unread(self, data: bytes) -> None:
         """Give bytes back: the next :meth:`read` returns them first."""

@@ -463,12 +463,14 @@ class MonteCarloScreen(GameScreen):
         """How many cards each mark is on (the last consolidation's moved and dealt): two
         digits in place, where a sentence on the message line cost ~35 bytes a time; blank
         while no marks show (none yet, or the consolidation was undone)."""
+        # Drawn under the marks themselves (a new dict whenever they change: _mark, _undo),
+        # so that a key which changes none of them costs one comparison, not a count.
+        if not self._legend_shown() or not self.parts.changed("legend counts", self.marks):
+            return
         marks = list(self.marks.values())
         counts = [f"{marks.count(MOVED_MARK):>2}", f"{marks.count(DEALT_MARK):>2}"]
         if not marks:
             counts = ["  ", "  "]
-        if not self._legend_shown() or not self.parts.changed("legend counts", counts):
-            return
         screen, attr = self.session.screen, theme.BRIGHT
         screen.put(LEGEND_ROW + 1, LEGEND_COUNTS[0], counts[0], attr)
         screen.put(LEGEND_ROW + 1, LEGEND_COUNTS[1], counts[1], attr)

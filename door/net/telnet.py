@@ -125,6 +125,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     login_pool: LoginPool | None = None  # set on the class start_telnet makes
     ticket: Ticket | None = None
     _refused = False
+    _heard = False
     _settled = False
     """Negotiation is over and nothing of telnetlib3's per-packet machinery is on (no idle
     timer, no compression): see :meth:`data_received`."""
@@ -165,8 +166,10 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         telnetlib3's own path, byte by byte where it must."""
         if self._refused:
             return
-        if self.ticket is not None:
-            self.ticket.heard()
+        if not self._heard:  # the pool's ticket needs the first packet only
+            self._heard = True
+            if self.ticket is not None:
+                self.ticket.heard()
         writer, reader = self.writer, self.reader
         if (self._settled and writer is not None and reader is not None and 255 not in data
                 and not writer.iac_received and not writer.cmd_received):

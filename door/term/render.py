@@ -263,7 +263,7 @@ class Renderer:
             if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
-                shown[r] = _keep_corner(line, old, limit)
+                _keep_corner(line, old, limit)
                 continue
             erase_from = tail = None
             end = line[diffs[-1]]
@@ -301,7 +301,7 @@ class Renderer:
                 line[limit:] = [Cell(" ", DEFAULT)] * (cols - limit)
                 shown[r] = line
             else:
-                shown[r] = _keep_corner(line, old, limit)
+                _keep_corner(line, old, limit)
         self._shown = shown
         if len(out) >= _BATCH_FROM:
             end_state = (self._attr, self._row, self._col)
@@ -441,9 +441,12 @@ def _blank_tail(line: list[Cell], limit: int) -> int:
     return c
 
 
-def _keep_corner(line: list[Cell], old: list[Cell], limit: int) -> list[Cell]:
-    """The new row as shown, except cells past ``limit`` (the bottom-right) keep their old
-    content: we never write there."""
+def _keep_corner(line: list[Cell], old: list[Cell], limit: int) -> None:
+    """The row as shown (``old``, the renderer's own list) becomes the new row, except cells
+    past ``limit`` (the bottom-right), which keep their old content: we never write there.
+    In place: a new list per row drawn was an allocation too large for Python's own
+    allocator, every frame."""
     if limit == len(line):
-        return list(line)  # a copy: the screen keeps drawing into its own rows
-    return [*line[:limit], *old[limit:]]
+        old[:] = line
+    else:
+        old[:limit] = line[:limit]

@@ -69,3 +69,12 @@ async def test_a_resize_during_a_wait_ends_it_with_its_key(settings: Settings) -
     terminal.resized(100, 30)
     assert await asyncio.wait_for(reading, WAIT) == b"\0"
     assert (await session.key()).name == "resize"
+
+
+async def test_a_wait_with_a_timeout_ends_empty_or_with_the_key(settings: Settings) -> None:
+    terminal = WakeableTerminal()
+    session = Session(terminal, settings)
+    assert await asyncio.wait_for(session.key_unless(None, 0.01), WAIT) is None
+    terminal.incoming.put_nowait(b"x")
+    key = await asyncio.wait_for(session.key_unless(None, 600.0), WAIT)
+    assert key is not None and key.char == "x"

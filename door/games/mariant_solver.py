@@ -8,15 +8,23 @@ only for a position with no legal action left that is not won.
 Method (figures in ``docs/solvability.md``): the game is a string of *phases*, each ending
 with a DEAL that puts one card on every non-empty column.  Within a phase a best-first
 search (no deals) ranks positions by a weighted count of face-down cards, *breaks* (a card
-not on the card it could continue), empty columns, same-suit pairs and cards dealt; the
-best few positions it reached are dealt and their phases searched in turn, the deepest
-phase first (a depth-first search over phases with a small beam).  After the last deal the
-goal is a win, or Auto Ending: every column one K..A group of 13.  Complete suits are
-removed as soon as they form (free, and never a loss: nothing can go on an Ace).
+not on the card it could continue), empty columns, same-suit pairs, cards dealt and the
+face-up cards lying on face-down ones; the best few positions it reached are dealt and
+their phases searched in turn, the deepest phase first (a depth-first search over phases
+with a small beam).  After the last deal the goal is a win, or Auto Ending: every column
+one K..A group of 13.  Complete suits are removed as soon as they form (free, and never a
+loss: nothing can go on an Ace).
 
-The penalty of the line is then lowered by dropping the moves it can do without.  A run is
-deterministic for a given node limit; a seconds limit (CPU time) may stop it earlier on a
-busy machine.
+Searches are tried in rounds: first quick ones (few positions per phase, so the last deal
+comes soon; most deals are won there, in a fraction of a second), one per weight set,
+then wide ones whose cap doubles each round.  A search that stalls is given up for the
+next one rather than searched longer: different weights find different wins.
+
+The line found is then replayed on the solver's own states without each of its moves in
+turn (cheap: the steps before the dropped one are unchanged), keeping a shorter line when
+it still wins with no more points; the result is replayed through the engine before it is
+given.  A run is deterministic for a given node limit; a seconds limit (CPU time) may stop
+it earlier on a busy machine.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,17 +46,28 @@ UNKNOWN = "unknown"
 
 DOWN = 64
 """Added to a card id (``(rank - 1) * 4 + suit``, suits S H D C) while it is face down."""
-ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0), (10.0, 3.0, 4.0, 1.0, 1.0), (10.0, 3.0, 6.0, 1.0, 1.0))
+ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0, 0.0), (10.0, 2.0, 4.0, 1.0, 2.0, 1.0),
+            (10.0, 3.0, 4.0, 1.0, 1.0, 0.0), (10.0, 3.0, 4.0, 1.0, 1.0, 1.0),
+            (10.0, 3.0, 6.0, 1.0, 1.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5))
 """Weights of the position score -- face-down cards, breaks, empty columns (minus), cards
-dealt (minus), same-suit pairs (minus) -- for the successive attempts: a search that stalls
-is started again with the next set (each finds wins the others miss).  Chosen on deals
-10001 … 10200, away from the figures' deals."""
+dealt (minus), same-suit pairs (minus), face-up cards lying on face-down ones -- for the
+successive attempts: a search that stalls is started again with the next set (each finds
+wins the others miss).  Chosen on deals 10001 … 10200, away from the figures' deals."""
 ATTEMPT_NODES = 15_000
 """Positions expanded per attempt; the cap doubles after each round of ATTEMPTS."""
 PHASE_NODES = 1500
 """Positions expanded in one phase before its best ones are dealt."""
 BEAM = 4
 """Positions of a phase that are dealt and searched further."""
+QUICK_PHASE_NODES = 200
+"""Positions expanded per phase in the quick attempts tried first: most deals are won
+with far fewer positions per phase, and a narrow search reaches the last deal sooner."""
+MOVE_COST = 0.0
+FINAL_PHASE_NODES = 1500
+"""Positions expanded in the last phase (stock empty), where every card must end in K..A
+groups: the narrow quick phases too often miss such an ending that a wider one finds."""
+QUICK_NODES = 8000
+"""Positions expanded per quick attempt (one for each weight set of ATTEMPTS)."""
 
 
 def _compatible(x: int, y: int) -> bool:
@@ -123,7 +142,8 @@ def _flip(col: bytes) -> bytes:
 
 class _Search:
     def __init__(self, game: Mariant, node_limit: int | None, deadline: float | None,
-                 weights: tuple[float, ...] = ATTEMPTS[0]) -> None:
+                 weights: tuple[float, ...] = ATTEMPTS[0],
+                 phase_nodes: int = PHASE_NODES) -> None:
         cols = []
         for cards, down in zip(game.columns, game.face_down, strict=True):
             ids = [card_id(c) for c in cards]
@@ -135,9 +155,11 @@ class _Search:
         self.node_limit = node_limit
         self.deadline = deadline
         self.weights = weights
+        self.phase_nodes = phase_nodes
+        self.final_nodes = FINAL_PHASE_NODES
         self.nodes = 0
         self.seen: set[int] = set()
-        self._features: dict[bytes, tuple[int, int, int]] = {}
+        self._costs: dict[bytes, float] = {}
         # expanded positions: (state, parent index, actions from the parent)
         self.tree: list[tuple[State, int, list[Action]]] = []
 
@@ -198,23 +220,23 @@ class _Search:
     # -- evaluation --------------------------------------------------------------------------
     def score(self, state: State) -> float:
         """Lower is better: see ATTEMPTS."""
-        down = breaks = same = empty = 0
-        features = self._features
-        for col in state[0]:
-            if not col:
-                empty += 1
-                continue
-            f = features.get(col)
-            if f is None:
-                f = _column_features(col)
-                if len(features) > 200_000:
-                    features.clear()
-                features[col] = f
-            down += f[0]
-            breaks += f[1]
-            same += f[2]
-        w = self.weights
-        return w[0] * down + w[1] * breaks - w[2] * empty - w[3] * state[1] - w[4] * same
+        cost = self.cost
+        return sum(cost(col) for col in state[0]) - self.weights[3] * state[1]
+
+    def cost(self, col: bytes) -> float:
+        """One column's part of the score (cached: most columns recur in many positions)."""
+        value = self._costs.get(col)
+        if value is None:
+            w = self.weights
+            if col:
+                down, breaks, same, cover = _column_features(col)
+                value = w[0] * down + w[1] * breaks - w[4] * same + w[5] * cover
+            else:
+                value = -w[2]
+            if len(self._costs) > 200_000:
+                self._costs.clear()
+            self._costs[col] = value
+        return value
 
     def score_dealt(self, state: State) -> float:
         if state[1] < len(self.stock):
@@ -269,32 +291,40 @@ class _Search:
     def _phase(self, root: int) -> tuple[int | None, list[tuple[float, int]]]:
         """Best-first over the moves of one phase (no deal) from ``tree[root]``: a finished
         position's index if one turns up, and the (score, index) of the positions expanded."""
-        local: list[tuple[float, int, int, Action | None]] = [
-            (self.score(self.tree[root][0]), 0, root, None)]
+        local: list[tuple[float, int, int, State | None, list[Action]]] = [
+            (self.score(self.tree[root][0]), 0, root, None, [])]
         expanded: list[tuple[float, int]] = []
         order = 0
-        while local and len(expanded) < PHASE_NODES:
-            value, _, parent, action = heapq.heappop(local)
-            if action is None:
+        cost = self.cost
+        move_cost = MOVE_COST
+        limit = self.phase_nodes
+        if self.tree[root][0][1] >= len(self.stock):
+            limit = max(limit, self.final_nodes)
+        while local and len(expanded) < limit:
+            value, _, parent, child, actions = heapq.heappop(local)
+            if child is None:
                 index = parent
             else:
-                state, actions = self.apply(self.tree[parent][0], action)
-                self.tree.append((state, parent, actions))
+                self.tree.append((child, parent, actions))
                 index = len(self.tree) - 1
             expanded.append((value, index))
             self.nodes += 1
             if not self.nodes & 255:
                 self._check_budget()
             state = self.tree[index][0]
+            cols = state[0]
             for move in self.moves(state):
-                child, _ = self.apply(state, move)
+                child, actions = self.apply(state, move)
                 if not self._new(child):
                     continue
                 if self.finished(child):
-                    self.tree.append((child, index, self.apply(state, move)[1]))
+                    self.tree.append((child, index, actions))
                     return len(self.tree) - 1, expanded
                 order += 1
-                heapq.heappush(local, (self.score(child), order, index, move))
+                a, b = move[1], move[3]
+                new = child[0]
+                heapq.heappush(local, (value + cost(new[a]) + cost(new[b]) - cost(cols[a])
+                                       - cost(cols[b]) + move_cost, order, index, child, actions))
         return None, expanded
 
     def _check_budget(self) -> None:
@@ -312,8 +342,9 @@ class _Search:
         return [a for step in reversed(actions) for a in step]
 
 
-def _column_features(col: bytes) -> tuple[int, int, int]:
-    """(face-down cards, breaks, same-suit pairs) of one column."""
+def _column_features(col: bytes) -> tuple[int, int, int, int]:
+    """(face-down cards, breaks, same-suit pairs, face-up cards on face-down ones) of one
+    column."""
     down = breaks = same = 0
     below = -1
     for c in col:
@@ -325,7 +356,7 @@ def _column_features(col: bytes) -> tuple[int, int, int]:
             elif c & 3 == below & 3:
                 same += 1
         below = c
-    return down, breaks, same
+    return down, breaks, same, len(col) - down if down else 0
 
 
 def _notation(action: Action) -> str:
@@ -351,27 +382,85 @@ def _play(game: Mariant, actions: list[str]) -> Mariant | None:
     return copy if copy.won else None
 
 
-def _shorten(game: Mariant, line: list[str], deadline: float | None) -> list[str]:
-    """Drop moves the line can do without (each checked by replaying the rest), last first;
-    keep the version with the lowest final score."""
-    best = line
-    best_score = _final_score(game, line)
-    i = len(best) - 1
-    while i >= 0:
-        if deadline is not None and time.process_time() > deadline:
-            break
-        if ":" in best[i]:
-            trial = best[:i] + best[i + 1:]
-            played = _play(game, trial)
-            if played is not None and played.score <= best_score:
-                best, best_score = trial, played.score
-        i -= 1
-    return best
+def _single_group(col: bytes) -> bool:
+    return col[0] < DOWN and group_length(col) == len(col)
 
 
-def _final_score(game: Mariant, line: list[str]) -> int:
-    played = _play(game, line)
-    return played.score if played is not None else 1 << 30
+def _deal_points(cols: tuple[bytes, ...]) -> int:
+    """The engine's DEAL penalty: 5 per empty column unless every other one is one group."""
+    filled = [col for col in cols if col]
+    empty = COLUMNS - len(filled)
+    return 5 * empty if empty and not all(_single_group(col) for col in filled) else 0
+
+
+def _auto_points(cols: tuple[bytes, ...]) -> int:
+    """Auto Ending's moves from a finished position (0 when nothing is left to sort)."""
+    cards = [[Card((c >> 2) + 1, SUITS[c & 3]) for c in col] for col in cols]
+    return len(auto_ending_plan(cards)) if any(cards) else 0
+
+
+class _Line:
+    """A winning line of moves and deals replayed on the solver's states (removals redone as
+    they fall due), cheap enough to try the line without each of its moves in turn."""
+
+    def __init__(self, search: _Search, steps: list[Action]) -> None:
+        self.search = search
+        self.steps = [a for a in steps if a[0] != "r"]
+        self.start = search.tree[0]
+        self.before = [(self.start[0], 0)]     # (state, raw points) before each step, and last
+        for step in self.steps:
+            self.before.append(self._step(*self.before[-1], step))
+
+    def _step(self, state: State, points: int, step: Action) -> tuple[State, int]:
+        if step[0] == "d":
+            return self.search.apply(state, step)[0], points + _deal_points(state[0])
+        return self.search.apply(state, step)[0], points + 1
+
+    @staticmethod
+    def legal(state: State, step: Action) -> bool:
+        if step[0] == "d":
+            return True
+        _, a, k, b = step
+        col, dst = state[0][a], state[0][b]
+        return k <= group_length(col) and (not dst or COMPAT[col[-k]][dst[-1]])
+
+    def points(self, start: int, steps: list[Action]) -> int | None:
+        """Raw points of the line played from step ``start`` with ``steps`` (None if a step is
+        refused or the end is not finished)."""
+        state, points = self.before[start]
+        for step in steps:
+            if not self.legal(state, step):
+                return None
+            state, points = self._step(state, points, step)
+        if not self.search.finished(state):
+            return None
+        return points + _auto_points(state[0])
+
+    def shortened(self, deadline: float | None) -> list[Action]:
+        """Drop the moves the line can do without, last first, while the points do not grow
+        (the steps before a dropped one are unchanged, so each trial replays only the rest)."""
+        best = self.steps
+        best_points = self.points(0, best)
+        if best_points is None:
+            return self.actions(best)
+        for i in range(len(best) - 1, -1, -1):
+            if deadline is not None and time.process_time() > deadline:
+                break
+            if best[i][0] != "m":
+                continue
+            points = self.points(i, best[i + 1:])
+            if points is not None and points <= best_points:
+                best, best_points = best[:i] + best[i + 1:], points
+        return self.actions(best)
+
+    def actions(self, steps: list[Action]) -> list[Action]:
+        """The steps with the removals they allow, as the search writes them."""
+        done = list(self.start[2])
+        state = self.start[0]
+        for step in steps:
+            state, actions = self.search.apply(state, step)
+            done.extend(actions)
+        return done
 
 
 def _game(game_or_position: Mariant | dict[str, Any] | int, fd: int, fu: int) -> Mariant:
@@ -380,6 +469,19 @@ def _game(game_or_position: Mariant | dict[str, Any] | int, fd: int, fu: int) ->
     if isinstance(game_or_position, dict):
         return Mariant.from_json(game_or_position)
     return Mariant.new(game_or_position, fd=fd, fu=fu)
+
+
+Attempt = tuple[int, int, tuple[float, ...]]
+"""(positions per phase, positions in all, weights) of one search."""
+
+
+def _attempts() -> Iterator[list[Attempt]]:
+    """Rounds of searches: quick narrow ones first, then wide ones whose cap doubles."""
+    yield [(QUICK_PHASE_NODES, QUICK_NODES, weights) for weights in ATTEMPTS]
+    cap = ATTEMPT_NODES
+    while True:
+        yield [(PHASE_NODES, cap, weights) for weights in ATTEMPTS]
+        cap *= 2
 
 
 def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: int = 1,
@@ -396,36 +498,42 @@ def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: 
     if game.status is Status.STUCK:
         return SolveResult(UNWINNABLE, 0, clock() - begin)
     nodes = 0
-    found = None
-    cap = ATTEMPT_NODES
-    while found is None:
+    for round_ in _attempts():
         stopped = False     # an attempt hit its cap (rather than running dry)
-        for weights in ATTEMPTS:
+        for phase_nodes, cap, weights in round_:
             limit = nodes + cap if node_limit is None else min(nodes + cap, node_limit)
-            search = _Search(game, limit, deadline, weights)
+            search = _Search(game, limit, deadline, weights, phase_nodes)
             search.nodes = nodes
+            found = None
             try:
                 found = search.run()
             except _OutOfBudget:
                 stopped = True
             nodes = search.nodes
             if found is not None:
-                break
+                return _result(game, search, found, deadline, lambda: clock() - begin)
             if (node_limit is not None and nodes >= node_limit) or (
                     deadline is not None and clock() > deadline):
                 return SolveResult(UNKNOWN, nodes, clock() - begin)
-        if found is None and not stopped:
+        if not stopped and phase_nodes == PHASE_NODES:
             return SolveResult(UNKNOWN, nodes, clock() - begin)
-        cap *= 2
-    line = [_notation(a) for a in search.line(found)]
-    if _play(game, line) is None:     # never give a line the engine does not accept
-        return SolveResult(UNKNOWN, nodes, clock() - begin)
-    line = _shorten(game, line, deadline)
-    played = _play(game, line)
-    assert played is not None
-    if played.actions[-1:] == ["auto"] and line[-1:] != ["auto"]:
-        line = [*line, "auto"]
-    return SolveResult(WINNABLE, nodes, clock() - begin, line, played.score)
+    raise AssertionError("unreachable: the rounds never end")
+
+
+def _result(game: Mariant, search: _Search, found: int, deadline: float | None,
+            spent: Callable[[], float]) -> SolveResult:
+    """The verdict for a finished position the search found: its line shortened, and
+    replayed through the engine (never a line the engine does not accept)."""
+    line = _Line(search, search.line(found))
+    for actions in (line.shortened(deadline), line.actions(line.steps)):
+        notation = [_notation(a) for a in actions]
+        played = _play(game, notation)
+        if played is not None:
+            if played.actions[-1:] == ["auto"]:
+                notation.append("auto")
+            return SolveResult(WINNABLE, search.nodes, spent(),
+                               notation, played.score)
+    return SolveResult(UNKNOWN, search.nodes, spent())
 
 
 __all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "solve"]

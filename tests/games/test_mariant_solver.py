@@ -7,9 +7,20 @@ from __future__ import annotations
 import pytest
 from test_mariant import mixed_columns, position, stuck_position, suit
 
+from door.games import mariant_solver
 from door.games.base import Status
 from door.games.mariant import Mariant
-from door.games.mariant_solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from door.games.mariant_solver import (
+    ATTEMPTS,
+    QUICK_PHASE_NODES,
+    UNKNOWN,
+    UNWINNABLE,
+    WINNABLE,
+    _Line,
+    _notation,
+    _Search,
+    solve,
+)
 
 
 def replayed(game: Mariant, moves: list[str]) -> Mariant:
@@ -69,3 +80,37 @@ def test_an_ending_that_needs_sorting() -> None:
     result = solve(game, seconds=60)
     assert result.verdict == WINNABLE
     assert replayed(game, result.moves).won
+
+
+@pytest.mark.parametrize("number", [2, 7])
+def test_the_line_is_counted_as_the_engine_counts_it_and_shortening_never_costs(
+        number: int) -> None:
+    # The line's points are counted on the solver's own states (that is what makes dropping
+    # moves cheap to try): they must be the engine's raw points, and the shortened line must
+    # still win with no more points than the line the search found.
+    game = Mariant.new(number)
+    search = _Search(game, None, None, ATTEMPTS[0], QUICK_PHASE_NODES)
+    found = search.run()
+    assert found is not None
+    line = _Line(search, search.line(found))
+    for actions in (line.actions(line.steps), line.shortened(None)):
+        steps = [a for a in actions if a[0] != "r"]
+        after = replayed(game, [_notation(a) for a in actions])
+        if not after.won:
+            after.play("auto")
+        assert after.won
+        assert line.points(0, steps) == after.raw_points
+    assert len(line.shortened(None)) <= len(line.actions(line.steps))
+
+
+def test_when_the_quick_searches_stall_the_wide_ones_win(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Quick searches cut to 300 positions each cannot reach the last deal: the wide rounds
+    # then win, their line replays, and the same node limit gives the same answer twice.
+    monkeypatch.setattr(mariant_solver, "QUICK_NODES", 300)
+    first = solve(2, node_limit=300_000)
+    assert first.verdict == WINNABLE and first.nodes > len(ATTEMPTS) * 300
+    assert replayed(Mariant.new(2), first.moves).won
+    second = solve(2, node_limit=300_000)
+    assert (first.moves, first.penalty, first.nodes) == (second.moves, second.penalty,
+                                                         second.nodes)

@@ -48,7 +48,8 @@ DOWN = 64
 """Added to a card id (``(rank - 1) * 4 + suit``, suits S H D C) while it is face down."""
 ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0, 0.0), (10.0, 2.0, 4.0, 1.0, 2.0, 1.0),
             (10.0, 3.0, 4.0, 1.0, 1.0, 0.0), (10.0, 3.0, 4.0, 1.0, 1.0, 1.0),
-            (10.0, 3.0, 6.0, 1.0, 1.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5))
+            (10.0, 3.0, 6.0, 1.0, 1.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5),
+            (15.0, 2.0, 4.0, 1.0, 2.0, 2.0), (10.0, 2.0, 8.0, 1.0, 2.0, 1.0))
 """Weights of the position score -- face-down cards, breaks, empty columns (minus), cards
 dealt (minus), same-suit pairs (minus), face-up cards lying on face-down ones -- for the
 successive attempts: a search that stalls is started again with the next set (each finds
@@ -59,15 +60,17 @@ PHASE_NODES = 1500
 """Positions expanded in one phase before its best ones are dealt."""
 BEAM = 4
 """Positions of a phase that are dealt and searched further."""
-QUICK_PHASE_NODES = 200
-"""Positions expanded per phase in the quick attempts tried first: most deals are won
-with far fewer positions per phase, and a narrow search reaches the last deal sooner."""
-MOVE_COST = 0.0
+QUICK_PHASE_NODES = (200, 500)
+"""Positions expanded per phase in the quick attempts tried first (each with every weight
+set): most deals are won with far fewer positions per phase than PHASE_NODES, and a
+narrow search reaches the last deal sooner."""
 FINAL_PHASE_NODES = 1500
 """Positions expanded in the last phase (stock empty), where every card must end in K..A
 groups: the narrow quick phases too often miss such an ending that a wider one finds."""
-QUICK_NODES = 8000
-"""Positions expanded per quick attempt (one for each weight set of ATTEMPTS)."""
+QUICK_NODES = 3500
+"""Positions expanded per quick attempt: about one descent to the last deal and its last
+phase.  A quick search that fails there seldom wins by searching the phases above again;
+a fresh one with other weights often does (deals 10001 … 10030 at 3 down 2 up)."""
 
 
 def _compatible(x: int, y: int) -> bool:
@@ -173,6 +176,8 @@ class _Search:
             src = cols[a]
             cols[b] += src[-k:]
             cols[a] = _flip(src[:-k])
+            if src[-1] >= 4:            # not an Ace: no suit can be complete
+                return (tuple(cols), dealt), [action]
             touched: tuple[int, ...] = (b,)
         else:
             filled = [i for i in range(COLUMNS) if cols[i]] or [0]
@@ -296,7 +301,6 @@ class _Search:
         expanded: list[tuple[float, int]] = []
         order = 0
         cost = self.cost
-        move_cost = MOVE_COST
         limit = self.phase_nodes
         if self.tree[root][0][1] >= len(self.stock):
             limit = max(limit, self.final_nodes)
@@ -324,7 +328,7 @@ class _Search:
                 a, b = move[1], move[3]
                 new = child[0]
                 heapq.heappush(local, (value + cost(new[a]) + cost(new[b]) - cost(cols[a])
-                                       - cost(cols[b]) + move_cost, order, index, child, actions))
+                                       - cost(cols[b]), order, index, child, actions))
         return None, expanded
 
     def _check_budget(self) -> None:
@@ -477,7 +481,8 @@ Attempt = tuple[int, int, tuple[float, ...]]
 
 def _attempts() -> Iterator[list[Attempt]]:
     """Rounds of searches: quick narrow ones first, then wide ones whose cap doubles."""
-    yield [(QUICK_PHASE_NODES, QUICK_NODES, weights) for weights in ATTEMPTS]
+    yield [(phase, QUICK_NODES, weights) for phase in QUICK_PHASE_NODES
+           for weights in ATTEMPTS]
     cap = ATTEMPT_NODES
     while True:
         yield [(PHASE_NODES, cap, weights) for weights in ATTEMPTS]

@@ -89,7 +89,7 @@ def test_the_line_is_counted_as_the_engine_counts_it_and_shortening_never_costs(
     # moves cheap to try): they must be the engine's raw points, and the shortened line must
     # still win with no more points than the line the search found.
     game = Mariant.new(number)
-    search = _Search(game, None, None, ATTEMPTS[0], QUICK_PHASE_NODES)
+    search = _Search(game, None, None, ATTEMPTS[0], QUICK_PHASE_NODES[0])
     found = search.run()
     assert found is not None
     line = _Line(search, search.line(found))

@@ -61,9 +61,9 @@ PHASE_NODES = 1500
 BEAM = 4
 """Positions of a phase that are dealt and searched further."""
 QUICK_PHASE_NODES = (200, 500)
-"""Positions expanded per phase in the quick attempts tried first (each with every weight
-set): most deals are won with far fewer positions per phase than PHASE_NODES, and a
-narrow search reaches the last deal sooner."""
+"""Positions expanded per phase in the quick attempts, the narrow ones tried first and the
+wider ones later (each with every weight set): most deals are won with far fewer positions
+per phase than PHASE_NODES, and a narrow search reaches the last deal sooner."""
 FINAL_PHASE_NODES = 1500
 """Positions expanded in the last phase (stock empty), where every card must end in K..A
 groups: the narrow quick phases too often miss such an ending that a wider one finds."""
@@ -480,9 +480,13 @@ Attempt = tuple[int, int, tuple[float, ...]]
 
 
 def _attempts() -> Iterator[list[Attempt]]:
-    """Rounds of searches: quick narrow ones first, then wide ones whose cap doubles."""
-    yield [(phase, QUICK_NODES, weights) for phase in QUICK_PHASE_NODES
-           for weights in ATTEMPTS]
+    """Rounds of searches: quick narrow ones first; then the first wide one (it wins some
+    deals that no quick one does); quick ones a little wider; then wide ones whose cap
+    doubles each round."""
+    narrow, wider = QUICK_PHASE_NODES
+    yield [(narrow, QUICK_NODES, weights) for weights in ATTEMPTS]
+    yield [(PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0])]
+    yield [(wider, QUICK_NODES, weights) for weights in ATTEMPTS]
     cap = ATTEMPT_NODES
     while True:
         yield [(PHASE_NODES, cap, weights) for weights in ATTEMPTS]
@@ -520,7 +524,8 @@ def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: 
             if (node_limit is not None and nodes >= node_limit) or (
                     deadline is not None and clock() > deadline):
                 return SolveResult(UNKNOWN, nodes, clock() - begin)
-        if not stopped and phase_nodes == PHASE_NODES:
+        # every wide search of a full round ran dry: a higher cap would change nothing
+        if not stopped and len(round_) == len(ATTEMPTS) and phase_nodes == PHASE_NODES:
             return SolveResult(UNKNOWN, nodes, clock() - begin)
     raise AssertionError("unreachable: the rounds never end")
 

@@ -4,6 +4,8 @@ action is left."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from test_mariant import mixed_columns, position, stuck_position, suit
 
@@ -54,6 +56,7 @@ def test_other_setups_and_json_positions() -> None:
 
 def test_budget_gives_unknown_and_runs_repeat() -> None:
     assert solve(1, node_limit=100).verdict == UNKNOWN
+    assert gc.isenabled()       # paused during the search only
     assert solve(1, seconds=0.0).verdict == UNKNOWN
     first, second = solve(4, seconds=60), solve(4, seconds=60)
     assert (first.moves, first.penalty, first.nodes) == (second.moves, second.penalty,

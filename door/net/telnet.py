@@ -163,7 +163,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         straight to the reader, as telnetlib3 would feed it after scanning it for IAC (a
         key a packet: the door's commonest packet).  Anything else (an IAC anywhere, a
         command or subnegotiation begun in an earlier packet, compression) takes
-        telnetlib3's own path, byte by byte where it must."""
+        telnetlib3's own path, byte by byte where it must.  Control bytes such as Ctrl-C
+        skip telnetlib3's SLC snooping on this path: its handlers for them only log, and
+        the door reads them as keys."""
         if self._refused:
             return
         if not self._heard:  # the pool's ticket needs the first packet only

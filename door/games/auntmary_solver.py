@@ -41,6 +41,7 @@ The search is deterministic for a given node limit.  A seconds limit stops it by
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -98,6 +99,10 @@ _ZFOUND = [_randoms(14, 2000 + su) for su in range(4)]
 _ZTALON = _randoms(52, 3000)
 
 
+_HOST_BITS = [sum(1 << h for h in HOSTS[x]) for x in range(52)]
+"""A card's two hosts as a bit mask (none for a King)."""
+
+
 def _column_hash(col: list[int]) -> int:
     """XOR of the column's pairs (see above)."""
     h = 0
@@ -109,10 +114,12 @@ def _column_hash(col: list[int]) -> int:
     return h
 
 
-def _dominated(best: list[int], q: int, r: int) -> bool:
-    """``best[j]``: the lowest talon pointer explored with j redeals used.  A position that
-    used fewer redeals, or as many with the pointer no further on, can do all this one can."""
-    return best[r] <= q or (r > 0 and best[0] < 99) or (r == 2 and best[1] < 99)
+def talon_state(q: int, redeals: int) -> int:
+    """The talon's progress as one number, ordered as positions dominate one another: a
+    position that used fewer redeals, or as many with the pointer no further on, can do all
+    that one with a higher number can (the same cards everywhere else).  So the table keeps
+    one number a position, the least explored, and skips one reached again with no less."""
+    return redeals << 6 | q     # the pointer q is at most 52
 
 
 PROBE_NODES = 5000
@@ -141,7 +148,10 @@ class SolveResult:
 Move = tuple[Any, ...]
 """``("H", a)`` column a's top home; ``("T", a, i, b)`` column a's cards from index i onto
 column b; ``("W", k, b)`` talon card k onto column b (``b = -1``: home); ``("D", s, b)`` the
-top of suit s's foundation onto column b; ``("B", steps)`` a block of such moves."""
+top of suit s's foundation onto column b; ``("B", steps, child)`` a block of such moves,
+with the hash and talon state it leads to (:meth:`_Search.child_key`), worked out when
+the block is found (its steps are made then), so that a block leading to a position
+explored already costs no more than another move."""
 
 
 class _Search:
@@ -168,7 +178,8 @@ class _Search:
         self.th = 0
         for k in range(len(self.talon)):
             self.th ^= _ZTALON[k]
-        self.seen: dict[int, list[int]] = {}
+        self.seen: dict[int, int] = {}
+        """Position hash -> the least talon state (:func:`talon_state`) explored there."""
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
@@ -180,14 +191,14 @@ class _Search:
         seen again with a better talon); False: with the other talon plays (the probe)."""
 
     def key(self) -> int:
-        """The position's hash, without the talon pointer and redeals (see _dominated)."""
+        """The position's hash, without the talon pointer and redeals (see talon_state)."""
         return self.tab ^ self.fh ^ self.th
 
     # -- the search ----------------------------------------------------------------------
     def run(self) -> bool:
         """Search; True with ``path`` holding a winning line, False if none exists."""
         path = self.path
-        entered = self._enter(self.key(), self.q, self.redeals)
+        entered = self._enter(self.key(), talon_state(self.q, self.redeals))
         if entered is True:
             return True
         if entered is None:
@@ -201,15 +212,14 @@ class _Search:
                 frame[1] = index + 1
                 move = moves[index]
                 child = self.child_key(move)
-                if child is not None:
-                    best = seen.get(child[0])
-                    if best is not None and _dominated(best, child[1], child[2]):
-                        self.nodes += 1
-                        continue
+                best = seen.get(child[0])
+                if best is not None and best <= child[1]:
+                    self.nodes += 1
+                    continue
                 undo = self.apply(move)
                 mark = len(path)
                 path.append(move)
-                entered = self._enter(self.key(), self.q, self.redeals)
+                entered = self._enter(self.key(), self.redeals << 6 | self.q)
                 if entered is True:
                     return True
                 if entered is None:
@@ -225,10 +235,10 @@ class _Search:
                     self.revert(frame[4], frame[5])
         return False
 
-    def _enter(self, pre: int, pre_q: int, pre_r: int) -> list[tuple[Move, Any]] | bool | None:
+    def _enter(self, pre: int, pre_state: int) -> list[tuple[Move, Any]] | bool | None:
         """Count a node, make the moves made at once, check for a win and the table.
 
-        ``pre`` and ``pre_q``/``pre_r``: the position's hash and talon state before those
+        ``pre`` and ``pre_state``: the position's hash and talon state before those
         moves.  Returns True when won, None when the position was explored already (the
         moves made at once are undone), else the moves made at once (undone when leaving)."""
         self.nodes += 1
@@ -240,22 +250,17 @@ class _Search:
             return True
         seen = self.seen
         key = self.key() if auto else pre
-        q, r = self.q, self.redeals
+        state = self.redeals << 6 | self.q
         best = seen.get(key)
-        if best is None:
-            best = [99, 99, 99]
-            seen[key] = best
-        elif _dominated(best, q, r):
+        if best is not None and best <= state:
             self._unplay(auto)
             del self.path[len(self.path) - len(auto):]
             return None
-        best[r] = q
+        seen[key] = state
         if auto:
             best = seen.get(pre)
-            if best is None:
-                seen[pre] = best = [99, 99, 99]
-            if best[pre_r] > pre_q:
-                best[pre_r] = pre_q
+            if best is None or best > pre_state:
+                seen[pre] = pre_state
         return auto
 
     def _check_budget(self) -> None:
@@ -325,11 +330,14 @@ class _Search:
         cols, found, talon = self.cols, self.found, self.talon
         exhaustive = self.exhaustive
         top_of: dict[int, int] = {}
+        top_mask = 0
         empty = -1
         for b in range(6):
             col = cols[b]
             if col:
-                top_of[col[-1]] = b
+                x = col[-1]
+                top_of[x] = b
+                top_mask |= 1 << x
             elif empty < 0:
                 empty = b
         home: list[Move] = []
@@ -369,6 +377,7 @@ class _Search:
                     for h in HOSTS[x]:
                         if home_mask >> h & 1:
                             wanting.append((x, -1, k, h))
+        look = top_mask | home_mask     # hosts worth a closer look: a top, or home
         for b in range(6):
             col = cols[b]
             if not col:
@@ -382,6 +391,11 @@ class _Search:
                 ready |= 1 << c
                 below = col[i - 1] if i else -1
                 on_host = 0 <= below < DOWN and FIT[c][below]
+                if not _HOST_BITS[c] & look:
+                    if not on_host:
+                        break
+                    i -= 1
+                    continue
                 for h in HOSTS[c]:
                     d = top_of.get(h)
                     if d is None:
@@ -483,7 +497,7 @@ class _Search:
             for plan in self._plans(x, b):
                 dest = plan[-1][2]
                 place = ("T", b, i, dest) if b >= 0 else ("W", i, dest)
-                out.append(("B", (*plan, place)))
+                out.append(("B", (*plan, place), self.child_key(place)))
         return out
 
     def _plans(self, x: int, avoid: int) -> Iterator[list[Move]]:
@@ -541,9 +555,9 @@ class _Search:
         present = self.present & ~(1 << k)
         return present, (present & ((1 << q) - 1)).bit_length(), redeals
 
-    def child_key(self, move: Move) -> tuple[int, int, int] | None:
-        """The hash and talon state (pointer, redeals) the move leads to, before the moves
-        made at once; None for a block (those are made to see)."""
+    def child_key(self, move: Move) -> tuple[int, int]:
+        """The hash and talon state (:func:`talon_state`) the move leads to, before the
+        moves made at once (a block carries its own)."""
         kind = move[0]
         cols = self.cols
         tab, fh, th = self.tab, self.fh, self.th
@@ -587,8 +601,8 @@ class _Search:
             dst = cols[b]
             tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][(top - 1) * 4 + su]
         else:
-            return None
-        return tab ^ fh ^ th, q, r
+            return move[2]
+        return tab ^ fh ^ th, r << 6 | q
 
     def _flip(self, a: int) -> bool:
         """Turn column a's top card face up if it is face down (hash kept); True if so."""
@@ -751,8 +765,22 @@ def solve(game_or_position: AuntMary | Position | dict[str, Any] | int, *,
           clock: Callable[[], float] = time.process_time) -> SolveResult:
     """Decide whether the position (a game, a Position, its JSON, or a game number) can be
     won.  ``node_limit`` and ``seconds`` (CPU time) bound the search: past either, the
-    verdict is ``unknown``.  The game passed in is not modified."""
-    pos = _position(game_or_position)
+    verdict is ``unknown``.  The game passed in is not modified.
+
+    Python's cycle collector is paused meanwhile (as in the Mariant solver): the search
+    makes no cycles, only short-lived move tuples, which the collector would walk again and
+    again (about 10 % of the CPU of deals 25 and 34)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(_position(game_or_position), node_limit, seconds, clock)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(pos: Position, node_limit: int | None, seconds: float | None,
+           clock: Callable[[], float]) -> SolveResult:
     start = clock()
     if pos.resigned:
         return SolveResult(UNWINNABLE, 0, 0.0)

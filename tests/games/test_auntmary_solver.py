@@ -19,6 +19,7 @@ from door.games.auntmary_solver import (
     _OutOfBudget,
     _Search,
     solve,
+    talon_state,
 )
 from door.games.base import Status
 from door.games.cards import SUITS, Card
@@ -250,7 +251,7 @@ def test_incremental_hash_matches_a_fresh_one() -> None:
                 fresh ^= _column_hash(col)
             assert fresh == search.tab
             if child is not None:
-                assert child == (search.key(), search.q, search.redeals)
+                assert child == (search.key(), talon_state(search.q, search.redeals))
             waste = search.present & ((1 << search.q) - 1)
             assert search.waste_top() == waste.bit_length() - 1   # the pointer's invariant
 

@@ -122,6 +122,8 @@ def talon_state(q: int, redeals: int) -> int:
     return redeals << 6 | q     # the pointer q is at most 52
 
 
+_ALL_COLUMNS = range(6)
+
 PROBE_NODES = 5000
 """Nodes of the first, short search in the other move order (see :func:`solve`)."""
 
@@ -178,6 +180,7 @@ class _Search:
         self.th = 0
         for k in range(len(self.talon)):
             self.th ^= _ZTALON[k]
+        self._reach_cache: dict[int, tuple[tuple[int, ...], int, int]] = {}
         self.seen: dict[int, int] = {}
         """Position hash -> the least talon state (:func:`talon_state`) explored there."""
         self.nodes = 0
@@ -219,7 +222,7 @@ class _Search:
                 undo = self.apply(move)
                 mark = len(path)
                 path.append(move)
-                entered = self._enter(self.key(), self.redeals << 6 | self.q)
+                entered = self._enter(self.key(), self.redeals << 6 | self.q, move)
                 if entered is True:
                     return True
                 if entered is None:
@@ -235,16 +238,18 @@ class _Search:
                     self.revert(frame[4], frame[5])
         return False
 
-    def _enter(self, pre: int, pre_state: int) -> list[tuple[Move, Any]] | bool | None:
+    def _enter(self, pre: int, pre_state: int,
+               after: Move | None = None) -> list[tuple[Move, Any]] | bool | None:
         """Count a node, make the moves made at once, check for a win and the table.
 
         ``pre`` and ``pre_state``: the position's hash and talon state before those
-        moves.  Returns True when won, None when the position was explored already (the
-        moves made at once are undone), else the moves made at once (undone when leaving)."""
+        moves; ``after``: the move that led here (see :meth:`_autoplay`).  Returns True
+        when won, None when the position was explored already (the moves made at once are
+        undone), else the moves made at once (undone when leaving)."""
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._check_budget()
-        auto = self._autoplay()
+        auto = self._autoplay(after)
         found = self.found
         if found[0] + found[1] + found[2] + found[3] == 52:
             return True
@@ -269,16 +274,30 @@ class _Search:
         if self.deadline is not None and time.process_time() > self.deadline:
             raise _OutOfBudget
 
-    def _autoplay(self) -> list[tuple[Move, Any]]:
-        """Make the moves made at once (see the module docstring)."""
+    def _autoplay(self, after: Move | None = None) -> list[tuple[Move, Any]]:
+        """Make the moves made at once (see the module docstring).
+
+        ``after``: the move just made from a position where none was left to make.  A
+        tableau move or a talon card put on a column leaves the foundations as they were,
+        so only the columns it touched (and the waste) can offer one; the first look is
+        at those alone.  Once a card goes home every column is looked at, as many times
+        as needed.  Those moves only ever become possible, never impossible, as others are
+        made, so the position reached is the same whatever the order."""
         done: list[tuple[Move, Any]] = []
         if self.exhaustive:
             return done   # tests compare the search with and without them
         found, cols, path = self.found, self.cols, self.path
+        columns: tuple[int, ...] | range = _ALL_COLUMNS
+        if after is not None:
+            kind = after[0]
+            if kind == "T":
+                columns = (after[1], after[3])
+            elif kind == "W" and after[2] >= 0:
+                columns = (after[2],)
         moved = True
         while moved:
             moved = False
-            for a in range(6):
+            for a in columns:
                 col = cols[a]
                 while col:
                     x = col[-1]
@@ -308,6 +327,7 @@ class _Search:
                     done.append((move, self.apply(move)))
                     path.append(move)
                     moved = True
+            columns = _ALL_COLUMNS
         return done
 
     def _unplay(self, auto: list[tuple[Move, Any]]) -> None:
@@ -360,20 +380,15 @@ class _Search:
         # a King that could go into an empty column right now
         # talon: this pass first (the waste top, then the stock in turning order), then
         # the cards behind the waste top, which cost a redeal
-        present = self.present
-        reach: list[int] = []
-        if present:
-            top = self.q - 1
-            start = max(top, 0)
-            reach = [k for k in range(start, len(talon)) if present >> k & 1]
-            if self.redeals < 2:
-                reach += [k for k in range(start) if present >> k & 1]
-            for k in reach:
-                x = talon[k]
-                ready |= 1 << x
-                if x >= KING_ID:
-                    king_ready = True
-                else:
+        reach: tuple[int, ...] = ()
+        if self.present:
+            reach, cards, hosts = self._reach()
+            ready |= cards
+            if cards >> KING_ID:
+                king_ready = True
+            if hosts & home_mask:
+                for k in reach:
+                    x = talon[k]
                     for h in HOSTS[x]:
                         if home_mask >> h & 1:
                             wanting.append((x, -1, k, h))
@@ -449,7 +464,27 @@ class _Search:
             expose.sort(key=_first)
         return home + [m for _, m in expose] + plays + other + downs + later
 
-    def _talon_moves(self, reach: list[int], top_of: dict[int, int], empty: int, ready: int,
+    def _reach(self) -> tuple[tuple[int, ...], int, int]:
+        """The talon cards within reach (indexes: this pass first, from the waste top on,
+        then those behind it if a redeal is left), their card mask and the mask of their
+        hosts; kept by talon state, of which a search meets few."""
+        q, redeals = self.q, self.redeals
+        key = self.present << 8 | q << 1 | (redeals < 2)
+        known = self._reach_cache.get(key)
+        if known is None:
+            present, talon = self.present, self.talon
+            start = max(q - 1, 0)
+            reach = [k for k in range(start, len(talon)) if present >> k & 1]
+            if redeals < 2:
+                reach += [k for k in range(start) if present >> k & 1]
+            cards = hosts = 0
+            for k in reach:
+                cards |= 1 << talon[k]
+                hosts |= _HOST_BITS[talon[k]]
+            known = self._reach_cache[key] = (tuple(reach), cards, hosts)
+        return known
+
+    def _talon_moves(self, reach: tuple[int, ...], top_of: dict[int, int], empty: int, ready: int,
                      home: list[Move], plays: list[Move], later: list[Move]) -> None:
         """Talon plays.  A card turned up from the stock (not the waste top) is played only
         if the very next move can use it -- a card to put on it, the next card of its suit

@@ -128,6 +128,11 @@ PROBE_NODES = 5000
 """Nodes of the first, short search in the other move order (see :func:`solve`)."""
 
 
+_Run = tuple[int, int, tuple[tuple[int, int, int, bool], ...], int]
+"""A column's top run: the mask of its cards, the mask of their hosts, each card top down as
+(index, card, the entry under it or -1, whether it lies on its host), the run's first index."""
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -181,6 +186,7 @@ class _Search:
         for k in range(len(self.talon)):
             self.th ^= _ZTALON[k]
         self._reach_cache: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._runs: dict[tuple[int, ...], _Run] = {}
         self.seen: dict[int, int] = {}
         """Position hash -> the least talon state (:func:`talon_state`) explored there."""
         self.nodes = 0
@@ -393,43 +399,38 @@ class _Search:
                         if home_mask >> h & 1:
                             wanting.append((x, -1, k, h))
         look = top_mask | home_mask     # hosts worth a closer look: a top, or home
+        runs = self._runs
         for b in range(6):
             col = cols[b]
             if not col:
                 continue
-            i = len(col) - 1
-            x = col[i]
+            x = col[-1]
             if found[x & 3] == x >> 2:
                 home.append(("H", b))
-            while True:
-                c = col[i]
-                ready |= 1 << c
-                below = col[i - 1] if i else -1
-                on_host = 0 <= below < DOWN and FIT[c][below]
-                if not _HOST_BITS[c] & look:
-                    if not on_host:
-                        break
-                    i -= 1
-                    continue
-                for h in HOSTS[c]:
-                    d = top_of.get(h)
-                    if d is None:
-                        if home_mask >> h & 1:
-                            wanting.append((c, b, i, h))
-                    else:
-                        if below >= DOWN:
-                            expose.append((-i, ("T", b, i, d)))
+            run = runs.get(tuple(col))
+            if run is None:
+                run = self._top_run(col)
+            run_bits, run_hosts, run_cards, i = run
+            ready |= run_bits
+            if run_hosts & look:
+                for j, c, below, on_host in run_cards:
+                    if not _HOST_BITS[c] & look:
+                        continue
+                    for h in HOSTS[c]:
+                        d = top_of.get(h)
+                        if d is None:
+                            if home_mask >> h & 1:
+                                wanting.append((c, b, j, h))
+                        elif below >= DOWN:
+                            expose.append((-j, ("T", b, j, d)))
                         elif exhaustive:
-                            other.append(("T", b, i, d))
+                            other.append(("T", b, j, d))
                         elif on_host:
-                            twin_moves.append((b, i, d, below))
+                            twin_moves.append((b, j, d, below))
                         elif below < 0:
-                            clearing.append(("T", b, i, d))
+                            clearing.append(("T", b, j, d))
                         else:
-                            other.append(("T", b, i, d))
-                if not on_host:
-                    break
-                i -= 1
+                            other.append(("T", b, j, d))
             if i and col[i] >= KING_ID:
                 king_ready = True
                 if empty >= 0:
@@ -463,6 +464,25 @@ class _Search:
         if len(expose) > 1:
             expose.sort(key=_first)
         return home + [m for _, m in expose] + plays + other + downs + later
+
+    def _top_run(self, col: list[int]) -> _Run:
+        """The face-up run at the top of a column (see :data:`_Run`), kept by the column's
+        cards: a column changes only where a move touches it, so most are met again."""
+        cards = []
+        bits = hosts = 0
+        i = len(col) - 1
+        while True:
+            c = col[i]
+            bits |= 1 << c
+            hosts |= _HOST_BITS[c]
+            below = col[i - 1] if i else -1
+            on_host = 0 <= below < DOWN and FIT[c][below]
+            cards.append((i, c, below, on_host))
+            if not on_host:
+                break
+            i -= 1
+        run = self._runs[tuple(col)] = (bits, hosts, tuple(cards), i)
+        return run
 
     def _reach(self) -> tuple[tuple[int, ...], int, int]:
         """The talon cards within reach (indexes: this pass first, from the waste top on,

@@ -6,7 +6,10 @@ The files are ``reussite solve GAME --range A-B --out F`` outputs.  Printed for 
 both files: decided share, median and p95 CPU seconds, the mean penalty (Mariant: lower is
 better) over the deals both runs won, and the deals one run decided and the other did not
 (a stronger solver should decide more and never fewer: a deal that became unknown is named
-so that it can be explained).  Reads files only; never run by the tests.
+so that it can be explained), the deals both decided differently (an exact solver never
+does: any is a bug), the total CPU seconds of each run, and how many deals took the same
+number of nodes (a change meant to make each node cheaper keeps them all).  Reads files
+only; never run by the tests.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ def _line(name: str, rows: list[dict[str, Any]]) -> str:
     decided = sum(row["verdict"] != "unknown" for row in rows)
     seconds = [row["seconds"] for row in rows]
     return (f"{name:>7}: decided {decided}/{len(rows)} ({100 * decided / len(rows):.1f} %), "
-            f"median {statistics.median(seconds):.2f} s, p95 {percentile(seconds, 0.95):.2f} s")
+            f"median {statistics.median(seconds):.2f} s, p95 {percentile(seconds, 0.95):.2f} s, "
+            f"total {sum(seconds):.1f} CPU s")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -62,8 +66,16 @@ def main(argv: list[str] | None = None) -> None:
             if before[n]["verdict"] != "unknown" and after[n]["verdict"] == "unknown"]
     gained = [n for n in common
               if before[n]["verdict"] == "unknown" and after[n]["verdict"] != "unknown"]
+    flipped = [n for n in common if "unknown" not in (before[n]["verdict"], after[n]["verdict"])
+               and before[n]["verdict"] != after[n]["verdict"]]
+    same_nodes = sum(before[n].get("nodes") == after[n].get("nodes") for n in common
+                     if before[n]["verdict"] != "unknown" and after[n]["verdict"] != "unknown")
+    decided_both = sum("unknown" not in (before[n]["verdict"], after[n]["verdict"])
+                       for n in common)
     print(f"decided before, unknown after: {lost or 'none'}")
     print(f"unknown before, decided after: {gained or 'none'}")
+    print(f"decided both times, differently: {flipped or 'none'}")
+    print(f"decided both times with as many nodes: {same_nodes} of {decided_both}")
 
 
 if __name__ == "__main__":

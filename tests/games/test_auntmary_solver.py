@@ -256,6 +256,31 @@ def test_incremental_hash_matches_a_fresh_one() -> None:
             assert search.waste_top() == waste.bit_length() - 1   # the pointer's invariant
 
 
+def test_moves_made_at_once_found_where_the_last_move_changed_something() -> None:
+    """From a position with no move left to make at once, a tableau move or a talon card put
+    on a column is followed by a look at the columns it touched (and the waste) only: the
+    position reached must be the one a look at every column reaches."""
+    rng = random.Random(11)
+    made = 0
+    for number in range(1, 40):
+        search = _Search(AuntMary.new(number).position, None, None)
+        search._autoplay()
+        for _ in range(80):
+            moves = [m for m in search.moves() if m[0] == "T" or (m[0] == "W" and m[2] >= 0)]
+            if not moves:
+                break
+            move = rng.choice(moves)
+            search.apply(move)
+            focused = search._autoplay(move)
+            reached = (search.key(), search.q, list(search.found))
+            search._unplay(focused)
+            everywhere = search._autoplay()
+            assert (search.key(), search.q, list(search.found)) == reached
+            assert len(everywhere) == len(focused)
+            made += len(focused)
+    assert made > 50    # the walk did make moves at once
+
+
 # -- the quick "cannot be won" proof (auntmary_deadlock) ---------------------------------------
 
 def proved_lost(pos: Position) -> bool:

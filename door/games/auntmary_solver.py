@@ -101,6 +101,11 @@ _ZTALON = _randoms(52, 3000)
 
 _HOST_BITS = [sum(1 << h for h in HOSTS[x]) for x in range(52)]
 """A card's two hosts as a bit mask (none for a King)."""
+_GUEST_BITS = [sum(1 << g for g in GUESTS[x]) for x in range(52)]
+"""The two cards that may lie on a card, as a bit mask (none on an Ace)."""
+_NEXT_HOME = [[1 << (top * 4 + su) if top < 13 else 0 for top in range(14)] for su in range(4)]
+"""``_NEXT_HOME[suit][top]``: the bit of the card that goes on a foundation next."""
+_KINGS = sum(1 << x for x in range(KING_ID, 52))
 
 
 def _column_hash(col: list[int]) -> int:
@@ -356,7 +361,7 @@ class _Search:
         cols, found, talon = self.cols, self.found, self.talon
         exhaustive = self.exhaustive
         top_of: dict[int, int] = {}
-        top_mask = 0
+        top_mask = top_guests = 0
         empty = -1
         for b in range(6):
             col = cols[b]
@@ -364,6 +369,7 @@ class _Search:
                 x = col[-1]
                 top_of[x] = b
                 top_mask |= 1 << x
+                top_guests |= _GUEST_BITS[x]
             elif empty < 0:
                 empty = b
         home: list[Move] = []
@@ -378,8 +384,10 @@ class _Search:
         # (card, column or -1, index in the column or talon index, that card)
         wanting: list[tuple[int, int, int, int]] = []
         home_mask = 0
+        next_home = 0       # the cards that could go home right now
         for su in range(4):
             home_mask |= _HOME[su][found[su]]
+            next_home |= _NEXT_HOME[su][found[su]]
         ready = home_mask   # cards that could be put onto another card right now (those on
         # the foundations through a block)
         king_ready = found[0] == 13 or found[1] == 13 or found[2] == 13 or found[3] == 13
@@ -446,7 +454,8 @@ class _Search:
             if found[host & 3] == host >> 2 or ready >> TWIN[cols[b][i]] & 1:
                 other.append(("T", b, i, d))
         if reach:
-            self._talon_moves(reach, top_of, empty, ready, home, plays, later)
+            playable = next_home | top_guests | (_KINGS if empty >= 0 else 0)
+            self._talon_moves(reach, top_of, empty, ready, playable, home, plays, later)
         if exhaustive:
             for su in range(4):
                 r = found[su]
@@ -505,21 +514,22 @@ class _Search:
         return known
 
     def _talon_moves(self, reach: tuple[int, ...], top_of: dict[int, int], empty: int, ready: int,
-                     home: list[Move], plays: list[Move], later: list[Move]) -> None:
+                     can_play: int, home: list[Move], plays: list[Move],
+                     later: list[Move]) -> None:
         """Talon plays.  A card turned up from the stock (not the waste top) is played only
         if the very next move can use it -- a card to put on it, the next card of its suit
         to follow it home -- or a card further on in this pass can be played next: until
-        then it can wait in the stock, still within reach (see the module docstring)."""
+        then it can wait in the stock, still within reach (see the module docstring).
+
+        ``can_play``: the mask of the cards that could be played right now (home, onto a
+        column top, a King into an empty column)."""
         talon, found = self.talon, self.found
         top = self.q - 1
         exhaustive = self.exhaustive
-        playable = []       # talon indexes of the cards that could be played right now
-        for k in reach:
-            x = talon[k]
-            if (found[x & 3] == x >> 2 or (HOSTS[x] and (HOSTS[x][0] in top_of
-                    or HOSTS[x][1] in top_of)) or (x >= KING_ID and empty >= 0)):
-                playable.append(k)
-        last = max(playable, default=-1)
+        playable = [k for k in reach if can_play >> talon[k] & 1]
+        if not playable:
+            return
+        last = max(playable)
         for k in playable:
             x = talon[k]
             waiting = not exhaustive and k > top and last <= k   # nothing further on plays

@@ -35,6 +35,14 @@ it fast enough in Python, each step exact (never a guess):
   come later (13-16 % fewer nodes).  Some wins need the early redeal, so a short probe
   (``PROBE_NODES``) in the old order, talon plays together, runs first.
 
+**Cheap nodes** (node for node the same search): the table keeps one number a position
+(:func:`talon_state`); a column's top run is worked out once per column met (a search
+meets a few hundred) and the talon cards within reach once per talon state; a block
+carries the hash it leads to (worked out when the block is found), so that a block
+leading to a position explored already costs a table look-up like any other move; after
+a tableau move only the columns it touched are looked at for moves made at once; the
+cycle collector is paused.
+
 The search is deterministic for a given node limit.  A seconds limit stops it by the clock
 (CPU time of this process), so an ``unknown`` near that limit may depend on the machine.
 """

@@ -31,6 +31,10 @@ class Line:
         self.reply = b""  # written by the door once the caller sends "w"
         self.reader: telnetlib3.TelnetReader | None = None
         self.raw: asyncio.WriteTransport | None = None
+        self.go = asyncio.Event()  # cleared: the door's side is busy and reads nothing
+        self.go.set()
+        self.ended = False
+        self.client: telnetlib3.TelnetWriter | None = None
 
     @property
     def protocol(self) -> DoorTelnetServer:
@@ -41,10 +45,11 @@ class Line:
 
     async def session(self, terminal: TelnetTerminal) -> None:
         self.terminal = terminal
-        while data := await terminal.read():
+        while (await self.go.wait()) and (data := await terminal.read()):
             self.heard += data.replace(b"\0", b"")
             if b"w" in data:
                 terminal.write(self.reply)
+        self.ended = True
 
     async def send(self, packet: bytes) -> None:
         """One packet, read by the door before this returns."""
@@ -65,6 +70,7 @@ async def line() -> AsyncIterator[Line]:
         connect_minwait=0.05, connect_maxwait=1.0)
     call.reader = reader
     call.raw = writer.transport
+    call.client = writer
     await until(lambda: call.terminal is not None and call.protocol._settled,
                 "negotiation was over")
     try:
@@ -118,3 +124,31 @@ async def test_0xff_in_a_cp437_frame_reaches_the_caller_once(line: Line) -> None
 
     await until(more, "the frame arrived")
     assert got[got.index(b"<"):] == b"<A\xffB\xff\xff>"  # undoubled by the client
+
+
+async def test_a_key_split_across_packets_arrives_whole_and_in_order(line: Line) -> None:
+    await line.send(b"\x1b[")
+    await line.send(b"A")
+    await line.send(b"q")
+    await until(lambda: bytes(line.heard) == b"\x1b[Aq", "the key's bytes arrived in order")
+
+
+async def test_keys_around_a_command_keep_their_order_while_the_door_is_busy(
+        line: Line) -> None:
+    """Plain packets go the fast way, a packet with IAC telnetlib3's: all of them land in
+    one buffer, read in the order they came even when several wait unread."""
+    line.go.clear()
+    await line.send(b"a")
+    await line.send(b"b" + IAC + WILL + TTYPE + b"c")
+    await line.send(b"d" + IAC + IAC)
+    await line.send(b"e")
+    line.go.set()
+    await until(lambda: bytes(line.heard) == b"abcd\xffe", "every key, in order")
+
+
+async def test_a_caller_hanging_up_ends_a_waiting_read(line: Line) -> None:
+    await line.send(b"z")
+    await until(lambda: bytes(line.heard) == b"z", "the key arrived")
+    assert line.client is not None
+    line.client.close()  # the door's read waits for the next key meanwhile
+    await until(lambda: line.ended, "the door's read returned the end of the call")

@@ -27,11 +27,66 @@ IAC = b"\xff"
 SessionRunner = Callable[[Terminal], Awaitable[None]]
 
 
+class DoorTelnetReader(telnetlib3.TelnetReader):
+    """telnetlib3's binary reader with a lean way in and out for the door's hot path (one
+    key a packet): :meth:`feed_data` appends and wakes, :meth:`take` returns all that came.
+
+    The parent's ``read`` asks ``asyncio.get_running_loop()`` each time it waits (a
+    ``getpid()`` system call on Python 3.11), checks its arguments, slices and copies the
+    buffer twice; this reader keeps its loop and hands the whole buffer over.  It works on
+    the parent's own state (buffer, EOF, exception, waiter: telnetlib3 5.x), so whatever
+    telnetlib3 itself feeds (data after an IAC, EOF, a lost connection) reaches
+    :meth:`take` in the order it came."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
+
+    def feed_data(self, data: bytes) -> None:
+        if self._transport is not None:  # flow control wanted: the parent's way
+            super().feed_data(data)
+            return
+        self._buffer += data
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def take(self) -> bytes:
+        """Every byte buffered, after waiting for one if there is none; ``b""`` at EOF.
+        Raises the connection's error, as ``read`` does."""
+        buffer = self._buffer
+        if not buffer:
+            if self._exception is not None:
+                raise self._exception
+            if self._eof:
+                return b""
+            if self._waiter is not None:
+                raise RuntimeError("take() called while another read waits for data")
+            if self._paused:
+                self._maybe_resume_transport()
+            self._waiter = waiter = self._loop.create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+            if not buffer:  # EOF, or the connection's error
+                if self._exception is not None:
+                    raise self._exception
+                return b""
+        data = bytes(buffer)
+        buffer.clear()
+        if self._paused:
+            self._maybe_resume_transport()
+        return data
+
+
 class TelnetTerminal(Terminal):
     kind = "telnet"
     wakeable = True
 
-    def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
+    def __init__(self, reader: DoorTelnetReader, writer: telnetlib3.TelnetWriter) -> None:
         peer = writer.get_extra_info("peername")
         super().__init__(cols=writer.get_extra_info("cols") or 80,
                          rows=writer.get_extra_info("rows") or 24,
@@ -49,10 +104,9 @@ class TelnetTerminal(Terminal):
         if self._pushback:
             return self.take_pushback()
         try:
-            data = await self._reader.read(4096)
+            return await self._reader.take()
         except (ConnectionError, OSError):
             return b""
-        return data if isinstance(data, bytes) else data.encode("latin-1", "replace")
 
     def wake(self) -> None:
         """A NUL into the stream the pending read waits on (no key decodes from it): the
@@ -133,6 +187,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writer_factory = GuardedTelnetWriter
+        self._reader_factory = DoorTelnetReader
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self.login_pool is not None:
@@ -222,7 +277,7 @@ def make_shell(run_session: SessionRunner) -> Shell:
         if protocol is None or writer.is_closing():  # hung up as negotiation ended
             writer.close()
             return
-        terminal = TelnetTerminal(reader, writer)
+        terminal = TelnetTerminal(cast(DoorTelnetReader, reader), writer)
         terminal.ticket = protocol.ticket
         protocol.terminal = terminal
         try:

@@ -200,13 +200,17 @@ class Renderer:
         if shown is None or len(shown) != screen.rows or len(shown[0]) != screen.cols:
             out = self._repaint(self._rows(screen, range(screen.rows)), screen)
         else:
+            spans: dict[int, tuple[int, int]] | None = None
             if screen is self._screen:  # the rows stamped since: later than the last frame
-                dirty = list(compress(range(screen.rows), map(self._seen.__lt__, versions)))
+                seen = self._seen
+                dirty = list(compress(range(screen.rows), map(seen.__lt__, versions)))
+                spans = {r: screen.span(r, seen) for r in dirty}
             else:
                 dirty = list(range(screen.rows))
             rows = self._rows(screen, dirty)
-            changed = [r for r in dirty if rows[r] != shown[r]]
-            if len(changed) * 2 > screen.rows:
+            if len(dirty) * 2 <= screen.rows:  # the rows' changes are found in _diff
+                out = self._diff(rows, dirty, screen, shown, spans)
+            elif len(changed := [r for r in dirty if rows[r] != shown[r]]) * 2 > screen.rows:
                 saved = (self._attr, self._row, self._col)
                 diff = self._diff(rows, changed, screen, [list(line) for line in shown])
                 diff_state = (self._attr, self._row, self._col, self._shown)
@@ -220,6 +224,7 @@ class Renderer:
             else:
                 out = self._diff(rows, changed, screen, shown)
         self._screen, self._seen = screen, screen.version
+        screen.framed = screen.version
         if screen.cursor is not None:
             row, col = screen.cursor
             out += cursor_move(row, col, self._row, self._col)
@@ -242,9 +247,12 @@ class Renderer:
                                 [[blank] * screen.cols for _ in range(screen.rows)])
 
     def _diff(self, rows: Rows, changed: list[int], screen: Screen,
-              shown: list[list[Cell]]) -> bytearray:
+              shown: list[list[Cell]],
+              spans: dict[int, tuple[int, int]] | None = None) -> bytearray:
         """Bytes for every visibly changed cell of the ``changed`` rows (``rows`` holds
-        them); ``shown`` is updated to the new frame."""
+        them); ``shown`` is updated to the new frame.  ``spans``: for some rows, the only
+        columns that can differ from ``shown`` (:meth:`Screen.span`); outside them the
+        row's cells are the very objects shown (the renderer keeps its rows so)."""
         out = bytearray()
         cols, last_row = screen.cols, screen.rows - 1
         start = (self._attr, self._row, self._col)
@@ -252,18 +260,25 @@ class Renderer:
         for r in changed:
             line = rows[r]
             old = shown[r]
-            if line == old:
-                continue
             limit = cols - 1 if r == last_row else cols
-            # Cells are shared objects (door/term/screen.py), so a cell that is not the
-            # one shown is nearly always another: compare by identity first, in C.
-            diffs = [c for c in compress(range(limit), map(is_not, line, old))
-                     if not _same(line[c], old[c])]
             narrow = r not in screen.wide_rows
+            lo, hi = spans[r] if spans is not None and narrow else (0, limit)
+            if hi > limit:
+                hi = limit
+            if lo == 0 and hi == limit:
+                if line == old:
+                    continue
+                # Cells are shared objects (door/term/screen.py), so a cell that is not
+                # the one shown is nearly always another: compare by identity first, in C.
+                diffs = [c for c in compress(range(limit), map(is_not, line, old))
+                         if not _same(line[c], old[c])]
+            else:  # a few columns: the rest of the row is what was shown
+                diffs = [c for c in range(lo, hi)
+                         if line[c] is not old[c] and not _same(line[c], old[c])]
             if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
-                _keep_corner(line, old, limit)
+                _keep_corner(line, old, lo, hi)
                 continue
             erase_from = tail = None
             end = line[diffs[-1]]
@@ -301,7 +316,7 @@ class Renderer:
                 line[limit:] = [Cell(" ", DEFAULT)] * (cols - limit)
                 shown[r] = line
             else:
-                _keep_corner(line, old, limit)
+                _keep_corner(line, old, lo, hi)
         self._shown = shown
         if len(out) >= _BATCH_FROM:
             end_state = (self._attr, self._row, self._col)
@@ -441,12 +456,12 @@ def _blank_tail(line: list[Cell], limit: int) -> int:
     return c
 
 
-def _keep_corner(line: list[Cell], old: list[Cell], limit: int) -> None:
-    """The row as shown (``old``, the renderer's own list) becomes the new row, except cells
-    past ``limit`` (the bottom-right), which keep their old content: we never write there.
-    In place: a new list per row drawn was an allocation too large for Python's own
-    allocator, every frame."""
-    if limit == len(line):
+def _keep_corner(line: list[Cell], old: list[Cell], lo: int, hi: int) -> None:
+    """The row as shown (``old``, the renderer's own list) becomes the new row in columns
+    ``lo`` to ``hi`` (the rest is the same already, and cells past the bottom-right limit
+    keep their old content: we never write there).  In place: a new list per row drawn
+    was an allocation too large for Python's own allocator, every frame."""
+    if lo == 0 and hi == len(line):
         old[:] = line
     else:
-        old[:limit] = line[:limit]
+        old[lo:hi] = line[lo:hi]

@@ -145,14 +145,36 @@ class Screen:
         """Machine integers in one block, not a list of int objects: the renderer reads
         them all every frame, and a server of many callers finds them out of the cache
         (24 scattered objects cost more to reach than the comparisons)."""
+        self.framed = 0
+        """The version of the last frame a renderer made of this screen (see ``span``)."""
+        self._whole_spans()
+
+    def _whole_spans(self) -> None:
+        # Each row's span: the columns drawn on since the row's first change after the last
+        # frame (``span_lo`` to ``span_hi``), and the row's stamp before that first change
+        # (``span_base``).  A renderer whose last frame is no older than ``span_base``
+        # compares only the span: a cursor key's few cells, not two rows of 80 cells out
+        # of the cache.  A whole row's span (base 0) serves every renderer.
+        self.span_lo = array("l", [0]) * self.rows
+        self.span_hi = array("l", [self.cols]) * self.rows
+        self.span_base = array("q", [0]) * self.rows
+
+    def span(self, row: int, seen: int) -> tuple[int, int]:
+        """The columns of ``row`` that may differ from a frame made at version ``seen``
+        (the row's span when it covers every change since, else the whole row)."""
+        if self.span_base[row] <= seen:
+            return self.span_lo[row], self.span_hi[row]
+        return 0, self.cols
 
     def touch(self, row: int | None = None) -> None:
         """Note a change of ``row`` (None: of every row) made by writing ``cells`` directly."""
         self.version += 1
         if row is None:
             self.row_versions = array("q", [self.version]) * self.rows
+            self._whole_spans()
         elif 0 <= row < self.rows:
             self.row_versions[row] = self.version
+            self.span_lo[row], self.span_hi[row], self.span_base[row] = 0, self.cols, 0
 
     def clear(self, attr: Attr = DEFAULT) -> None:
         blank = Cell(" ", attr)
@@ -200,10 +222,21 @@ class Screen:
         if 0 <= row < self.rows and end > 0 and col < self.cols and cells:
             if col < 0 or end > self.cols or cells != len(text) or row in self.wide_rows:
                 self._put_edges(row, col, end, run)  # rare: the fast path below is the rule
+                first, last = 0, self.cols  # it may change cells beside it: the whole row
             else:
                 self.cells[row][col:end] = run
+                first, last = col, end
+            versions = self.row_versions
+            if versions[row] > self.framed:  # drawn on since the last frame: widen
+                if first < self.span_lo[row]:
+                    self.span_lo[row] = first
+                if last > self.span_hi[row]:
+                    self.span_hi[row] = last
+            else:  # the row's first change since the last frame: a span of its own
+                self.span_lo[row], self.span_hi[row] = first, last
+                self.span_base[row] = versions[row]
             self.version = version = self.version + 1
-            self.row_versions[row] = version
+            versions[row] = version
         return end
 
     def _put_edges(self, row: int, col: int, end: int, run: tuple[Cell, ...]) -> None:

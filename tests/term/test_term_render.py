@@ -116,6 +116,40 @@ def test_rows_not_stamped_are_not_looked_at() -> None:
     assert renderer.frame(screen) == b"\x1b[4;6Hx"
 
 
+def test_only_the_columns_drawn_on_since_the_last_frame_are_looked_at() -> None:
+    """A row's changes since the last frame lie in the span its puts covered: a cell
+    changed behind the screen's back outside it is not looked at (a cursor key compares
+    its few cells, not the whole row)."""
+    screen = Screen()
+    renderer = Renderer()
+    renderer.frame(screen)
+    screen.cells[3][60] = screen.cells[3][60]._replace(ch="z")  # behind the screen's back
+    screen.put(3, 5, "x")
+    screen.put(3, 8, "y")  # the span widens over both puts
+    assert renderer.frame(screen) == b"\x1b[4;6Hx  y"
+    screen.touch(3)  # the whole row
+    assert renderer.frame(screen) == b"\x1b[51Cz"  # on from the y
+
+
+def test_a_renderer_that_missed_frames_looks_at_the_whole_row() -> None:
+    """A second renderer of the same screen (a watcher's) that did not see the frames the
+    spans began after compares whole rows, and misses nothing."""
+    screen = Screen()
+    often, seldom = Renderer(), Renderer()
+    charset = Charset()
+    term = pyte_for(charset)  # ``seldom``'s terminal
+    often.frame(screen)
+    term.feed(seldom.frame(screen))
+    screen.put(5, 70, "a")
+    often.frame(screen)
+    screen.put(5, 10, "b")  # a new span, begun after a frame ``seldom`` did not see
+    often.frame(screen)
+    assert screen.span(5, often._seen) == (10, 11)
+    term.feed(seldom.frame(screen))
+    assert mismatches(term, screen, charset) == []
+    assert screen.text()[5][10] == "b" and screen.text()[5][70] == "a"
+
+
 def test_unchanged_frame_sends_nothing() -> None:
     screen = Screen()
     screen.put(3, 4, "hello", Attr(YELLOW, BLUE, True))

@@ -251,8 +251,14 @@ class GameScreen(ABC):
         return {Status.WON: "You won!", Status.LOST: "No more moves."}.get(self.game.status,
                                                                            "Game over.")
 
+    _titled: tuple[Game, str] | None = None  # the game the title was made for, and it
+
     def header_title(self) -> str:
-        return f"{self.title} {short_deal_label(self.game)}"
+        """The header's text (asked every key: made once per game)."""
+        game = self.game
+        if self._titled is None or self._titled[0] is not game:
+            self._titled = (game, f"{self.title} {short_deal_label(game)}")
+        return self._titled[1]
 
     def draw(self) -> None:
         """Draw the screen: all of it when it must be (a first frame, or something else drew
@@ -274,11 +280,21 @@ class GameScreen(ABC):
     def status_text(self) -> str:
         # The score three digits wide: one growing from 99 to 100 does not push the rest of
         # the line over (some 40 bytes to send again).
-        score = "" if self.score_on_board else f"Score {self.game.score:<3} · "
-        count = self.watched.watching if self.watched is not None else 0
-        watch = f"{count} watching · " if count else ""   # while others watch this game
-        still = "V still winnable? · " if self.still is not None and not self.watching else ""
-        return f"{score}{watch}{still}? help · Q quit"
+        # Asked every key: made again only when what it shows changed.
+        inputs = (None if self.score_on_board else self.game.score,
+                  self.watched.watching if self.watched is not None else 0,
+                  self.still is not None and not self.watching)
+        if inputs != self._status_inputs:
+            self._status_inputs = inputs
+            points, count, asks = inputs
+            score = "" if points is None else f"Score {points:<3} · "
+            watch = f"{count} watching · " if count else ""   # while others watch this game
+            still = "V still winnable? · " if asks else ""
+            self._status_text = f"{score}{watch}{still}? help · Q quit"
+        return self._status_text
+
+    _status_inputs: tuple[int | None, int, bool] | None = None  # status_text's, and …
+    _status_text = ""  # … what it made of them
 
     def footer_state(self) -> Hashable:
         """Everything the bottom three rows show: the key line, the message (which may

@@ -143,7 +143,18 @@ class MonteCarloScreen(GameScreen):
         return RELAXED_KEY_LINE if self.game.relaxed else STRICT_KEY_LINE
 
     def key_line_state(self) -> Hashable:
-        return (self.key_line, self.game.undo_refusal() is None, self.session.renderer.color)
+        return (self.key_line, self._can_undo(), self.session.renderer.color)
+
+    _undo_known: tuple[MonteCarlo, int, bool] | None = None  # game, actions, undo allowed
+
+    def _can_undo(self) -> bool:
+        """Whether U is allowed (it greys on the key line): asked every key, worked out
+        again only after an action (every change of the position is one)."""
+        game = self.game
+        known = self._undo_known
+        if known is None or known[0] is not game or known[1] != len(game.actions):
+            known = self._undo_known = (game, len(game.actions), game.undo_refusal() is None)
+        return known[2]
 
     def draw_key_line(self) -> None:
         super().draw_key_line()

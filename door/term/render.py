@@ -200,16 +200,15 @@ class Renderer:
         if shown is None or len(shown) != screen.rows or len(shown[0]) != screen.cols:
             out = self._repaint(self._rows(screen, range(screen.rows)), screen)
         else:
-            spans: dict[int, tuple[int, int]] | None = None
+            seen: int | None = None
             if screen is self._screen:  # the rows stamped since: later than the last frame
                 seen = self._seen
                 dirty = list(compress(range(screen.rows), map(seen.__lt__, versions)))
-                spans = {r: screen.span(r, seen) for r in dirty}
             else:
                 dirty = list(range(screen.rows))
             rows = self._rows(screen, dirty)
             if len(dirty) * 2 <= screen.rows:  # the rows' changes are found in _diff
-                out = self._diff(rows, dirty, screen, shown, spans)
+                out = self._diff(rows, dirty, screen, shown, seen)
             elif len(changed := [r for r in dirty if rows[r] != shown[r]]) * 2 > screen.rows:
                 saved = (self._attr, self._row, self._col)
                 diff = self._diff(rows, changed, screen, [list(line) for line in shown])
@@ -247,24 +246,28 @@ class Renderer:
                                 [[blank] * screen.cols for _ in range(screen.rows)])
 
     def _diff(self, rows: Rows, changed: list[int], screen: Screen,
-              shown: list[list[Cell]],
-              spans: dict[int, tuple[int, int]] | None = None) -> bytearray:
+              shown: list[list[Cell]], seen: int | None = None) -> bytearray:
         """Bytes for every visibly changed cell of the ``changed`` rows (``rows`` holds
-        them); ``shown`` is updated to the new frame.  ``spans``: for some rows, the only
-        columns that can differ from ``shown`` (:meth:`Screen.span`); outside them the
-        row's cells are the very objects shown (the renderer keeps its rows so)."""
+        them); ``shown`` is updated to the new frame.  ``seen``: the version of
+        ``screen`` that ``shown`` is a frame of, when it is one: then only the columns
+        of each row's span can differ (``Screen.span_lo`` …; the rest of the row holds
+        the very cell objects shown, as the renderer keeps its rows)."""
         out = bytearray()
         cols, last_row = screen.cols, screen.rows - 1
         start = (self._attr, self._row, self._col)
         plans: list[tuple[int, list[Cell], list[int], int | None]] = []
+        span_lo, span_hi, span_base = screen.span_lo, screen.span_hi, screen.span_base
         for r in changed:
             line = rows[r]
             old = shown[r]
             limit = cols - 1 if r == last_row else cols
             narrow = r not in screen.wide_rows
-            lo, hi = spans[r] if spans is not None and narrow else (0, limit)
-            if hi > limit:
-                hi = limit
+            if seen is not None and narrow and span_base[r] <= seen:
+                lo, hi = span_lo[r], span_hi[r]
+                if hi > limit:
+                    hi = limit
+            else:
+                lo, hi = 0, limit
             if lo == 0 and hi == limit:
                 if line == old:
                     continue

@@ -146,7 +146,7 @@ class Screen:
         them all every frame, and a server of many callers finds them out of the cache
         (24 scattered objects cost more to reach than the comparisons)."""
         self.framed = 0
-        """The version of the last frame a renderer made of this screen (see ``span``)."""
+        """The version of the last frame a renderer made of this screen (see the spans)."""
         self._whole_spans()
 
     def _whole_spans(self) -> None:
@@ -155,16 +155,11 @@ class Screen:
         # (``span_base``).  A renderer whose last frame is no older than ``span_base``
         # compares only the span: a cursor key's few cells, not two rows of 80 cells out
         # of the cache.  A whole row's span (base 0) serves every renderer.
-        self.span_lo = array("l", [0]) * self.rows
-        self.span_hi = array("l", [self.cols]) * self.rows
-        self.span_base = array("q", [0]) * self.rows
-
-    def span(self, row: int, seen: int) -> tuple[int, int]:
-        """The columns of ``row`` that may differ from a frame made at version ``seen``
-        (the row's span when it covers every change since, else the whole row)."""
-        if self.span_base[row] <= seen:
-            return self.span_lo[row], self.span_hi[row]
-        return 0, self.cols
+        # Lists, not arrays: ``put`` reads and writes them, and Python's list indexing is
+        # the faster (small ints are shared objects; the bases are the rows' stamps).
+        self.span_lo = [0] * self.rows
+        self.span_hi = [self.cols] * self.rows
+        self.span_base = [0] * self.rows
 
     def touch(self, row: int | None = None) -> None:
         """Note a change of ``row`` (None: of every row) made by writing ``cells`` directly."""
@@ -227,14 +222,17 @@ class Screen:
                 self.cells[row][col:end] = run
                 first, last = col, end
             versions = self.row_versions
-            if versions[row] > self.framed:  # drawn on since the last frame: widen
-                if first < self.span_lo[row]:
-                    self.span_lo[row] = first
-                if last > self.span_hi[row]:
-                    self.span_hi[row] = last
+            stamp = versions[row]
+            if stamp > self.framed:  # drawn on since the last frame: widen
+                lo, hi = self.span_lo, self.span_hi
+                if first < lo[row]:
+                    lo[row] = first
+                if last > hi[row]:
+                    hi[row] = last
             else:  # the row's first change since the last frame: a span of its own
-                self.span_lo[row], self.span_hi[row] = first, last
-                self.span_base[row] = versions[row]
+                self.span_lo[row] = first
+                self.span_hi[row] = last
+                self.span_base[row] = stamp
             self.version = version = self.version + 1
             versions[row] = version
         return end

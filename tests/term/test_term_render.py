@@ -144,7 +144,7 @@ def test_a_renderer_that_missed_frames_looks_at_the_whole_row() -> None:
     often.frame(screen)
     screen.put(5, 10, "b")  # a new span, begun after a frame ``seldom`` did not see
     often.frame(screen)
-    assert screen.span(5, often._seen) == (10, 11)
+    assert (screen.span_lo[5], screen.span_hi[5], screen.span_base[5]) == (10, 11, 1)
     term.feed(seldom.frame(screen))
     assert mismatches(term, screen, charset) == []
     assert screen.text()[5][10] == "b" and screen.text()[5][70] == "a"

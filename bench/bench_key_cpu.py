@@ -8,7 +8,12 @@ CPU time per key (median and mean; ``time.thread_time``, so a busy machine slows
 but not the figure), in-process, for the four screens: issue #20's target is a median of
 0.10 ms.
 
-    python bench/bench_key_cpu.py [--keys 3000]
+    python bench/bench_key_cpu.py [--keys 3000] [--callers 200]
+
+With ``--callers N`` it also plays N screens of each game in turn, a key each (N deals),
+as a server of N callers does: each key then finds its caller's state (cells, renderer
+rows, game) out of the caches, as in the server, where a key costs several times the
+one-screen figure.
 
 Figures only: the test suite never runs this.
 """
@@ -61,9 +66,34 @@ async def per_key(screen_class, engine, keys: int) -> tuple[float, float, float]
             (terminal.sent - sent) / keys)
 
 
+async def per_key_cold(screen_class, engine, callers: int, keys: int) -> float:
+    """Median µs of CPU per key over five rounds of ``keys`` cursor keys shared by
+    ``callers`` screens in turn (one key each, then the next screen)."""
+    settings = load_settings(HOME)
+    screens = []
+    for i in range(callers):
+        session = Session(CountingTerminal("cp437", answer=b"y"), settings)
+        screen = screen_class(session, engine.new(11982 + i))
+        screen.draw()
+        await session.show()
+        screens.append(screen)
+    rounds = []
+    for _ in range(5):
+        start = time.thread_time()
+        for i in range(keys):
+            screen = screens[i % callers]
+            await screen.on_key(WALK[(i // callers) % len(WALK)])
+            screen.draw()
+            await screen.session.show()
+        rounds.append(1e6 * (time.thread_time() - start) / keys)
+    return statistics.median(rounds)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=int, default=3000)
+    parser.add_argument("--callers", type=int, default=0,
+                        help="also play this many screens of each game in turn")
     args = parser.parse_args()
     print(f"{args.keys} cursor keys per screen, deal #11982, CP437 (load "
           f"{os.getloadavg()[0]:.1f})")
@@ -73,6 +103,14 @@ async def main() -> None:
         await per_key(screen_class, engine, 200)  # warm-up: caches, first draws
         median, mean, sent = await per_key(screen_class, engine, args.keys)
         print(f"| {name} | {median:.3f} | {mean:.3f} | {sent:.0f} |")
+    if args.callers:
+        keys = max(args.keys, 10 * args.callers)
+        print(f"\n{args.callers} screens of each game in turn, {keys} cursor keys a round"
+              f" (median of five rounds; load {os.getloadavg()[0]:.1f})")
+        print("| screen | µs of CPU per key, callers' state out of the caches |\n|---|---:|")
+        for name, screen_class, engine in SCREENS:
+            cold = await per_key_cold(screen_class, engine, args.callers, keys)
+            print(f"| {name} | {cold:.1f} |")
 
 
 if __name__ == "__main__":

@@ -268,16 +268,20 @@ class Renderer:
                     hi = limit
             else:
                 lo, hi = 0, limit
+            # A cell equal to the eye is no change: a space's foreground, brightness and
+            # blink do not show (tested inline: a call per changed cell cost a tenth):
             if lo == 0 and hi == limit:
                 if line == old:
                     continue
                 # Cells are shared objects (door/term/screen.py), so a cell that is not
                 # the one shown is nearly always another: compare by identity first, in C.
                 diffs = [c for c in compress(range(limit), map(is_not, line, old))
-                         if not _same(line[c], old[c])]
+                         if (a := line[c]) != (b := old[c]) and not (
+                             a.ch == " " == b.ch and a.attr.bg == b.attr.bg)]
             else:  # a few columns: the rest of the row is what was shown
                 diffs = [c for c in range(lo, hi)
-                         if line[c] is not old[c] and not _same(line[c], old[c])]
+                         if (a := line[c]) is not (b := old[c]) and a != b and not (
+                             a.ch == " " == b.ch and a.attr.bg == b.attr.bg)]
             if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
@@ -293,18 +297,24 @@ class Renderer:
                     diffs = [c for c in diffs if c < tail]
             plans.append((r, line, diffs, erase_from))
             encode = self.charset.encode_char
-            for c in diffs:  # the hot loop: _goto and _write inlined for the common case
-                if self._row != r or self._col != c:
+            # The hot loop: _goto and _write inlined for the common case, the cursor and
+            # colour in locals (written back around _goto, which reads and moves them).
+            at_row, at_col, attr = self._row, self._col, self._attr
+            for c in diffs:
+                if at_row != r or at_col != c:
+                    self._row, self._col, self._attr = at_row, at_col, attr
                     self._goto(out, r, c, line, narrow)
+                    at_row, at_col, attr = self._row, self._col, self._attr
                 cell = line[c]
-                if cell.attr != self._attr:
-                    out += sgr_change(self._attr, cell.attr, self.color)
-                    self._attr = cell.attr
+                if cell.attr != attr:
+                    out += sgr_change(attr, cell.attr, self.color)
+                    attr = cell.attr
                 out += encode(cell.ch)
                 if c + 1 >= cols:  # deferred or immediate wrap differs: re-anchor
-                    self._row = self._col = None
+                    at_row = at_col = None
                 else:
-                    self._col = c + 1
+                    at_col = c + 1
+            self._row, self._col, self._attr = at_row, at_col, attr
             if erase_from is not None:
                 if tail is not None and self._row == r and self._col is not None and (
                         tail <= self._col < erase_from):
@@ -428,11 +438,6 @@ def _cheap_gap(line: list[Cell], last: int, nxt: int, encode) -> bool:
         if cost >= limit:
             return False
     return cost < len(CSI + _num(nxt - last - 1) + b"C")
-
-
-def _same(a: Cell, b: Cell) -> bool:
-    """Equal to the eye: a space's foreground, brightness and blink do not show."""
-    return a == b or (a.ch == " " == b.ch and a.attr.bg == b.attr.bg)
 
 
 def _whole_wide(line: list[Cell], diffs: list[int], limit: int) -> tuple[list[Cell], list[int]]:

@@ -31,6 +31,13 @@ def text_width(text: str) -> int:
     """Cells ``text`` takes on the screen."""
     if text.isascii():
         return len(text)
+    return _wide_width(text)
+
+
+@lru_cache(maxsize=1024)
+def _wide_width(text: str) -> int:
+    """:func:`text_width` of text with non-ASCII characters, remembered: the status lines
+    (``·`` between their fields) ask it for the same few strings every key."""
     return sum(char_width(ch) for ch in text)
 
 
@@ -53,6 +60,12 @@ def clip(text: str, width: int) -> str:
     """The longest start of ``text`` that fits in ``width`` cells."""
     if text.isascii():
         return text[:max(0, width)]
+    return _wide_clip(text, width)
+
+
+@lru_cache(maxsize=1024)
+def _wide_clip(text: str, width: int) -> str:
+    """:func:`clip` of text with non-ASCII characters, remembered (as :func:`_wide_width`)."""
     used = 0
     for i, ch in enumerate(text):
         used += char_width(ch)

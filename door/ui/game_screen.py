@@ -271,11 +271,32 @@ class GameScreen(ABC):
         if parts.changed("header", title):
             header(self.session, title)
         self.draw_board()
-        if parts.changed("footer", self.footer_state()):
-            self.draw_key_line()
-            message(self.session, self.note, self.note_attr)
-            status_line(self.session, self.status_text())
+        self.draw_footer()
         parts.end(screen)
+
+    _message_rows = 1  # the rows the message last drawn took (two cover the key line)
+
+    def draw_footer(self) -> None:
+        """The bottom three rows as three parts: a hint or a refusal changes the message
+        alone, a move the message and the score, and each redraws only its own row.  A
+        message of two rows covers the key line: the key line comes back (first) when
+        such a message goes, and a message over it is drawn again when it changes."""
+        parts, session = self.parts, self.session
+        covered = self._message_rows > 1
+        keys = parts.changed("key line", self.key_line_state())
+        marks = parts.changed("key marks", self.key_marks_state())
+        note = parts.changed("message", (self.note, self.note_attr))
+        if keys or (note and covered):
+            self.draw_key_line()
+            self.draw_key_marks()
+            note = note or covered
+        elif marks and not covered:  # under a message of two rows they wait for its end
+            self.draw_key_marks()
+        if note:
+            self._message_rows = message(session, self.note, self.note_attr)
+        if parts.changed("status line", (self.status_text(), session.time_left // 60,
+                                          session.caller.alias)):
+            status_line(session, self.status_text())
 
     def status_text(self) -> str:
         # The score three digits wide: one growing from 99 to 100 does not push the rest of
@@ -296,13 +317,6 @@ class GameScreen(ABC):
     _status_inputs: tuple[int | None, int, bool] | None = None  # status_text's, and …
     _status_text = ""  # … what it made of them
 
-    def footer_state(self) -> Hashable:
-        """Everything the bottom three rows show: the key line, the message (which may
-        cover the key line), the status line with the caller and minutes left."""
-        session = self.session
-        return (self.key_line_state(), self.note, self.note_attr, self.status_text(),
-                session.time_left // 60, session.caller.alias)
-
     @property
     def key_line(self) -> str:
         """The short list of keys on the key line: a constant of most screens' classes
@@ -313,11 +327,22 @@ class GameScreen(ABC):
         """What the key line shows (subclasses that grey or light up a key add to it)."""
         return self.key_line
 
+    def key_marks_state(self) -> Hashable:
+        """What :meth:`draw_key_marks` shows over the key line (a key greyed while not
+        allowed): a part of its own, so that a move which greys a key redraws that key's
+        cells, not the row."""
+        return None
+
     def draw_key_line(self) -> None:
         """Row rows−3 (a long message may cover it for one frame, so draw it first)."""
         screen = self.session.screen
         screen.put(screen.rows - 3, 0, " " * screen.cols)
         screen.put(screen.rows - 3, 1, self.key_line[: screen.cols - 2], theme.DIM)
+
+    def draw_key_marks(self) -> None:
+        """The key line's marks (see :meth:`key_marks_state`), over the key line's cells:
+        none on most screens."""
+        return
 
     async def show_help(self) -> None:
         """The keys, on one screen.  Where ``I`` is not the instructions key on the board,

@@ -143,7 +143,10 @@ class MonteCarloScreen(GameScreen):
         return RELAXED_KEY_LINE if self.game.relaxed else STRICT_KEY_LINE
 
     def key_line_state(self) -> Hashable:
-        return (self.key_line, self._can_undo(), self.session.renderer.color)
+        return (self.key_line, self.session.renderer.color)
+
+    def key_marks_state(self) -> Hashable:
+        return self._can_undo()
 
     _undo_known: tuple[MonteCarlo, int, bool] | None = None  # game, actions, undo allowed
 
@@ -156,15 +159,17 @@ class MonteCarloScreen(GameScreen):
             known = self._undo_known = (game, len(game.actions), game.undo_refusal() is None)
         return known[2]
 
-    def draw_key_line(self) -> None:
-        super().draw_key_line()
-        if self.game.undo_refusal() is not None:  # nothing to undo: the key says so, greyed
-            screen = self.session.screen
-            at = self.key_line.find(UNDO_KEY)
-            if self.session.renderer.color:
-                screen.put(screen.rows - 3, 1 + at, UNDO_KEY, theme.GREYED)
-            else:
-                screen.put(screen.rows - 3, 1 + at, NO_UNDO_KEY, theme.DIM)
+    def draw_key_marks(self) -> None:
+        """U greyed while there is nothing to undo (``U none`` without colour), else as the
+        rest of the key line."""
+        screen = self.session.screen
+        at = self.key_line.find(UNDO_KEY)
+        if self._can_undo():
+            screen.put(screen.rows - 3, 1 + at, UNDO_KEY, theme.DIM)
+        elif self.session.renderer.color:
+            screen.put(screen.rows - 3, 1 + at, UNDO_KEY, theme.GREYED)
+        else:
+            screen.put(screen.rows - 3, 1 + at, NO_UNDO_KEY, theme.DIM)
 
     async def on_key(self, key: Key) -> bool:
         if key.name == "resize":
@@ -247,14 +252,12 @@ class MonteCarloScreen(GameScreen):
         an ASCII terminal shows as ``9C``); "" when they are one (the engine has the last
         word)."""
         a, b = self.game.grid[p], self.game.grid[q]
-        if a is None or b is None:
+        if a is None or b is None or (a.rank == b.rank and adjacent(p, q)):
             return ""
         where = f"{position_name(p)} {card_label(a)} and {position_name(q)} {card_label(b)}"
         if a.rank != b.rank:
             return f"{where} are not the same rank."
-        if not adjacent(p, q):
-            return f"{where} do not touch (side by side, above or corner to corner)."
-        return ''
+        return f"{where} do not touch (side by side, above or corner to corner)."
 
     def _play(self, move: str) -> None:
         """Play a pair or ``c``; say what it removed and what a consolidation did."""
@@ -298,14 +301,13 @@ class MonteCarloScreen(GameScreen):
 
     def _hint(self) -> None:
         self.typed, self.picked = "", None
-        hints = self.game.hints()
-        if not hints:
-            self.refuse("No move is left.")
-            return
-        if hints == [CONSOLIDATE]:
-            self.say("No pair is left: press F to consolidate.")
-            return
         pairs = self.game.pairs()  # the hints as positions, in the same order
+        if not pairs:  # the hints are then a consolidation, or nothing
+            if self.game.hints():
+                self.say("No pair is left: press F to consolidate.")
+            else:
+                self.refuse("No move is left.")
+            return
         index = self.hint_index % len(pairs)
         self.hint_index = index + 1
         p, q = pairs[index]

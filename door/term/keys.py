@@ -86,6 +86,10 @@ _WHOLE.update({b"\x1b" + intro + final: Key(name) for intro in (b"[", b"O")
 """Reads that are one whole common key (a letter, an arrow, Home, End: the bulk of what
 callers send), as the tables above decode them: looked up at once when the decoder waits
 for nothing, instead of walked through a character at a time."""
+ENTER = Key("enter")
+_ENTERS = {b"\r": True, b"\r\n": False, b"\r\0": False}
+"""Reads that are one Enter, the same way: whether a LF or NUL may still follow (to be
+swallowed), as after a lone CR."""
 
 
 class KeyDecoder:
@@ -117,11 +121,18 @@ class KeyDecoder:
         return [Key("esc")] if pending == "\x1b" else []
 
     def feed(self, data: bytes) -> list[Key]:
-        if not self._pending and not self._after_cr and not (
+        if not self._pending and data and not (
                 self._buffered and self._text.buffer):  # type: ignore[attr-defined]
-            key = _WHOLE.get(data)
-            if key is not None:  # one whole common key, and nothing half-read before it
-                return [key]
+            if self._after_cr and data[:1] not in b"\n\0":
+                self._after_cr = False  # nothing of the CR's pair here: as _feed_char does
+            if not self._after_cr:
+                key = _WHOLE.get(data)
+                if key is not None:  # one whole common key, and nothing half-read before it
+                    return [key]
+                after_cr = _ENTERS.get(data)
+                if after_cr is not None:
+                    self._after_cr = after_cr
+                    return [ENTER]
         keys: list[Key] = []
         for ch in self._text.decode(data):
             self._feed_char(ch, keys)

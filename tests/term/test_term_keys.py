@@ -128,20 +128,24 @@ def test_fuzz_any_bytes_decode_without_raising(data: bytes, encoding: str) -> No
 
 @settings(max_examples=400, deadline=None)
 @given(reads=st.lists(st.one_of(st.sampled_from(sorted(keys_module._WHOLE)),
+                                st.sampled_from([b"\r", b"\r\n", b"\r\0", b"\n", b"\0"]),
                                 st.sampled_from([s for _, s, _ in CASES]),
                                 st.binary(max_size=3)), max_size=8),
        encoding=st.sampled_from(("cp437", "utf8")))
 @example(reads=[b"\xc3", b"a", b"\xa9"], encoding="utf8")  # half a character, then a letter
 @example(reads=[b"\x1b", b"[", b"A"], encoding="cp437")  # an arrow in three reads
 @example(reads=[b"\r", b"\x1b[A"], encoding="cp437")
+@example(reads=[b"\r", b"\n", b"\r", b"\0", b"\n"], encoding="cp437")  # CR, then its pair
+@example(reads=[b"\r\n", b"\n", b"\r", b"h", b"\r\0", b"\r"], encoding="utf8")
 def test_whole_key_reads_decode_as_the_table_does(reads: list[bytes], encoding: str) -> None:
-    """The short cut for a read that is one whole common key (a letter, an arrow) gives
-    what the character-at-a-time decoding gives, whatever came before it (half a sequence,
-    a CR, half a UTF-8 character)."""
+    """The short cut for a read that is one whole common key (a letter, an arrow, an
+    Enter) gives what the character-at-a-time decoding gives, whatever came before it (half
+    a sequence, a CR whose LF may follow, half a UTF-8 character)."""
     fast = KeyDecoder(encoding)
     with_short_cut = [key for data in reads for key in fast.feed(data)] + fast.flush()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(keys_module, "_WHOLE", {})
+        patch.setattr(keys_module, "_ENTERS", {})
         slow = KeyDecoder(encoding)
         without = [key for data in reads for key in slow.feed(data)] + slow.flush()
     assert with_short_cut == without

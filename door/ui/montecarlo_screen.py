@@ -30,6 +30,8 @@ At the end, the solver pool says whether the deal could be won (``solver_view``)
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import compress
+from operator import is_not
 from typing import Any, ClassVar
 
 from .. import gamelist
@@ -341,31 +343,39 @@ class MonteCarloScreen(GameScreen):
         self._draw_panel()
 
     _looks: list[tuple[Any, ...]] | None = None  # each cell's look as last drawn …
-    _board: tuple[Any, ...] | None = None  # … the position and marks then …
+    _board: tuple[Any, ...] | None = None  # … the game and marks then …
+    _cards: list[Any] | tuple[()] = ()  # … the cards on the grid then (after an action) …
+    _actions = -1  # … and how many actions there were
     _lit: frozenset[int | None] = frozenset()  # … and the cells the cursor, pick, hint lit
 
     def _changed_cells(self) -> list[tuple[int, bool]]:
         """The positions whose look (card, cursor, pick, hint, mark) changed since drawn,
         each with whether more than the cursor's brackets changed there (its face did).
-        While the position and the marks are the same (a cursor key, a pick: no action
-        since), only the cells lit then or now can have changed, and only those are looked
-        at: the commonest keys cost a few comparisons, not 25."""
+        While the game and the marks are the same, only the cells lit then or now can
+        have changed, and those whose card an action since replaced (found by identity,
+        in C): a cursor key or a pick costs a few comparisons, a pair or its undo two or
+        three looks more, not 25.  New marks (a consolidation) look at every cell."""
         grid, marks, game = self.game.grid, self.marks, self.game
         cursor, picked, hinted = self.cursor, self.picked, self.hinted
 
         def look(p: int) -> tuple[Any, ...]:
             return (grid[p], p == cursor, p == picked, p in hinted, marks.get(p))
 
-        board, lit = (game, len(game.actions), marks), frozenset((cursor, picked, *hinted))
+        board, lit = (game, marks), frozenset((cursor, picked, *hinted))
         looks, old_lit, self._lit = self._looks, self._lit, lit
         if self.parts.full or looks is None or board != self._board:
             new = [look(p) for p in range(CELLS)]
             self._looks, self._board = new, board
+            self._cards, self._actions = list(grid), len(game.actions)
             if self.parts.full or looks is None:
                 return [(p, True) for p in range(CELLS)]
             return [(p, True) for p in range(CELLS) if new[p] != looks[p]]
+        where = old_lit | lit
+        if self._actions != len(game.actions):
+            where = where.union(compress(range(CELLS), map(is_not, grid, self._cards)))
+            self._cards, self._actions = list(grid), len(game.actions)
         changed = []
-        for p in sorted(p for p in old_lit | lit if p is not None):
+        for p in sorted(p for p in where if p is not None):
             now, then = look(p), looks[p]
             if now != then:
                 looks[p] = now

@@ -275,27 +275,32 @@ class GameScreen(ABC):
         parts.end(screen)
 
     _message_rows = 1  # the rows the message last drawn took (two cover the key line)
+    _footer: tuple[Hashable, ...] | None = None  # what the bottom rows showed then
 
     def draw_footer(self) -> None:
-        """The bottom three rows as three parts: a hint or a refusal changes the message
-        alone, a move the message and the score, and each redraws only its own row.  A
-        message of two rows covers the key line: the key line comes back (first) when
-        such a message goes, and a message over it is drawn again when it changes."""
-        parts, session = self.parts, self.session
+        """The bottom three rows, each redrawn only when what it shows changed: a hint or a
+        refusal changes the message row alone, a move the message and the score.  One
+        comparison when nothing changed (most keys).  A message of two rows covers the
+        key line: the key line comes back (first) when such a message goes, and a message
+        over it is drawn again when the key line is."""
+        session = self.session
+        state = (self.key_line_state(), self.key_marks_state(), self.note, self.note_attr,
+                 self.status_text(), session.time_left // 60, session.caller.alias)
+        last = None if self.parts.full else self._footer
+        if state == last:
+            return
+        self._footer = state
         covered = self._message_rows > 1
-        keys = parts.changed("key line", self.key_line_state())
-        marks = parts.changed("key marks", self.key_marks_state())
-        note = parts.changed("message", (self.note, self.note_attr))
-        if keys or (note and covered):
+        note = last is None or state[2:4] != last[2:4]
+        if last is None or state[0] != last[0] or (note and covered):
             self.draw_key_line()
             self.draw_key_marks()
             note = note or covered
-        elif marks and not covered:  # under a message of two rows they wait for its end
+        elif state[1] != last[1] and not covered:  # under two rows of message they wait
             self.draw_key_marks()
         if note:
             self._message_rows = message(session, self.note, self.note_attr)
-        if parts.changed("status line", (self.status_text(), session.time_left // 60,
-                                          session.caller.alias)):
+        if last is None or state[4:] != last[4:]:
             status_line(session, self.status_text())
 
     def status_text(self) -> str:

@@ -209,8 +209,11 @@ class MonteCarlo(Game):
 
     def _has_pair(self) -> bool:
         g = self.grid
-        return any((a := g[p]) is not None and (b := g[q]) is not None and a.rank == b.rank
-                   for p, q in ADJACENT_PAIRS)
+        for p, q in ADJACENT_PAIRS:  # a plain loop: asked twice a move, any() over a
+            a, b = g[p], g[q]        # generator cost twice as much
+            if a is not None and b is not None and a.rank == b.rank:
+                return True
+        return False
 
     def can_consolidate_change(self) -> bool:
         return changes_on_consolidation(self.grid, len(self.stock))

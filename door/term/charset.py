@@ -62,6 +62,12 @@ class Charset:
             raise ValueError(f"charset must be one of {', '.join(CHARSETS)}, got {self.name!r}")
         self._cache = _ENCODED.setdefault((self.name, self.c0_glyphs), {})
 
+    @property
+    def encoded(self) -> dict[str, bytes]:
+        """The characters encoded so far and their bytes (read only), for the renderer's
+        hot loop to look up without a call per cell (:meth:`encode_char` for the rest)."""
+        return self._cache
+
     def encode_char(self, ch: str) -> bytes:
         """Bytes for one cell character (cached: this is on the hot path of every frame)."""
         cached = self._cache.get(ch)

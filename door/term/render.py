@@ -296,9 +296,10 @@ class Renderer:
                     erase_from = tail_diffs[0]
                     diffs = [c for c in diffs if c < tail]
             plans.append((r, line, diffs, erase_from))
-            encode = self.charset.encode_char
+            encode, encoded = self.charset.encode_char, self.charset.encoded
             # The hot loop: _goto and _write inlined for the common case, the cursor and
-            # colour in locals (written back around _goto, which reads and moves them).
+            # colour in locals (written back around _goto, which reads and moves them),
+            # a character's bytes looked up in the charset's table without a call.
             at_row, at_col, attr = self._row, self._col, self._attr
             for c in diffs:
                 if at_row != r or at_col != c:
@@ -309,7 +310,8 @@ class Renderer:
                 if cell.attr != attr:
                     out += sgr_change(attr, cell.attr, self.color)
                     attr = cell.attr
-                out += encode(cell.ch)
+                data = encoded.get(cell.ch)
+                out += encode(cell.ch) if data is None else data
                 if c + 1 >= cols:  # deferred or immediate wrap differs: re-anchor
                     at_row = at_col = None
                 else:

@@ -59,6 +59,11 @@ def sgr_change(old: Attr, new: Attr, color: bool = True) -> bytes:
     if new.blink and not old.blink:
         parts.append("5")
     if color:
+        if (new.fg == WHITE and old.fg != WHITE) or (new.bg == BLACK and old.bg != BLACK):
+            # White on black are the terminal's own colours, which only a reset gives back
+            # everywhere (ANSI.SYS has no 39/49): 37 or 40 would show on a terminal whose
+            # own are black on white (macOS Terminal's) as cells unlike their neighbours.
+            return full
         if new.fg != old.fg:
             parts.append(str(30 + new.fg))
         if new.bg != old.bg:

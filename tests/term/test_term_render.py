@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pyte
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -221,3 +222,21 @@ def test_cursor_moves_pick_the_cheapest() -> None:
     assert cursor_move(2, 30, 4, 30) == b"\x1b[2A"
     assert cursor_move(4, 1, 4, 30) == b"\r\x1b[C"
     assert cursor_move(20, 60, 1, 2) == b"\x1b[21;61H"
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=st.builds(Attr, st.integers(0, 7), st.integers(0, 7), st.booleans(), st.booleans()),
+       new=st.builds(Attr, st.integers(0, 7), st.integers(0, 7), st.booleans(), st.booleans()))
+def test_a_colour_change_leaves_the_terminal_as_a_reset_would(old: Attr, new: Attr) -> None:
+    """White on black are the terminal's own colours (a reset's): a change to them resets
+    rather than naming white or black (37, 40), or a terminal whose own colours are black on
+    white (macOS Terminal's default) shows a message's cells on two backgrounds."""
+    def shown(data: bytes) -> tuple[str, str, bool, bool]:
+        screen = pyte.Screen(4, 1)
+        pyte.ByteStream(screen).feed(data + b"x")
+        cell = screen.buffer[0][0]
+        return cell.fg, cell.bg, cell.bold, cell.blink
+
+    reset = b"\x1b[0m"
+    assert shown(reset + sgr_change(Attr(-1, -1), old) + sgr_change(old, new)) == shown(
+        reset + sgr_change(Attr(-1, -1), new))

@@ -183,7 +183,10 @@ async def enter(caller: Telnet, handle: str, known: bool) -> None:
     await caller.until_any(b"Your choice")
 
 
-async def open_game(caller: Telnet, target: str) -> None:
+async def open_game(caller: Telnet, target: str, until: bytes | None = None) -> None:
+    """From the main menu into a new game of ``target``; with ``until``, wait for that text
+    of the game screen (the control caller times its keys only once the board is up: a key
+    sent while the game is still being opened would count its opening time)."""
     caller.send(MENU_KEYS[target])
     seen = await caller.until_any(b"Resume your", b"Game number", b"New Mariant game",
                               b"R, P or S")
@@ -191,7 +194,10 @@ async def open_game(caller: Telnet, target: str) -> None:
         caller.send(b"n")
         seen = await caller.until_any(b"Game number", b"New Mariant game", b"R, P or S")
     caller.send(b"p" if seen == b"R, P or S" else b"\r")
-    await caller.drain_for(0.3)
+    if until is not None:
+        await caller.until_any(until)
+    else:
+        await caller.drain_for(0.3)
 
 
 # -- the attackers ----------------------------------------------------------------------------
@@ -341,6 +347,7 @@ async def control(port: int, seconds: float) -> dict:
     latencies: list[float] = []
     login_s: list[float] = []
     node_s: list[float] = []
+    open_s: list[float] = []
     out = {"lost": 0, "refusals": 0, "knocks": 0, "errors": []}
     until = time.monotonic() + seconds
 
@@ -358,7 +365,10 @@ async def control(port: int, seconds: float) -> dict:
                 await caller.until_any(b"Handle:")
                 await enter(caller, "control", known)
                 known = True
-                await open_game(caller, "montecarlo")
+                began = time.perf_counter()
+                await open_game(caller, "montecarlo", until=b"Score")
+                open_s.append(time.perf_counter() - began)  # the board is up: keys are timed
+                await caller.drain_for(0.3)
                 n = 0
                 while time.monotonic() < until:
                     start = time.perf_counter()
@@ -401,7 +411,8 @@ async def control(port: int, seconds: float) -> dict:
     out.update(keys=len(latencies), p50=pct(latencies, 0.5), p99=pct(latencies, 0.99),
                max=max(latencies) * 1000 if latencies else float("nan"),
                login_p50=pct(login_s, 0.5), login_max=max(login_s, default=0) * 1000,
-               node_p50=pct(node_s, 0.5), node_max=max(node_s, default=0) * 1000)
+               node_p50=pct(node_s, 0.5), node_max=max(node_s, default=0) * 1000,
+               open_p50=pct(open_s, 0.5), open_max=max(open_s, default=0) * 1000)
     return out
 
 
@@ -540,7 +551,8 @@ async def main() -> None:
           f"refusals {result['refusals']} of {result['knocks']} calls")
     print(f"  login screen p50 {result['login_p50']:.0f} ms, max {result['login_max']:.0f} ms;"
           f" a node after signing up p50 {result['node_p50']:.0f} ms, max "
-          f"{result['node_max']:.0f} ms")
+          f"{result['node_max']:.0f} ms; a game opened (to its board) p50 "
+          f"{result['open_p50']:.0f} ms, max {result['open_max']:.0f} ms")
     for error in result["errors"]:
         print("   ", error)
     print(f"silent: {tally.silent_opened} connections ({args.silent} at once, from the "

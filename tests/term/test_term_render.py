@@ -8,7 +8,7 @@ import pyte
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from term_oracle import frames, mismatches, pyte_for, scribbles
+from term_oracle import attrs, frames, mismatches, pyte_for, scribbles
 
 from door.term.charset import Charset
 from door.term.render import Renderer, cursor_move, sgr_change
@@ -225,8 +225,7 @@ def test_cursor_moves_pick_the_cheapest() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(old=st.builds(Attr, st.integers(0, 7), st.integers(0, 7), st.booleans(), st.booleans()),
-       new=st.builds(Attr, st.integers(0, 7), st.integers(0, 7), st.booleans(), st.booleans()))
+@given(old=attrs, new=attrs)
 def test_a_colour_change_leaves_the_terminal_as_a_reset_would(old: Attr, new: Attr) -> None:
     """White on black are the terminal's own colours (a reset's): a change to them resets
     rather than naming white or black (37, 40), or a terminal whose own colours are black on

@@ -41,6 +41,7 @@ from .failures import FILE_TROUBLE, REASONS, closed_on_failure, is_database_erro
 from .failures import root_cause as _root
 from .migrate import current_revision, upgrade_async
 from .records import Limits
+from .turns import WriterTurns
 
 log = logging.getLogger("door.store.store")
 """The store's one log (its name from when the store was one module: sysops' logging
@@ -104,9 +105,14 @@ class Database:
         self._touched: set[int] = set()
         """Nodes whose caller pressed a key since the last heartbeat write (online.py)."""
         self._toucher: asyncio.Task[None] | None = None
+        self._activities: dict[int, tuple[int | None, str, str]] = {}
+        """Nodes' newest (player, activity, token) not written yet (online.py)."""
+        self._activity_writer: asyncio.Task[None] | None = None
+        self._activity_batch: tuple[dict[int, Any], asyncio.Future[Any]] | None = None
+        """The activities being written now, and their write."""
         self._closed = False
         self._units: set[asyncio.Future[Any]] = set()
-        self._writers = asyncio.Lock() if self.dialect == "sqlite" else None
+        self._writers = WriterTurns() if self.dialect == "sqlite" else None
         self._epoch = 0
         """Bumped when the database file may have changed under us (read-only, replaced,
         damaged): pooled connections of an older epoch are closed at their next checkout."""
@@ -143,8 +149,9 @@ class Database:
         """Finish the units under way (at most ``timeout`` seconds), then close every
         connection."""
         self._closed = True
-        if self._toucher is not None:
-            self._toucher.cancel()
+        for task in (self._toucher, self._activity_writer):
+            if task is not None:
+                task.cancel()
         if self._units:
             await asyncio.wait(list(self._units), timeout=timeout)
         await self.engine.dispose()
@@ -174,10 +181,13 @@ class Database:
             raise unavailable from None
 
     @contextlib.asynccontextmanager
-    async def _write(self, engine: AsyncEngine | None = None) -> AsyncIterator[AsyncConnection]:
+    async def _write(self, engine: AsyncEngine | None = None, *, background: bool = False
+                     ) -> AsyncIterator[AsyncConnection]:
         """One short write transaction (BEGIN IMMEDIATE on SQLite), after this process's
-        other writers."""
-        turn = self._writers if self._writers is not None else contextlib.nullcontext()
+        other writers: ``background`` ones (nobody waits for them on a screen) after the
+        others (door/store/turns.py)."""
+        turn = (self._writers.turn(background) if self._writers is not None
+                else contextlib.nullcontext())
         async with (turn, self._guard(), (engine or self.engine).connect() as conn,
                     closed_on_failure(conn), conn.begin()):
             yield conn

@@ -2,8 +2,9 @@
 :data:`SAVE_EVERY_S` seconds, and a finished game the database refused is kept until it
 can be stored.
 
-A screen registers its game (:meth:`GameKeeper.start` claims the resume slot), tells the
-keeper after each move (:meth:`GameKeeper.changed`: a set insertion, nothing written), and
+A screen registers its game (:meth:`GameKeeper.start` claims the resume slot in the
+background: the board is drawn at once, however busy the database), tells the keeper after
+each move (:meth:`GameKeeper.changed`: a set insertion, nothing written), and
 the keeper writes every changed game of this process in one transaction every
 :data:`SAVE_EVERY_S` seconds, as the who's-online heartbeat does: a thousand callers typing
 cost one write every two seconds, and a ``kill -9`` loses at most the moves of the last two
@@ -80,22 +81,36 @@ class GameKeeper:
         self._dirty: set[KeptGame] = set()
         self._finishes: list[PendingFinish] = []
         self._writer: asyncio.Task | None = None
+        self._claims: dict[KeptGame, asyncio.Task[None]] = {}
+        """Claims under way (:meth:`start`): a write or finish of their game waits for them."""
         self._failures = 0
         self._closed = False
 
     # -- what screens call -------------------------------------------------------------------
-    async def start(self, kept: KeptGame) -> KeptGame:
-        """Claim the resume slot for ``kept`` (a new game, or one resumed or loaded): from now
-        on saves of any other visit to that slot are refused.  Never raises: when the
-        database cannot take the claim, the keeper makes it later."""
-        for older in [g for g in self._dirty if g is not kept and
-                      (g.player_id, g.game) == (kept.player_id, kept.game)]:
+    def start(self, kept: KeptGame) -> KeptGame:
+        """Claim the resume slot for ``kept`` (a new game, or one resumed or loaded): once the
+        claim is in, saves of any other visit to that slot are refused.
+
+        The claim is made in the background, at once: a caller opening a game never waits
+        for the database (under a flood of other callers' writes a claim took seconds).  The
+        game's saves, :meth:`flush` and :meth:`claim_of` wait for it.  Never raises: when
+        the database cannot take the claim, the keeper makes it later."""
+        key = (kept.player_id, kept.game)
+        olders = [g for g in (*self._dirty, *self._claims) if g is not kept and
+                  (g.player_id, g.game) == key]
+        before = [self._claims[g] for g in olders if g in self._claims]
+        for older in olders:
             self.forget(older)  # an ended visit's game: its claim must not come after this
         kept.version = max(kept.version, 1)
-        await self._claim(kept)
-        if kept.owner is None:
-            self._mark(kept)
+        self._claims[kept] = asyncio.get_running_loop().create_task(
+            self._claim_soon(kept, before))
         return kept
+
+    async def claim_of(self, kept: KeptGame) -> int | None:
+        """The owner id of ``kept``'s claim, once made (None: the database has not taken it
+        yet, or another visit's claim came after it)."""
+        await self._claimed([kept])
+        return kept.owner
 
     def changed(self, kept: KeptGame) -> None:
         """The game moved: it is written within :data:`SAVE_EVERY_S` seconds."""
@@ -105,7 +120,7 @@ class GameKeeper:
     async def flush(self, kept: KeptGame | None = None) -> bool:
         """Write now (one game, or every changed one); True when nothing is left unwritten."""
         games = [kept] if kept is not None else list(self._dirty)
-        await self._write([g for g in games if g.dirty])
+        await self._write([g for g in games if g.dirty], background=False)
         if kept is not None:
             return not kept.dirty
         return not any(g.dirty for g in self._dirty)
@@ -148,6 +163,7 @@ class GameKeeper:
                 await self._writer
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
+                await self._claimed(list(self._claims))
                 await self._write(list(self._dirty))
                 await self._store_finishes()
         lost = [g for g in self._dirty if g.dirty]
@@ -186,15 +202,41 @@ class GameKeeper:
                 self._failures += 1
             self._dirty = {g for g in self._dirty if g.dirty}
 
-    async def _write(self, games: list[KeptGame]) -> None:
+    async def _claimed(self, games: list[KeptGame]) -> None:
+        """Wait for the claims of ``games`` still under way (never cancelling them)."""
+        pending = [self._claims[g] for g in games if g in self._claims]
+        if pending:
+            await asyncio.wait(pending)  # never cancels them, even when this wait is
+
+    async def _claim_soon(self, kept: KeptGame, after: list[asyncio.Task[None]]) -> None:
+        """:meth:`start`'s claim, after those of the visits it replaces; a claim the database
+        did not take is left to the writer, which tries again."""
+        try:
+            if after:
+                await asyncio.wait(after)
+            if not kept.refused:
+                await self._claim(kept)
+        except Exception:  # a task of its own: nobody else would see this
+            log.exception("player %s: %s slot not claimed; the keeper tries again",
+                          kept.player_id, kept.game)
+        finally:
+            self._claims.pop(kept, None)
+        if kept.owner is None:
+            self._mark(kept)
+
+    async def _write(self, games: list[KeptGame], background: bool = True) -> None:
+        """Claim what is not claimed yet, then save; ``background``: nobody waits for it on
+        a screen (a caller leaving a game waits for :meth:`flush`)."""
+        await self._claimed(games)
         for game in [g for g in games if g.owner is None and not g.refused]:
-            await self._claim(game)
+            await self._claim(game, background)
         saves = {id(g): (g, SlotSave(g.player_id, g.game, g.owner, g.version, g.state()))
                  for g in games if g.owner is not None and g.dirty}
         if not saves:
             return
         try:
-            refused = await self.store.keep_resumes([s for _, s in saves.values()])
+            refused = await self.store.keep_resumes([s for _, s in saves.values()],
+                                                    background=background)
         except StoreUnavailable as exc:
             self._failed(exc, [g for g, _ in saves.values()])
             return
@@ -210,11 +252,12 @@ class GameKeeper:
             else:
                 game.written = max(game.written, save.version)
 
-    async def _claim(self, kept: KeptGame) -> None:
+    async def _claim(self, kept: KeptGame, background: bool = True) -> None:
         version = kept.version
         try:
             kept.owner = await self.store.claim_resume(kept.player_id, kept.game,
-                                                       kept.state(), version)
+                                                       kept.state(), version,
+                                                       background=background)
         except StoreUnavailable as exc:
             self._failed(exc, [kept])
             return

@@ -76,7 +76,7 @@ class LiveGames(Database):
                     moves: int) -> int:
         """List a game of this host; returns its row id."""
         now = self._now()
-        async with self._write() as conn:
+        async with self._write(background=True) as conn:
             result = await conn.execute(
                 self._insert(conn, LiveGameRow).values(
                     host=self.host, alias=alias[:40], title=title[:40], deal=deal[:40],
@@ -89,7 +89,7 @@ class LiveGames(Database):
         if not ids:
             return
         where = and_(LiveGameRow.id.in_(ids), LiveGameRow.host == self.host)
-        async with self._write() as conn:
+        async with self._write(background=True) as conn:
             await self._lock_live(conn, where)
             await conn.execute(delete(LiveGameRow).where(where))
 
@@ -97,7 +97,7 @@ class LiveGames(Database):
     async def live_keep_alive(self, moved: dict[int, tuple[int, datetime]]) -> dict[int, int]:
         """Say this host's games are still played (and how many moves those in ``moved``
         have, since when); return each game's count of watchers elsewhere.  One write."""
-        async with self._write() as conn:
+        async with self._write(background=True) as conn:
             await self._lock_live(conn, LiveGameRow.host == self.host)
             await conn.execute(update(LiveGameRow).where(LiveGameRow.host == self.host)
                                .values(alive=self._now()))
@@ -121,7 +121,7 @@ class LiveGames(Database):
         """Write the state of watched games (one transaction for all of them)."""
         if not news:
             return
-        async with self._write() as conn:
+        async with self._write(background=True) as conn:
             await self._lock_live(conn, LiveGameRow.id.in_([item.id for item in news]))
             for item in sorted(news, key=lambda item: item.id):
                 values: dict[str, Any] = {"version": item.version, "note": item.note[:200],
@@ -155,7 +155,7 @@ class LiveGames(Database):
         """Callers of this process start (+n) or stop (−n) watching games (id → n)."""
         if not changes:
             return
-        async with self._write() as conn:
+        async with self._write(background=True) as conn:
             await self._lock_live(conn, LiveGameRow.id.in_(list(changes)))
             for ident, change in sorted(changes.items()):
                 await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)

@@ -8,6 +8,7 @@ import logging
 from datetime import datetime, timedelta
 
 from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .core import Database, unit
 from .errors import StoreError
@@ -32,24 +33,64 @@ class Online(Database):
     @unit
     async def node_heartbeat(self, node: int, player_id: int | None, activity: str,
                              token: str = "") -> None:
-        """This node is busy with ``player_id`` doing ``activity`` (call on each screen);
-        ``token`` names the call (a new token takes the row over, with no hang-up order)."""
+        """This node is busy with ``player_id`` doing ``activity`` (at log-in: the next
+        log-in of the same player sees this call); ``token`` names the call (a new token
+        takes the row over, with no hang-up order).  Screens use :meth:`node_activity`."""
+        async with self._write() as conn:
+            await self._upsert_node(conn, node, player_id, activity, token, self._now())
+
+    async def _upsert_node(self, conn: AsyncConnection, node: int, player_id: int | None,
+                           activity: str, token: str, now: datetime) -> None:
         activity = clean_line(activity, self.limits.activity)
         token = token[:32]
+        ins = self._insert(conn, NodeRow).values(host=self.host, node=node,
+                                                 player_id=player_id, activity=activity,
+                                                 since=now, heartbeat=now, token=token,
+                                                 hangup=False, alive=now)
+        await conn.execute(ins.on_conflict_do_update(
+            index_elements=["host", "node"],
+            set_={"player_id": player_id, "activity": activity, "heartbeat": now,
+                  "token": token, "alive": now,
+                  "hangup": case((NodeRow.token == ins.excluded.token, NodeRow.hangup),
+                                 else_=False),
+                  "since": case((NodeRow.player_id == ins.excluded.player_id,
+                                 NodeRow.since), else_=now)}))
+
+    def node_activity(self, node: int, player_id: int | None, activity: str,
+                      token: str = "") -> None:
+        """What the caller on ``node`` does now (each screen), written in the background.
+
+        A caller changing screens never waits for the database: under a flood of other
+        callers' writes this heartbeat took seconds, and who's online is best effort.  The
+        newest activity per node is written, those of many nodes in one transaction, and a
+        :meth:`node_leave` of the call comes after it."""
+        if self._closed:
+            return
+        self._activities[node] = (player_id, activity, token)
+        if self._activity_writer is None or self._activity_writer.done():
+            self._activity_writer = asyncio.get_running_loop().create_task(
+                self._write_activities())
+
+    async def _write_activities(self) -> None:
+        while self._activities:
+            batch, self._activities = self._activities, {}
+            write = asyncio.ensure_future(self._store_activities(batch))
+            self._activity_batch = (batch, write)
+            try:
+                await write
+            except StoreError as exc:  # best effort, as the touches
+                log.debug("activities of %d nodes not stored: %s", len(batch), exc)
+            except Exception:  # a task of its own: nobody else would see this
+                log.warning("activities of %d nodes not stored", len(batch), exc_info=True)
+            finally:
+                self._activity_batch = None
+
+    @unit
+    async def _store_activities(self, batch: dict[int, tuple[int | None, str, str]]) -> None:
         now = self._now()
-        async with self._write() as conn:
-            ins = self._insert(conn, NodeRow).values(host=self.host, node=node,
-                                                     player_id=player_id, activity=activity,
-                                                     since=now, heartbeat=now, token=token,
-                                                     hangup=False, alive=now)
-            await conn.execute(ins.on_conflict_do_update(
-                index_elements=["host", "node"],
-                set_={"player_id": player_id, "activity": activity, "heartbeat": now,
-                      "token": token, "alive": now,
-                      "hangup": case((NodeRow.token == ins.excluded.token, NodeRow.hangup),
-                                     else_=False),
-                      "since": case((NodeRow.player_id == ins.excluded.player_id,
-                                     NodeRow.since), else_=now)}))
+        async with self._write(background=True) as conn:
+            for node, (player_id, activity, token) in sorted(batch.items()):
+                await self._upsert_node(conn, node, player_id, activity, token, now)
 
     def node_touch(self, node: int) -> None:
         """The caller on this node pressed a key: their idle time starts again.
@@ -66,7 +107,7 @@ class Online(Database):
         await asyncio.sleep(self._touch_every)
         nodes, self._touched = self._touched, set()
         try:
-            async with self._write() as conn:
+            async with self._write(background=True) as conn:
                 await conn.execute(update(NodeRow).where(NodeRow.host == self.host,
                                                          NodeRow.node.in_(sorted(nodes)))
                                    .values(heartbeat=self._now()))
@@ -79,7 +120,14 @@ class Online(Database):
     async def node_leave(self, node: int, token: str | None = None,
                          host: str | None = None) -> None:
         """Remove the node's row (only while ``token``'s call owns it, when given: a BBS may
-        have given the node to someone else since)."""
+        have given the node to someone else since), after any activity of it not written yet."""
+        if host is None or host == self.host:
+            pending = self._activities.get(node)
+            if pending is not None and (token is None or pending[2][:32] == token[:32]):
+                del self._activities[node]
+            writing = self._activity_batch
+            if writing is not None and node in writing[0]:
+                await asyncio.wait([writing[1]])
         async with self._write() as conn:
             query = delete(NodeRow).where(NodeRow.host == (host or self.host),
                                           NodeRow.node == node)
@@ -135,7 +183,7 @@ class Online(Database):
         was left running).  One short write for all the calls."""
         if not calls:
             return []
-        async with self._write() as conn:
+        async with self._write(background=True) as conn:
             rows = (await conn.execute(
                 select(NodeRow.node, NodeRow.token, NodeRow.hangup)
                 .where(NodeRow.host == self.host, NodeRow.node.in_(sorted(calls))))).all()

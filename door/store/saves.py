@@ -40,10 +40,11 @@ class Saves(Database):
     # -- resume slots ------------------------------------------------------------------------
     @unit
     async def claim_resume(self, player_id: int, game: str, state: dict[str, Any],
-                           version: int = 0) -> int:
-        """Make ``state`` the slot's game, owned from now on by the returned owner id."""
+                           version: int = 0, *, background: bool = True) -> int:
+        """Make ``state`` the slot's game, owned from now on by the returned owner id
+        (``background``: a write nobody waits for on a screen, door/store/turns.py)."""
         owner, now = new_claim(), self._now()
-        async with self._write() as conn:
+        async with self._write(background=background) as conn:
             ins = self._insert(conn, ResumeRow).values(
                 player_id=player_id, game=game, state=state, saved=now, owner=owner,
                 version=version)
@@ -53,7 +54,8 @@ class Saves(Database):
         return owner
 
     @unit
-    async def keep_resumes(self, saves: list[SlotSave]) -> list[SlotSave]:
+    async def keep_resumes(self, saves: list[SlotSave], *, background: bool = True
+                           ) -> list[SlotSave]:
         """Write many owners' newest states in one transaction; return the saves refused
         because their slot has another owner now (or is gone: the game finished).
 
@@ -72,7 +74,7 @@ class Saves(Database):
                         slots.c.owner == bindparam("b_owner"),
                         slots.c.version < bindparam("b_version"))
                  .values(state=bindparam("b_state"), saved=now, version=bindparam("b_version")))
-        async with self._write(self._saves_engine) as conn:
+        async with self._write(self._saves_engine, background=background) as conn:
             await conn.execute(write, [
                 {"b_player": s.player_id, "b_game": s.game, "b_owner": s.owner,
                  "b_version": s.version, "b_state": s.state} for s in saves])

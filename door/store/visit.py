@@ -53,7 +53,8 @@ class OnNode(Protocol):
 
 async def node_seen(store: Store | None, call: OnNode, player: Player | None,
                     activity: str) -> None:
-    """Who's online: this call's node is busy with ``player`` doing ``activity``."""
+    """Who's online: this call's node is busy with ``player`` doing ``activity``, written
+    before this returns (at log-in: the player's next log-in must see this call)."""
     if store is None:
         return
     try:
@@ -61,6 +62,13 @@ async def node_seen(store: Store | None, call: OnNode, player: Player | None,
                                    call.token)
     except StoreError as exc:
         log.debug("node %s: heartbeat not stored: %s", call.node, exc)
+
+
+def node_doing(store: Store | None, call: OnNode, player: Player | None, activity: str) -> None:
+    """Who's online: this call's caller went to ``activity`` (a screen of the door).  Written
+    in the background: changing screens never waits for the database."""
+    if store is not None:
+        store.node_activity(call.node, player.id if player else None, activity, call.token)
 
 
 async def node_gone(store: Store | None, call: OnNode) -> None:

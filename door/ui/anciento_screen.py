@@ -186,7 +186,7 @@ class AncientoScreen(GameScreen):
 
     # -- the game loop: the frame's, with a clock ------------------------------------------
     async def run(self) -> None:
-        await self.start_keeping()
+        self.start_keeping()
         self.session.autosave = self.autosave
         if self.timer:
             self.timer.start()

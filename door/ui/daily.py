@@ -22,7 +22,7 @@ from ..games.daily import GAMES, DailyDeal, daily_deal, daily_deals
 from ..session import Session
 from ..store import DailyEntry, DailyStanding, Player, Store, StoreError
 from ..store.streaks import Streak, streaks
-from ..store.visit import node_seen
+from ..store.visit import node_doing
 from ..term.screen import Attr
 from . import daily_status, theme
 from .daily_status import daily_attempt
@@ -277,7 +277,7 @@ def streak_line(s: Streak) -> str:
 
 async def daily_challenge(session: Session) -> None:
     """The menu action: the daily board until Esc."""
-    await node_seen(session.store, session.caller, session.player, "Daily Challenge")
+    node_doing(session.store, session.caller, session.player, "Daily Challenge")
     await DailyBoard(session).run()
-    await node_seen(session.store, session.caller, session.player, "main menu")
+    node_doing(session.store, session.caller, session.player, "main menu")
 

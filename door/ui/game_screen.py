@@ -390,7 +390,7 @@ class GameScreen(ABC):
 
     async def run(self) -> None:
         """Play until the game is over (returns) or the caller leaves (raises LeaveGame)."""
-        await self.start_keeping()
+        self.start_keeping()
         self.session.autosave = self.autosave
         if self.deal_task is None:
             self.deal_task = start_deal_verdict(self)
@@ -458,15 +458,16 @@ class GameScreen(ABC):
         return task.result()
 
     # -- the game in progress, kept as it is played -------------------------------------------
-    async def start_keeping(self) -> None:
+    def start_keeping(self) -> None:
         """Claim the caller's resume slot for this game (new, resumed or loaded): from now
         on its moves are written as they are played, and no other visit's save of this
-        game can overwrite them."""
+        game can overwrite them.  The claim goes on in the background: the board is drawn
+        without waiting for the database."""
         keeper, player = self.session.keeper, self.session.player
         if keeper is None or player is None or self.kept is not None or self.is_over:
             return
-        self.kept = await keeper.start(KeptGame(player.id, self.name, self.kept_state,
-                                                trouble=self._tell_trouble))
+        self.kept = keeper.start(KeptGame(player.id, self.name, self.kept_state,
+                                          trouble=self._tell_trouble))
         self._kept_actions = len(self.game.actions)
 
     def note_moves(self) -> None:
@@ -601,8 +602,8 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
         return None, ""
     owner = None
     if screen.kept is not None:
+        owner = await keeper.claim_of(screen.kept)  # made as play began: in long since
         keeper.forget(screen.kept)
-        owner = screen.kept.owner
     args = (player.id, game.record(), game.score, str(game.status),
             game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
@@ -719,16 +720,12 @@ async def play_game(session: Session, screen_cls: type[GameScreen],
     """A round of one title from the main menu: resume or deal, play, record, again?
     ``opening``: play that game first (the daily board's challenge) instead; ``back_to``:
     where M goes at the end of a game (and the caller's activity then)."""
-    store = session.store
-    if store is None:
-        await _play_rounds(session, screen_cls, opening, back_to)
-        return
-    from ..store.visit import node_seen
+    from ..store.visit import node_doing
 
-    player = session.player
-    await node_seen(store, session.caller, player, f"Playing {screen_cls.title}")
+    store, player = session.store, session.player
+    node_doing(store, session.caller, player, f"Playing {screen_cls.title}")
     await _play_rounds(session, screen_cls, opening, back_to)
-    await node_seen(store, session.caller, player, back_to)
+    node_doing(store, session.caller, player, back_to)
 
 
 async def _play_rounds(session: Session, screen_cls: type[GameScreen],

@@ -13,7 +13,7 @@ import logging
 from .. import gamelist
 from ..session import Session
 from ..store import ScoreEntry, StoreError
-from ..store.visit import node_seen
+from ..store.visit import node_doing
 from ..term.digits import parse_number
 from . import theme
 from .daily import DailyBoard
@@ -160,6 +160,6 @@ class HallOfFame:
 
 async def hall_of_fame(session: Session) -> None:
     """The menu action: browse every game's hall of fame until Esc."""
-    await node_seen(session.store, session.caller, session.player, "Hall of Fame")
+    node_doing(session.store, session.caller, session.player, "Hall of Fame")
     await HallOfFame(session).run()
-    await node_seen(session.store, session.caller, session.player, "main menu")
+    node_doing(session.store, session.caller, session.player, "main menu")

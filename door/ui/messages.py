@@ -11,7 +11,7 @@ import logging
 
 from ..session import Session
 from ..store import Message, MessageRefused, Player, Store, StoreError, UnknownPlayer
-from ..store.visit import node_seen
+from ..store.visit import node_doing
 from ..term.width import for_display, pad, wrap
 from . import theme
 from .editor import ABANDON_QUESTION, edit_message
@@ -297,9 +297,9 @@ async def unavailable(session: Session) -> None:
 
 async def message_centre(session: Session) -> None:
     """The menu action: the caller's messages until Esc."""
-    await node_seen(session.store, session.caller, session.player, "Message Centre")
+    node_doing(session.store, session.caller, session.player, "Message Centre")
     if session.store is None or session.player is None:
         await unavailable(session)
     else:
         await MessageCentre(session, session.store, session.player).run()
-    await node_seen(session.store, session.caller, session.player, "main menu")
+    node_doing(session.store, session.caller, session.player, "main menu")

@@ -27,7 +27,7 @@ from ..config import Settings
 from ..games import Status
 from ..session import Caller, Session
 from ..store.live import LiveListing
-from ..store.visit import node_seen
+from ..store.visit import node_doing
 from ..term import Key, Renderer, Screen
 from ..term.charset import Charset
 from ..term.width import clip
@@ -197,7 +197,7 @@ async def watch_game(session: Session, watched: WatchedGame) -> None:
     is over).  The watcher's keys are read by a task that outlives each wait, so a move
     arriving never loses a key."""
     watcher = watched.join(session.caller.alias, view_key(session))
-    await node_seen(session.store, session.caller, session.player,
+    node_doing(session.store, session.caller, session.player,
                     f"Watching {watched.alias}"[:40])
     reading: asyncio.Future[Key] | None = None
     shown: Shown = None
@@ -286,7 +286,7 @@ def refusal(watched: Listed) -> str:
 
 async def watch_menu(session: Session) -> None:
     """The menu action: list the games in progress; watch the one chosen; Esc goes back."""
-    await node_seen(session.store, session.caller, session.player, "Watch a Game")
+    node_doing(session.store, session.caller, session.player, "Watch a Game")
     waiter = KeyWaiter(session)
     selected, note = 0, ""
     now = GamesNow()
@@ -327,13 +327,13 @@ async def watch_menu(session: Session) -> None:
                     note = await watch_elsewhere(session, watched)
                 else:
                     await watch_game(session, watched)
-                await node_seen(session.store, session.caller, session.player,
+                node_doing(session.store, session.caller, session.player,
                                 "Watch a Game")
                 games = await now.games(fresh=True)
                 note = note or plural(len(games), "game") + " being played now."
     finally:
         await waiter.close()
-        await node_seen(session.store, session.caller, session.player, "main menu")
+        node_doing(session.store, session.caller, session.player, "main menu")
 
 
 async def watch_elsewhere(session: Session, listing: LiveListing) -> str:

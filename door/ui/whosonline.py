@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from ..session import Session
 from ..store import OnlineNode, StoreError
-from ..store.visit import node_seen
+from ..store.visit import node_doing
 from . import theme
 from .widgets import header, message, status_line
 
@@ -51,7 +51,7 @@ def draw(session: Session, nodes: list[OnlineNode], note: str = "",
 
 
 async def whos_online(session: Session) -> None:
-    await node_seen(session.store, session.caller, session.player, "Who's Online")
+    node_doing(session.store, session.caller, session.player, "Who's Online")
     try:
         while True:
             note = ""
@@ -70,4 +70,4 @@ async def whos_online(session: Session) -> None:
                 continue
             return
     finally:
-        await node_seen(session.store, session.caller, session.player, "main menu")
+        node_doing(session.store, session.caller, session.player, "main menu")

@@ -28,7 +28,8 @@ async def test_moves_are_written_as_they_are_played(store: Store) -> None:
     ann = await store.player("direct", "ann", "Ann")
     keeper = GameKeeper(store, every_s=0.1)
     game = played_game("auntmary", 5, 0)
-    kept = await keeper.start(follow(game, ann.id))
+    kept = keeper.start(follow(game, ann.id))
+    assert await keeper.claim_of(kept) is not None
     assert (await store.load_resume(ann.id, "auntmary"))["actions"] == []
     for move in game.legal_moves()[:1]:
         game.play(move)
@@ -46,7 +47,7 @@ async def test_flush_writes_now_and_close_leaves_nothing_behind(store: Store) ->
     ann = await store.player("direct", "ann", "Ann")
     keeper = GameKeeper(store, every_s=3600)  # never by itself in this test
     game = played_game("montecarlo", 9, 0)
-    kept = await keeper.start(follow(game, ann.id))
+    kept = keeper.start(follow(game, ann.id))
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
     assert await keeper.flush(kept)
@@ -61,9 +62,10 @@ async def test_a_game_another_visit_claimed_is_not_written_again(store: Store) -
     ann = await store.player("bbs", "17", "Ann")
     stale_keeper, keeper = GameKeeper(store, every_s=3600), GameKeeper(store, every_s=3600)
     old = played_game("mariant", 3, 2)
-    stale = await stale_keeper.start(follow(old, ann.id))
+    stale = stale_keeper.start(follow(old, ann.id))
+    await stale_keeper.claim_of(stale)
     new = played_game("mariant", 4, 1)
-    await keeper.start(follow(new, ann.id))  # the same player on another node
+    assert await keeper.claim_of(keeper.start(follow(new, ann.id))) is not None  # another node
     old.play(old.legal_moves()[0])
     stale_keeper.changed(stale)
     assert not await stale_keeper.flush(stale) or stale.refused
@@ -80,7 +82,8 @@ async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Sto
     ann = await store.player("direct", "ann", "Ann")
     keeper = GameKeeper(store, every_s=3600)  # nothing written by itself: "slow"
     game = played_game("auntmary", 12, 0)
-    ended = await keeper.start(follow(game, ann.id))
+    ended = keeper.start(follow(game, ann.id))
+    await keeper.claim_of(ended)
     for _ in range(3):
         game.play(game.legal_moves()[0])
         keeper.changed(ended)
@@ -91,7 +94,7 @@ async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Sto
     resumed = played_game("auntmary", 12, 0)
     for move in state["actions"]:
         resumed.play(move)
-    again = await keeper.start(follow(resumed, ann.id))  # the new visit resumes it
+    again = keeper.start(follow(resumed, ann.id))  # the new visit resumes it
     assert ended.refused and keeper.unwritten(ann.id, "auntmary") is None
     resumed.play(resumed.legal_moves()[0])
     keeper.changed(again)
@@ -116,19 +119,22 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     told: list[str] = []
     keeper = GameKeeper(store, every_s=0.1)
     game = played_game("auntmary", 5, 3)
-    kept = await keeper.start(follow(game, ann.id, told))
+    kept = keeper.start(follow(game, ann.id, told))
+    await keeper.claim_of(kept)
     disk["full"] = True
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
     await until(lambda: len(told) == 1, "the caller told")
     assert told[0] == "Your moves are kept for now, not saved yet: no space left on device."
     later = played_game("mariant", 8, 2)
-    await keeper.start(follow(later, ann.id, told))  # its claim waits too
+    keeper.start(follow(later, ann.id, told))  # its claim waits too
     finished = played_game("montecarlo", 11, 0)
     while finished.legal_moves():
         finished.play(finished.legal_moves()[0])
     now = datetime.now(UTC)
-    keeper.forget(await keeper.start(follow(finished, ann.id)))  # as a screen does at the end
+    at_end = keeper.start(follow(finished, ann.id))
+    assert await keeper.claim_of(at_end) is None  # the disk is full
+    keeper.forget(at_end)  # as a screen does at the end
     with pytest.raises(StoreUnavailable, match="no space left"):
         await keeper.finish("Ann's Monte Carlo #11", lambda: store.finish_game(
             ann.id, finished.record(), finished.score, str(finished.status), False, now, now))

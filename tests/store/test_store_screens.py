@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pyteterm import TelnetCaller
 from storehelp import insert_game
+from waiting import until
 
 from door.config import load_settings
 from door.net.telnet import start_telnet
@@ -26,6 +27,14 @@ async def leave(caller: TelnetCaller) -> None:
     await caller.log_off()
 
 
+async def online_becomes(store, *rows: tuple) -> None:
+    """Who's online reaches ``rows`` of (alias, activity): screens write it in the
+    background, a moment after they are drawn."""
+    async def there() -> bool:
+        return [(n.alias, n.activity) for n in await store.online()] == list(rows)
+    await until(there, f"who's online: {rows}")
+
+
 async def test_hall_of_fame_screen(door) -> None:
     store, port = door
     ann = await store.player("Night Owl BBS", "1", "Ann")
@@ -37,8 +46,8 @@ async def test_hall_of_fame_screen(door) -> None:
     caller = await at_menu(port)
     caller.send("h")
     await caller.wait_for("Mariant's Hit Parade")
-    assert [(n.node, n.alias, n.activity) for n in await store.online()] == [
-        (1, "Guest", "Hall of Fame")]
+    await online_becomes(store, ("Guest", "Hall of Fame"))
+    assert [n.node for n in await store.online()] == [1]
     assert "won games only, fewest points first" in caller.term.text
     assert "No scores yet" in caller.term.text
     caller.send("4")
@@ -197,11 +206,10 @@ async def test_whos_online_says_which_game_is_played(door) -> None:
     caller = await at_menu(port)
     caller.send("c")
     await caller.wait_for("Game number:")
-    assert [(n.alias, n.activity) for n in await store.online()] == [
-        ("Guest", "Playing Monte Carlo")]
+    await online_becomes(store, ("Guest", "Playing Monte Carlo"))
     caller.send("\x1b")
     await caller.wait_for("Your choice")
-    assert [(n.alias, n.activity) for n in await store.online()] == [("Guest", "main menu")]
+    await online_becomes(store, ("Guest", "main menu"))
     await leave(caller)
 
 

@@ -391,8 +391,11 @@ class AuntMaryScreen(GameScreen):
 
     # -- playing ---------------------------------------------------------------------------
     def refuse(self, reason: str) -> None:
-        """The engine's reason, as the screen shows cards (``2C`` -> ``2♣``), capitalised."""
+        """The engine's reason, as the screen shows cards (``2C`` -> ``2♣``), as a sentence:
+        capitalised, with its full stop."""
         reason = CARD_TEXT.sub(lambda m: card_label(Card.parse(m[0])), reason)
+        if reason and reason[-1] not in ".!?":
+            reason += "."
         super().refuse(reason[:1].upper() + reason[1:])
 
     def _play(self, move: str) -> None:

@@ -174,7 +174,7 @@ async def test_illegal_move_says_why_and_changes_nothing(caller: Caller) -> None
     bells = caller.bells
     caller.send(src + dst)
     top = game.columns[int(dst) - 1][-1]
-    await caller.wait_for(f"Nothing in column {src} fits on {card_label(top)}")
+    await caller.wait_for(f"Nothing in column {src} fits on {card_label(top)}.")
     assert caller.bells == bells + 1
     assert_board(caller, game)
     assert "»" not in caller.text                          # the cards were put back

@@ -3,6 +3,7 @@ so callers on every door server sharing the database are listed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from ..session import Session
@@ -50,8 +51,18 @@ def draw(session: Session, nodes: list[OnlineNode], note: str = "",
     status_line(session, "R refreshes · any other key returns")
 
 
+ACTIVITY = "Who's Online"
+
+
+def as_seen_here(session: Session, nodes: list[OnlineNode]) -> list[OnlineNode]:
+    """The caller's own row says what they are doing: this screen (its write to who's
+    online goes on in the background and may not be in yet)."""
+    token = session.caller.token[:32]
+    return [replace(n, activity=ACTIVITY) if token and n.token == token else n for n in nodes]
+
+
 async def whos_online(session: Session) -> None:
-    node_doing(session.store, session.caller, session.player, "Who's Online")
+    node_doing(session.store, session.caller, session.player, ACTIVITY)
     try:
         while True:
             note = ""
@@ -60,7 +71,7 @@ async def whos_online(session: Session) -> None:
                 note = "Who's online needs the database, which this door runs without."
             else:
                 try:
-                    nodes = await session.store.online()
+                    nodes = as_seen_here(session, await session.store.online())
                 except StoreError as exc:
                     note = str(exc)
             draw(session, nodes, note)

@@ -38,6 +38,13 @@ def slot(home: Path, game: str = "montecarlo") -> dict | None:
     return json.loads(row[0]) if row else None
 
 
+def owner(home: Path, game: str = "montecarlo") -> int | None:
+    """The claim holding the resume slot (a new one at each game opened or resumed)."""
+    with sqlite3.connect(home / "data" / "reussite.db") as conn:
+        row = conn.execute("SELECT owner FROM resume_slots WHERE game = ?", (game,)).fetchone()
+    return row[0] if row else None
+
+
 def nodes(home: Path) -> list[int]:
     with sqlite3.connect(home / "data" / "reussite.db") as conn:
         return [r[0] for r in conn.execute("SELECT node FROM nodes ORDER BY node")]
@@ -76,10 +83,13 @@ def play_one(door: PtyDoor, home: Path, game: MonteCarlo) -> None:
         door.wait_for("Leave this game?")
         door.send(b"y")
         door.wait_for("Your choice")
+        left = owner(home)
         door.send(b"c")
         door.wait_for(f"Resume your Monte Carlo game #{game.number}?")
         door.send(b"y")
         door.wait_for(f"Monte Carlo #{game.number}")
+        # The claim is written in the background, the board drawn without waiting for it.
+        wait_until(lambda: owner(home) != left, "the resumed game's claim")
     wait_until(lambda: (slot(home) or {}).get("actions") == game.actions, f"{move} kept")
 
 

@@ -50,6 +50,9 @@ class KeptGame:
     """The game's state now (its ``to_json``), read when the keeper writes."""
     trouble: Callable[[str], None] | None = None
     """Told (once per outage) when the game cannot be written; gets a sentence."""
+    call: str | None = None
+    """The token of the call playing it (its who's-online row): a claim made after the
+    call was taken over is refused (:meth:`door.store.saves.Saves.claim_resume`)."""
     owner: int | None = None
     """The resume slot's claim once made (None: not claimed yet, or refused)."""
     version: int = 0
@@ -255,9 +258,9 @@ class GameKeeper:
     async def _claim(self, kept: KeptGame, background: bool = True) -> None:
         version = kept.version
         try:
-            kept.owner = await self.store.claim_resume(kept.player_id, kept.game,
-                                                       kept.state(), version,
-                                                       background=background)
+            owner = await self.store.claim_resume(kept.player_id, kept.game, kept.state(),
+                                                  version, background=background,
+                                                  call=kept.call)
         except StoreUnavailable as exc:
             self._failed(exc, [kept])
             return
@@ -265,7 +268,12 @@ class GameKeeper:
             log.warning("player %s: %s slot not claimed: %s", kept.player_id, kept.game, exc)
             kept.refused = True
             return
-        kept.written = version
+        if owner is None:
+            log.warning("player %s: %s slot not claimed: this call was taken over by a newer "
+                        "one", kept.player_id, kept.game)
+            self.forget(kept)
+            return
+        kept.owner, kept.written = owner, version
         self._succeeded([kept])
 
     async def _store_finishes(self) -> None:

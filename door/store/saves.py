@@ -9,6 +9,7 @@ so a forgotten process (a hang-up the BBS never noticed) cannot overwrite a newe
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select, tuple_, update
@@ -16,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .core import Database, unit
 from .errors import SaveRefused
-from .models import NamedSaveRow, PlayerRow, ResumeRow
+from .models import NamedSaveRow, NodeRow, PlayerRow, ResumeRow
+from .online import ALIVE_WINDOW_S
 from .records import NamedSave, SlotSave
 from .text import clean_line
 
@@ -36,15 +38,42 @@ async def clear_slot(conn: AsyncConnection, player_id: int, game: str,
     return (await conn.execute(query)).rowcount > 0
 
 
+async def taken_over(conn: AsyncConnection, player_id: int, call: str,
+                     alive_since: datetime) -> bool:
+    """In ``conn``'s transaction: is ``call`` no longer listed in who's online while another
+    live call of the player is?  (A call whose row was never written -- the database was
+    away at its log-in -- is not taken over, nor one beside a crashed server's leftover
+    row.)  On PostgreSQL the call's row is held until the transaction ends, so that a
+    takeover removing it waits for this claim."""
+    token = call[:32]
+    mine = await conn.execute(select(NodeRow.token).where(NodeRow.token == token)
+                              .with_for_update(read=True))
+    if mine.first() is not None:
+        return False
+    others = await conn.execute(select(NodeRow.token).where(
+        NodeRow.player_id == player_id, NodeRow.token != token,
+        NodeRow.alive >= alive_since).limit(1))
+    return others.first() is not None
+
+
 class Saves(Database):
     # -- resume slots ------------------------------------------------------------------------
     @unit
     async def claim_resume(self, player_id: int, game: str, state: dict[str, Any],
-                           version: int = 0, *, background: bool = True) -> int:
+                           version: int = 0, *, background: bool = True,
+                           call: str | None = None) -> int | None:
         """Make ``state`` the slot's game, owned from now on by the returned owner id
-        (``background``: a write nobody waits for on a screen, door/store/turns.py)."""
+        (``background``: a write nobody waits for on a screen, door/store/turns.py).
+
+        ``call``: the token of the call claiming (its who's-online row).  The claim is
+        refused (None) when another call of the player is listed and this one no longer
+        is: it was taken over, and its claim, late (its process hung while it waited for
+        its turn), must not replace the newer call's game."""
         owner, now = new_claim(), self._now()
         async with self._write(background=background) as conn:
+            alive_since = now - timedelta(seconds=ALIVE_WINDOW_S)
+            if call is not None and await taken_over(conn, player_id, call, alive_since):
+                return None
             ins = self._insert(conn, ResumeRow).values(
                 player_id=player_id, game=game, state=state, saved=now, owner=owner,
                 version=version)

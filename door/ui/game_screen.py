@@ -467,7 +467,8 @@ class GameScreen(ABC):
         if keeper is None or player is None or self.kept is not None or self.is_over:
             return
         self.kept = keeper.start(KeptGame(player.id, self.name, self.kept_state,
-                                          trouble=self._tell_trouble))
+                                          trouble=self._tell_trouble,
+                                          call=self.session.caller.token))
         self._kept_actions = len(self.game.actions)
 
     def note_moves(self) -> None:

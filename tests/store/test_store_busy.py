@@ -139,3 +139,28 @@ async def test_activities_are_written_in_the_background_newest_first(store: Stor
             (1, "Message Centre")]
 
     await until(one, "node 2 gone, node 1's newest activity written")
+
+
+async def test_a_late_claim_of_a_call_taken_over_is_refused(store: Store) -> None:
+    """A claim waits for its turn in the background: if its process hangs meanwhile and a
+    newer call of the player takes over (removing the old call's who's-online row), the
+    claim, landing when the process wakes, must not replace the newer call's game."""
+    ann = await store.player("direct", "ann", "Ann")
+    await store.node_heartbeat(1, ann.id, "Playing Monte Carlo", "first")
+    await store.node_heartbeat(2, ann.id, "main menu", "second")
+    assert await store.claim_resume(ann.id, "montecarlo", {"n": 1}, call="first") is not None
+    await store.node_leave(1, "first")  # the takeover: the silent call's row removed
+    assert await store.claim_resume(ann.id, "montecarlo", {"n": 2}, call="second") is not None
+    assert await store.claim_resume(ann.id, "montecarlo", {"n": 3}, call="first") is None
+    assert await store.load_resume(ann.id, "montecarlo") == {"n": 2}
+
+    keeper = GameKeeper(store, every_s=3600)
+    game = played_game("montecarlo", 5, 0)
+    late = keeper.start(KeptGame(ann.id, game.name, game.to_json, call="first"))
+    assert await keeper.claim_of(late) is None and late.refused
+    assert await keeper.flush() and await store.load_resume(ann.id, "montecarlo") == {"n": 2}
+    await keeper.close()
+
+    await store.node_leave(2, "second")  # no call of Ann listed: a call whose row was never
+    assert await store.claim_resume(ann.id, "montecarlo", {"n": 4}, call="third")  # written
+    assert await store.load_resume(ann.id, "montecarlo") == {"n": 4}

@@ -18,7 +18,7 @@ so two spaces with the same background are the same cell.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, count, repeat
 from operator import is_not
 
 from .charset import Charset
@@ -464,10 +464,16 @@ def _whole_wide(line: list[Cell], diffs: list[int], limit: int) -> tuple[list[Ce
 
 
 def _blank_tail(line: list[Cell], limit: int) -> int:
-    """Index where the row's trailing run of black-background spaces starts."""
+    """Index where the row's trailing run of black-background spaces (before ``limit``)
+    starts.  Such a run is mostly one cell object again and again (``put`` draws a blank
+    as one shared cell): each run of one object is measured in C, by identity, instead of
+    looking at each cell in Python (a message row's tail was 60 cells of it)."""
     c = limit
-    while c > 0 and line[c - 1].ch == " " and line[c - 1].attr.bg == BLACK:
-        c -= 1
+    while c > 0:
+        cell = line[c - 1]
+        if cell.ch != " " or cell.attr.bg != BLACK:
+            break
+        c -= next(compress(count(), map(is_not, line[c - 1::-1], repeat(cell))), c)
     return c
 
 

@@ -208,7 +208,10 @@ class Renderer:
             seen: int | None = None
             if screen is self._screen:  # the rows stamped since: later than the last frame
                 seen = self._seen
-                dirty = list(compress(range(screen.rows), map(seen.__lt__, versions)))
+                if seen == screen.framed:  # this renderer's frame was the screen's last
+                    dirty = sorted(screen.drawn_rows)
+                else:  # another renderer framed it since (a watcher's): every stamp
+                    dirty = list(compress(range(screen.rows), map(seen.__lt__, versions)))
             else:
                 dirty = list(range(screen.rows))
             rows = self._rows(screen, dirty)
@@ -229,6 +232,7 @@ class Renderer:
                 out = self._diff(rows, changed, screen, shown)
         self._screen, self._seen = screen, screen.version
         screen.framed = screen.version
+        screen.drawn_rows = []
         if screen.cursor is not None:
             row, col = screen.cursor
             out += cursor_move(row, col, self._row, self._col)
@@ -284,8 +288,9 @@ class Renderer:
                          if (a := line[c]) != (b := old[c]) and not (
                              a.ch == " " == b.ch and a.attr.bg == b.attr.bg)]
             else:  # a few columns: the rest of the row is what was shown
-                diffs = [c for c in range(lo, hi)
-                         if (a := line[c]) is not (b := old[c]) and a != b and not (
+                diffs = [c for c in compress(range(lo, hi),
+                                             map(is_not, line[lo:hi], old[lo:hi]))
+                         if (a := line[c]) != (b := old[c]) and not (
                              a.ch == " " == b.ch and a.attr.bg == b.attr.bg)]
             if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)

@@ -468,17 +468,23 @@ def _whole_wide(line: list[Cell], diffs: list[int], limit: int) -> tuple[list[Ce
     return line, sorted(c for c in want if c < limit)
 
 
+_LONG_RUN = 8
+
+
 def _blank_tail(line: list[Cell], limit: int) -> int:
     """Index where the row's trailing run of black-background spaces (before ``limit``)
-    starts.  Such a run is mostly one cell object again and again (``put`` draws a blank
-    as one shared cell): each run of one object is measured in C, by identity, instead of
-    looking at each cell in Python (a message row's tail was 60 cells of it)."""
+    starts.  A long run is mostly one cell object again and again (``put`` draws a blank
+    as one shared cell): such a run is measured in C, by identity, instead of looking at
+    each cell in Python (a message row's tail was 60 cells of it); a short tail (a cursor
+    key's row) is walked, which costs less than setting the C scan up."""
     c = limit
     while c > 0:
         cell = line[c - 1]
         if cell.ch != " " or cell.attr.bg != BLACK:
             break
-        c -= next(compress(count(), map(is_not, line[c - 1::-1], repeat(cell))), c)
+        c -= 1
+        if c >= _LONG_RUN and line[c - _LONG_RUN] is cell:  # likely a long run of it
+            c -= next(compress(count(), map(is_not, line[c - 1::-1], repeat(cell))), c)
     return c
 
 

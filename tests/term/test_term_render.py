@@ -205,11 +205,12 @@ def slow_blank_tail(line: list[Cell], limit: int) -> int:
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_the_blank_tail_found_by_runs_of_one_cell_is_the_one_found_cell_by_cell(data) -> None:
-    # Shared cells (a put's), equal cells that are other objects, and non-blanks mixed.
+    # Runs of shared cells (a put's), equal cells that are other objects, non-blanks.
     shared = [Cell(" "), Cell(" ", Attr(RED)), Cell(" ", Attr(WHITE, BLUE)), Cell("x")]
     cells = st.one_of(st.sampled_from(shared),
                       st.builds(Cell, st.sampled_from(" x"), attrs))
-    line = data.draw(st.lists(cells, min_size=0, max_size=80))
+    runs = data.draw(st.lists(st.tuples(cells, st.integers(1, 30)), max_size=8))
+    line = [cell for cell, length in runs for _ in range(length)][:80]
     limit = data.draw(st.integers(0, len(line)))
     assert _blank_tail(line, limit) == slow_blank_tail(line, limit)
 

@@ -58,6 +58,7 @@ INPUT_BURST, INPUT_RATE = 8192, 512
 """Bytes a caller may send at once, then per second: more than any typist or paste needs
 (arrow keys auto-repeating send 90 a second); a flood (a megabyte without a newline) is
 slowed to this pace instead of eating the CPU the other callers need."""
+_FULL_BUCKET = float(INPUT_BURST)
 # One line each, shorter than the 80 columns of the screen they are printed over.
 TAKEN_OVER_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m You have called again from another line: your "
                      b"game is saved.\x1b[0m\r\n")
@@ -430,16 +431,18 @@ class InputMeter:
 
     def __init__(self, *hangups: asyncio.Event) -> None:
         self.hangups = hangups
-        self.tokens, self.last = float(INPUT_BURST), time.monotonic()
+        self.tokens, self.last = _FULL_BUCKET, time.monotonic()
 
     def pause(self) -> float | None:
         for hangup in self.hangups:  # a loop, not any() over a generator: once per read
             if hangup.is_set():
                 return None
         now = time.monotonic()
-        self.tokens = min(float(INPUT_BURST), self.tokens + (now - self.last) * INPUT_RATE)
-        self.last = now
-        return -self.tokens / INPUT_RATE if self.tokens < 0 else 0.0
+        tokens = self.tokens + (now - self.last) * INPUT_RATE
+        if tokens > _FULL_BUCKET:  # not min() of a float(): a call each, once per read
+            tokens = _FULL_BUCKET
+        self.tokens, self.last = tokens, now
+        return -tokens / INPUT_RATE if tokens < 0 else 0.0
 
     def took(self, size: int) -> None:
         self.tokens -= size

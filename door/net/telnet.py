@@ -53,33 +53,46 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def take(self) -> bytes:
-        """Every byte buffered, after waiting for one if there is none; ``b""`` at EOF.
-        Raises the connection's error, as ``read`` does."""
+    def wait_for_data(self) -> asyncio.Future[None] | None:
+        """None when :meth:`take_now` has something to give (bytes, EOF, the connection's
+        error); else a future, done when it has (one read waits at a time).  The waiting
+        coroutine calls :meth:`waited` after it, however the wait ended."""
+        if self._buffer or self._exception is not None or self._eof:
+            return None
+        if self._waiter is not None:
+            raise RuntimeError("a read is already waiting for data")
+        if self._paused:
+            self._maybe_resume_transport()
+        self._waiter = waiter = self._loop.create_future()
+        return waiter
+
+    def waited(self) -> None:
+        """The wait :meth:`wait_for_data` began is over (a cancelled one too)."""
+        self._waiter = None
+
+    def take_now(self) -> bytes:
+        """Every byte buffered; ``b""`` when there is none (at EOF).  Raises the
+        connection's error, as ``read`` does, once the bytes before it are taken."""
         buffer = self._buffer
         if not buffer:
             if self._exception is not None:
                 raise self._exception
-            if self._eof:
-                return b""
-            if self._waiter is not None:
-                raise RuntimeError("take() called while another read waits for data")
-            if self._paused:
-                self._maybe_resume_transport()
-            self._waiter = waiter = self._loop.create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-            if not buffer:  # EOF, or the connection's error
-                if self._exception is not None:
-                    raise self._exception
-                return b""
+            return b""
         data = bytes(buffer)
         buffer.clear()
         if self._paused:
             self._maybe_resume_transport()
         return data
+
+    async def take(self) -> bytes:
+        """Every byte buffered, after waiting for one if there is none; ``b""`` at EOF."""
+        waiter = self.wait_for_data()
+        if waiter is not None:
+            try:
+                await waiter
+            finally:
+                self.waited()
+        return self.take_now()
 
 
 class TelnetTerminal(Terminal):
@@ -107,6 +120,37 @@ class TelnetTerminal(Terminal):
             return await self._reader.take()
         except (ConnectionError, OSError):
             return b""
+
+    async def receive(self) -> bytes:
+        """:meth:`Terminal.receive` with :meth:`read` and the reader's ``take`` inside this
+        one coroutine: a key's wait and wake-up passed through three (the door's hottest
+        path).  The same steps: the meter, then what ``read`` returns."""
+        meter = self.meter
+        if meter is not None:
+            pause = meter.pause()
+            if pause is None:
+                return b""
+            if pause:
+                await asyncio.sleep(pause)
+        if self.gone:
+            data = b""
+        elif self._pushback:
+            data = self.take_pushback()
+        else:
+            reader = self._reader
+            try:
+                waiter = reader.wait_for_data()
+                if waiter is not None:
+                    try:
+                        await waiter
+                    finally:
+                        reader.waited()
+                data = reader.take_now()
+            except (ConnectionError, OSError):
+                data = b""
+        if meter is not None:
+            meter.took(len(data))
+        return data
 
     def wake(self) -> None:
         """A NUL into the stream the pending read waits on (no key decodes from it): the

@@ -18,7 +18,7 @@ so two spaces with the same background are the same cell.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, count, repeat
 from operator import is_not
 
 from .charset import Charset
@@ -208,7 +208,10 @@ class Renderer:
             seen: int | None = None
             if screen is self._screen:  # the rows stamped since: later than the last frame
                 seen = self._seen
-                dirty = list(compress(range(screen.rows), map(seen.__lt__, versions)))
+                if seen == screen.framed:  # this renderer's frame was the screen's last
+                    dirty = sorted(screen.drawn_rows)
+                else:  # another renderer framed it since (a watcher's): every stamp
+                    dirty = list(compress(range(screen.rows), map(seen.__lt__, versions)))
             else:
                 dirty = list(range(screen.rows))
             rows = self._rows(screen, dirty)
@@ -229,6 +232,7 @@ class Renderer:
                 out = self._diff(rows, changed, screen, shown)
         self._screen, self._seen = screen, screen.version
         screen.framed = screen.version
+        screen.drawn_rows = []
         if screen.cursor is not None:
             row, col = screen.cursor
             out += cursor_move(row, col, self._row, self._col)
@@ -284,8 +288,9 @@ class Renderer:
                          if (a := line[c]) != (b := old[c]) and not (
                              a.ch == " " == b.ch and a.attr.bg == b.attr.bg)]
             else:  # a few columns: the rest of the row is what was shown
-                diffs = [c for c in range(lo, hi)
-                         if (a := line[c]) is not (b := old[c]) and a != b and not (
+                diffs = [c for c in compress(range(lo, hi),
+                                             map(is_not, line[lo:hi], old[lo:hi]))
+                         if (a := line[c]) != (b := old[c]) and not (
                              a.ch == " " == b.ch and a.attr.bg == b.attr.bg)]
             if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)
@@ -463,11 +468,23 @@ def _whole_wide(line: list[Cell], diffs: list[int], limit: int) -> tuple[list[Ce
     return line, sorted(c for c in want if c < limit)
 
 
+_LONG_RUN = 8
+
+
 def _blank_tail(line: list[Cell], limit: int) -> int:
-    """Index where the row's trailing run of black-background spaces starts."""
+    """Index where the row's trailing run of black-background spaces (before ``limit``)
+    starts.  A long run is mostly one cell object again and again (``put`` draws a blank
+    as one shared cell): such a run is measured in C, by identity, instead of looking at
+    each cell in Python (a message row's tail was 60 cells of it); a short tail (a cursor
+    key's row) is walked, which costs less than setting the C scan up."""
     c = limit
-    while c > 0 and line[c - 1].ch == " " and line[c - 1].attr.bg == BLACK:
+    while c > 0:
+        cell = line[c - 1]
+        if cell.ch != " " or cell.attr.bg != BLACK:
+            break
         c -= 1
+        if c >= _LONG_RUN and line[c - _LONG_RUN] is cell:  # likely a long run of it
+            c -= next(compress(count(), map(is_not, line[c - 1::-1], repeat(cell))), c)
     return c
 
 

@@ -729,6 +729,15 @@ async def play_game(session: Session, screen_cls: type[GameScreen],
     node_doing(store, session.caller, player, back_to)
 
 
+async def play_in_own_task(screen: GameScreen) -> None:
+    """``screen.run()`` as a task of its own, awaited: each key then wakes the game's loop
+    and its read only, not the seven coroutines of the visit above it (the connection's
+    shell, the visit, the menu, the round) that a key's every wait and wake-up passed
+    through.  A cancel of the visit cancels the task too (the visit's task waits on it);
+    what the game raises is raised here."""
+    await asyncio.ensure_future(screen.run())
+
+
 async def _play_rounds(session: Session, screen_cls: type[GameScreen],
                        opening: Opening | None = None, back_to: str = "main menu") -> None:
     resumed = opening or await _offer_resume(session, screen_cls)
@@ -746,7 +755,7 @@ async def _play_rounds(session: Session, screen_cls: type[GameScreen],
             screen.say(attempt_note(screen.daily_day, screen.daily_before))
         try:
             with offered_to_watchers(screen):
-                await screen.run()
+                await play_in_own_task(screen)
             choice = await end_of_game(screen)
         except LeaveGame:
             await screen.autosave()  # the keeper retries what the database cannot take now

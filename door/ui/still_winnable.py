@@ -84,9 +84,16 @@ class StillWinnable:
     def session(self) -> Session:
         return self.screen.session
 
+    _auto: tuple[int, bool] | None = None  # the choice's toggles when looked up, and it
+
     @property
     def auto(self) -> bool:
-        return auto_on(self.session, self.screen.name)
+        """Ask after every move?  Asked every key (:meth:`after_key`): looked up again
+        only after a toggle (a weak dictionary and sysop.ini's section each key)."""
+        known = self._auto
+        if known is None or known[0] != _auto.toggles:
+            known = self._auto = (_auto.toggles, auto_on(self.session, self.screen.name))
+        return known[1]
 
     def position_mark(self) -> int:
         return len(self.screen.game.actions)   # grows with every move, undo and redo

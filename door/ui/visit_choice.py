@@ -16,6 +16,9 @@ class VisitChoice:
         """The sysop.ini key, in the game's section, that gives the default."""
         self._chosen: weakref.WeakKeyDictionary[Session, dict[str, bool]] = (
             weakref.WeakKeyDictionary())
+        self.toggles = 0
+        """Goes up with every caller's toggle: a choice asked every key is remembered
+        until it does (see ``StillWinnable.auto``)."""
 
     def on(self, session: Session, game_name: str) -> bool:
         chosen = self._chosen.get(session, {})
@@ -28,4 +31,5 @@ class VisitChoice:
         """Switch the choice; return it."""
         on = not self.on(session, game_name)
         self._chosen.setdefault(session, {})[game_name] = on
+        self.toggles += 1
         return on

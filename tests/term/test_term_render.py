@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from term_oracle import attrs, frames, mismatches, pyte_for, scribbles
 
 from door.term.charset import Charset
-from door.term.render import Renderer, cursor_move, sgr_change
-from door.term.screen import BLACK, BLUE, RED, WHITE, YELLOW, Attr, Screen
+from door.term.render import Renderer, _blank_tail, cursor_move, sgr_change
+from door.term.screen import BLACK, BLUE, RED, WHITE, YELLOW, Attr, Cell, Screen
 
 MODES = [("cp437", False), ("cp437", True), ("utf8", False), ("ascii", False)]
 PROPERTY = settings(max_examples=60, deadline=None,
@@ -192,6 +192,27 @@ def test_bottom_right_cell_is_never_written() -> None:
     screen.put(23, 0, "#" * 80, Attr(RED, BLUE))
     data = Renderer().frame(screen)
     assert data.count(b"#") == 79
+
+
+def slow_blank_tail(line: list[Cell], limit: int) -> int:
+    """The trailing run of black-background spaces, found a cell at a time."""
+    c = limit
+    while c > 0 and line[c - 1].ch == " " and line[c - 1].attr.bg == BLACK:
+        c -= 1
+    return c
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_blank_tail_found_by_runs_of_one_cell_is_the_one_found_cell_by_cell(data) -> None:
+    # Runs of shared cells (a put's), equal cells that are other objects, non-blanks.
+    shared = [Cell(" "), Cell(" ", Attr(RED)), Cell(" ", Attr(WHITE, BLUE)), Cell("x")]
+    cells = st.one_of(st.sampled_from(shared),
+                      st.builds(Cell, st.sampled_from(" x"), attrs))
+    runs = data.draw(st.lists(st.tuples(cells, st.integers(1, 30)), max_size=8))
+    line = [cell for cell, length in runs for _ in range(length)][:80]
+    limit = data.draw(st.integers(0, len(line)))
+    assert _blank_tail(line, limit) == slow_blank_tail(line, limit)
 
 
 def test_blank_tail_is_erased_with_el() -> None:

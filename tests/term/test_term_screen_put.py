@@ -78,3 +78,27 @@ def test_wide_text_reads_as_pyte_shows_it() -> None:
     screen = Screen(10, 2)
     screen.put(0, 0, "a中b")
     assert screen.text()[0] == "a中b      " and screen.put(1, 0, "中文") == 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_the_rows_drawn_since_the_last_frame_are_the_rows_stamped_since(data) -> None:
+    # The renderer that made a screen's last frame reads ``drawn_rows`` instead of every
+    # row's stamp: they must name the same rows, frame after frame, whatever drew.
+    from term_oracle import scribbles
+
+    from door.term.render import Renderer
+
+    screen = Screen(80, 24)
+    renderer = Renderer()
+    for _ in range(data.draw(st.integers(1, 4))):
+        data.draw(scribbles(screen, paint=True))
+        if data.draw(st.booleans()):
+            screen.touch(data.draw(st.integers(0, 23)))
+        if data.draw(st.booleans()):
+            screen.restore(screen.snapshot(), range(data.draw(st.integers(0, 23)), 24))
+        stamped = [r for r in range(24) if screen.row_versions[r] > screen.framed]
+        assert sorted(screen.drawn_rows) == stamped
+        assert len(set(screen.drawn_rows)) == len(screen.drawn_rows)
+        renderer.frame(screen)
+        assert screen.drawn_rows == []

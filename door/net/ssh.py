@@ -197,7 +197,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         wait = max(limiter.backoff(username), self._next_try - time.monotonic())
         if wait > 0:
             await asyncio.sleep(wait)
-        account = await self.accounts.login(username, password)
+        account = await self.accounts.login(username, password, self.address)
         if account is None:
             limiter.failed(username, self.address)
             self._next_try = time.monotonic() + FAILED_LOGIN_PAUSE_S

@@ -18,6 +18,7 @@ import hmac
 import logging
 import os
 import unicodedata
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any, TypeVar
 from sqlalchemy import select, update
 
 from .errors import StoreError
+from .fair import FairTurns
 from .models import AccountRow, PlayerRow
 from .records import Player, player_of
 from .store import Store
@@ -59,13 +61,21 @@ def _give_hash_buffers_back() -> None:
 
 
 # Hashes run on two threads of their own, not asyncio's default pool (up to 6 here), so
-# that a burst of logins cannot take every core.
-_HASHING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scrypt",
+# that a burst of logins cannot take every core; waiting ones go one address at a time.
+HASHING_THREADS = 2
+_HASHING = ThreadPoolExecutor(max_workers=HASHING_THREADS, thread_name_prefix="scrypt",
                               initializer=_give_hash_buffers_back)
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FairTurns] = (
+    weakref.WeakKeyDictionary())
 
 
-async def _hashing(func: Callable[..., T], *args: Any) -> T:
-    return await asyncio.get_running_loop().run_in_executor(_HASHING, func, *args)
+async def _hashing(who: str, func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)`` on the hashing threads, in the turn of the address ``who``."""
+    loop = asyncio.get_running_loop()
+    turns = _TURNS.get(loop)
+    if turns is None:
+        turns = _TURNS[loop] = FairTurns(_HASHING, HASHING_THREADS)
+    return await turns.run(who, func, *args)
 
 
 class AccountError(StoreError):
@@ -152,15 +162,16 @@ class Accounts:
                 .where(PlayerRow.source == SOURCE, PlayerRow.user_id == handle.lower()))).first()
         return (player_of(row), row.password) if row else None
 
-    async def signup(self, handle: str, password: str) -> Account:
-        """A new account; AccountError when the handle is invalid or taken (any case)."""
+    async def signup(self, handle: str, password: str, address: str = "") -> Account:
+        """A new account; AccountError when the handle is invalid or taken (any case).
+        ``address``: the caller's, whose turn the password's hash waits for."""
         problem = handle_problem(handle)
         if problem:
             raise AccountError(problem)
         problem = password_problem(password)
         if problem:
             raise AccountError(problem)
-        hashed = await _hashing(hash_password, password)
+        hashed = await _hashing(address, hash_password, password)
         now = self.store._now()
         async with self.store._write() as conn:
             ins = self.store._insert(conn, PlayerRow).values(
@@ -180,11 +191,12 @@ class Accounts:
         log.info("account %r created", handle)
         return Account(player_of(row))
 
-    async def login(self, handle: str, password: str) -> Account | None:
-        """The account when the password matches, else None (unknown handle alike)."""
+    async def login(self, handle: str, password: str, address: str = "") -> Account | None:
+        """The account when the password matches, else None (unknown handle alike);
+        ``address`` as for :meth:`signup`."""
         found = await self._find(handle) if 0 < len(handle) <= 64 else None
         stored = found[1] if found else _DUMMY
-        ok = await _hashing(check_password, password[:PASSWORD_MAX * 4], stored)
+        ok = await _hashing(address, check_password, password[:PASSWORD_MAX * 4], stored)
         if not ok or found is None:
             return None
         player = found[0]

@@ -124,7 +124,7 @@ class LoginScreen:
                                   f"{wait:.0f} s.", theme.WARNING)
             await self.session.show()
             await asyncio.sleep(wait)
-        return await self.accounts.login(handle, password)
+        return await self.accounts.login(handle, password, self.address)
 
     async def _guest_player(self) -> Player | None:
         try:
@@ -167,7 +167,7 @@ class LoginScreen:
             if password is None:
                 continue
             try:
-                account = await self.accounts.signup(handle, password)
+                account = await self.accounts.signup(handle, password, self.address)
             except (AccountError, StoreError) as exc:
                 note = str(exc)
                 continue

@@ -374,7 +374,7 @@ async def control(port: int, seconds: float) -> dict:
                 await open_game(caller, "montecarlo", until=b"Score")
                 open_s.append(time.perf_counter() - began)  # the board is up: keys are timed
                 await caller.drain_for(0.3)
-                n = 0
+                n = turn = 0
                 while time.monotonic() < until:
                     if n and n % REOPEN_EVERY == 0:  # leave (saved), then a new deal, timed
                         caller.send(b"q")
@@ -385,8 +385,11 @@ async def control(port: int, seconds: float) -> dict:
                         await open_game(caller, "montecarlo", until=b"Score")
                         open_s.append(time.perf_counter() - began)
                         await caller.drain_for(0.3)
+                        # The cursor is at a1 again: RIGHT first (LEFT or UP there moves
+                        # nothing, so no answer comes and the key would count as lost).
+                        turn = n
                     start = time.perf_counter()
-                    caller.send(keys[n % 4])
+                    caller.send(keys[(n - turn) % 4])
                     n += 1
                     done = await caller.answer()
                     if done is None:

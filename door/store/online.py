@@ -63,7 +63,8 @@ class Online(Database):
         A caller changing screens never waits for the database: under a flood of other
         callers' writes this heartbeat took seconds, and who's online is best effort.  The
         newest activity per node is written, those of many nodes in one transaction, and a
-        :meth:`node_leave` of the call comes after it."""
+        :meth:`node_leave` of the call comes after it.  It updates the call's own row (the
+        log-in's :meth:`node_heartbeat` made it) and never makes one."""
         if self._closed:
             return
         self._activities[node] = (player_id, activity, token)
@@ -90,7 +91,15 @@ class Online(Database):
         now = self._now()
         async with self._write(background=True) as conn:
             for node, (player_id, activity, token) in sorted(batch.items()):
-                await self._upsert_node(conn, node, player_id, activity, token, now)
+                # Only the call's own row, as its log-in wrote it: never brought back once a
+                # takeover removed it (a claim's fence, saves.py), nor taken from the next
+                # call a BBS gave the node to.
+                await conn.execute(update(NodeRow).where(
+                    NodeRow.host == self.host, NodeRow.node == node,
+                    NodeRow.token == token[:32]).values(
+                    player_id=player_id, activity=clean_line(activity, self.limits.activity),
+                    heartbeat=now, alive=now,
+                    since=case((NodeRow.player_id == player_id, NodeRow.since), else_=now)))
 
     def node_touch(self, node: int) -> None:
         """The caller on this node pressed a key: their idle time starts again.

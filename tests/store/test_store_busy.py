@@ -121,6 +121,7 @@ async def test_a_finished_game_leaves_no_slot_behind_its_claim(store: Store) -> 
 async def test_activities_are_written_in_the_background_newest_first(store: Store) -> None:
     ann = await store.player("direct", "ann", "Ann")
     await store.node_heartbeat(1, ann.id, "main menu", "call-1")
+    await store.node_heartbeat(2, None, "main menu", "call-2")  # log-ins make the rows
     store.node_activity(1, ann.id, "Hall of Fame", "call-1")
     store.node_activity(2, None, "logging in", "call-2")
     store.node_activity(1, ann.id, "Playing Aunt Mary", "call-1")  # the newest wins
@@ -139,6 +140,14 @@ async def test_activities_are_written_in_the_background_newest_first(store: Stor
             (1, "Message Centre")]
 
     await until(one, "node 2 gone, node 1's newest activity written")
+    store.node_activity(2, None, "Hall of Fame", "call-2")  # a late one of the call gone:
+    store.node_activity(1, ann.id, "Daily Challenge", "call-1")  # its row stays gone
+
+    async def still_one() -> bool:
+        return [(n.node, n.activity) for n in await store.online()] == [
+            (1, "Daily Challenge")]
+
+    await until(still_one, "node 1's activity written, node 2 not brought back")
 
 
 async def test_a_late_claim_of_a_call_taken_over_is_refused(store: Store) -> None:
@@ -151,6 +160,9 @@ async def test_a_late_claim_of_a_call_taken_over_is_refused(store: Store) -> Non
     assert await store.claim_resume(ann.id, "montecarlo", {"n": 1}, call="first") is not None
     await store.node_leave(1, "first")  # the takeover: the silent call's row removed
     assert await store.claim_resume(ann.id, "montecarlo", {"n": 2}, call="second") is not None
+    store.node_activity(1, ann.id, "Playing Monte Carlo", "first")  # queued before it hung
+    await until(lambda: store._activity_writer is None or store._activity_writer.done(),
+                "the hung call's last activity written")
     assert await store.claim_resume(ann.id, "montecarlo", {"n": 3}, call="first") is None
     assert await store.load_resume(ann.id, "montecarlo") == {"n": 2}
 

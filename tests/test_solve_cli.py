@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 
 from door.games import Status, engine
-from door.games.solvers import NOT_WINNABLE, UNKNOWN, WINNABLE, Verdict, summarize, wilson
+from door.games.solvers import (
+    NOT_WINNABLE,
+    UNKNOWN,
+    WINNABLE,
+    SampleEstimate,
+    Verdict,
+    summarize,
+    wilson,
+)
 
 
 def _solve(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -52,10 +60,59 @@ def test_a_range_reports_the_share_and_resumes_from_its_file(tmp_path: Path) -> 
     assert len(out.read_text().splitlines()) == 25     # the first 20 were not solved again
 
 
+def test_again_solves_a_sample_of_the_unknown_deals_and_estimates_the_share(
+        tmp_path: Path) -> None:
+    first, later = tmp_path / "first.jsonl", tmp_path / "later.jsonl"
+    ran = _solve("auntmary", "--range", "1-12", "--nodes", "3000", "--out", str(first),
+                 cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    before = {v.number: v for v in map(Verdict.from_json,
+                                       map(json.loads, first.read_text().splitlines()))}
+    unknown = sorted(n for n, v in before.items() if v.verdict == UNKNOWN)
+    assert len(unknown) >= 3        # deals the small budget could not decide
+
+    again = _solve("auntmary", "--range", "1-12", "--nodes", "400000", "--again", str(first),
+                   "--every", "2", "--out", str(later), "--json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    solved = [json.loads(line) for line in later.read_text().splitlines()]
+    assert [v["number"] for v in solved] == unknown[::2]    # the sample, and only it
+    decided = sum(v["verdict"] != UNKNOWN for v in solved)
+    assert decided >= 1
+    summary = json.loads(again.stdout)
+    assert summary["deals"] == 12
+    assert summary["unknown"] == len(unknown) - decided     # the first run's verdicts kept
+    est = summary["again"]
+    assert (est["unknown_before"], est["sampled"], est["decided_in_sample"]) == (
+        len(unknown), len(unknown[::2]), decided)
+    low, high = est["ci95"]
+    assert low <= est["estimated_decided_share"] <= high
+    assert est["estimated_decided_share"] == round(
+        (12 - len(unknown) + len(unknown) * decided / len(unknown[::2])) / 12, 4)
+    resumed = _solve("auntmary", "--range", "1-12", "--nodes", "400000", "--again",
+                     str(first), "--every", "2", "--out", str(later), cwd=tmp_path)
+    assert "estimated decided share" in resumed.stdout
+    assert len(later.read_text().splitlines()) == len(solved)   # nothing solved twice
+
+    short = _solve("auntmary", "--range", "1-14", "--again", str(first), cwd=tmp_path)
+    assert short.returncode == 2 and "no verdict for 2 deal(s)" in short.stderr
+
+
+def test_sample_estimate_carries_the_interval_through() -> None:
+    est = SampleEstimate(deals=10_000, unknown_before=300, sampled=30, decided=27)
+    share, low, high = est.share()
+    assert share == (9_700 + 300 * 0.9) / 10_000
+    w_low, w_high = wilson(27, 30)
+    assert (low, high) == ((9_700 + 300 * w_low) / 10_000, (9_700 + 300 * w_high) / 10_000)
+    assert low < share < high
+    assert SampleEstimate(100, 0, 0, 0).share()[0] == 1.0   # nothing was unknown
+
+
 def test_bad_arguments_get_one_line(tmp_path: Path) -> None:
     for args in (["montecarlo"], ["montecarlo", "--range", "5-1"],
                  ["montecarlo", "3", "--options", "mode"],
-                 ["montecarlo", "3", "--options", "mode=sideways"]):
+                 ["montecarlo", "3", "--options", "mode=sideways"],
+                 ["montecarlo", "--range", "1-3", "--every", "2"],
+                 ["montecarlo", "--range", "1-3", "--again", "nowhere.jsonl"]):
         result = _solve(*args, cwd=tmp_path)
         assert result.returncode == 2, args
         assert result.stderr.startswith("reussite: ") and "Traceback" not in result.stderr

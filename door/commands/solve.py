@@ -3,11 +3,17 @@
     reussite solve GAME NUMBER [--options K=V …] [--budget S] [--nodes N]
     reussite solve GAME --range A-B [--jobs N] [--options K=V …] [--budget S]
                         [--out FILE.jsonl] [--json]
+    reussite solve GAME --range A-B --again FIRST.jsonl [--every K] --budget S
+                        [--out LATER.jsonl] …
 
 One deal prints its verdict as JSON (winnable / not winnable / unknown, nodes, seconds, the
 winning line in the game's notation).  A range prints how many deals are winnable, with a
 95 % confidence interval, and the time per deal; ``--out`` keeps one JSON line per deal and
 lets a long run be stopped and resumed (deals already in the file are not solved again).
+``--again`` is a second stage: only the deals an earlier run's file left unknown are solved,
+with this (larger) budget, and the summary counts the earlier run's verdicts for the rest;
+``--every K`` solves every K-th of them only (a sample, in deal order) and adds an estimate
+of the share the larger budget decides, with its interval (``SampleEstimate``).
 Budgets are CPU seconds per deal.  Exit codes: 0 done; 2 a mistake on the command line.
 """
 
@@ -23,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import gamelist
-from ..games.solvers import Verdict, solve, summarize
+from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, solve, summarize
 from .common import EXIT_OK, CliError
 
 
@@ -58,6 +64,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                         help="with --range: keep one JSON line per deal here, resume from it")
     parser.add_argument("--json", action="store_true",
                         help="with --range: print the summary as JSON")
+    parser.add_argument("--again", type=Path, metavar="FIRST.jsonl",
+                        help="with --range: solve only the deals an earlier run's --out file "
+                             "left unknown (with this budget); the summary counts its other "
+                             "verdicts")
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="with --again: only every K-th of those deals, in deal order (a "
+                             "sample), and estimate the share decided (default 1: all)")
     parser.set_defaults(func=run)
 
 
@@ -132,9 +145,15 @@ def run(args: argparse.Namespace) -> int:
         options = dict(solve(args.game, numbers.start, options, node_limit=1).options)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    earlier: dict[int, Verdict] = {}
+    chosen: list[int] = list(numbers)
+    if args.again is not None:
+        earlier, chosen = _again(args.again, args.every, args.game, options, numbers)
+    elif args.every != 1:
+        raise CliError("--every goes with --again")
     done = _done(args.out, args.game, options)
-    todo = [(args.game, n, options, budget, args.nodes) for n in numbers if n not in done]
-    verdicts = [done[n] for n in numbers if n in done]
+    todo = [(args.game, n, options, budget, args.nodes) for n in chosen if n not in done]
+    verdicts = [done[n] for n in chosen if n in done]
     out = args.out.open("a", encoding="utf-8") if args.out else None
     try:
         for count, data in enumerate(_run_range(todo, max(1, args.jobs)), 1):
@@ -148,12 +167,44 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if out:
             out.close()
+    estimate = None
+    if earlier:
+        later = {v.number: v for v in verdicts}
+        unknown_before = sum(v.verdict == UNKNOWN for v in earlier.values())
+        estimate = SampleEstimate(len(numbers), unknown_before, len(later),
+                                  sum(v.verdict != UNKNOWN for v in later.values()))
+        verdicts = [later.get(n, earlier[n]) for n in numbers]
     summary = summarize(verdicts)
     if args.json:
+        extra = {} if estimate is None else {"again": {"file": str(args.again),
+                                                       "every": args.every} | estimate.to_json()}
         json.dump({"game": args.game, "options": options, "range": args.range,
-                   "budget_seconds": budget} | summary.to_json(), sys.stdout, indent=2)
+                   "budget_seconds": budget} | summary.to_json() | extra, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         print(f"{args.game} {args.range} {json.dumps(options)} budget {budget:g} s per deal")
+        if estimate is not None:
+            print(f"(again: the deals {args.again} left unknown, every {args.every}; the "
+                  f"others as it decided them)")
         print(summary.text())
+        if estimate is not None and args.every != 1:
+            print(estimate.text())
     return EXIT_OK
+
+
+def _again(path: Path, every: int, game: str, options: dict[str, Any],
+           numbers: range) -> tuple[dict[int, Verdict], list[int]]:
+    """An earlier run's verdicts for the range, and the deals to solve again: those it
+    left unknown, every ``every``-th of them in deal order."""
+    if every < 1:
+        raise CliError(f"--every wants a number from 1 up, got {every}")
+    if not path.exists():
+        raise CliError(f"--again: no such file: {path}")
+    found = _done(path, game, options)
+    missing = [n for n in numbers if n not in found]
+    if missing:
+        raise CliError(f"--again: {path} has no verdict for {len(missing)} deal(s) of the "
+                       f"range (the first is {missing[0]}): run the range into it first")
+    earlier = {n: found[n] for n in numbers}
+    unknown = [n for n in numbers if earlier[n].verdict == UNKNOWN]
+    return earlier, unknown[::every]

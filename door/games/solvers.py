@@ -4,7 +4,8 @@
 a :class:`Verdict`: winnable / not winnable / unknown (the budget ran out), the work done,
 and a winning line in the game's own notation (replayable through its engine).  Also here:
 the confidence interval and percentiles used to report a run of deals (``reussite solve
---range``, ``bench/solvers.py``, docs/solvability.md).
+--range``, ``bench/solvers.py``, docs/solvability.md), and the estimate made from a sample
+of a run's unknown deals solved again with a larger budget (``--again``).
 """
 
 from __future__ import annotations
@@ -175,3 +176,46 @@ def summarize(verdicts: list[Verdict]) -> Summary:
                    sum(v.verdict == NOT_WINNABLE for v in verdicts),
                    sum(v.verdict == UNKNOWN for v in verdicts),
                    percentile(times, 0.5), percentile(times, 0.95), max(times, default=0.0))
+
+
+@dataclass(frozen=True)
+class SampleEstimate:
+    """The decided share of a run of deals once a sample of the deals it left unknown was
+    solved again with a larger budget (``reussite solve --again FILE --every K``).
+
+    The deals the first run decided stay decided; of its ``unknown_before`` deals a sample of
+    ``sampled`` was solved again and ``decided`` of those were decided.  The share decided
+    with the larger budget is then ``(deals - unknown_before + unknown_before * p) / deals``,
+    ``p`` the sample's share, and its 95 % interval is the sample's Wilson interval carried
+    through the same sum (a sample drawn from a finite list: the interval is, if anything,
+    too wide)."""
+
+    deals: int
+    unknown_before: int
+    sampled: int
+    decided: int
+
+    def share(self) -> tuple[float, float, float]:
+        """(estimated decided share, its 95 % interval low, high)."""
+        if not self.deals:
+            return 0.0, 0.0, 0.0
+        low, high = wilson(self.decided, self.sampled)
+        p = self.decided / self.sampled if self.sampled else 0.0
+        known = self.deals - self.unknown_before
+
+        def decided_share(sample_share: float) -> float:
+            return (known + self.unknown_before * sample_share) / self.deals
+
+        return decided_share(p), decided_share(low), decided_share(high)
+
+    def to_json(self) -> dict[str, Any]:
+        share, low, high = self.share()
+        return {"unknown_before": self.unknown_before, "sampled": self.sampled,
+                "decided_in_sample": self.decided, "estimated_decided_share": round(share, 4),
+                "ci95": [round(low, 4), round(high, 4)]}
+
+    def text(self) -> str:
+        share, low, high = self.share()
+        return (f"estimated decided share {share:.2%} (95 % CI {low:.2%} – {high:.2%}): "
+                f"{self.decided} of {self.sampled} decided in the sample of the "
+                f"{self.unknown_before} deals left unknown before")

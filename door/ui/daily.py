@@ -74,7 +74,7 @@ async def play_challenge(session: Session, deal: DailyDeal) -> None:
         if kept.daily_day == deal.day:
             opening = kept                   # this challenge, left unfinished: go on with it
         elif not await confirm(session, f"Your unfinished {screen_cls.title} game "
-                                        f"#{game.number} is replaced. Go on?", default=False):
+                                        f"#{game.number} will be replaced. Go on?", default=False):
             return
     await play_game(session, screen_cls, opening, back_to="the daily board")
 

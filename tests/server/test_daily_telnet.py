@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from serverhelp import call, running, signup, to_menu
+from serverhelp import call, open_game, running, signup, to_menu
 
 from door.games.daily import GAMES, daily_deal
 from door.ui import daily_status
@@ -153,4 +153,40 @@ async def test_every_challenge_opens_and_one_left_unfinished_goes_on(door_home: 
         caller.send("p")                      # goes on with it: no "replaced?" question
         await caller.wait_for("your first finished attempt counts.")
         assert "replaced" not in caller.term.text
+        caller.close()
+
+
+async def test_a_challenge_asks_before_it_replaces_another_unfinished_game(
+        door_home: Path, on_day) -> None:
+    aunt = daily_deal(DAY, "auntmary").number
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        await signup(caller, "Una", "daily-pw")
+        await to_menu(caller)
+        await open_game(caller, "a", 7, "Aunt Mary")   # an ordinary deal, left unfinished
+        await caller.leave_game()
+        caller.send("d")
+        await caller.wait_for("4. Anciento")
+        caller.send("3")
+        await caller.wait_for(f"Today: Aunt Mary #{aunt}")
+        caller.send("p")
+        await caller.wait_for("Your unfinished Aunt Mary game #7 will be replaced. Go on?")
+        caller.send("n")                      # kept: the board again, then the old game back
+        await caller.wait_for("T today's board")
+        caller.send("\x1b")
+        await caller.wait_for("Your choice")
+        caller.send("a")
+        await caller.wait_for("Resume your Aunt Mary")
+        caller.send("n")
+        await caller.wait_for("Game number:")
+        caller.send("\x1b")                  # back to the menu, the game #7 still kept
+        caller.send("d")
+        await caller.wait_for("4. Anciento")
+        caller.send("3")
+        await caller.wait_for(f"Today: Aunt Mary #{aunt}")
+        caller.send("p")
+        await caller.wait_for("will be replaced. Go on?")
+        caller.send("y")
+        await caller.wait_for("your first finished attempt counts.")
+        assert f"Aunt Mary #{aunt}" in caller.term.lines[0]
         caller.close()

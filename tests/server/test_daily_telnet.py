@@ -165,13 +165,17 @@ async def test_a_challenge_asks_before_it_replaces_another_unfinished_game(
         await to_menu(caller)
         await open_game(caller, "a", 7, "Aunt Mary")   # an ordinary deal, left unfinished
         await caller.leave_game()
-        caller.send("d")
-        await caller.wait_for("4. Anciento")
-        caller.send("3")
-        await caller.wait_for(f"Today: Aunt Mary #{aunt}")
-        caller.send("p")
-        await caller.wait_for("Your unfinished Aunt Mary game #7 will be replaced. Go on?")
-        caller.send("n")                      # kept: the board again, then the old game back
+
+        async def play_the_challenge(answer: str) -> None:
+            caller.send("d")
+            await caller.wait_for("4. Anciento")
+            caller.send("3")
+            await caller.wait_for(f"Today: Aunt Mary #{aunt}")
+            caller.send("p")
+            await caller.wait_for("Your unfinished Aunt Mary game #7 will be replaced. Go on?")
+            caller.send(answer)
+
+        await play_the_challenge("n")         # kept: the board again, then the old game back
         await caller.wait_for("T today's board")
         caller.send("\x1b")
         await caller.wait_for("Your choice")
@@ -180,13 +184,7 @@ async def test_a_challenge_asks_before_it_replaces_another_unfinished_game(
         caller.send("n")
         await caller.wait_for("Game number:")
         caller.send("\x1b")                  # back to the menu, the game #7 still kept
-        caller.send("d")
-        await caller.wait_for("4. Anciento")
-        caller.send("3")
-        await caller.wait_for(f"Today: Aunt Mary #{aunt}")
-        caller.send("p")
-        await caller.wait_for("will be replaced. Go on?")
-        caller.send("y")
+        await play_the_challenge("y")
         await caller.wait_for("your first finished attempt counts.")
         assert f"Aunt Mary #{aunt}" in caller.term.lines[0]
         caller.close()

@@ -95,6 +95,9 @@ def test_again_solves_a_sample_of_the_unknown_deals_and_estimates_the_share(
 
     short = _solve("auntmary", "--range", "1-14", "--again", str(first), cwd=tmp_path)
     assert short.returncode == 2 and "no verdict for 2 deal(s)" in short.stderr
+    same = _solve("auntmary", "--range", "1-12", "--again", str(first), "--out", str(first),
+                  cwd=tmp_path)
+    assert same.returncode == 2 and "name the same file" in same.stderr
 
 
 def test_sample_estimate_carries_the_interval_through() -> None:

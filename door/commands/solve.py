@@ -148,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
     earlier: dict[int, Verdict] = {}
     chosen: list[int] = list(numbers)
     if args.again is not None:
-        earlier, chosen = _again(args.again, args.every, args.game, options, numbers)
+        earlier, chosen = _again(args.again, args.out, args.every, args.game, options,
+                                 numbers)
     elif args.every != 1:
         raise CliError("--every goes with --again")
     done = _done(args.out, args.game, options)
@@ -192,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _again(path: Path, every: int, game: str, options: dict[str, Any],
+def _again(path: Path, out: Path | None, every: int, game: str, options: dict[str, Any],
            numbers: range) -> tuple[dict[int, Verdict], list[int]]:
     """An earlier run's verdicts for the range, and the deals to solve again: those it
     left unknown, every ``every``-th of them in deal order."""
@@ -200,6 +201,9 @@ def _again(path: Path, every: int, game: str, options: dict[str, Any],
         raise CliError(f"--every wants a number from 1 up, got {every}")
     if not path.exists():
         raise CliError(f"--again: no such file: {path}")
+    if out is not None and out.resolve() == path.resolve():
+        raise CliError("--again and --out name the same file: the deals solved again go "
+                       "into a file of their own")
     found = _done(path, game, options)
     missing = [n for n in numbers if n not in found]
     if missing:

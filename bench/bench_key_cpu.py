@@ -29,6 +29,7 @@ from pathlib import Path
 
 from benchkit import CountingTerminal
 
+from door.compiled import build_name
 from door.config import load_settings
 from door.games.anciento import Anciento
 from door.games.auntmary import AuntMary
@@ -95,7 +96,7 @@ async def main() -> None:
     parser.add_argument("--callers", type=int, default=0,
                         help="also play this many screens of each game in turn")
     args = parser.parse_args()
-    print(f"{args.keys} cursor keys per screen, deal #11982, CP437 (load "
+    print(f"{args.keys} cursor keys per screen, deal #11982, CP437; {build_name()} (load "
           f"{os.getloadavg()[0]:.1f})")
     print("| screen | median ms of CPU per key | mean ms | bytes per key |\n"
           "|---|---:|---:|---:|")

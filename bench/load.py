@@ -52,6 +52,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from door.compiled import build_name  # noqa: E402
 from door.games.montecarlo import MonteCarlo  # noqa: E402
 
 NUMBER = 11982
@@ -646,7 +647,8 @@ async def main() -> None:
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {args.keys} keys per "
-          f"caller at 1 key/s, {args.workers} worker(s); load {os.getloadavg()[0]:.1f}; "
+          f"caller at 1 key/s, {args.workers} worker(s); {build_name()}; "
+          f"load {os.getloadavg()[0]:.1f}; "
           f"open files limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}",
           flush=True)
     rows: list[Row] = []

@@ -69,6 +69,7 @@ from load import (
     stop,
 )
 
+from door.compiled import build_name
 from door.games.montecarlo import MonteCarlo
 
 CURSOR_KEYS = (RIGHT, DOWN, LEFT, UP)
@@ -527,7 +528,8 @@ async def main() -> None:
             client_kind = "c" if loop_kind != "epoll" else "epoll"
         print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {args.callers} callers "
               f"in a closed loop for {args.seconds:g} s, {clients} {client_kind} client "
-              f"process(es), {args.keys} keys; load {os.getloadavg()[0]:.1f}", flush=True)
+              f"process(es), {args.keys} keys; {build_name()}; load {os.getloadavg()[0]:.1f}",
+              flush=True)
         rows = [] if args.no_echo else [await measure("echo", args.callers, args.seconds,
                                                       clients, loop_kind)]
         for _ in range(args.rounds):

@@ -25,6 +25,7 @@ from .commands.common import (
     CliError,
     resolve_settings,
 )
+from .compiled import build_name
 from .config import CONFIG_NAME, HOME_ENV, ConfigError
 
 COMMANDS = (replay, sysop, dropfile, door_command, solve)
@@ -43,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reussite", parents=[_common_options(None)],
         description="Réussite: a BBS door of classic solitaires ("
                     + ", ".join(info.title for info in gamelist.games()) + ").")
-    parser.add_argument("--version", action="version", version=f"reussite {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"reussite {__version__}, {build_name()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     serve = sub.add_parser("serve", parents=[common],

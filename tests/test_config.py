@@ -245,8 +245,10 @@ def test_version(tmp_path: Path) -> None:
     from importlib.metadata import version
 
     from door import __version__
+    from door.compiled import build_name
     result = _run("--version", cwd=tmp_path)
-    assert result.returncode == 0 and result.stdout.strip() == f"reussite {__version__}"
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"reussite {__version__}, {build_name()}"
     assert version("reussite") == __version__
 
 

@@ -6,11 +6,15 @@ It knows nothing of games or sockets: screens draw into a :class:`Screen`, a
 codes in text, ``art`` draws .ans files, ``detect`` chooses the charset.  docs/terminal.md.
 """
 
-from .charset import Charset
-from .codes import parse_codes, parse_color
-from .keys import Key, KeyDecoder
-from .render import Renderer
-from .screen import Attr, Cell, Screen
+from ..compiled import load_hot_modules
+
+load_hot_modules()  # the compiled modules, unless older than their source: door/compiled.py
+
+from .charset import Charset  # noqa: E402  (after the guard, by design)
+from .codes import parse_codes, parse_color  # noqa: E402
+from .keys import Key, KeyDecoder  # noqa: E402
+from .render import Renderer  # noqa: E402
+from .screen import Attr, Cell, Screen  # noqa: E402
 
 __all__ = ["Attr", "Cell", "Charset", "Key", "KeyDecoder", "Renderer", "Screen", "parse_codes",
            "parse_color"]

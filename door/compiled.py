@@ -1,0 +1,106 @@
+"""The modules compiled by mypyc at install time, and the guard that uses them only while
+they are what their source says.
+
+Every key of every caller runs through the cell buffer, the renderer, the character sets
+and the key decoder; compiled to C (setup.py) they cost about 40 % less CPU (issue #20).
+The compiled modules sit beside their ``.py`` files, and Python's import system prefers
+them.  In a source tree installed with ``pip install -e`` that is a trap: a module edited
+after the install would go on running as it was built.  So :func:`load_hot_modules`, run
+by ``door.term`` before it imports any of them, loads all of them from source when any
+compiled one is older than its source in a source tree, or does not load (a partial
+build): all or none, since compiled modules reach into each other's classes directly.
+
+Standard library only: setup.py imports this module to know what to compile.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import os
+import sys
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+COMPILED_MODULES = ("door.term.width", "door.term.screen", "door.term.charset",
+                    "door.term.render", "door.term.keys")
+"""In the order they import each other (each imports only those before it)."""
+
+_SOURCE_TREE = (Path(__file__).parent.parent / "setup.py").exists()
+"""The package is a source checkout (an editable install), where sources change after the
+build; an installed wheel's never do."""
+
+
+def compiled_paths() -> dict[str, Path]:
+    """Each hot module's compiled file, for those that have one (nothing: plain Python)."""
+    found = {}
+    for name in COMPILED_MODULES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin and not spec.origin.endswith(".py"):
+            found[name] = Path(spec.origin)
+    return found
+
+
+def stale_source(found: dict[str, Path]) -> str | None:
+    """The first source file edited since its module was compiled (``found``: each
+    module's compiled file), or None."""
+    for name, path in found.items():
+        source = path.with_name(name.rpartition(".")[2] + ".py")
+        if source.exists() and source.stat().st_mtime > path.stat().st_mtime:
+            return source.name
+    return None
+
+
+def why_not_compiled(found: dict[str, Path], source_tree: bool = _SOURCE_TREE) -> str | None:
+    """Why the compiled modules ``found`` must not be used, or None when they may."""
+    if os.environ.get("REUSSITE_PURE_PYTHON"):
+        return "REUSSITE_PURE_PYTHON is set"
+    if source_tree and (edited := stale_source(found)) is not None:
+        return f"{edited} changed since it was compiled (pip install -e . again)"
+    for name in found:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            return f"{name} does not load ({exc})"
+    return None
+
+
+def load_from_source(names: tuple[str, ...] = COMPILED_MODULES) -> None:
+    """Import ``names`` from their ``.py`` files, in order, whatever is compiled beside them."""
+    package = sys.modules["door.term"]
+    for name in names:
+        short = name.rpartition(".")[2]
+        path = Path(package.__path__[0]) / f"{short}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        setattr(package, short, module)
+
+
+def load_hot_modules() -> None:
+    """The compiled modules when they are sound, else every one of them from source."""
+    found = compiled_paths()
+    if not found:
+        return
+    reason = why_not_compiled(found)
+    if reason is not None:
+        for name in COMPILED_MODULES:
+            sys.modules.pop(name, None)
+        if not os.environ.get("REUSSITE_PURE_PYTHON"):  # asked for: nothing to warn of
+            log.warning("running the terminal modules as Python: %s", reason)
+        load_from_source()
+
+
+def is_compiled() -> bool:
+    """Whether the renderer running now is the compiled one."""
+    module = importlib.import_module("door.term.render")  # through door.term and its guard
+    return not str(getattr(module, "__file__", "")).endswith(".py")
+
+
+def build_name() -> str:
+    """How the terminal modules run, in a few words (``reussite --version``, the benches)."""
+    return "terminal modules compiled (mypyc)" if is_compiled() else "plain Python"

@@ -46,13 +46,14 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler at all, no Python headers
-            print(f"reussite: not compiled ({exc}): the door runs as plain Python")
+            print(f"reussite: not compiled ({type(exc).__name__}): plain Python")
 
     def build_extension(self, ext) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:
-            print(f"reussite: {ext.name} not compiled ({exc}): it runs as Python")
+            print(f"reussite: {ext.name} not compiled ({type(exc).__name__}: no working C "
+                  "compiler?): plain Python")
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -2,8 +2,9 @@
 
 The modules every key of every caller runs through — the cell buffer, the renderer, the
 character sets, the key decoder (``door/compiled.py`` names them) — are compiled to C by
-mypyc, which the type checking of ``door/`` already makes possible: the same source, about
-40 % less CPU a key (issue #20; docs/workers.md "Compiled modules").  Nothing else changes:
+mypyc, which the type checking of ``door/`` already makes possible: the same source, a
+sixth to a quarter less CPU a key in the server (issue #20; docs/workers.md "Compiled
+modules").  Nothing else changes:
 where mypyc or a C compiler is missing, or ``REUSSITE_PURE_PYTHON=1`` is set, the door
 installs and runs as plain Python, only slower.
 """

@@ -2,7 +2,8 @@
 they are what their source says.
 
 Every key of every caller runs through the cell buffer, the renderer, the character sets
-and the key decoder; compiled to C (setup.py) they cost about 40 % less CPU (issue #20).
+and the key decoder; compiled to C (setup.py) they cost 40 % less CPU in-process and a
+key a sixth to a quarter less in the server (issue #20; docs/workers.md).
 The compiled modules sit beside their ``.py`` files, and Python's import system prefers
 them.  In a source tree installed with ``pip install -e`` that is a trap: a module edited
 after the install would go on running as it was built.  So :func:`load_hot_modules`, run

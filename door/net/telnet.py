@@ -107,6 +107,7 @@ class TelnetTerminal(Terminal):
                          peer=f"{peer[0]}:{peer[1]}" if peer else "")
         self._reader, self._writer = reader, writer
         self._buffered: Callable[[], int] | None = None  # the transport's unsent count
+        self._transport: asyncio.WriteTransport | None = None  # looked up at the first frame
         self._protocol = writer.protocol
         self.gone = False
         """The connection is closed: keys still buffered are dropped, not played."""
@@ -162,13 +163,20 @@ class TelnetTerminal(Terminal):
     def write(self, data: bytes) -> None:
         """A frame to the caller: straight to the socket's transport with IAC doubled, as
         telnetlib3's ``TelnetWriter.write`` sends it (the door writes bytes, never telnet
-        commands), without its layers of checks and trace logging on every frame."""
-        transport = self._writer.transport
-        if transport is None or transport.is_closing() or self._writer.connection_closed:
+        commands), without its layers of checks and trace logging on every frame.  The
+        transport is the connection's for its life (the writer's ``close`` closes it, then
+        forgets it): kept here, asked only whether it is closing."""
+        transport = self._transport
+        if transport is None:
+            found = self._writer.transport
+            if found is None or self._writer.connection_closed:
+                return
+            transport = self._transport = cast(asyncio.WriteTransport, found)
+        if transport.is_closing():
             return
         if IAC in data:
             data = data.replace(IAC, IAC + IAC)
-        cast(asyncio.WriteTransport, transport).write(data)
+        transport.write(data)
         if self._protocol is not None:
             self._protocol._tx_bytes += len(data)
 

@@ -78,7 +78,8 @@ async def start(home: Path, traced: bool) -> tuple[asyncio.subprocess.Process, i
         sys.executable, "-m", "door"]
     proc = await asyncio.create_subprocess_exec(
         *head, "--home", str(home), "--log-level", "warning", "serve", "--telnet-port", "0",
-        "--ssh-port", "-1", stdout=asyncio.subprocess.PIPE,
+        "--ssh-port", "-1", "--workers", "1",  # the callers in the process traced
+        stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE if traced else asyncio.subprocess.DEVNULL,
         cwd=str(REPO))
     line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from . import gamelist
 from .boards import BoardLogin, BoardRefused, board_login
+from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
 from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
@@ -553,7 +554,7 @@ async def serve(settings: Settings, bind: str, port: int,
         if web_port >= 0:
             web_bound, url = await start_web_for(settings, door, hosts, web_port, listeners)
             where += f" and the web on {url}"
-        log.info("listening: %s (home %s)", where, settings.home)
+        log.info("listening: %s (home %s; %s)", where, settings.home, build_name())
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, stop.set)

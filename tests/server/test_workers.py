@@ -15,6 +15,7 @@ from serverhelp import call, configure, login, open_game, signup, to_menu
 from waiting import WAIT
 from workerhelp import log_text, one_per_worker, serving
 
+from door.compiled import build_name
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
 from door.store import Store
@@ -126,6 +127,9 @@ async def test_sigterm_stops_every_worker_with_games_saved(door_home: Path) -> N
     finally:
         await store.close()
     assert "supervisor: all workers stopped" in log_text(door_home)
+    # each worker's listening line says which build of the terminal modules it runs
+    assert re.search(rf"\(worker 1\): listening: .*; {re.escape(build_name())}\)",
+                     log_text(door_home))
 
 
 async def test_a_dead_worker_is_started_again(door_home: Path) -> None:

@@ -11,7 +11,6 @@ installs and runs as plain Python, only slower.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -19,12 +18,12 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, str(Path(__file__).parent))
-from door.compiled import COMPILED_MODULES  # the list lives with its guard
+from door.compiled import COMPILED_MODULES, pure_python_asked  # they live with the guard
 
 
 def compiled_extensions() -> list:
     """mypyc's extensions for the hot modules, or none (plain Python) when it cannot."""
-    if os.environ.get("REUSSITE_PURE_PYTHON"):
+    if pure_python_asked():
         return []
     try:
         from mypyc.build import mypycify

@@ -29,9 +29,18 @@ COMPILED_MODULES = ("door.term.width", "door.term.screen", "door.term.charset",
                     "door.term.render", "door.term.keys")
 """In the order they import each other (each imports only those before it)."""
 
+PURE_PYTHON_ENV = "REUSSITE_PURE_PYTHON"
+"""Set (to anything), it asks for plain Python: at install (setup.py compiles nothing) and
+at run time (the compiled modules are passed over)."""
+
 _SOURCE_TREE = (Path(__file__).parent.parent / "setup.py").exists()
 """The package is a source checkout (an editable install), where sources change after the
 build; an installed wheel's never do."""
+
+
+def pure_python_asked() -> bool:
+    """Whether :data:`PURE_PYTHON_ENV` asks for plain Python."""
+    return bool(os.environ.get(PURE_PYTHON_ENV))
 
 
 def compiled_paths() -> dict[str, Path]:
@@ -56,8 +65,8 @@ def stale_source(found: dict[str, Path]) -> str | None:
 
 def why_not_compiled(found: dict[str, Path], source_tree: bool = _SOURCE_TREE) -> str | None:
     """Why the compiled modules ``found`` must not be used, or None when they may."""
-    if os.environ.get("REUSSITE_PURE_PYTHON"):
-        return "REUSSITE_PURE_PYTHON is set"
+    if pure_python_asked():
+        return f"{PURE_PYTHON_ENV} is set"
     if source_tree and (edited := stale_source(found)) is not None:
         return f"{edited} changed since it was compiled (pip install -e . again)"
     for name in found:
@@ -91,7 +100,7 @@ def load_hot_modules() -> None:
     if reason is not None:
         for name in COMPILED_MODULES:
             sys.modules.pop(name, None)
-        if not os.environ.get("REUSSITE_PURE_PYTHON"):  # asked for: nothing to warn of
+        if not pure_python_asked():  # asked for: nothing to warn of
             log.warning("running the terminal modules as Python: %s", reason)
         load_from_source()
 

@@ -12,14 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from door.compiled import COMPILED_MODULES, stale_source, why_not_compiled
+from door.compiled import COMPILED_MODULES, PURE_PYTHON_ENV, stale_source, why_not_compiled
 from door.term import Attr, Charset, Renderer, Screen
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def pure_env() -> dict[str, str]:
-    return {**os.environ, "REUSSITE_PURE_PYTHON": "1"}
+    return {**os.environ, PURE_PYTHON_ENV: "1"}
 
 
 def test_an_edited_source_is_found_stale(tmp_path: Path) -> None:
@@ -39,7 +39,7 @@ def test_an_edited_source_is_found_stale(tmp_path: Path) -> None:
 def test_a_stale_module_matters_only_in_a_source_tree(tmp_path: Path, monkeypatch) -> None:
     """An installed wheel's files all carry the install's times, in any order: only a
     checkout (setup.py beside the package) is judged by them."""
-    monkeypatch.delenv("REUSSITE_PURE_PYTHON", raising=False)
+    monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
     compiled = tmp_path / "render.so"
     compiled.write_bytes(b"\0")
     (tmp_path / "render.py").write_text("x = 1\n")

@@ -198,6 +198,7 @@ class _Interpreter:
 def draw_ansi(screen: Screen, text: str, top: int = 0, ice_colors: bool = False,
               width: int = 80) -> int:
     """Interpret ANSI text into ``screen`` from row ``top``; return the last row drawn + 1."""
+    screen.touch()  # the art writes cells directly: every row the screen's own, and drawn
     art = _Interpreter(screen, top, width, ice_colors)
     i, n = 0, len(text)
     while i < n:
@@ -240,7 +241,6 @@ def draw_ansi(screen: Screen, text: str, top: int = 0, ice_colors: bool = False,
             continue
         else:
             art.draw(ch)
-    screen.touch()  # the art wrote cells directly: every row may have changed
     return min(art.last_row + 1, screen.rows) if art.last_row >= top else top
 
 

@@ -163,7 +163,11 @@ class Renderer:
 
     Only the rows the screen stamped since the last frame (:attr:`Screen.row_versions`)
     are compared; any other screen, or a new size, is compared whole.  Several renderers
-    may follow one screen (each remembers the stamps it saw)."""
+    may follow one screen (each remembers the stamps it saw).
+
+    What the caller shows is kept as the screen's own row lists where they are equal (the
+    screen copies a row before its first change after a frame): a renderer never writes
+    into a row list, it puts another in its place."""
 
     def __init__(self, charset: Charset | None = None, color: bool = True) -> None:
         self.charset = charset or Charset()
@@ -281,6 +285,7 @@ class Renderer:
             # blink do not show (tested inline: a call per changed cell cost a tenth):
             if lo == 0 and hi == limit:
                 if line == old:
+                    shown[r] = line  # one list for both: the screen copies it to change it
                     continue
                 # Cells are shared objects (door/term/screen.py), so a cell that is not
                 # the one shown is nearly always another: compare by identity first, in C.
@@ -295,7 +300,7 @@ class Renderer:
             if diffs and not narrow:
                 line, diffs = _whole_wide(line, diffs, limit)
             if not diffs:
-                _keep_corner(line, old, lo, hi)
+                shown[r] = line
                 continue
             erase_from = tail = None
             end = line[diffs[-1]]
@@ -341,7 +346,7 @@ class Renderer:
                 line[limit:] = [Cell(" ", DEFAULT)] * (cols - limit)
                 shown[r] = line
             else:
-                _keep_corner(line, old, lo, hi)
+                shown[r] = line
         self._shown = shown
         if len(out) >= _BATCH_FROM:
             end_state = (self._attr, self._row, self._col)
@@ -486,14 +491,3 @@ def _blank_tail(line: list[Cell], limit: int) -> int:
         if c >= _LONG_RUN and line[c - _LONG_RUN] is cell:  # likely a long run of it
             c -= next(compress(count(), map(is_not, line[c - 1::-1], repeat(cell))), c)
     return c
-
-
-def _keep_corner(line: list[Cell], old: list[Cell], lo: int, hi: int) -> None:
-    """The row as shown (``old``, the renderer's own list) becomes the new row in columns
-    ``lo`` to ``hi`` (the rest is the same already, and cells past the bottom-right limit
-    keep their old content: we never write there).  In place: a new list per row drawn
-    was an allocation too large for Python's own allocator, every frame."""
-    if lo == 0 and hi == len(line):
-        old[:] = line
-    else:
-        old[lo:hi] = line[lo:hi]

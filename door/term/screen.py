@@ -129,7 +129,13 @@ class Screen:
     The screen keeps track of what changed: every drawing call stamps the rows it touched
     with a new :attr:`version`, so a renderer looks only at rows stamped since its last
     frame, and a screen that draws only what changed can tell whether something else drew
-    over it meanwhile.  Code that writes ``cells`` directly must call :meth:`touch`."""
+    over it meanwhile.
+
+    A renderer keeps the row lists of its last frame as its record of what the caller
+    shows (one grid of cells per caller, not two): a row's first change after a frame
+    writes a copy of the row (copy on write).  So code that writes ``cells`` directly
+    writes only into :meth:`writable_row`'s list (or a list of its own it puts in
+    ``cells``, then calls :meth:`touch`)."""
 
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.cols = cols
@@ -166,23 +172,47 @@ class Screen:
         self.span_base = [0] * self.rows
 
     def touch(self, row: int | None = None) -> None:
-        """Note a change of ``row`` (None: of every row) made by writing ``cells`` directly."""
-        self.version += 1
+        """Note a change of ``row`` (None: of every row) to be drawn at the next frame.
+
+        The row becomes the screen's own list first (a copy, if a renderer may hold it):
+        rows stamped since the last frame are always the screen's own, which lets
+        :meth:`put` write into them in place."""
         if row is None:
-            self.row_versions = array("q", [self.version]) * self.rows
-            self.drawn_rows = list(range(self.rows))
-            self._whole_spans()
+            framed, versions, cells = self.framed, self.row_versions, self.cells
+            for r in range(self.rows):
+                if versions[r] <= framed:
+                    cells[r] = cells[r].copy()
+            self._stamp_all()
         elif 0 <= row < self.rows:
-            if self.row_versions[row] <= self.framed:
-                self.drawn_rows.append(row)
-            self.row_versions[row] = self.version
-            self.span_lo[row], self.span_hi[row], self.span_base[row] = 0, self.cols, 0
+            self.writable_row(row)
+
+    def writable_row(self, row: int) -> list[Cell]:
+        """Row ``row``'s cells, for code that writes them directly (art, a colour span):
+        the screen's own list (copied if a renderer may hold it as its last frame), the
+        whole row noted as changed."""
+        stamp = self.row_versions[row]
+        if stamp <= self.framed:  # unchanged since the last frame: a renderer may hold it
+            line = self.cells[row] = self.cells[row].copy()
+            self.drawn_rows.append(row)
+        else:
+            line = self.cells[row]
+        self.version += 1
+        self.row_versions[row] = self.version
+        self.span_lo[row], self.span_hi[row], self.span_base[row] = 0, self.cols, 0
+        return line
+
+    def _stamp_all(self) -> None:
+        """Every row changed, each already the screen's own list (new ones)."""
+        self.version += 1
+        self.row_versions = array("q", [self.version]) * self.rows
+        self.drawn_rows = list(range(self.rows))
+        self._whole_spans()
 
     def clear(self, attr: Attr = DEFAULT) -> None:
         blank = Cell(" ", attr)
         self.cells = [[blank] * self.cols for _ in range(self.rows)]
         self.wide_rows = set()
-        self.touch()
+        self._stamp_all()
 
     def resize(self, cols: int, rows: int) -> None:
         """Change size, keeping what fits (the caller redraws anyway)."""
@@ -197,7 +227,7 @@ class Screen:
         self.wide_rows = {r for r in self.wide_rows if r < rows}
         if self.cursor is not None:
             self.cursor = (min(self.cursor[0], rows - 1), min(self.cursor[1], cols - 1))
-        self.touch()
+        self._stamp_all()
 
     def snapshot(self) -> list[list[Cell]]:
         """A copy of every row, for :meth:`restore` (a question over a screen, then back)."""
@@ -209,8 +239,7 @@ class Screen:
         if len(saved) != self.rows or (saved and len(saved[0]) != self.cols):
             return
         for r in rows if rows is not None else range(self.rows):
-            self.cells[r] = list(saved[r])
-            self.touch(r)
+            self.writable_row(r)[:] = saved[r]
 
     def put(self, row: int, col: int, text: str, attr: Attr = DEFAULT) -> int:
         """Write ``text`` at (row, col) in one attribute; return the column after it
@@ -222,15 +251,20 @@ class Screen:
         cells = len(run)
         end = col + cells
         if 0 <= row < self.rows and end > 0 and col < self.cols and cells:
+            versions = self.row_versions
+            stamp = versions[row]
+            fresh = stamp <= self.framed  # the row's first change since the last frame
+            if fresh:  # a renderer may hold this very list as what it shows: write a copy
+                line = self.cells[row] = self.cells[row].copy()
+            else:
+                line = self.cells[row]
             if col < 0 or end > self.cols or cells != len(text) or row in self.wide_rows:
                 self._put_edges(row, col, end, run)  # rare: the fast path below is the rule
                 first, last = 0, self.cols  # it may change cells beside it: the whole row
             else:
-                self.cells[row][col:end] = run
+                line[col:end] = run
                 first, last = col, end
-            versions = self.row_versions
-            stamp = versions[row]
-            if stamp > self.framed:  # drawn on since the last frame: widen
+            if not fresh:  # drawn on since the last frame: widen
                 lo, hi = self.span_lo, self.span_hi
                 if first < lo[row]:
                     lo[row] = first
@@ -272,10 +306,9 @@ class Screen:
     def paint(self, row: int, col: int, width: int, attr: Attr) -> None:
         """Recolour ``width`` cells, keeping their characters (a colour span)."""
         if 0 <= row < self.rows:
-            line = self.cells[row]
+            line = self.writable_row(row)
             for c in range(max(col, 0), min(col + width, self.cols)):
                 line[c] = Cell(line[c].ch, attr)
-            self.touch(row)
 
     def center(self, row: int, text: str, attr: Attr = DEFAULT) -> None:
         self.put(row, max(0, (self.cols - text_width(text)) // 2), text, attr)
@@ -306,7 +339,7 @@ class Screen:
         other.cells = [list(line) for line in self.cells]
         other.cursor = self.cursor
         other.wide_rows = set(self.wide_rows)
-        other.touch()
+        other._stamp_all()
         return other
 
     def text(self) -> list[str]:

@@ -111,7 +111,9 @@ def test_rows_not_stamped_are_not_looked_at() -> None:
     screen = Screen()
     renderer = Renderer()
     renderer.frame(screen)
-    screen.cells[3][5] = screen.cells[3][5]._replace(ch="x")  # behind the screen's back …
+    row = list(screen.cells[3])
+    row[5] = row[5]._replace(ch="x")
+    screen.cells[3] = row  # behind the screen's back …
     assert renderer.frame(screen) == b""
     screen.touch(3)  # … until it is told
     assert renderer.frame(screen) == b"\x1b[4;6Hx"
@@ -120,16 +122,44 @@ def test_rows_not_stamped_are_not_looked_at() -> None:
 def test_only_the_columns_drawn_on_since_the_last_frame_are_looked_at() -> None:
     """A row's changes since the last frame lie in the span its puts covered: a cell
     changed behind the screen's back outside it is not looked at (a cursor key compares
-    its few cells, not the whole row)."""
+    its few cells, not the whole row).  The renderer then keeps the row as what is shown,
+    z and all: a cell written behind the screen's back is lost, which is why code writing
+    cells directly goes through ``writable_row``."""
     screen = Screen()
     renderer = Renderer()
     renderer.frame(screen)
-    screen.cells[3][60] = screen.cells[3][60]._replace(ch="z")  # behind the screen's back
+    row = list(screen.cells[3])
+    row[60] = row[60]._replace(ch="z")
+    screen.cells[3] = row  # behind the screen's back
     screen.put(3, 5, "x")
     screen.put(3, 8, "y")  # the span widens over both puts
-    assert renderer.frame(screen) == b"\x1b[4;6Hx  y"
-    screen.touch(3)  # the whole row
-    assert renderer.frame(screen) == b"\x1b[51Cz"  # on from the y
+    assert renderer.frame(screen) == b"\x1b[4;6Hx  y"  # not the z
+
+
+def test_the_renderer_keeps_the_screens_rows_and_the_screen_copies_before_a_change() -> None:
+    """One grid of cells per caller: what the terminal shows is the screen's own row lists
+    (where equal), and the screen writes a copy of a row at its first change after a frame,
+    so the renderer's record, and a second renderer's, stay what each terminal shows."""
+    screen = Screen()
+    first, second = Renderer(), Renderer()
+    screen.put(3, 5, "abc")
+    first.frame(screen)
+    second.frame(screen)
+    assert first._shown is not None and second._shown is not None
+    assert all(first._shown[r] is screen.cells[r] for r in range(screen.rows))
+    held = screen.cells[3]
+    screen.put(3, 6, "X")
+    assert screen.cells[3] is not held
+    assert "".join(cell.ch for cell in held[5:8]) == "abc"  # the renderers' record as it was
+    assert first.frame(screen) == b"\x08\x08X"  # back from the c
+    assert first._shown[3] is screen.cells[3] and second._shown[3] is held
+    screen.put(3, 7, "Y")  # a row changed since the last frame: still copied once per frame
+    assert second.frame(screen) == b"\x08\x08XY"
+    assert first._shown[3] is not screen.cells[3]
+    line = screen.writable_row(3)  # direct writes get a copy too, drawn at the next frame
+    line[5] = line[5]._replace(ch="z")
+    assert first._shown[3][5].ch == "a"
+    assert first.frame(screen) == b"\x08\x08zXY"
 
 
 def test_a_renderer_that_missed_frames_looks_at_the_whole_row() -> None:

@@ -12,7 +12,6 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from . import __version__, gamelist
@@ -159,6 +158,8 @@ def cmd_local(args: argparse.Namespace) -> int:
 
 def cmd_init(args: argparse.Namespace) -> int:
     target: Path = args.dir.resolve()
+    from importlib import resources  # not at every launch: tempfile, zipfile and more
+
     target.mkdir(parents=True, exist_ok=True)
     defaults = resources.files("door") / "defaults"
     made: list[str] = []

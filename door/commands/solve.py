@@ -24,13 +24,14 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import gamelist
-from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, solve, summarize
 from .common import EXIT_OK, CliError
+
+if TYPE_CHECKING:  # the solvers load with the command, not with every launch of the door
+    from ..games.solvers import Verdict
 
 
 def default_budgets() -> dict[str, float]:
@@ -96,12 +97,16 @@ def parse_range(text: str) -> range:
 
 
 def _solve_one(job: tuple[str, int, dict[str, Any], float | None, int | None]) -> dict[str, Any]:
+    from ..games.solvers import solve
+
     game, number, options, seconds, nodes = job
     return solve(game, number, options, seconds=seconds, node_limit=nodes).to_json()
 
 
 def _done(path: Path | None, game: str, options: dict[str, Any]) -> dict[int, Verdict]:
     """Verdicts already in ``--out`` for this game and these options."""
+    from ..games.solvers import Verdict
+
     found: dict[int, Verdict] = {}
     if path is None or not path.exists():
         return found
@@ -120,11 +125,15 @@ def _run_range(jobs: list[tuple[str, int, dict[str, Any], float | None, int | No
     if workers <= 1 or len(jobs) <= 1:
         yield from map(_solve_one, jobs)
         return
+    from multiprocessing import get_context
+
     with get_context("spawn").Pool(workers) as pool:
         yield from pool.imap(_solve_one, jobs)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, solve, summarize
+
     options = parse_options(args.options)
     budget = args.budget if args.budget is not None else default_budgets()[args.game]
     if args.range is None:
@@ -209,6 +218,8 @@ def _again(path: Path, out: Path | None, every: int, game: str, options: dict[st
     if missing:
         raise CliError(f"--again: {path} has no verdict for {len(missing)} deal(s) of the "
                        f"range (the first is {missing[0]}): run the range into it first")
+    from ..games.solvers import UNKNOWN
+
     earlier = {n: found[n] for n in numbers}
     unknown = [n for n in numbers if earlier[n].verdict == UNKNOWN]
     return earlier, unknown[::every]

@@ -16,14 +16,25 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from wcwidth import wcwidth
+ONE_CELL = frozenset(
+    bytes(range(0x80, 0x100)).decode("cp437")  # what a CP437 screen shows: art, boxes, suits
+    + "☺☻♥♦♣♠•◘○◙♂♀♪♫☼►◄↕‼¶§▬↨↑↓→←∟↔▲▼⌂"  # … and its glyphs for the control codes
+    + "".join(map(chr, range(0xA0, 0x100)))  # Latin-1
+    + "".join(map(chr, range(0x2010, 0x2028)))  # dashes, quotes, bullets, the ellipsis
+    + "".join(map(chr, range(0x2500, 0x25A0)))  # box drawing and blocks
+    + "−×")
+"""Characters known to take one cell, without asking ``wcwidth``: importing it costs more
+than a tenth of a door's launch (wcwidth 0.9 loads its text-wrapping and random modules),
+and a door's own screens draw only these.  A test checks each against ``wcwidth``."""
 
 
 @lru_cache(maxsize=4096)
 def char_width(ch: str) -> int:
     """Cells ``ch`` takes: 0, 1 or 2 (controls count 0: they are never drawn)."""
-    if " " <= ch <= "~":
+    if " " <= ch <= "~" or ch in ONE_CELL:
         return 1
+    from wcwidth import wcwidth  # the first character of another kind: a caller's text
+
     return max(0, wcwidth(ch))
 
 

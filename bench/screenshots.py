@@ -5,10 +5,12 @@ the engine's hints), drawn once, written as a plain CP437 repaint and turned int
 Debian's ``ansilove`` (CP437 ANSI with a real VGA font).  Re-run it when screens change:
 
     python bench/screenshots.py            # needs: apt-get install ansilove
+    python bench/screenshots.py --out DIR  # somewhere else, to compare before replacing
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import shutil
 import subprocess
@@ -68,7 +70,7 @@ async def settings_screen(path: Path) -> None:
     path.write_bytes(plain_repaint(session.screen, terminal.charset))
 
 
-async def main() -> int:
+async def main(out: Path) -> int:
     from bench_ui_anciento import screenshot as anciento
     from bench_ui_mariant import screenshot as mariant
 
@@ -76,18 +78,21 @@ async def main() -> int:
     if ansilove is None:
         print("ansilove is not installed: apt-get install ansilove", file=sys.stderr)
         return 2
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     shots = {"mariant": mariant, "montecarlo": montecarlo, "auntmary": auntmary,
              "anciento": anciento, "terminal-settings": settings_screen}
     with tempfile.TemporaryDirectory() as tmp:
         for name, make in shots.items():
             ans = Path(tmp) / f"{name}.ans"
             await make(ans)
-            png = OUT / f"{name}.png"
+            png = out / f"{name}.png"
             subprocess.run([ansilove, "-q", "-o", str(png), str(ans)], check=True)
-            print(f"{png.relative_to(REPO)}  ({ans.stat().st_size} bytes of CP437)")
+            print(f"{png}  ({ans.stat().st_size} bytes of CP437)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT, metavar="DIR",
+                        help="where the PNG files go (default: docs/screens)")
+    sys.exit(asyncio.run(main(parser.parse_args().out)))

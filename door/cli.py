@@ -157,9 +157,9 @@ def cmd_local(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    target: Path = args.dir.resolve()
     from importlib import resources  # not at every launch: tempfile, zipfile and more
 
+    target: Path = args.dir.resolve()
     target.mkdir(parents=True, exist_ok=True)
     defaults = resources.files("door") / "defaults"
     made: list[str] = []

@@ -206,6 +206,8 @@ def _again(path: Path, out: Path | None, every: int, game: str, options: dict[st
            numbers: range) -> tuple[dict[int, Verdict], list[int]]:
     """An earlier run's verdicts for the range, and the deals to solve again: those it
     left unknown, every ``every``-th of them in deal order."""
+    from ..games.solvers import UNKNOWN
+
     if every < 1:
         raise CliError(f"--every wants a number from 1 up, got {every}")
     if not path.exists():
@@ -218,8 +220,6 @@ def _again(path: Path, out: Path | None, every: int, game: str, options: dict[st
     if missing:
         raise CliError(f"--again: {path} has no verdict for {len(missing)} deal(s) of the "
                        f"range (the first is {missing[0]}): run the range into it first")
-    from ..games.solvers import UNKNOWN
-
     earlier = {n: found[n] for n in numbers}
     unknown = [n for n in numbers if earlier[n].verdict == UNKNOWN]
     return earlier, unknown[::every]

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import gamelist
 from .gameinfo import OptionError
+from .ini_comments import without_comments
 from .term.codes import parse_color
 from .term.screen import Attr
 from .values import int_between as _int_between
@@ -399,8 +400,9 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
     text = text.removeprefix(BOM)
     parser = configparser.ConfigParser(interpolation=None, strict=True,
                                        inline_comment_prefixes=None)  # keys: lower case
+    plain = without_comments(text)  # comments after values cut, quoted values kept whole
     try:
-        parser.read_string(text, source=where)
+        parser.read_string(plain, source=where)
     except configparser.MissingSectionHeaderError as exc:
         raise ConfigError(f"{where}:{exc.lineno}: expected a [section] header before "
                           f"{_quote(exc.line.strip())}") from None
@@ -417,7 +419,7 @@ def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
         raise ConfigError(f"{where}:{lineno}: expected `key = value`, got {_quote(line)}"
                           ) from None
 
-    lines = _Locator(text)
+    lines = _Locator(plain)
     values: dict[str, Any] = {}
     games = gamelist.default_options()
     sections = {**_SECTIONS, **{info.name: (info.settings, info.options)

@@ -1,10 +1,14 @@
 """``reussite sysop bulletin GAME``: a game's hall of fame as a file a BBS shows as a
 bulletin or logon screen.
 
-``ans``: CP437 with ANSI colours, 79 columns, CRLF, the colours reset at the end (the screen
-cleared first).  ``asc``: the same lines without colour.  ``json``: the entries as data, for
-a BBS script that draws its own.  The player column shows each member board's callers as
-handle@TAG.  Written to a temporary file then renamed, so a BBS reading it while it is
+``ansi``: CP437 with ANSI colours, 79 columns, CRLF, the colours reset at the end (the
+screen cleared first).  ``text``: the same lines without colour, in UTF-8.  ``ascii``: the
+same in 7-bit ASCII (``é`` as ``e``, ``─`` as ``-``), which every terminal shows: a BBS's
+file for callers without ANSI.  ``json``: the entries as data, for a BBS script that draws
+its own.  The old names ``ans`` and ``asc`` still work, for ``ansi`` and ``ascii`` (``asc``
+was CP437 without colour; in ASCII it still shows wherever it did, accents as plain
+letters).  The player column shows each member board's callers as handle@TAG.  Written to a
+temporary file then renamed, so a BBS reading it while it is
 rewritten (a nightly event) never shows half a list.
 """
 
@@ -21,11 +25,31 @@ if TYPE_CHECKING:  # the command line imports this module to build its help: kee
 
     from ..store import ScoreEntry
 
-FORMATS = ("ans", "asc", "json")
+FORMATS = ("ansi", "text", "ascii", "json")
+OLD_NAMES = {"ans": "ansi", "asc": "ascii"}
 WIDTH = 79  # never the 80th column: some BBSes wrap a line that reaches it
 SGR = {"title": "\x1b[0;1;33m", "rule": "\x1b[0;36m", "head": "\x1b[0;1;37m",
        "line": "\x1b[0;37m", "first": "\x1b[0;1;32m", "foot": "\x1b[0;36m"}
 CLEAR, RESET = "\x1b[0m\x1b[2J\x1b[H", "\x1b[0m"
+
+
+def format_name(name: str) -> str:
+    """A format's name as ``--format`` takes it (an old name is its new one)."""
+    return OLD_NAMES.get(name.lower(), name.lower())
+
+
+def encode(fmt: str, lines: list[tuple[str, str]]) -> bytes:
+    """(style, text) lines as the bytes of format ``fmt`` (any but json), CRLF each."""
+    fmt = format_name(fmt)
+    if fmt == "ansi":
+        text = CLEAR + "\r\n".join(SGR[style] + t for style, t in lines) + RESET + "\r\n"
+        return text.encode("cp437", "replace")
+    if fmt == "ascii":
+        from ..term import Charset  # its 7-bit stand-ins, as the door's ASCII callers see
+
+        ascii_ = Charset("ascii")
+        return b"".join(ascii_.encode(t) + b"\r\n" for _, t in lines)
+    return "".join(t + "\r\n" for _, t in lines).encode("utf-8")
 
 
 def board_of(source: str) -> str | None:
@@ -61,7 +85,7 @@ def render(fmt: str, door: str, game: str, title: str, rule: str,
     from datetime import UTC, datetime
 
     now = now or datetime.now(UTC)
-    if fmt == "json":
+    if format_name(fmt) == "json":
         return (json.dumps({
             "door": door, "game": game, "title": title, "rule": rule,
             "updated": now.isoformat(timespec="seconds"),
@@ -70,12 +94,7 @@ def render(fmt: str, door: str, game: str, title: str, rule: str,
                          "still_asks": e.still_asks,
                          "ended": e.ended.isoformat(timespec="seconds")} for e in entries],
         }, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    lines = _lines(door, title, rule, entries, now)
-    if fmt == "asc":
-        text = "\r\n".join(t.replace("─", "-") for _, t in lines) + "\r\n"
-    else:
-        text = CLEAR + "\r\n".join(SGR[style] + t for style, t in lines) + RESET + "\r\n"
-    return text.encode("cp437", "replace")
+    return encode(fmt, _lines(door, title, rule, entries, now))
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -1,6 +1,7 @@
 """``reussite sysop bulletin daily``: the daily challenge as a bulletin file -- the day's four
 challenges with their best first attempts, the month's standings and the streaks -- in the
-same three formats as a game's hall of fame (``bulletin.py``: ans, asc, json).
+same formats as a game's hall of fame (``bulletin.py``: ansi, text, ascii, json).  A day
+before today says what was played that day, not "today".
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import json
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from .bulletin import CLEAR, RESET, SGR, WIDTH, board_of
+from .bulletin import WIDTH, board_of, encode, format_name
 
 if TYPE_CHECKING:
     from ..store.streaks import Streak
@@ -24,11 +25,12 @@ def _lines(door: str, day: date, games: list[GameDay], runs: list[Streak],
            ("rule", "  one deal per game, the same on every board; the first finished "
                     "attempt counts;"),
            ("rule", "  resets at 00:00 UTC")]
+    nobody = nobody_line(day, now.date())
     for g in games:
         out += [("line", ""), ("head", f"  {g.title} #{g.number}: "
                                        f"{g.players} player{'s' if g.players != 1 else ''}")]
         if not g.today:
-            out.append(("line", "        Nobody has played it yet today."))
+            out.append(("line", f"        {nobody}"))
         for e in g.today:
             out.append(("first" if e.rank == 1 else "line",
                         f"  {e.rank:>3}.  {e.alias[:34]:<34} {e.score:>7}  "
@@ -46,17 +48,22 @@ def _lines(door: str, day: date, games: list[GameDay], runs: list[Streak],
     return [(style, text[:WIDTH]) for style, text in out]
 
 
+def nobody_line(day: date, today: date) -> str:
+    """What a challenge nobody played says, for ``day`` seen on ``today`` (UTC)."""
+    if day < today:
+        return "Nobody played it that day."
+    if day > today:
+        return "Not open yet: nobody can play it before that day."
+    return "Nobody has played it yet today."
+
+
 def render_daily(fmt: str, door: str, day: date, games: list[GameDay], runs: list[Streak],
                  now: datetime | None = None) -> bytes:
     now = now or datetime.now(UTC)
-    if fmt == "json":
+    if format_name(fmt) == "json":
         return (json.dumps(daily_json(door, day, games, runs, now), ensure_ascii=False,
                            indent=2) + "\n").encode("utf-8")
-    lines = _lines(door, day, games, runs, now)
-    if fmt == "asc":
-        return ("\r\n".join(t for _, t in lines) + "\r\n").encode("cp437", "replace")
-    text = CLEAR + "\r\n".join(SGR[style] + t for style, t in lines) + RESET + "\r\n"
-    return text.encode("cp437", "replace")
+    return encode(fmt, _lines(door, day, games, runs, now))
 
 
 def daily_json(door: str, day: date, games: list[GameDay], runs: list[Streak],

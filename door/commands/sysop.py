@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import gamelist
-from .bulletin import FORMATS
+from .bulletin import FORMATS, OLD_NAMES, format_name
 from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
@@ -67,9 +67,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                "challenges, the month's standings and the streaks)")
     bulletin.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD",
                           help="daily: that UTC day's challenges (default today)")
-    bulletin.add_argument("--format", choices=FORMATS, default="ans",
-                          help="ans: CP437 with ANSI colours (default); asc: plain text; "
-                               "json: the entries as data")
+    bulletin.add_argument("--format", type=format_name, choices=FORMATS, default="ansi",
+                          help="ansi: CP437 with ANSI colours (default); text: UTF-8 without "
+                               "colour; ascii: 7-bit ASCII without colour; json: the entries "
+                               "as data (" + ", ".join(f"{old} is {new}" for old, new
+                                                      in OLD_NAMES.items()) + ")")
     bulletin.add_argument("--output", "-o", type=Path, metavar="FILE",
                           help="write FILE (replaced whole) instead of standard output")
     bulletin.add_argument("--limit", type=int, default=10, metavar="N",

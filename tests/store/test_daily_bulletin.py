@@ -1,5 +1,6 @@
 """``reussite sysop bulletin daily``: a day's challenges with their best first attempts, the
-month's standings and the streaks, as ans / asc / json (the day given with --date)."""
+month's standings and the streaks, as ansi / text / ascii / json (the day given with
+--date; the old names ans and asc still work)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_daily_bulletin_in_three_formats(door_home: Path, tmp_path: Path,
     assert ann > bob
     out = tmp_path / "daily.ans"
     assert sysop(door_home, "bulletin", "daily", "--date", "2031-05-17", "-o", str(out)) == 0
-    assert b"daily challenge of 2031-05-17 (ans) written to" in capsysbinary.readouterr().err
+    assert b"daily challenge of 2031-05-17 (ansi) written to" in capsysbinary.readouterr().err
     lines = [re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", line)
              for line in out.read_bytes().decode("cp437").split("\r\n")]
     assert "  Réussite · Daily challenge, Saturday 17 May 2031" in lines
@@ -76,11 +77,19 @@ def test_daily_bulletin_in_three_formats(door_home: Path, tmp_path: Path,
                                   "won_best": 0}
 
     assert sysop(door_home, "bulletin", "daily", "--date", "2031-06-30", "--format",
-                 "asc") == 0
-    asc = capsysbinary.readouterr().out.decode("cp437")
-    assert "\x1b" not in asc and asc.count("Nobody has played it yet today.") == 4
-    ann_line = next(line for line in asc.splitlines() if "Ann" in line)
+                 "asc") == 0                           # the old name of ascii
+    asc = capsysbinary.readouterr().out
+    assert asc.isascii() and b"\x1b" not in asc
+    assert b"  Reussite . Daily challenge, Monday 30 June 2031\r\n" in asc
+    assert asc.count(b"Not open yet: nobody can play it before that day.") == 4  # the future
+    ann_line = next(line for line in asc.decode().splitlines() if "Ann" in line)
     assert ann_line.endswith("0 (2) / 0 (0)")         # broken long before; her best stays
+
+    assert sysop(door_home, "bulletin", "daily", "--date", "2031-05-17", "--format",
+                 "text") == 0
+    text = capsysbinary.readouterr().out.decode("utf-8")
+    assert "\x1b" not in text and "  Réussite · Daily challenge, Saturday 17 May 2031\r\n" in text
+    assert "        May, won/played: Ann 0/2 · Bob 0/1\r\n" in text
 
 
 def test_a_bad_date_is_one_line(door_home: Path, capsys: pytest.CaptureFixture) -> None:
@@ -88,3 +97,15 @@ def test_a_bad_date_is_one_line(door_home: Path, capsys: pytest.CaptureFixture) 
         sysop(door_home, "bulletin", "daily", "--date", "17/05/2031")
     assert caught.value.code == 2
     assert "expected a date such as 2026-12-01" in capsys.readouterr().err
+
+
+def test_a_past_day_is_not_called_today(door_home: Path,
+                                        capsysbinary: pytest.CaptureFixture) -> None:
+    """A day gone by that nobody played says so; "today" is for today only (UTC)."""
+    assert sysop(door_home, "bulletin", "daily", "--date", "2020-02-29", "--format",
+                 "text") == 0
+    text = capsysbinary.readouterr().out.decode("utf-8")
+    assert text.count("Nobody played it that day.") == 4 and "today" not in text.lower()
+    assert sysop(door_home, "bulletin", "daily", "--format", "text") == 0
+    text = capsysbinary.readouterr().out.decode("utf-8")
+    assert text.count("Nobody has played it yet today.") == 4

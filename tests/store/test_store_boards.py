@@ -125,9 +125,20 @@ def test_bulletin_ans_asc_json(hub_home: Path, tmp_path: Path,
     assert max(len(line) for line in lines) <= 79
 
     assert sysop(hub_home, "bulletin", "montecarlo", "--format", "asc", "--board", "yb") == 0
-    asc = capsysbinary.readouterr().out.decode("cp437")
-    assert "\x1b" not in asc and "Monte Carlo: Hall of Fame (YB)" in asc
+    asc = capsysbinary.readouterr().out.decode("ascii")   # the old name of ascii
+    assert "\x1b" not in asc and "  Reussite . Monte Carlo: Hall of Fame (YB)\r\n" in asc
     assert "Pat@XA" not in asc and asc.count("Pat@YB") == 2
+
+    assert sysop(hub_home, "bulletin", "montecarlo", "--format", "text") == 0
+    text = capsysbinary.readouterr().out.decode("utf-8")
+    assert "\x1b" not in text and "  Réussite · Monte Carlo: Hall of Fame\r\n" in text
+    assert "  " + "─" * 70 + "\r\n" in text and text.count("Pat@") == 3
+
+    assert sysop(hub_home, "bulletin", "montecarlo", "--format", "ans", "-o",
+                 str(tmp_path / "old.ans")) == 0          # the old name of ansi
+    def undated(data: bytes) -> bytes:  # the "Updated" minute may turn between the two
+        return re.sub(rb"Updated [0-9: -]+ UTC", b"", data)
+    assert undated((tmp_path / "old.ans").read_bytes()) == undated(ans.read_bytes())
 
     assert sysop(hub_home, "bulletin", "montecarlo", "--format", "json", "--limit", "2") == 0
     data = json.loads(capsysbinary.readouterr().out.decode("utf-8"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -194,7 +195,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.log_level != "debug":
         logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone is seen below
+        return code
+    except BrokenPipeError:  # `reussite replay … | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error
+        return EXIT_OK
     except (ConfigError, CliError) as exc:
         print(f"reussite: {exc}", file=sys.stderr)
         return EXIT_CONFIG

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +64,8 @@ def test_position_takes_moves_and_refuses_with_reason(name: str, tmp_path: Path)
     ("[1, 2]", "expected a JSON object"),
     ('{"game": "chess", "number": 1}', "unknown game 'chess'"),
     ('{"number": 1}', 'no "game" field'),
-    ('{"game": "montecarlo", "number": "x"}', "not a valid record"),
+    ('{"game": "montecarlo", "number": "x", "actions": []}', "not a valid record"),
+    ('{"game": "montecarlo", "number": 1}', 'no "actions" list: not a game record'),
 ])
 def test_bad_files_one_line_exit_2(content: str, expected: str, tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
@@ -80,3 +82,38 @@ def test_refused_action_in_record_exits_1(tmp_path: Path) -> None:
     path.write_text(json.dumps(record), encoding="utf-8")
     result = _replay(str(path), cwd=tmp_path)
     assert result.returncode == 1 and "action 1 (a1e5)" in result.stderr
+
+
+def test_a_solver_answer_is_not_taken_for_a_record(tmp_path: Path) -> None:
+    """`reussite solve`'s JSON names the game and the deal but no actions: replaying it would
+    show a fresh deal as if it were the game."""
+    solved = subprocess.run([sys.executable, "-m", "door", "solve", "montecarlo", "5",
+                             "--nodes", "2000"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=60)
+    assert solved.returncode == 0, solved.stderr
+    path = tmp_path / "solved.json"
+    path.write_text(solved.stdout, encoding="utf-8")
+    assert {"game", "number", "verdict"} <= json.loads(solved.stdout).keys()
+    result = _replay(str(path), cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"reussite replay: {path}: a `reussite solve` answer, not a game "
+                             'record (its moves are in "line"; a record lists them as '
+                             '"actions")\n')
+
+
+def test_a_reader_that_goes_away_ends_it_quietly(tmp_path: Path) -> None:
+    """`reussite replay RECORD.json | head`: head leaves before the JSON is all written; the
+    command ends without a word about a broken pipe.  The pipe here is closed from the start,
+    so the first write already finds no reader."""
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(_played("mariant", 4242, 30).record().to_json()), "utf-8")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-m", "door", "replay", str(path)],
+                                cwd=tmp_path, stdout=write_end, stderr=subprocess.PIPE,
+                                text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0
+    assert result.stderr == ""

@@ -61,6 +61,17 @@ def _game_class(data: dict[str, Any], path: Path) -> type[Game]:
         raise ReplayError(f"{path}: {exc}") from None
 
 
+def _check_record(data: dict[str, Any], path: Path) -> None:
+    """A record lists its actions; without them a replay would show a fresh deal as if it
+    were the game (``reussite solve``'s answer has a ``line`` instead)."""
+    if isinstance(data.get("actions"), list):
+        return
+    if "verdict" in data:
+        raise ReplayError(f"{path}: a `reussite solve` answer, not a game record (its moves "
+                          "are in \"line\"; a record lists them as \"actions\")")
+    raise ReplayError(f"{path}: no \"actions\" list: not a game record")
+
+
 def summary(game: Game) -> dict[str, Any]:
     return {"game": game.name, "number": game.number, "options": dict(game.options),
             "score": game.score, "status": str(game.status), "actions": len(game.actions),
@@ -84,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
                 raise ReplayError("--moves needs --position")
             data = _load_json(args.record)
             cls = _game_class(data, args.record)
+            _check_record(data, args.record)
             try:
                 record = GameRecord.from_json(data)
                 game = cls.replay(record)

@@ -82,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Create DIR with a commented sysop.ini, the screens in "
                                       "ansi/ and an empty data/, so an installed door runs "
                                       "from anywhere.")
-    init.add_argument("dir", type=Path, metavar="DIR", help="the folder to create or fill")
+    init.add_argument("dir", type=Path, nargs="?", metavar="DIR",
+                      help="the folder to create or fill (or give it as --home DIR)")
     init.add_argument("--force", action="store_true",
                       help="overwrite an existing sysop.ini and screens")
     init.set_defaults(func=cmd_init)
@@ -160,7 +161,7 @@ def cmd_local(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     from importlib import resources  # not at every launch: tempfile, zipfile and more
 
-    target: Path = args.dir.resolve()
+    target = _init_target(args.dir, args.home)
     target.mkdir(parents=True, exist_ok=True)
     defaults = resources.files("door") / "defaults"
     made: list[str] = []
@@ -183,6 +184,17 @@ def cmd_init(args: argparse.Namespace) -> int:
     print(f"Door home ready in {target}: {', '.join(made)}")
     print(f"Start it with: cd {target} && reussite serve")
     return EXIT_OK
+
+
+def _init_target(folder: Path | None, home: Path | None) -> Path:
+    """The folder ``init`` makes: DIR, or --home DIR (both given, they name one folder)."""
+    if folder is None and home is None:
+        raise CliError("init: which folder? `reussite init DIR` (or --home DIR)")
+    target = (folder or home or Path()).resolve()
+    if home is not None and Path(home).resolve() != target:
+        raise CliError(f"init makes DIR {target} a door home, but --home names {home}: give "
+                       "one folder (DIR, or --home DIR)")
+    return target
 
 
 def main(argv: Sequence[str] | None = None) -> int:

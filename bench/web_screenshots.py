@@ -4,12 +4,19 @@ the play page in the middle of a Monte Carlo game, and a hall-of-fame page.
 A real ``serve()`` with its web listener on a port the OS picks, in a throwaway home; three
 players' finished games are stored first so that the hall of fame has rows.
 
-    python bench/web_screenshots.py        # needs: apt-get install chromium
+    python bench/web_screenshots.py            # replaces docs/screens/web-*.png
+    python bench/web_screenshots.py --out DIR  # somewhere else, to compare before replacing
+
+Needs Debian's ``chromium`` (apt-get install chromium; or $REUSSITE_CHROMIUM naming another)
+and the test extra's Python packages, ``playwright`` (which drives that browser and downloads
+none) and ``pyte`` (the test servers' helpers import it): ``pip install -e '.[test]'``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import importlib.util
 import shutil
 import sys
 import tempfile
@@ -19,19 +26,27 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "server")]
 
-from browserhelp import browser_page, sign_up, type_keys, wait_for_text  # noqa: E402
-from serverhelp import running  # noqa: E402
-
-from door.config import load_settings  # noqa: E402
-from door.games.montecarlo import MonteCarlo  # noqa: E402
-from door.store.visit import open_store  # noqa: E402
-
 OUT = REPO / "docs" / "screens"
 NUMBER = 11982
 PLAYERS = (("Ada", 3), ("Bertrand", 5), ("Cleo", 12))  # handle, deal played to its end
 
 
+def missing() -> list[str]:
+    """What this machine lacks to take the pictures, each with how to get it."""
+    from browserhelp import chromium_path
+
+    lacking = [f"the Python package {name} (pip install -e '.[test]')"
+               for name in ("pyte", "playwright") if importlib.util.find_spec(name) is None]
+    if chromium_path() is None:
+        lacking.append("chromium (apt-get install chromium, or $REUSSITE_CHROMIUM)")
+    return lacking
+
+
 async def store_scores(home: Path) -> None:
+    from door.config import load_settings
+    from door.games.montecarlo import MonteCarlo
+    from door.store.visit import open_store
+
     store = await open_store(load_settings(home))
     try:
         for handle, number in PLAYERS:
@@ -46,7 +61,13 @@ async def store_scores(home: Path) -> None:
         await store.close()
 
 
-async def main() -> None:
+async def main(out: Path) -> None:
+    from browserhelp import browser_page, sign_up, type_keys, wait_for_text
+    from serverhelp import running
+
+    from door.games.montecarlo import MonteCarlo
+
+    out.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="reussite-shots-"))
     try:
         shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
@@ -69,13 +90,20 @@ async def main() -> None:
                 game.play(move)
                 await wait_for_text(page, f"Score {game.score}")
             await page.wait_for_timeout(600)  # the cursor's blink, the last frame painted
-            await page.screenshot(path=str(OUT / "web-play.png"))
+            await page.screenshot(path=str(out / "web-play.png"))
             await page.goto(f"{url}/halloffame/montecarlo")
-            await page.screenshot(path=str(OUT / "web-halloffame.png"), full_page=True)
-        print(f"wrote {OUT / 'web-play.png'} and {OUT / 'web-halloffame.png'}")
+            await page.screenshot(path=str(out / "web-halloffame.png"), full_page=True)
+        print(f"wrote {out / 'web-play.png'} and {out / 'web-halloffame.png'}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT, metavar="DIR",
+                        help="where the PNG files go (default: docs/screens)")
+    args = parser.parse_args()
+    if lacking := missing():
+        print("web_screenshots.py needs " + "; ".join(lacking), file=sys.stderr)
+        sys.exit(2)
+    asyncio.run(main(args.out))

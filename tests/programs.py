@@ -25,5 +25,9 @@ def need(program: str, install: str) -> str:
     """The path of ``program``; skips the test (fails it under CI) when it is missing."""
     path = shutil.which(program)
     if path is None:
-        pytest.skip(missing(program, install))
+        skip = pytest.skip.Exception(missing(program, install))
+        # `pytest -rs` names the test, not this file: what pytest itself does for a skip
+        # raised in a fixture (_pytest/fixtures.py sets the same flag).
+        skip._use_item_location = True
+        raise skip
     return path

@@ -1,12 +1,13 @@
-"""The build: setup.cfg says what the package is; this file compiles its hottest modules.
+"""The build: setup.cfg says what the package is; this file compiles its hottest modules
+when the install asks for it.
 
 The modules every key of every caller runs through — the cell buffer, the renderer, the
-character sets, the key decoder (``door/compiled.py`` names them) — are compiled to C by
+character sets, the key decoder (``door/compiled.py`` names them) — can be compiled to C by
 mypyc, which the type checking of ``door/`` already makes possible: the same source, a
 sixth to a quarter less CPU a key in the server (issue #20; docs/workers.md "Compiled
-modules").  Nothing else changes:
-where mypyc or a C compiler is missing, or ``REUSSITE_PURE_PYTHON=1`` is set, the door
-installs and runs as plain Python, only slower.
+modules").  ``REUSSITE_COMPILE=1 pip install .`` asks for it (the in-tree build backend,
+``build_backend/reussite_build.py``, then brings mypy into the build); without it, and
+where mypyc or a C compiler is missing, the door installs and runs as plain Python.
 """
 
 from __future__ import annotations
@@ -18,21 +19,22 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, str(Path(__file__).parent))
-from door.compiled import COMPILED_MODULES, pure_python_asked  # they live with the guard
+from door.compiled import COMPILE_ENV, COMPILED_MODULES, GROUP_NAME, compile_asked
 
 
 def compiled_extensions() -> list:
-    """mypyc's extensions for the hot modules, or none (plain Python) when it cannot."""
-    if pure_python_asked():
+    """mypyc's extensions for the hot modules when asked for and possible, else none."""
+    if not compile_asked():
         return []
     try:
         from mypyc.build import mypycify
-    except ImportError:
-        print("reussite: mypyc is not installed: the door is installed as plain Python")
+    except ImportError:  # a build without the backend's requirements (--no-build-isolation)
+        print(f"reussite: {COMPILE_ENV} is set but mypyc is not installed: the door is "
+              "installed as plain Python")
         return []
     paths = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
     try:
-        return mypycify(paths, opt_level="3", group_name="reussite_hot")
+        return mypycify(paths, opt_level="3", group_name=GROUP_NAME)
     except BaseException as exc:  # mypy's own check failed (it exits): plain Python serves
         print(f"reussite: not compiled ({exc!r}): the door is installed as plain Python")
         return []

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from benchkit import make_door_home
 
+from door.compiled import build_name
+
 TARGET_MS = 150.0
 
 
@@ -84,7 +86,8 @@ def main() -> None:
             rows.append((f"python -c 'import {module}'",
                          [exit_ms([sys.executable, "-c", f"import {module}"], home)
                           for _ in range(max(3, runs // 4))]))
-    print(f"Launch benchmark, median of {runs} runs (Python {sys.version.split()[0]})")
+    print(f"Launch benchmark, median of {runs} runs (Python {sys.version.split()[0]}, "
+          f"{build_name()})")
     for name, times in rows:
         print(f"  {name:<44} median {statistics.median(times):7.1f} ms   "
               f"min {min(times):7.1f}   max {max(times):7.1f}")

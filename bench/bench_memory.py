@@ -33,6 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import Result, door_caller, make_home, proc_stats, stop
 
+from door.compiled import build_name
+
 REPO = Path(__file__).resolve().parent.parent
 
 TRACED_SERVER = """
@@ -141,7 +143,8 @@ async def rss_run(n: int) -> None:
         await run.add(n // 2, n, 32)
         rss_n = run.rss
     alive = max(1, n - run.res.failed)
-    print(f"untraced, {alive} of {n} callers idle in a game (failed: {run.res.failed})")
+    print(f"untraced, {alive} of {n} callers idle in a game (failed: {run.res.failed}); "
+          f"{build_name()}")
     print(f"  server RSS after the warm-up caller: {rss0 / 1024:.1f} MiB, with them: "
           f"{rss_n / 1024:.1f} MiB")
     print(f"  growth per caller from the warm-up (load.py's figure): {(rss_n - rss0) / alive:.0f}"

@@ -25,6 +25,7 @@ import os
 import random
 import time
 
+from door.compiled import build_name
 from door.term.art import load_art
 from door.term.charset import Charset
 from door.term.codes import parse_codes
@@ -138,7 +139,8 @@ def scenarios() -> list[tuple[str, Screen | None, Screen]]:
 
 def measure(runs: int, charset_name: str) -> None:
     charset = Charset(charset_name)
-    print(f"charset {charset_name}, mean of {runs} renders; wire time at 2400 baud")
+    print(f"charset {charset_name}, mean of {runs} renders; wire time at 2400 baud; "
+          f"{build_name()}")
     head = (f"{'frame change':<24}{'cells':>6}{'floor B':>9}{'ours B':>8}{'naive B':>9}"
             f"{'ours µs':>9}{'naive µs':>10}{'ours/floor':>11}{'naive/ours':>11}"
             f"{'ours s':>8}{'naive s':>9}")

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95, plain_repaint
 
+from door.compiled import build_name
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento
 from door.games.anciento_demo import fast_move
@@ -129,7 +130,7 @@ async def main() -> None:
     games = {n: moves_of(n, args.board, args.easy) for n in numbers}
     print(f"Anciento screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), board "
           f"{args.board}{', easy' if args.easy else ''}, fast demo player; bytes per move "
-          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
+          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95}); {build_name()}")
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
           f"{'mean':>6} {'key median':>11} {'full screen':>12} {'ok':>4}")
     keys: list[str] = []

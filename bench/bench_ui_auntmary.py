@@ -30,6 +30,7 @@ from pathlib import Path
 
 from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95
 
+from door.compiled import build_name
 from door.config import load_settings
 from door.games.auntmary import AuntMary, parse_move
 from door.session import Session
@@ -168,7 +169,7 @@ async def main() -> None:
     numbers = range(args.first, args.first + args.games)
     print(f"Aunt Mary screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), "
           f"tip player, at most {args.moves} moves a game; bytes per move "
-          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
+          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95}); {build_name()}")
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
           f"{'mean':>6} {'keys/move':>9} {'key p95':>7} {'full screen':>12} {'won':>4} "
           f"{'ok':>4}")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95, plain_repaint
 
+from door.compiled import build_name
 from door.config import load_settings
 from door.games.mariant import Mariant
 from door.session import Session
@@ -159,7 +160,7 @@ async def main() -> None:
     numbers = range(args.first, args.first + args.games)
     print(f"Mariant screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), setup "
           f"{args.fd}+{args.fu}, HELP-move player; bytes per move "
-          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
+          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95}); {build_name()}")
     print(f"{'charset':<8} {'form':<7} {'kind':<7} {'moves':>6} {'median':>7} {'p95':>5} "
           f"{'max':>5} {'mean':>6} {'full screen':>12} {'ok':>4}")
     keys: list[str] = []

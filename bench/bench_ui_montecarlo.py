@@ -24,6 +24,7 @@ from pathlib import Path
 
 from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95
 
+from door.compiled import build_name
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, parse_move
 from door.session import Session
@@ -91,7 +92,7 @@ async def main() -> None:
     numbers = range(args.first, args.first + args.games)
     print(f"Monte Carlo screen, {args.games} games ({numbers.start}-{numbers.stop - 1}), "
           f"{args.mode} consolidation, hint player; bytes per move "
-          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95})")
+          f"(target: median <= {TARGET_MEDIAN}, p95 <= {TARGET_P95}); {build_name()}")
     print(f"{'charset':<8} {'form':<7} {'moves':>6} {'median':>7} {'p95':>5} {'max':>5} "
           f"{'mean':>6} {'key median':>11} {'full screen':>12} {'ok':>4}")
     keys: list[str] = []

@@ -1,9 +1,13 @@
-"""The modules compiled by mypyc at install time, and the guard that uses them only while
-they are what their source says.
+"""The modules mypyc compiles when the install asks for it, and the guard that uses them
+only while they are what their source says.
 
 Every key of every caller runs through the cell buffer, the renderer, the character sets
 and the key decoder; compiled to C (setup.py) they cost 40 % less CPU in-process and a
-key a sixth to a quarter less in the server (issue #20; docs/workers.md).
+key a sixth to a quarter less in the server (issue #20; docs/workers.md).  A small board
+does not need that, and the compile (mypy fetched into the build, then a C compiler) made
+the first install take minutes on a busy machine: so an install is plain Python unless
+``REUSSITE_COMPILE=1`` asks (``build_backend/reussite_build.py`` then adds mypy to the
+build's requirements, and setup.py compiles).
 The compiled modules sit beside their ``.py`` files, and Python's import system prefers
 them.  In a source tree installed with ``pip install -e`` that is a trap: a module edited
 after the install would go on running as it was built.  So :func:`load_hot_modules`, run
@@ -11,7 +15,8 @@ by ``door.term`` before it imports any of them, loads all of them from source wh
 compiled one is older than its source in a source tree, or does not load (a partial
 build): all or none, since compiled modules reach into each other's classes directly.
 
-Standard library only: setup.py imports this module to know what to compile.
+Standard library only: setup.py and the build backend import this module to know what to
+compile, and when.
 """
 
 from __future__ import annotations
@@ -29,9 +34,20 @@ COMPILED_MODULES = ("door.term.width", "door.term.screen", "door.term.charset",
                     "door.term.render", "door.term.keys")
 """In the order they import each other (each imports only those before it)."""
 
+GROUP_NAME = "reussite_hot"
+"""mypyc's shared library for the five: ``reussite_hot__mypyc.*.so`` beside ``door/``."""
+
+COMPILE_ENV = "REUSSITE_COMPILE"
+"""Set (to anything but 0), the install compiles the modules: ``REUSSITE_COMPILE=1 pip
+install .``.  Unset, it installs plain Python, with no mypy and no C compiler involved."""
+
+COMPILE_REQUIRES = ("mypy>=2.4,<2.5", "wcwidth>=0.2.13")
+"""What the build needs only to compile: mypyc (mypy's; the same mypy as the test extra's
+type checker), and wcwidth, which mypyc reads to type-check ``door/term/width.py``."""
+
 PURE_PYTHON_ENV = "REUSSITE_PURE_PYTHON"
-"""Set (to anything), it asks for plain Python: at install (setup.py compiles nothing) and
-at run time (the compiled modules are passed over)."""
+"""Set (to anything), it asks for plain Python at run time (the compiled modules of a
+compiled install are passed over), and at install even with :data:`COMPILE_ENV` set."""
 
 _SOURCE_TREE = (Path(__file__).parent.parent / "setup.py").exists()
 """The package is a source checkout (an editable install), where sources change after the
@@ -41,6 +57,23 @@ build; an installed wheel's never do."""
 def pure_python_asked() -> bool:
     """Whether :data:`PURE_PYTHON_ENV` asks for plain Python."""
     return bool(os.environ.get(PURE_PYTHON_ENV))
+
+
+def compile_asked() -> bool:
+    """Whether this install is to compile the modules (:data:`COMPILE_ENV`, and not
+    :data:`PURE_PYTHON_ENV`)."""
+    return os.environ.get(COMPILE_ENV, "") not in ("", "0") and not pure_python_asked()
+
+
+def build_products(root: Path) -> list[Path]:
+    """The compiled files an in-place build (``pip install -e .``) left in the source tree
+    ``root``: what a plain editable install removes, so that the tree then runs as built."""
+    found = [*root.glob(f"{GROUP_NAME}__mypyc.*")]
+    for name in COMPILED_MODULES:
+        path = root / (name.replace(".", "/") + ".py")
+        found += [p for p in path.parent.glob(path.stem + ".*")
+                  if p.suffix in (".so", ".pyd")]
+    return sorted(found)
 
 
 def compiled_paths() -> dict[str, Path]:
@@ -68,7 +101,8 @@ def why_not_compiled(found: dict[str, Path], source_tree: bool = _SOURCE_TREE) -
     if pure_python_asked():
         return f"{PURE_PYTHON_ENV} is set"
     if source_tree and (edited := stale_source(found)) is not None:
-        return f"{edited} changed since it was compiled (pip install -e . again)"
+        return (f"{edited} changed since it was compiled ({COMPILE_ENV}=1 pip install -e . "
+                "builds it again; pip install -e . alone, plain Python)")
     for name in found:
         try:
             importlib.import_module(name)

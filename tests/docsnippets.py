@@ -129,10 +129,11 @@ def commands(blocks: list[Snippet], spans: list[Snippet]) -> Iterator[Command]:
         number = 0
         while number < len(lines):
             line, first = lines[number], number
-            while (number + 1 < len(lines) and re.match(r"\s+[\[-]", lines[number + 1])
-                   and not block.kind):  # a synopsis goes on, indented
-                number += 1
-                line += " " + lines[number].strip()
+            while number + 1 < len(lines) and (
+                    line.endswith("\\")  # a shell line goes on
+                    or (not block.kind and re.match(r"\s+[\[-]", lines[number + 1]))):
+                number += 1  # ... and so does a synopsis, indented
+                line = line.removesuffix("\\") + " " + lines[number].strip()
             number += 1
             where = f"{block.where.rsplit(':', 1)[0]}:{start_line + first}"
             if block.kind == "cron":
@@ -195,6 +196,20 @@ def _hjson_commands(block: Snippet) -> Iterator[Command]:
     for found in re.finditer(r"cmd:\s*(\S+)\s*\n(?:.*\n)*?\s*args:\s*\[([^\]]*)\]", block.text):
         if _is_reussite(found.group(1).strip("\"'")):
             line = block.text.count("\n", 0, found.start()) + int(block.where.rsplit(":")[1])
-            words = tuple(re.findall(r'"((?:[^"\\]|\\.)*)"', found.group(2)))
+            words = tuple(_hjson_strings(found.group(2)))
             yield Command(f"{block.where.rsplit(':', 1)[0]}:{line}", words,
                           f"{found.group(1)} {' '.join(words)}", complete=True)
+
+
+def _hjson_strings(items: str) -> Iterator[str]:
+    """An hjson array's strings: quoted ones (several to a line), or a quoteless one, which
+    runs to the end of its line."""
+    for line in items.splitlines():
+        line = line.strip().rstrip(",").strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        if line.startswith(("\"", "'")):
+            yield from (a or b for a, b in re.findall(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'',
+                                                      line))
+        else:
+            yield line

@@ -150,6 +150,8 @@ PAGE = """\
 ```sh
 python3 -m venv .venv && .venv/bin/pip install /path/to/reussite   # not the door
 cd /srv && REUSSITE_HOME=/srv reussite serve --web-port 8023   # a comment --bogus
+reussite sysop bulletin daily \\
+    --format text
 ```
 
 ```cron
@@ -171,6 +173,15 @@ ExecStart=/srv/reussite/.venv/bin/reussite serve
     args: [ "door", "{dropFilePath}", "--node", "{node}" ]
 ```
 
+```hjson
+    cmd: /opt/reussite/venv/bin/reussite
+    args: [
+        --home
+        "/opt/reussite/home", 'sysop'
+        who
+    ]
+```
+
 A mention: `reussite door`, and `ExecStart=/x/reussite serve`; `WorkingDirectory=/x/reussite`.
 """
 
@@ -180,14 +191,16 @@ def test_what_counts_as_a_command() -> None:
             for command in commands(*split("page.md", PAGE))]
     assert seen == [
         ("page.md:3", "serve --web-port 8023", True),
-        ("page.md:7", "sysop bulletin montecarlo -o x.ans", True),
-        ("page.md:11", "door DROPFILE [--node N] [--charset cp437] [--telnet]", True),
-        ("page.md:11", "door DROPFILE [--node N] [--charset utf8] [--no-telnet]", True),
-        ("page.md:13", "sysop scores GAME [--number N]", True),
-        ("page.md:17", "serve", True),
-        ("page.md:21", "door {dropFilePath} --node {node}", True),
-        ("page.md:25", "door", False),
-        ("page.md:25", "serve", False),
+        ("page.md:4", "sysop bulletin daily --format text", True),
+        ("page.md:9", "sysop bulletin montecarlo -o x.ans", True),
+        ("page.md:13", "door DROPFILE [--node N] [--charset cp437] [--telnet]", True),
+        ("page.md:13", "door DROPFILE [--node N] [--charset utf8] [--no-telnet]", True),
+        ("page.md:15", "sysop scores GAME [--number N]", True),
+        ("page.md:19", "serve", True),
+        ("page.md:23", "door {dropFilePath} --node {node}", True),
+        ("page.md:28", "--home /opt/reussite/home sysop who", True),
+        ("page.md:36", "door", False),
+        ("page.md:36", "serve", False),
     ]
     assert all(not problem(command) for command in commands(*split("page.md", PAGE)))
 

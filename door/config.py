@@ -12,6 +12,7 @@ import ipaddress
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +112,18 @@ class WebSettings:
     origins: tuple[str, ...] = ()  # more origins the play page may be opened from
     proxies: Networks = ()  # addresses whose X-Forwarded-For names the caller
     cache_seconds: float = 5.0  # public pages and /api answers are this old at most
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    """The InterBBS league (docs/league.md): this board's name in it, and how it syncs."""
+
+    enabled: bool = False
+    name: str = ""  # this board's name in the league; empty: [door] name
+    hub: bool = False  # this server is a league hub: boards join it, it serves the roster
+    join_code: str = ""  # hub only: the code a joining board must give; empty: no joins
+    sync_seconds: float = 60.0  # push and pull this often (a failing peer backs off)
+    accept_days: int = 14  # results older than this many days are refused
 
 
 @dataclass(frozen=True)
@@ -235,6 +248,7 @@ class Settings:
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
     web: WebSettings = field(default_factory=WebSettings)
+    league: LeagueSettings = field(default_factory=LeagueSettings)
 
     def __getattr__(self, name: str) -> Any:
         """A game's settings by its name: ``settings.mariant.face_down``."""
@@ -257,6 +271,11 @@ class Settings:
         if self.web.tls_cert is None or self.web.tls_key is None:
             return None
         return self.home / self.web.tls_cert, self.home / self.web.tls_key
+
+    @property
+    def league_name(self) -> str:
+        """This board's name in the league: [league] name, else [door] name (cut to fit)."""
+        return self.league.name or _league_name(self.door.name)
 
     @property
     def database_url(self) -> str:
@@ -309,6 +328,27 @@ def _port_or_off(value: str) -> int | None:
         return _PORT(value)
     except ValueError:
         raise ValueError("expected off or a port number 1–65535") from None
+
+def _league_name(value: str) -> str:
+    """A board name as the league accepts it (door/league/results.py BOARD_NAME)."""
+    plain = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+    name = re.sub(r"[^A-Za-z0-9 ._\-]", "", plain).strip()[:30].strip()
+    return name or "Reussite"
+
+
+def _board_name(value: str) -> str:
+    name = value.strip()
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 ._\-]{0,29}", name):
+        raise ValueError("expected 1-30 letters, digits, spaces, dots, dashes or underscores")
+    return name
+
+
+def _join_code(value: str) -> str:
+    code = value.strip()
+    if code and (len(code) < 8 or len(code) > 100 or not code.isprintable()):
+        raise ValueError("expected empty (no joins) or a code of 8-100 printable characters")
+    return code
+
 
 def _optional_addresses(value: str) -> str:
     return _addresses(value) if value.strip() else ""
@@ -366,6 +406,10 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                           "tls_key": _optional_path, "origins": _origins,
                           "proxies": _proxy_addresses,
                           "cache_seconds": _seconds_between(0, 300)}),
+    "league": (LeagueSettings, {"enabled": _bool, "name": _board_name, "hub": _bool,
+                                "join_code": _join_code,
+                                "sync_seconds": _seconds_between(1, 86400),
+                                "accept_days": _int_between(1, 366)}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
                                 "body": parse_color, "normal": parse_color}),
 }

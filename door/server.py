@@ -566,6 +566,7 @@ async def serve(settings: Settings, bind: str, port: int,
             loop.add_reader(worker.lifeline, stop.set)  # the supervisor has gone
             worker.listening(ports, where, loop.bound if hasattr(loop, "bound") else [])
         link.start()
+        league = await start_league(settings, store, stop, worker)
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
             nudged=worker.nodes.nudged if worker is not None else None))
@@ -574,6 +575,8 @@ async def serve(settings: Settings, bind: str, port: int,
         tune_garbage_collector()
         await stop.wait()
         watch.cancel()
+        if league is not None:
+            league.cancel()
         log.info("stopping: telling %d callers", len(door.live))
     finally:
         if worker is not None:
@@ -596,6 +599,32 @@ async def serve(settings: Settings, bind: str, port: int,
             logging.getLogger().removeHandler(handler)
             handler.close()
     return 0
+
+
+async def start_league(settings: Settings, store: Store, stop: asyncio.Event,
+                       worker: Worker | None) -> asyncio.Task[None] | None:
+    """The league's sync loop ([league] on), in one process of the server: worker 1 of
+    several.  Its routes are on the web listener of every worker (door/league/http.py)."""
+    if not settings.league.enabled or (worker is not None and worker.index != 1):
+        return None
+    from .league.keys import BadKey, BoardKey
+    from .league.sync import LeagueNode
+
+    try:
+        node = LeagueNode(settings, store, BoardKey.load_or_create(settings.data_dir))
+        await node.start()
+    except (BadKey, StoreError) as exc:
+        log.error("league: not syncing: %s", exc)
+        return None
+    before = store.game_stored
+
+    def stored(game: StoredGame) -> None:  # a finished game may be a daily attempt: sign it
+        if before is not None:
+            before(game)
+        node.wake.set()
+    store.game_stored = stored
+    log.info("league: syncing as %r every %g s", node.name, settings.league.sync_seconds)
+    return asyncio.create_task(node.run(stop))
 
 
 async def take_host_rows(store: Store, server: str, worker: Worker | None) -> None:

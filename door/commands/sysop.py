@@ -62,9 +62,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                         help="how many lines (default 10)")
     bulletin = chore("bulletin", "write a game's hall of fame, or the daily challenge, as a "
                      "bulletin file for BBSes", _bulletin)
-    bulletin.add_argument("game", choices=(*gamelist.names(), "daily"), metavar="GAME",
-                          help=f"one of {', '.join(gamelist.names())}, or daily (today's "
-                               "challenges, the month's standings and the streaks)")
+    bulletin.add_argument("game", choices=(*gamelist.names(), "daily", "league"),
+                          metavar="GAME",
+                          help=f"one of {', '.join(gamelist.names())}, daily (today's "
+                               "challenges, the month's standings and the streaks) or league "
+                               "(the daily challenge across the boards of the league)")
     bulletin.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD",
                           help="daily: that UTC day's challenges (default today)")
     bulletin.add_argument("--format", type=format_name, choices=FORMATS, default="ansi",
@@ -220,6 +222,8 @@ async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> in
         raise CliError("--limit: expected 1 to 100 places")
     if args.game == "daily":
         return await _daily_bulletin(store, args)
+    if args.game == "league":
+        return await _league_bulletin(store, args)
     source = None
     title = list_title(args.game, None)
     if args.board:
@@ -267,6 +271,16 @@ async def _daily_bulletin(store: Store, args: argparse.Namespace) -> int:
     games, runs = await gather(store, day, args.limit)
     data = render_daily(args.format, args.settings.door.name, day, games, runs)
     return _put_bulletin(args, data, f"daily challenge of {day}")
+
+
+async def _league_bulletin(store: Store, args: argparse.Namespace) -> int:
+    from ..league.ladder import league_day
+    from .league_bulletin import render_league
+
+    day = args.date or datetime.now(UTC).date()
+    found = await league_day(store, day, args.settings.league_name, args.limit)
+    data = render_league(args.format, args.settings.door.name, found)
+    return _put_bulletin(args, data, f"league of {day}")
 
 
 async def _scores(store: Store, args: argparse.Namespace, backups: Path) -> int:

@@ -269,5 +269,62 @@ class LiveGameRow(Base):
     over: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
-__all__ = ["BIG_ID", "AccountRow", "Base", "DailyEntryRow", "GameRow", "LiveGameRow",
-           "MessageRow", "NamedSaveRow", "NodeRow", "PlayerRow", "ResumeRow", "UTCDateTime"]
+class LeagueBoardRow(Base):
+    """A board of the InterBBS league this board is in (docs/league.md): its name and public
+    key, and how this board reaches it.  ``role``: ``self`` (this board), ``peer`` (added by
+    the sysop, peer to peer), ``hub`` (the league hub this board joined), ``member`` (a board
+    that joined this board as its hub), ``listed`` (named by the hub's signed roster).
+    ``pulled_after`` and ``pushed_after`` are the sync cursors: the peer's last result
+    sequence number read, and this board's last one sent."""
+
+    __tablename__ = "league_boards"
+
+    name: Mapped[str] = mapped_column(String(30), primary_key=True)
+    public_key: Mapped[str] = mapped_column(String(44))
+    url: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    role: Mapped[str] = mapped_column(String(8))
+    added: Mapped[datetime]
+    pulled_after: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    pushed_after: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_try: Mapped[datetime | None]
+    last_ok: Mapped[datetime | None]
+    last_error: Mapped[str] = mapped_column(String(200), default="", server_default="")
+
+
+class LeagueResultRow(Base):
+    """A league result: a counted daily-challenge attempt signed by its board and, when it
+    came from another board, verified here by replaying its moves.  ``rid`` is the hash of
+    its signed bytes (the same result twice is stored once); ``seq`` orders results as this
+    board received them (what peers pull after); ``game_id`` is the local game a result of
+    this board's own callers was signed from."""
+
+    __tablename__ = "league_results"
+    __table_args__ = (
+        Index("ix_league_results_ladder", "game", "day", "rank_key", "finished"),
+        Index("ix_league_results_day", "day", "board"),
+    )
+
+    seq: Mapped[int] = mapped_column(BIG_ID, primary_key=True)
+    rid: Mapped[str] = mapped_column(String(32), unique=True)
+    board: Mapped[str] = mapped_column(String(30), index=True)
+    handle: Mapped[str] = mapped_column(String(40))
+    day: Mapped[date] = mapped_column(Date)
+    game: Mapped[str] = mapped_column(String(16))
+    number: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]]
+    moves: Mapped[list[str]]
+    score: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    cheater: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rank_key: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[datetime]
+    signature: Mapped[str] = mapped_column(String(100))
+    received: Mapped[datetime]
+    game_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("games.id", ondelete="SET NULL"), unique=True)
+
+
+__all__ = ["BIG_ID", "AccountRow", "Base", "DailyEntryRow", "GameRow", "LeagueBoardRow",
+           "LeagueResultRow", "LiveGameRow", "MessageRow", "NamedSaveRow", "NodeRow",
+           "PlayerRow", "ResumeRow", "UTCDateTime"]

@@ -6,6 +6,7 @@ bounded pools, failures and reconnection):
 players.py                players, their settings, the sysop's lookups and removals
 scores.py                 finished games (replayed before they count) and halls of fame
 daily.py                  the daily challenge's boards: a day's attempts, a month, streaks
+league.py                 the InterBBS league: its boards, signed results, ladders
 saves.py                  resume slots of unfinished games and named saves
 messages.py               messages between players
 online.py                 who is online, and the orders that end a player's older call
@@ -25,6 +26,7 @@ from .backup import Backups
 from .daily import Daily
 from .failures import PoolTimeout
 from .failures import reason_key as _reason_key  # noqa: F401 (tests/store's import path)
+from .league import League
 from .live import LiveGames
 from .messages import Messages
 from .online import Online
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 
-class Store(Players, Scores, Daily, Saves, Messages, Online, LiveGames, Backups):
+class Store(Players, Scores, Daily, League, Saves, Messages, Online, LiveGames, Backups):
     """The door's database.  Build with :meth:`from_settings`, call :meth:`start` once (it
     applies the migrations), :meth:`close` at the end."""
 

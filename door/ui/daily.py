@@ -17,10 +17,11 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from .. import gamelist
-from ..games import engine
+from ..games import GameRecord, engine
 from ..games.daily import GAMES, DailyDeal, daily_deal, daily_deals
 from ..session import Session
 from ..store import DailyEntry, DailyStanding, Player, Store, StoreError
+from ..store.league import LadderEntry
 from ..store.streaks import Streak, streaks
 from ..store.visit import node_doing
 from ..term.screen import Attr
@@ -28,16 +29,18 @@ from . import daily_status, theme
 from .daily_status import daily_attempt
 from .game_screen import Opening, ordinal, play_game, unfinished
 from .number_input import choice_number
-from .replay import replay_stored, screen_class
+from .replay import replay_record, replay_stored, screen_class
 from .widgets import confirm, header, message, status_line
 
 log = logging.getLogger(__name__)
 
 STREAK_DAYS = 400
 """How far back streaks are counted."""
-TODAY, MONTH, STREAKS = "today", "month", "streaks"
+TODAY, MONTH, STREAKS, LEAGUE, BOARDS = "today", "month", "streaks", "league", "boards"
 KEYS = "1-4 ←→ game · P play · R replay · Esc back"
 VIEW_KEYS = "T today's board · M this month · S streaks · ↑↓ pick a game to replay (R)"
+LEAGUE_VIEW_KEYS = "T today · M month · S streaks · L league · B boards · ↑↓ R replay"
+"""With [league] on: the league ladder (L) and board against board (B) too."""
 UNAVAILABLE = "The daily boards are unavailable right now. Please try again later."
 TOP = 3          # first row of the challenges table
 LIST_TOP = 11    # first row of the leaderboard
@@ -125,6 +128,8 @@ class DailyBoard:
         self.view = TODAY
         self.selected = 0
         self.entries: list[DailyEntry] = []
+        self.league_entries: list[LadderEntry] = []
+        self.league = session.settings.league.enabled and session.store is not None
 
     async def draw(self) -> None:
         session, screen = self.session, self.session.screen
@@ -136,7 +141,8 @@ class DailyBoard:
         screen.put(1, 2, f"{day:%A} {day.day} {day:%B %Y} (UTC) · {resets_in(now)}",
                    theme.TITLE)
         status_line(session, KEYS)
-        screen.put(LIST_TOP + LIST_ROWS, 2, VIEW_KEYS[:screen.cols - 3], theme.DIM)
+        view_keys = LEAGUE_VIEW_KEYS if self.league else VIEW_KEYS
+        screen.put(LIST_TOP + LIST_ROWS, 2, view_keys[:screen.cols - 3], theme.DIM)
         screen.put(TOP, 2, f"   {'Game':<13}{'Deal':<10}{'Players':>7}  {'Best today':<24}"
                            "You", theme.BRIGHT)
         store, player = session.store, session.player
@@ -204,6 +210,10 @@ class DailyBoard:
                 screen.put(LIST_TOP + 1, 8, "No challenge played this month yet.", theme.LABEL)
             for i, s in enumerate(standings):
                 screen.put(LIST_TOP + i, 2, _standing_line(s), _mine(player, s.player_id))
+        elif self.view == LEAGUE:
+            await self.draw_league(day, deal)
+        elif self.view == BOARDS:
+            await self.draw_boards(day)
         else:
             lines = streaks(await store.daily_days(day - timedelta(days=STREAK_DAYS)), day)
             screen.put(LIST_TOP - 2, 2, "Streaks: days in a row with a challenge played / won "
@@ -216,13 +226,67 @@ class DailyBoard:
                 screen.put(LIST_TOP + i, 2, f"{i + 1:>4}. " + streak_line(line),
                            _mine(player, line.player_id))
 
+    async def draw_league(self, day: date, deal: DailyDeal) -> None:
+        """Today's ladder of the chosen game across every board of the league."""
+        screen, store = self.session.screen, self.session.store
+        assert store is not None
+        me = self.session.settings.league_name
+        self.league_entries = await store.league_ladder(self.game, day, LIST_ROWS)
+        self.selected = min(self.selected, max(0, len(self.league_entries) - 1))
+        screen.put(LIST_TOP - 2, 2, f"League: {title_of(self.game)} #{deal.number}, every "
+                                    "board, best first", theme.TITLE)
+        screen.put(LIST_TOP - 1, 2, f"{'Rank':>4}  {'Player':<20} {'Board':<18} {'Score':>7}"
+                                    "  Result", theme.BRIGHT)
+        if not self.league_entries:
+            screen.put(LIST_TOP + 1, 8, "No board of the league has a result yet today.",
+                       theme.LABEL)
+        for i, e in enumerate(self.league_entries):
+            attr = theme.SELECTED if i == self.selected else (
+                theme.HOTKEY if e.board == me else theme.LABEL)
+            screen.put(LIST_TOP + i, 2, f"{e.rank:>4}. {e.handle[:20]:<20} {e.board[:18]:<18} "
+                                        f"{e.score:>7}  {'won' if e.won else 'not won'}", attr)
+
+    async def draw_boards(self, day: date) -> None:
+        """Board against board today: ladder points, wins, callers; the league's streaks."""
+        screen, store = self.session.screen, self.session.store
+        assert store is not None
+        me = self.session.settings.league_name
+        totals = await store.league_totals(day)
+        screen.put(LIST_TOP - 2, 2, "League: board against board today (points: 10 for a "
+                                    "1st place … 1 for a 10th)", theme.TITLE)
+        screen.put(LIST_TOP - 1, 2, f"{'Rank':>4}  {'Board':<30} {'Points':>6} {'Wins':>5} "
+                                    f"{'Played':>7} {'Callers':>8}", theme.BRIGHT)
+        if not totals:
+            screen.put(LIST_TOP + 1, 8, "No board of the league has a result yet today.",
+                       theme.LABEL)
+        for i, t in enumerate(totals[:LIST_ROWS]):
+            screen.put(LIST_TOP + i, 2, f"{t.rank:>4}. {t.board[:30]:<30} {t.points:>6} "
+                                        f"{t.wins:>5} {t.attempts:>7} {t.players:>8}",
+                       theme.HOTKEY if t.board == me else theme.LABEL)
+
     async def replay(self) -> None:
-        """Replay the chosen first attempt of today (the T board) move by move."""
+        """Replay the chosen attempt of today (the T board or the league's) move by move."""
+        if self.view == LEAGUE and self.league_entries:
+            await self.replay_league(self.league_entries[self.selected])
+            return
         if self.view != TODAY or not self.entries:
             self.session.bell()
             return
         entry = self.entries[self.selected]
         await replay_stored(self.session, entry.game_id, entry.alias, entry.score)
+
+    async def replay_league(self, entry: LadderEntry) -> None:
+        """A league result's moves travelled with it: any board's game replays here."""
+        store = self.session.store
+        assert store is not None
+        result = await store.league_result(entry.seq)
+        if result is None:
+            self.session.bell()
+            return
+        record = GameRecord(result.game, result.number, dict(result.options),
+                            list(result.moves))
+        await replay_record(self.session, record, f"{result.handle}@{result.board}",
+                            result.score)
 
     async def play(self) -> None:
         day = daily_status.today()
@@ -250,15 +314,24 @@ class DailyBoard:
                 self.game, self.selected = GAMES[picked - 1], 0
             elif char == "p" or key.name == "enter":
                 await self.play()
-            elif char in ("t", "m", "s"):
-                self.view = {"t": TODAY, "m": MONTH, "s": STREAKS}[char]
-            elif key.name in ("up", "down") and self.view == TODAY and self.entries:
+            elif char in ("t", "m", "s") or (self.league and char in ("l", "b")):
+                self.view = {"t": TODAY, "m": MONTH, "s": STREAKS, "l": LEAGUE,
+                             "b": BOARDS}[char]
+                self.selected = 0
+            elif key.name in ("up", "down") and self._pickable():
                 step = 1 if key.name == "down" else -1
-                self.selected = (self.selected + step) % len(self.entries)
+                self.selected = (self.selected + step) % self._pickable()
             elif char == "r":
                 await self.replay()
             elif key.name != "resize":
                 self.session.bell()
+
+
+    def _pickable(self) -> int:
+        """How many lines ↑↓ pick from in the view shown (0: none)."""
+        if self.view == TODAY:
+            return len(self.entries)
+        return len(self.league_entries) if self.view == LEAGUE else 0
 
 
 def _mine(player: Player | None, player_id: int) -> Attr:

@@ -273,6 +273,13 @@ async def replay_stored(session: Session, game_id: int, who: str, score: int) ->
     except StoreError as exc:
         log.warning("replay: %s", exc)
         record = None
+    await replay_record(session, record, who, score)
+
+
+async def replay_record(session: Session, record: GameRecord | None, who: str,
+                        score: int) -> None:
+    """Replay a game record (a league result's moves travelled with it); a record that is
+    missing or has no moves is said so."""
     if record is None or not record.actions:
         session.bell()
         message(session, "That game's moves are not on record.", theme.WARNING)

@@ -219,6 +219,12 @@ def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | N
     ]
     app.add_routes(routes)
     app.router.add_static("/static", STATIC, append_version=False)
+    if settings.league.enabled:
+        from ..league.http import add_league_routes
+        from ..league.keys import BoardKey
+
+        add_league_routes(app, settings, store, BoardKey.load_or_create(settings.data_dir))
+        app.add_routes([web.get("/league", league), web.get("/api/league", league)])
     return app
 
 
@@ -378,6 +384,11 @@ async def online(request: web.Request) -> web.Response:
 async def daily(request: web.Request) -> web.Response:
     """Today's challenges (a database that does not answer: 503, as the other pages)."""
     return await _public(request, lambda public: public.daily(), pages.daily_page)
+
+
+async def league(request: web.Request) -> web.Response:
+    """Today's InterBBS league ([league] on): ladders across boards, boards, streaks."""
+    return await _public(request, lambda public: public.league(), pages.league_page)
 
 
 async def api_index(request: web.Request) -> web.Response:

@@ -136,6 +136,47 @@ def daily_page(door: str, daily: dict[str, Any]) -> str:
     return page(door, "Daily challenge", "".join(parts))
 
 
+def league_page(door: str, league: dict[str, Any]) -> str:
+    """Today's league: every board's callers on one ladder per game, board against board,
+    the league's streaks.  Board names and handles came from other boards: escaped."""
+    me = league["board"]
+    parts = [f'<p>{text(league["date"])} (UTC): the daily challenge across the boards of '
+             f'this league. Every result was signed by its board and replayed here, move by '
+             f'move, before it counted. This board: <b>{text(me)}</b>.</p>']
+    for game in league["games"]:
+        parts.append(f'<h2>{text(game["game_name"])} #{game["deal"]}</h2>')
+        if not game["entries"]:
+            parts.append('<p class="note">No board of the league has a result yet today.</p>')
+            continue
+        rows = "".join(
+            f'<tr><td class="n">{e["rank"]}.</td><td>{text(e["player"])}</td>'
+            f'<td>{"<b>" + text(e["board"]) + "</b>" if e["board"] == me else text(e["board"])}'
+            f'</td><td class="n">{e["score"]}</td><td>{"won" if e["won"] else "not won"}</td>'
+            "</tr>" for e in game["entries"])
+        parts.append('<table><tr><th class="n">Rank</th><th>Player</th><th>Board</th>'
+                     f'<th class="n">Score</th><th>Result</th></tr>{rows}</table>')
+    parts.append("<h2>Board against board</h2>")
+    if league["boards"]:
+        rows = "".join(f'<tr><td class="n">{b["rank"]}.</td><td>{text(b["board"])}</td>'
+                       f'<td class="n">{b["points"]}</td><td class="n">{b["wins"]}</td>'
+                       f'<td class="n">{b["played"]}</td><td class="n">{b["callers"]}</td></tr>'
+                       for b in league["boards"])
+        parts.append('<p class="rule">Points: 10 for a 1st place on a game\'s ladder, 1 for a '
+                     '10th.</p><table><tr><th class="n">Rank</th><th>Board</th>'
+                     '<th class="n">Points</th><th class="n">Wins</th><th class="n">Played</th>'
+                     f'<th class="n">Callers</th></tr>{rows}</table>')
+    else:
+        parts.append('<p class="note">No results yet today.</p>')
+    if league["streaks"]:
+        rows = "".join(f'<tr><td>{text(s["player"])}</td><td>{text(s["board"])}</td>'
+                       f'<td class="n">{s["played"]}</td><td class="n">{s["won"]}</td></tr>'
+                       for s in league["streaks"])
+        parts.append('<h2>League streaks</h2><table><tr><th>Player</th><th>Board</th>'
+                     f'<th class="n">Days played</th><th class="n">Days won</th></tr>{rows}'
+                     "</table>")
+    return page(door, "League", "".join(parts))
+
+
 def _month(month: str, title: str, standings: list[dict[str, Any]]) -> str:
     """A game's challenges of the month so far: most days won first (the door's M board)."""
     caption = f"<h3>{text(month)}: {text(title)} challenges, most won first</h3>"

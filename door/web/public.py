@@ -190,3 +190,17 @@ class PublicData:
                                  "played_best": s.played_best, "won": s.won_now,
                                  "won_best": s.won_best} for s in runs[:HALL_SIZE]]}
         return await self.cache.get(("daily", day.isoformat()), make)
+
+    async def league(self) -> dict[str, Any]:
+        """Today's league (docs/league.md): each game's ladder across every board, board
+        against board, the league's streaks (``door.league.ladder.league_json``)."""
+        from ..league.ladder import league_day, league_json
+
+        store = self._need_store()
+        day = daily_status.today()
+
+        async def make() -> dict[str, Any]:
+            found = await league_day(store, day, self.settings.league_name, HALL_SIZE,
+                                     streak_lines=HALL_SIZE)
+            return dict(league_json(found))
+        return await self.cache.get(("league", day.isoformat()), make)

@@ -15,7 +15,8 @@ from door.store.models import Base
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = {"players", "games", "resume_slots", "named_saves", "messages", "nodes",
-          "accounts", "daily_entries", "live_games", "alembic_version"}
+          "accounts", "daily_entries", "live_games", "league_boards", "league_results",
+          "alembic_version"}
 
 
 async def test_upgrade_creates_the_schema_once(db_url: str) -> None:
@@ -23,7 +24,7 @@ async def test_upgrade_creates_the_schema_once(db_url: str) -> None:
     try:
         assert await store.revision() is None
         await store.migrate()
-        assert await store.revision() == head() == "0006"
+        assert await store.revision() == head() == "0007"
         await store.migrate()  # already there: nothing to do
         async with store.engine.connect() as conn:
             tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))

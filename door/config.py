@@ -124,6 +124,7 @@ class LeagueSettings:
     join_code: str = ""  # hub only: the code a joining board must give; empty: no joins
     sync_seconds: float = 60.0  # push and pull this often (a failing peer backs off)
     accept_days: int = 14  # results older than this many days are refused
+    requests_per_minute: int = 120  # league requests one address may make (more: 429)
 
 
 @dataclass(frozen=True)
@@ -408,8 +409,9 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                           "cache_seconds": _seconds_between(0, 300)}),
     "league": (LeagueSettings, {"enabled": _bool, "name": _board_name, "hub": _bool,
                                 "join_code": _join_code,
-                                "sync_seconds": _seconds_between(1, 86400),
-                                "accept_days": _int_between(1, 366)}),
+                                "sync_seconds": _seconds_between(0.2, 86400),
+                                "accept_days": _int_between(1, 366),
+                                "requests_per_minute": _int_between(1, 100_000)}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
                                 "body": parse_color, "normal": parse_color}),
 }

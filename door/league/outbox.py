@@ -22,7 +22,8 @@ BATCH = 500
 
 async def sign_new(store: Store, key: BoardKey, board: str, since: date) -> int:
     """Sign and store this board's counted attempts since ``since`` not signed yet; return
-    how many."""
+    how many.  The finish time is kept in whole seconds, as signed: every board then
+    breaks a tie on the ladder the same way."""
     signed = 0
     while True:
         attempts = await store.league_unsigned(since, BATCH)
@@ -32,7 +33,8 @@ async def sign_new(store: Store, key: BoardKey, board: str, since: date) -> int:
         for attempt in attempts:
             result = LeagueResult(board, attempt.handle[:40], attempt.day, attempt.game,
                                   attempt.number, attempt.options, attempt.moves,
-                                  attempt.score, attempt.won, attempt.finished).with_id()
+                                  attempt.score, attempt.won,
+                                  attempt.finished.replace(microsecond=0)).with_id()
             result = replace(result, signature=key.sign(result.signed_bytes()))
             results.append((result, attempt.cheater))
             game_ids[result.rid] = attempt.game_id

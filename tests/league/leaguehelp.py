@@ -45,7 +45,8 @@ def signed(key: BoardKey, board: str, handle: str, game: Any, day: date = DAY,
 def league_home(home: Path, name: str, *, hub: bool = False, code: str = "",
                 sync: float = 0.5) -> Path:
     """Turn [league] on in ``home``'s sysop.ini as board ``name`` (a hub with join ``code``)."""
-    keys: dict[str, object] = {"enabled": "on", "name": name, "sync_seconds": sync}
+    keys: dict[str, object] = {"enabled": "on", "name": name, "sync_seconds": sync,
+                               "requests_per_minute": 100_000}  # every board on 127.0.0.1
     if hub:
         keys |= {"hub": "on", "join_code": code}
     configure(home, "league", **keys)

@@ -4,18 +4,14 @@ and a dropped board's results gone."""
 
 from __future__ import annotations
 
-import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "league"))
+from leaguehelp import DAY, daily_game, signed
 
-from leaguehelp import DAY, daily_game, signed  # noqa: E402
-
-from door.league.keys import BoardKey  # noqa: E402
-from door.league.outbox import sign_new  # noqa: E402
-from door.league.results import from_stored  # noqa: E402
-from door.store import Store  # noqa: E402
+from door.league.keys import BoardKey
+from door.league.outbox import sign_new
+from door.league.results import from_stored
+from door.store import Store
 
 ALPHA, BETA = BoardKey.generate(), BoardKey.generate()
 

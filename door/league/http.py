@@ -102,13 +102,17 @@ def _league(request: web.Request) -> dict[str, Any]:
     return request.app[LEAGUE_KEY]
 
 
+class TooLarge(Refused):
+    """A body over MAX_BODY: 413."""
+
+
 async def _body(request: web.Request) -> Any:
     """The request's JSON, refused past MAX_BODY before it is read."""
     if request.content_length is not None and request.content_length > MAX_BODY:
-        raise Refused(f"a request body is at most {MAX_BODY} bytes")
+        raise TooLarge(f"a request body is at most {MAX_BODY} bytes")
     raw = await request.content.read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
-        raise Refused(f"a request body is at most {MAX_BODY} bytes")
+        raise TooLarge(f"a request body is at most {MAX_BODY} bytes")
     try:
         return json.loads(raw)
     except ValueError:
@@ -142,7 +146,7 @@ async def push(request: web.Request) -> web.Response:
         report = await league["intake"].take(results, f"push from {sender} at {address}")
     except Refused as exc:
         log.warning("league: push from %s refused: %s", _escaped(address), exc)
-        return _error(400, str(exc))
+        return _error(413 if isinstance(exc, TooLarge) else 400, str(exc))
     except StoreError:
         return _error(503, "this board's database is unavailable")
     return web.json_response(report.to_json())
@@ -212,7 +216,7 @@ async def join(request: web.Request) -> web.Response:
             raise Refused(f"a board named {name!r} is in this league with another key")
         await store.league_set_board(name, key, "member", url)
     except (Refused, BadKey) as exc:
-        return _error(400, str(exc))
+        return _error(413 if isinstance(exc, TooLarge) else 400, str(exc))
     except StoreError:
         return _error(503, "this board's database is unavailable")
     log.info("league: board %r joined from %s", name, _escaped(address))

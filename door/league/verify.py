@@ -40,7 +40,7 @@ def verify_result(result: LeagueResult, key_of: Callable[[str], str | None],
         raise Refused(f"board {result.board!r} is not in this league")
     if not result.signature or not signature_valid(public, result.signed_bytes(),
                                                    result.signature):
-        raise Refused(f"the signature is not board {result.board!r}'s")
+        raise Refused(f"the signature is not that of board {result.board!r}")
     today = now.astimezone(UTC).date()
     if result.day > today or result.finished > now + CLOCK_SKEW:
         raise Refused(f"{result.day.isoformat()} is in the future")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from .anciento import SELECT_NUMBERS
@@ -86,16 +87,21 @@ def daily_deal(day: date, game: str) -> DailyDeal:
     card game whose winnable list is missing)."""
     if game not in OPTIONS:
         raise ValueError(f"no daily challenge for {game!r}")
-    options = dict(OPTIONS[game])
+    return DailyDeal(day, game, _daily_number(day, game), dict(OPTIONS[game]))
+
+
+@lru_cache(maxsize=1024)
+def _daily_number(day: date, game: str) -> int:
+    """The deal number of a day's challenge (kept: a league board checks it for every
+    result it receives, and the winnable lists are thousands of numbers)."""
     if game == "anciento":
-        number = SELECT_NUMBERS.start + seed_value(day, game) % len(SELECT_NUMBERS)
-        return DailyDeal(day, game, number, options)
-    listed = frozenset(winnable_numbers(game, options)) - UNDECIDED[game]
+        return SELECT_NUMBERS.start + seed_value(day, game) % len(SELECT_NUMBERS)
+    listed = frozenset(winnable_numbers(game, OPTIONS[game])) - UNDECIDED[game]
     for k in range(MAX_CANDIDATES):
         number = 1 + seed_value(day, game, k) % RANGES[game]
         if number in listed:
-            return DailyDeal(day, game, number, options)
-    raise ValueError(f"no winnable deal of {game} {options} in 1-{RANGES[game]}")
+            return number
+    raise ValueError(f"no winnable deal of {game} {OPTIONS[game]} in 1-{RANGES[game]}")
 
 
 def daily_deals(day: date) -> list[DailyDeal]:

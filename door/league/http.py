@@ -28,6 +28,8 @@ from ..config import Settings
 from ..store import Store, StoreError
 from .intake import MAX_BATCH, Intake, _escaped
 from .keys import BadKey, BoardKey, parse_public_key
+from .limits import TooLarge as BodyTooLarge
+from .limits import read_at_most
 from .results import Refused, check_board_name, from_stored
 from .roster import signed_roster
 
@@ -107,12 +109,14 @@ class TooLarge(Refused):
 
 
 async def _body(request: web.Request) -> Any:
-    """The request's JSON, refused past MAX_BODY before it is read."""
+    """The request's JSON, refused past MAX_BODY before it is read whole."""
+    too_large = TooLarge(f"a request body is at most {MAX_BODY} bytes")
     if request.content_length is not None and request.content_length > MAX_BODY:
-        raise TooLarge(f"a request body is at most {MAX_BODY} bytes")
-    raw = await request.content.read(MAX_BODY + 1)
-    if len(raw) > MAX_BODY:
-        raise TooLarge(f"a request body is at most {MAX_BODY} bytes")
+        raise too_large
+    try:
+        raw = await read_at_most(request.content, MAX_BODY)
+    except BodyTooLarge:
+        raise too_large from None
     try:
         return json.loads(raw)
     except ValueError:

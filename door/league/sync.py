@@ -32,6 +32,7 @@ from ..store import Store, StoreError
 from ..store.league import LeagueBoard
 from .intake import Intake, utc_now
 from .keys import BadKey, BoardKey, parse_public_key
+from .limits import TooLarge, read_at_most
 from .outbox import sign_new
 from .results import Refused, check_board_name, from_stored
 from .roster import parse_roster
@@ -77,9 +78,11 @@ class LeagueClient:
                     data=None if body is None else json.dumps(body, ensure_ascii=True),
                     headers={"Content-Type": "application/json",
                              "User-Agent": USER_AGENT}) as response:
-                raw = await response.content.read(MAX_RESPONSE + 1)
-                if len(raw) > MAX_RESPONSE:
-                    raise SyncError(f"{url}: answer larger than {MAX_RESPONSE} bytes")
+                try:
+                    raw = await read_at_most(response.content, MAX_RESPONSE)
+                except TooLarge:
+                    raise SyncError(f"{url}: answer larger than {MAX_RESPONSE} bytes"
+                                    ) from None
                 try:
                     data = json.loads(raw) if raw else None
                 except ValueError:

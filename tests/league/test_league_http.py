@@ -132,3 +132,22 @@ async def test_without_the_league_there_are_no_league_routes(tmp_path: Path) -> 
             async with http.get(f"http://127.0.0.1:{ports.web}{path}") as answer:
                 assert answer.status == 404
     assert not (home / "data" / "league.key").exists()
+
+
+async def test_a_full_page_of_results_arrives_whole(tmp_path: Path) -> None:
+    """500 results in one push (a body of many network reads) are all taken."""
+    home = home_at(tmp_path, "Big")
+    peer = BoardKey.generate()
+    day = datetime.now(UTC).date()
+    now = datetime.now(UTC).replace(microsecond=0)
+    games = [daily_game(("montecarlo", "anciento")[p % 2], day, moves=3 + p % 40, pick=p)
+             for p in range(50)]
+    results = [signed(peer, "Peer", f"Caller{i}", games[i % 50], day=day,
+                      finished=now).to_json() for i in range(500)]
+    async with running(home, ssh=False, web=True) as ports, aiohttp.ClientSession() as http:
+        assert await asyncio.to_thread(cli.main, [
+            "league", "add", "Peer", peer.public, "--home", str(home)]) == 0
+        body = json.dumps({"from": "Peer", "results": results})
+        assert len(body) > 200_000
+        got, answer = await post(http, f"http://127.0.0.1:{ports.web}/league/results", body)
+        assert got == 200 and answer["added"] == 500 and answer["refused"] == [], answer

@@ -1,0 +1,239 @@
+"""The InterBBS league under a day's load: how fast a league converges, what a result costs on
+the wire, and what checking one costs a receiving board (docs/league.md).
+
+    python bench/league.py                      # 100 boards, 10,000 results (the day)
+    python bench/league.py --boards 10 --results 1000     # a quick look
+
+Three figures:
+
+1. **Verification CPU per result**, replay included: parse, signature, day and deal, and the
+   replay of the moves through this board's engine, over real played games of the day's
+   four challenges (median and p95 per game, and over the mix).
+2. **Bytes per result**: the JSON of a signed result as it travels (raw), and per result in
+   a pull page of 500 as aiohttp sends it.
+3. **Convergence**: a real league hub (``reussite serve`` with [league] hub on and [web],
+   in its own process) and ``boards - 1`` member boards in this process, each with its own
+   SQLite database and key, joined to the hub with ``reussite league``'s own join.  The
+   day's results are signed by their boards (spread evenly), then every member runs sync
+   every member pushes its own to the hub (the code of ``reussite serve``'s league node), and
+   ``--observers`` members pull until they hold every result, verifying each.  Every member
+   would do the same on its own machine; here they share one core, so the bench runs a few
+   and prints one member's own CPU: a real league converges in about (time for the hub to
+   take every push) + (one member's pull-and-verify time), plus one sync interval each way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchkit import REPO, p95
+
+from door.config import load_settings
+from door.games import engine
+from door.games.daily import GAMES, daily_deal
+from door.league.keys import BoardKey
+from door.league.results import LeagueResult, parse_result
+from door.league.sync import LeagueClient, LeagueNode, client_session, join_hub
+from door.league.verify import verify_result
+from door.store import Store
+
+CODE = "bench-join-code"
+
+
+def played(game: str, seed: int) -> object:
+    """A real game of today's challenge: a random legal line of a plausible length."""
+    day = datetime.now(UTC).date()
+    deal = daily_deal(day, game)
+    rng = random.Random(seed)
+    match = engine(game).new(deal.number, **deal.options)
+    for _ in range(rng.randint(40, 180)):
+        legal = match.legal_moves()
+        if not legal:
+            break
+        match.play(rng.choice(legal))
+    return match
+
+
+def sign(key: BoardKey, board: str, handle: str, match: object) -> LeagueResult:
+    now = datetime.now(UTC).replace(microsecond=0)
+    result = LeagueResult(board, handle, now.date(), match.name, match.number,  # type: ignore[attr-defined]
+                          dict(match.options), list(match.actions), match.score,  # type: ignore[attr-defined]
+                          match.status == "won", now).with_id()  # type: ignore[attr-defined]
+    return replace(result, signature=key.sign(result.signed_bytes()))
+
+
+def verification(samples: int) -> None:
+    key = BoardKey.generate()
+    keys = {"Bench": key.public}.get
+    now = datetime.now(UTC)
+    print(f"1. Verification CPU per result (parse + signature + deal + replay), {samples} "
+          "real games per game:")
+    everything: list[float] = []
+    sizes: list[int] = []
+    for game in GAMES:
+        times, moves = [], []
+        for seed in range(samples):
+            wire = json.dumps(sign(key, "Bench", f"P{seed}", played(game, seed)).to_json())
+            sizes.append(len(wire))
+            start = time.process_time()
+            verify_result(parse_result(json.loads(wire)), keys, now, 14)
+            times.append(time.process_time() - start)
+            moves.append(len(json.loads(wire)["moves"]))
+        everything += times
+        print(f"   {game:<11} {statistics.median(moves):>5.0f} moves  median "
+              f"{statistics.median(times) * 1e3:5.2f} ms  p95 {p95(times) * 1e3:5.2f} ms")
+    print(f"   all games   median {statistics.median(everything) * 1e3:5.2f} ms  p95 "
+          f"{p95(everything) * 1e3:5.2f} ms")
+    print(f"2. Bytes per result (signed JSON as sent): median {statistics.median(sizes):.0f}, "
+          f"mean {statistics.mean(sizes):.0f}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def hub_home(root: Path, port: int) -> Path:
+    home = root / "hub"
+    (home / "ansi").mkdir(parents=True)
+    (home / "data").mkdir()
+    shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
+    text = (home / "sysop.ini").read_text(encoding="utf-8")
+    text = text.replace(";enabled = off\n; Address(es)", f"enabled = on\nport = {port}\n"
+                        "; Address(es)", 1)
+    text = text.replace("[league]\n", f"[league]\nenabled = on\nname = Hub\nhub = on\n"
+                        f"join_code = {CODE}\nrequests_per_minute = 100000\n"
+                        "sync_seconds = 3600\n", 1)
+    (home / "sysop.ini").write_text(text, encoding="utf-8")
+    return home
+
+
+def cpu_of(pid: int) -> float:
+    """A process's CPU seconds (user + system) from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def hub_board(node: LeagueNode):
+    return next(b for b in await node.store.league_boards() if b.role == "hub")
+
+
+async def convergence(boards: int, results: int, observers: int, root: Path) -> None:
+    port = free_port()
+    home = hub_home(root, port)
+    hub = subprocess.Popen([sys.executable, "-m", "door", "serve", "--home", str(home),
+                            "--ssh-port", "0", "--telnet-port", "0", "--workers", "1"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        async with client_session() as http:
+            for _ in range(600):
+                try:
+                    await LeagueClient(http).info(url)
+                    break
+                except Exception:
+                    await asyncio.sleep(0.1)
+        settings = load_settings(home)  # the members' settings: only the league's matter
+        members = []
+        print(f"3. Convergence: a hub and {boards - 1} member boards, {results} results "
+              f"of today's four challenges, {observers} members pulling")
+        for i in range(1, boards):
+            store = Store(f"sqlite+aiosqlite:///{root / f'member{i}.db'}", pooled=False)
+            await store.start()
+            key = BoardKey.generate()
+            name = f"Board {i:03d}"
+            await join_hub(store, key, name, url, CODE)
+            node = LeagueNode(replace(settings, league=replace(settings.league, name=name,
+                                                               hub=False)), store, key)
+            members.append(node)
+        games = [played(GAMES[i % 4], i) for i in range(min(results, 400))]
+        for i in range(results):
+            node = members[i % len(members)]
+            result = sign(node.key, node.name, f"Caller{i // len(members)}",
+                          games[i % len(games)])
+            await node.store.league_add([(result, False)])
+        sizes = []
+        hub_cpu0 = cpu_of(hub.pid)
+        start = time.monotonic()
+        async with client_session() as http:
+            client = LeagueClient(http)
+            for node in members:  # every board pushes its own at its next round
+                await node.push(client, await hub_board(node))
+            pushed = time.monotonic()
+            hub_cpu = cpu_of(hub.pid) - hub_cpu0
+            page = await client.pull(url, 0)
+            sizes = [len(json.dumps(r)) for r in page["results"]]
+            page_bytes = len(json.dumps(page))
+
+            async def catch_up(node: LeagueNode) -> float:
+                began = time.process_time()
+                cursor = 0
+                while True:
+                    board = replace(await hub_board(node), pulled_after=cursor)
+                    cursor = await node.pull(client, board)
+                    held = len(await node.store.league_since(0, results + 10))
+                    if held >= results:
+                        return time.process_time() - began
+
+            pulling = members[-observers:]
+            cpu = await asyncio.gather(*(catch_up(node) for node in pulling))
+            done = time.monotonic()
+        ladders = []
+        for node in pulling:
+            ladders.append([[(e.board, e.handle, e.score) for e in
+                             await node.store.league_ladder(game, datetime.now(UTC).date(), 50)]
+                            for game in GAMES])
+        assert all(ladder == ladders[0] for ladder in ladders), "the observers disagree"
+        print(f"   every push taken by the hub {pushed - start:.1f} s after the last result "
+              f"(hub CPU {hub_cpu:.1f} s: {hub_cpu / results * 1e3:.2f} ms a result, replay "
+              "and storing included)")
+        print(f"   {observers} members caught up in {done - pushed:.1f} s more (sharing one "
+              f"core); one member's own CPU: {statistics.median(cpu):.1f} s "
+              f"({statistics.median(cpu) / results * 1e3:.2f} ms a result pulled)")
+        print(f"   a real league (each board on its own machine): converged about "
+              f"{pushed - start + statistics.median(cpu):.1f} s after the last result, plus "
+              "one sync interval each way ([league] sync_seconds)")
+        print(f"   bytes per result in a pull page of {len(sizes)}: "
+              f"{page_bytes / max(1, len(sizes)):.0f} (JSON, before HTTP compression)")
+        for node in members:
+            await node.store.close()
+    finally:
+        hub.terminate()
+        hub.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--boards", type=int, default=100)
+    parser.add_argument("--results", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=200,
+                        help="games per game for the verification figures")
+    parser.add_argument("--observers", type=int, default=2,
+                        help="members that pull every result (each board does on its own "
+                             "machine; here they share one core)")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    verification(args.samples)
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(convergence(args.boards, args.results, args.observers, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()

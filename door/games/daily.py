@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from typing import Any
 
 from .anciento import SELECT_NUMBERS
@@ -87,21 +86,16 @@ def daily_deal(day: date, game: str) -> DailyDeal:
     card game whose winnable list is missing)."""
     if game not in OPTIONS:
         raise ValueError(f"no daily challenge for {game!r}")
-    return DailyDeal(day, game, _daily_number(day, game), dict(OPTIONS[game]))
-
-
-@lru_cache(maxsize=1024)
-def _daily_number(day: date, game: str) -> int:
-    """The deal number of a day's challenge (kept: a league board checks it for every
-    result it receives, and the winnable lists are thousands of numbers)."""
+    options = dict(OPTIONS[game])
     if game == "anciento":
-        return SELECT_NUMBERS.start + seed_value(day, game) % len(SELECT_NUMBERS)
-    listed = frozenset(winnable_numbers(game, OPTIONS[game])) - UNDECIDED[game]
+        number = SELECT_NUMBERS.start + seed_value(day, game) % len(SELECT_NUMBERS)
+        return DailyDeal(day, game, number, options)
+    listed = frozenset(winnable_numbers(game, options)) - UNDECIDED[game]
     for k in range(MAX_CANDIDATES):
         number = 1 + seed_value(day, game, k) % RANGES[game]
         if number in listed:
-            return number
-    raise ValueError(f"no winnable deal of {game} {OPTIONS[game]} in 1-{RANGES[game]}")
+            return DailyDeal(day, game, number, options)
+    raise ValueError(f"no winnable deal of {game} {options} in 1-{RANGES[game]}")
 
 
 def daily_deals(day: date) -> list[DailyDeal]:
@@ -114,9 +108,9 @@ def is_daily(game: str, number: int, options: dict[str, Any], day: date) -> bool
     if game not in OPTIONS:
         return False
     deal = daily_deal(day, game)
-    return number == deal.number and _same(options, deal.options)
+    return number == deal.number and same_options(options, deal.options)
 
 
-def _same(options: dict[str, Any], wanted: dict[str, Any]) -> bool:
+def same_options(options: dict[str, Any], wanted: dict[str, Any]) -> bool:
     """The options a game records equal the challenge's (absent random: not random)."""
     return {k: v for k, v in options.items() if not (k == "random" and not v)} == wanted

@@ -17,10 +17,12 @@ A refusal raises :class:`~door.league.results.Refused` with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
 
 from ..games import GameRecord
-from ..games.daily import is_daily
+from ..games.daily import OPTIONS, daily_deal, same_options
 from ..store.errors import RecordRejected
 from ..store.scores import verify_record
 from .keys import signature_valid
@@ -28,6 +30,20 @@ from .results import LeagueResult, Refused
 
 CLOCK_SKEW = timedelta(minutes=10)
 """A result may say it finished this far in the future of the receiving board's clock."""
+
+
+@lru_cache(maxsize=256)
+def _challenge_number(game: str, day: date) -> int:
+    """A day's deal number (kept: every result of the day asks, and finding it reads the
+    game's list of thousands of winnable deals)."""
+    return daily_deal(day, game).number
+
+
+def _is_challenge(game: str, number: int, options: dict[str, Any], day: date) -> bool:
+    """:func:`door.games.daily.is_daily`, with the day's number kept."""
+    wanted = OPTIONS.get(game)
+    return (wanted is not None and number == _challenge_number(game, day)
+            and same_options(options, wanted))
 
 
 def verify_result(result: LeagueResult, key_of: Callable[[str], str | None],
@@ -49,7 +65,7 @@ def verify_result(result: LeagueResult, key_of: Callable[[str], str | None],
     day_began = datetime(result.day.year, result.day.month, result.day.day, tzinfo=UTC)
     if result.finished < day_began:
         raise Refused("it finished before its day began")
-    if not is_daily(result.game, result.number, result.options, result.day):
+    if not _is_challenge(result.game, result.number, result.options, result.day):
         raise Refused(f"{result.game} #{result.number} is not the challenge of "
                       f"{result.day.isoformat()}")
     record = GameRecord(result.game, result.number, dict(result.options), list(result.moves))

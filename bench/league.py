@@ -57,11 +57,15 @@ CODE = "bench-join-code"
 
 
 def played(game: str, seed: int) -> object:
-    """A real game of today's challenge: a random legal line of a plausible length."""
+    """A real game of today's challenge: a random legal line of a plausible length for the
+    card games, the demo player's game for Anciento (random stones end it in a few moves)."""
     day = datetime.now(UTC).date()
     deal = daily_deal(day, game)
     rng = random.Random(seed)
     match = engine(game).new(deal.number, **deal.options)
+    if game == "anciento":
+        from door.games.anciento_demo import fast_move, play_out
+        return play_out(match, fast_move)  # type: ignore[arg-type]
     for _ in range(rng.randint(40, 180)):
         legal = match.legal_moves()
         if not legal:

@@ -124,6 +124,7 @@ def hub_home(root: Path, port: int) -> Path:
                         "; Address(es)", 1)
     text = text.replace("[league]\n", f"[league]\nenabled = on\nname = Hub\nhub = on\n"
                         f"join_code = {CODE}\nrequests_per_minute = 100000\n"
+                        "results_per_minute = 10000000\n"
                         "sync_seconds = 3600\n", 1)
     (home / "sysop.ini").write_text(text, encoding="utf-8")
     return home

@@ -125,6 +125,7 @@ class LeagueSettings:
     sync_seconds: float = 60.0  # push and pull this often (a failing peer backs off)
     accept_days: int = 14  # results older than this many days are refused
     requests_per_minute: int = 120  # league requests one address may make (more: 429)
+    results_per_minute: int = 5000  # results one address may push in a minute (more: 429)
 
 
 @dataclass(frozen=True)
@@ -411,7 +412,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                 "join_code": _join_code,
                                 "sync_seconds": _seconds_between(0.2, 86400),
                                 "accept_days": _int_between(1, 366),
-                                "requests_per_minute": _int_between(1, 100_000)}),
+                                "requests_per_minute": _int_between(1, 100_000),
+                                "results_per_minute": _int_between(1, 10_000_000)}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
                                 "body": parse_color, "normal": parse_color}),
 }

@@ -86,7 +86,8 @@ def add_league_routes(app: web.Application, settings: Settings, store: Store | N
                       key: BoardKey) -> None:
     app[LEAGUE_KEY] = {"settings": settings, "store": store, "key": key,
                        "intake": Intake(store, settings.league.accept_days) if store else None,
-                       "limit": RateLimit(settings.league.requests_per_minute)}
+                       "limit": RateLimit(settings.league.requests_per_minute,
+                                          settings.league.results_per_minute)}
     app.add_routes([web.get("/league/info", info), web.post("/league/results", push),
                     web.get("/league/results", pull), web.post("/league/join", join)])
 

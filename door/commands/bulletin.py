@@ -97,15 +97,6 @@ def render(fmt: str, door: str, game: str, title: str, rule: str,
     return encode(fmt, _lines(door, title, rule, entries, now))
 
 
-def encode_lines(fmt: str, lines: Sequence[tuple[str, str]]) -> bytes:
-    """Styled lines as a bulletin file: ``ans`` CP437 with colours, ``asc`` CP437 without."""
-    if fmt == "asc":
-        text = "\r\n".join(t.replace("─", "-") for _, t in lines) + "\r\n"
-    else:
-        text = CLEAR + "\r\n".join(SGR[style] + t for style, t in lines) + RESET + "\r\n"
-    return text.encode("cp437", "replace")
-
-
 def write_atomically(path: Path, data: bytes) -> None:
     """``path`` holds either the old file or the new one, never a part."""
     import tempfile

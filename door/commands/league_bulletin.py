@@ -8,7 +8,7 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from .bulletin import WIDTH, encode_lines
+from .bulletin import WIDTH, encode, format_name
 
 if TYPE_CHECKING:
     from ..league.ladder import LeagueDay
@@ -46,7 +46,7 @@ def render_league(fmt: str, door: str, day: LeagueDay, now: datetime | None = No
     from ..league.ladder import league_json
 
     now = now or datetime.now(UTC)
-    if fmt == "json":
+    if format_name(fmt) == "json":
         data = {"door": door, "updated": now.isoformat(timespec="seconds"), **league_json(day)}
         return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    return encode_lines(fmt, _lines(door, day, now))
+    return encode(fmt, _lines(door, day, now))

@@ -6,8 +6,8 @@
 ``POST /league/join``     a board joins this hub with the hub's join code
 
 Everything a peer sends is bounded before it is read (body size, results per request),
-every address is rate-limited (requests and results per minute; wrong join codes lock
-the address out for a while), and the work of a push yields between results, so a peer,
+every address is rate-limited ([league] requests_per_minute and results_per_minute;
+wrong join codes lock the address out for a while), and the work of a push yields between results, so a peer,
 honest or not, cannot delay the board's own callers.  Refusals are JSON with an
 ``error`` line and a 4xx status, never a traceback.
 """
@@ -39,8 +39,6 @@ LEAGUE_KEY = web.AppKey("league", dict)
 MAX_BODY = 4 * 1024 * 1024
 """A push's body at most (1,000 long results fit)."""
 PULL_MAX = 500
-REQUESTS_PER_MINUTE = 120
-RESULTS_PER_MINUTE = 5000
 JOIN_TRIES = 5
 """Wrong join codes from one address before it is refused for JOIN_LOCKOUT_S."""
 JOIN_LOCKOUT_S = 900.0
@@ -49,8 +47,7 @@ JOIN_LOCKOUT_S = 900.0
 class RateLimit:
     """Sliding one-minute windows per address: requests, and results pushed."""
 
-    def __init__(self, requests: int = REQUESTS_PER_MINUTE,
-                 results: int = RESULTS_PER_MINUTE) -> None:
+    def __init__(self, requests: int, results: int) -> None:
         self.requests, self.results = requests, results
         self._seen: dict[str, deque[tuple[float, int]]] = {}
         self._bad_codes: dict[str, list[float]] = {}

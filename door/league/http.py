@@ -6,9 +6,9 @@
 ``POST /league/join``     a board joins this hub with the hub's join code
 
 Everything a peer sends is bounded before it is read (body size, results per request),
-every address is rate-limited ([league] requests_per_minute and results_per_minute;
-wrong join codes lock the address out for a while), and the work of a push yields between results, so a peer,
-honest or not, cannot delay the board's own callers.  Refusals are JSON with an
+every address is rate-limited ([league] requests_per_minute and results_per_minute; wrong
+join codes lock the address out for a while), and the work of a push yields between
+results, so a peer, honest or not, cannot delay the board's own callers.  Refusals are JSON with an
 ``error`` line and a 4xx status, never a traceback.
 """
 

@@ -4,7 +4,7 @@ the wire, and what checking one costs a receiving board (docs/league.md).
     python bench/league.py                      # 100 boards, 10,000 results (the day)
     python bench/league.py --boards 10 --results 1000     # a quick look
 
-Three figures:
+Four figures:
 
 1. **Verification CPU per result**, replay included: parse, signature, day and deal, and the
    replay of the moves through this board's engine, over real played games of the day's
@@ -20,6 +20,9 @@ Three figures:
    would do the same on its own machine; here they share one core, so the bench runs a few
    and prints one member's own CPU: a real league converges in about (time for the hub to
    take every push) + (one member's pull-and-verify time), plus one sync interval each way.
+4. **A caller of the hub**, in a process of its own, playing Monte Carlo at five keys a
+   second: key-to-screen latency with no league traffic, then while the hub verifies and
+   stores every push — what a board's own callers feel of the league.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -108,13 +112,49 @@ def verification(samples: int) -> None:
           f"mean {statistics.mean(sizes):.0f}")
 
 
+def ms(times: list[float]) -> str:
+    if not times:
+        return "- (no keys)"
+    ordered = sorted(times)
+    p99 = ordered[max(0, round(0.99 * len(ordered)) - 1)]
+    return (f"{statistics.median(ordered) * 1e3:.1f} / {p99 * 1e3:.1f} / "
+            f"{ordered[-1] * 1e3:.1f} ms")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def hub_home(root: Path, port: int) -> Path:
+def control_caller(port: int, handle: str, stop, out) -> None:  # type: ignore[no-untyped-def]
+    """In a process of its own (the bench's work must not delay its clock): a caller of the
+    hub who plays Monte Carlo at five keys a second, timing each key to its answer, until
+    ``stop`` is set; the latencies go to ``out``."""
+    from hostile import DOWN, LEFT, RIGHT, UP, Telnet, enter, open_game
+
+    async def play() -> list[float]:
+        caller = await Telnet.open(port, "127.0.0.1")
+        await caller.until_any(b"Handle:")
+        await enter(caller, handle, False)
+        await open_game(caller, "montecarlo", until=b"Score")
+        await caller.drain_for(0.3)
+        keys, times = [RIGHT, DOWN, LEFT, UP], []
+        n = 0
+        while not stop.is_set():
+            start = time.perf_counter()
+            caller.send(keys[n % 4])
+            n += 1
+            done = await caller.answer()
+            if done is not None:
+                times.append(done - start)
+            await asyncio.sleep(max(0.0, 0.2 - (time.perf_counter() - start)))
+        caller.close()
+        return times
+    out.put(asyncio.run(play()))
+
+
+def hub_home(root: Path, port: int, telnet: int) -> Path:
     home = root / "hub"
     (home / "ansi").mkdir(parents=True)
     (home / "data").mkdir()
@@ -122,6 +162,7 @@ def hub_home(root: Path, port: int) -> Path:
     text = (home / "sysop.ini").read_text(encoding="utf-8")
     text = text.replace(";enabled = off\n; Address(es)", f"enabled = on\nport = {port}\n"
                         "; Address(es)", 1)
+    text = text.replace(";telnet_port = 2323", f"telnet_port = {telnet}", 1)
     text = text.replace("[league]\n", f"[league]\nenabled = on\nname = Hub\nhub = on\n"
                         f"join_code = {CODE}\nrequests_per_minute = 100000\n"
                         "results_per_minute = 10000000\n"
@@ -141,10 +182,10 @@ async def hub_board(node: LeagueNode):
 
 
 async def convergence(boards: int, results: int, observers: int, root: Path) -> None:
-    port = free_port()
-    home = hub_home(root, port)
+    port, telnet = free_port(), free_port()
+    home = hub_home(root, port, telnet)
     hub = subprocess.Popen([sys.executable, "-m", "door", "serve", "--home", str(home),
-                            "--ssh-port", "0", "--telnet-port", "0", "--workers", "1"],
+                            "--ssh-port", "0", "--workers", "1"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -175,6 +216,18 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
                           games[i % len(games)])
             await node.store.league_add([(result, False)])
         sizes = []
+        spawn = multiprocessing.get_context("spawn")  # a fork would inherit the running loop
+        stop, out = spawn.Event(), spawn.Queue()
+        quiet = spawn.Process(target=control_caller, args=(telnet, "quiet", stop, out))
+        quiet.start()
+        await asyncio.sleep(8)  # the caller's keys with no league traffic: the baseline
+        stop.set()
+        baseline = out.get(timeout=120)
+        quiet.join()
+        stop = spawn.Event()
+        busy = spawn.Process(target=control_caller, args=(telnet, "busy", stop, out))
+        busy.start()
+        await asyncio.sleep(3)  # logged in and playing before the pushes begin
         hub_cpu0 = cpu_of(hub.pid)
         start = time.monotonic()
         async with client_session() as http:
@@ -183,6 +236,9 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
                 await node.push(client, await hub_board(node))
             pushed = time.monotonic()
             hub_cpu = cpu_of(hub.pid) - hub_cpu0
+            stop.set()
+            during = out.get(timeout=120)
+            busy.join()
             page = await client.pull(url, 0)
             sizes = [len(json.dumps(r)) for r in page["results"]]
             page_bytes = len(json.dumps(page))
@@ -215,6 +271,9 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
         print(f"   a real league (each board on its own machine): converged about "
               f"{pushed - start + statistics.median(cpu):.1f} s after the last result, plus "
               "one sync interval each way ([league] sync_seconds)")
+        print(f"4. A caller of the hub (Monte Carlo, 5 keys a second), key to screen: "
+              f"p50 / p99 / max {ms(baseline)} with no league traffic ({len(baseline)} keys), "
+              f"{ms(during)} while the hub took every push ({len(during)} keys)")
         print(f"   bytes per result in a pull page of {len(sizes)}: "
               f"{page_bytes / max(1, len(sizes)):.0f} (JSON, before HTTP compression)")
         for node in members:

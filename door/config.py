@@ -122,7 +122,7 @@ class LeagueSettings:
     name: str = ""  # this board's name in the league; empty: [door] name
     hub: bool = False  # this server is a league hub: boards join it, it serves the roster
     join_code: str = ""  # hub only: the code a joining board must give; empty: no joins
-    sync_seconds: float = 60.0  # push and pull this often (a failing peer backs off)
+    sync_seconds: float = 20.0  # push and pull this often (a failing peer backs off)
     accept_days: int = 14  # results older than this many days are refused
     requests_per_minute: int = 120  # league requests one address may make (more: 429)
     results_per_minute: int = 5000  # results one address may push in a minute (more: 429)

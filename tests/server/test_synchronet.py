@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from homehelp import configure
+from serverhelp import RLoginCaller, running, to_menu
 from synchronethelp import SKIP_REASON, Synchronet, synchronet_tree
 from waiting import until
 
@@ -46,10 +47,8 @@ def bbs(tmp_path: Path, door_home: Path) -> Iterator[Synchronet]:
     bbs.stop()
 
 
-async def call(bbs: Synchronet, alias: str, code: str):
+async def call(bbs: Synchronet, alias: str, code: str) -> RLoginCaller:
     """An RLogin caller logged straight into program ``code``."""
-    from serverhelp import RLoginCaller
-
     password = {"Pat": "patpass", "Lou": "loupass"}[alias]
     return await RLoginCaller.connect(bbs.rlogin_port, password, alias,
                                       term=f"xtrn={code}/38400")
@@ -60,7 +59,7 @@ def door_log(home: Path) -> str:
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
-async def screen_shows(caller, pattern: str, what: str) -> None:
+async def screen_shows(caller: RLoginCaller, pattern: str, what: str) -> None:
     """Read the caller's screen until ``pattern`` (a regular expression) is on it."""
     async def shown() -> bool:
         await caller.pump(0.1)
@@ -68,11 +67,9 @@ async def screen_shows(caller, pattern: str, what: str) -> None:
     await until(shown, what)
 
 
-async def to_game_42(caller) -> None:
+async def to_game_42(caller: RLoginCaller) -> None:
     """Title, menu, Monte Carlo deal #42, and its pair b1-c1 (6 points) taken."""
-    await caller.wait_for("Press any key")
-    caller.send(" ")
-    await caller.wait_for("Your choice")
+    await to_menu(caller)
     caller.send("c")
     await caller.wait_for("Game number")
     caller.send("42\r")
@@ -93,9 +90,7 @@ async def test_a_hang_up_mid_game_saves_it_and_the_next_call_resumes(
     # Standard I/O doors get SIGHUP; socket doors no signal, only the end of their input.
     assert ("SIGHUP from the BBS" in log) == (code == "REUSSITE")
     again = await call(bbs, "Pat", code)
-    await again.wait_for("Press any key")
-    again.send(" ")
-    await again.wait_for("Your choice")
+    await to_menu(again)
     again.send("c")
     await again.wait_for("Resume your Monte Carlo game #42?")
     again.send("y")
@@ -108,9 +103,7 @@ async def test_q_goes_back_to_the_bbs_with_exit_code_0(bbs: Synchronet,
     bbs.start()
     pat = await call(bbs, "Pat", "REUSSITE")
     await pat.wait_for("Welcome, Pat!")
-    await pat.wait_for("Press any key")
-    pat.send(" ")
-    await pat.wait_for("Your choice")
+    await to_menu(pat)
     pat.send("q")
     await pat.wait_for("Quit to the BBS? (Y/n)")
     pat.send("y")
@@ -125,9 +118,7 @@ async def test_two_nodes_play_at_once(bbs: Synchronet, door_home: Path) -> None:
     pat = await call(bbs, "Pat", "REUSSITE")
     lou = await call(bbs, "Lou", "REUSS32")
     for caller in (pat, lou):
-        await caller.wait_for("Press any key")
-        caller.send(" ")
-        await caller.wait_for("Your choice")
+        await to_menu(caller)
     lou.send("w")
     await lou.wait_for("Who's Online")
     await lou.wait_for("Pat")
@@ -152,8 +143,6 @@ def hub(tmp_path: Path) -> Path:
 async def test_synchronet_reaches_the_hub(bbs: Synchronet, hub: Path, tmp_path: Path,
                                           caplog: pytest.LogCaptureFixture,
                                           way: str) -> None:
-    from serverhelp import running
-
     caplog.set_level(logging.INFO)
     async with running(hub, ssh=False, rlogin=True) as ports:
         if way == "rlogin.js":

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__, gamelist
+from .commands import bridge, dropfile, replay, solve, sysop
 from .commands import door as door_command
-from .commands import dropfile, replay, solve, sysop
 from .commands.common import (
     EXIT_CONFIG,
     EXIT_ERROR,
@@ -28,7 +28,7 @@ from .commands.common import (
 from .compiled import build_name
 from .config import CONFIG_NAME, HOME_ENV, ConfigError
 
-COMMANDS = (replay, sysop, dropfile, door_command, solve)
+COMMANDS = (replay, sysop, dropfile, door_command, bridge, solve)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``
 returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2.

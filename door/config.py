@@ -126,6 +126,17 @@ class Board:
         return address_in(address, self.networks)
 
 
+@dataclass(frozen=True)
+class BridgeSettings:
+    """``reussite bridge``: the Réussite hub this BBS sends its callers to over RLogin."""
+
+    host: str = ""  # empty: `reussite bridge --hub` must name it
+    port: int = 513  # the hub's [server] rlogin_port
+    board: str = ""  # this board's tag on the hub, sent as [TAG] before the handle
+    secret: str = ""  # this board's secret in the hub's [boards]
+    game: str = ""  # start this game at once (RLogin terminal type xtrn=GAME); empty: menu
+
+
 def address_in(address: str, networks: Networks) -> bool:
     """Whether an IP address (IPv4 seen through IPv6 as IPv4) is in one of ``networks``."""
     try:
@@ -234,6 +245,7 @@ class Settings:
     solver: SolverSettings = field(default_factory=SolverSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
+    bridge: BridgeSettings = field(default_factory=BridgeSettings)
     web: WebSettings = field(default_factory=WebSettings)
 
     def __getattr__(self, name: str) -> Any:
@@ -338,6 +350,38 @@ def _proxy_addresses(value: str) -> Networks:
                          "127.0.0.1, ::1") from None
 
 
+def _host(value: str) -> str:
+    """One host name or IP address, or nothing."""
+    value = value.strip()
+    if value and not re.fullmatch(r"[0-9A-Za-z.:\-]+", value):
+        raise ValueError("expected a host name or IP address such as hub.example.org")
+    return value
+
+
+def _board_tag(value: str) -> str:
+    value = value.strip()
+    if value and not BOARD_TAG.fullmatch(value):
+        raise ValueError("expected a tag of 1 to 8 letters or digits")
+    return value.upper()
+
+
+def _secret(value: str) -> str:
+    """A member board's secret: at least SECRET_MIN characters, no spaces (the hub's
+    [boards] and the bridge's [bridge] both keep it)."""
+    value = value.strip()
+    if len(value) < SECRET_MIN or any(c.isspace() or ord(c) < 32 for c in value):
+        raise ValueError(f"expected a secret of at least {SECRET_MIN} characters without "
+                         "spaces")
+    return value
+
+
+def _optional_game(value: str) -> str:
+    value = value.strip().lower()
+    if value and value not in gamelist.names():
+        raise ValueError(f"expected one of {', '.join(gamelist.names())}, or nothing")
+    return value
+
+
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
@@ -366,6 +410,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                           "tls_key": _optional_path, "origins": _origins,
                           "proxies": _proxy_addresses,
                           "cache_seconds": _seconds_between(0, 300)}),
+    "bridge": (BridgeSettings, {"host": _host, "port": _PORT, "board": _board_tag,
+                                "secret": _secret, "game": _optional_game}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
                                 "body": parse_color, "normal": parse_color}),
 }
@@ -533,9 +579,10 @@ def _parse_boards(section: configparser.SectionProxy, lines: _Locator,
         if len(parts) not in (2, 3):
             raise ConfigError(f"{prefix}: expected `secret | addresses | name`, got {_quote(raw)}")
         secret, addresses = parts[0], parts[1]
-        if len(secret) < SECRET_MIN or any(c.isspace() or ord(c) < 32 for c in secret):
-            raise ConfigError(f"{prefix}: expected a secret of at least {SECRET_MIN} "
-                              "characters without spaces")
+        try:
+            secret = _secret(secret)
+        except ValueError as exc:
+            raise ConfigError(f"{prefix}: {exc}") from None
         if secret in secrets:
             raise ConfigError(f"{prefix}: the same secret as board {secrets[secret]}: give "
                               "each board its own")

@@ -110,6 +110,8 @@ class WebSettings:
     origins: tuple[str, ...] = ()  # more origins the play page may be opened from
     proxies: Networks = ()  # addresses whose X-Forwarded-For names the caller
     cache_seconds: float = 5.0  # public pages and /api answers are this old at most
+    connections_per_address: int = 20  # HTTP connections (WebSockets too) from one address
+    max_connections: int = 512  # HTTP connections from everyone together
 
 
 @dataclass(frozen=True)
@@ -364,7 +366,9 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                           "port": _PORT, "tls_cert": _optional_path,
                           "tls_key": _optional_path, "origins": _origins,
                           "proxies": _proxy_addresses,
-                          "cache_seconds": _seconds_between(0, 300)}),
+                          "cache_seconds": _seconds_between(0, 300),
+                          "connections_per_address": _int_between(1, 10000),
+                          "max_connections": _int_between(1, 100000)}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,
                                 "body": parse_color, "normal": parse_color}),
 }

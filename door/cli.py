@@ -26,6 +26,7 @@ from .commands.common import (
 )
 from .compiled import build_name
 from .config import CONFIG_NAME, HOME_ENV, ConfigError
+from .loglimit import apply_log_policy
 
 COMMANDS = (replay, sysop, dropfile, door_command, solve)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
@@ -187,8 +188,10 @@ def cmd_init(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    root = logging.getLogger()
+    if not root.handlers:  # (a test calling main() has its own)
+        root.addHandler(apply_log_policy(logging.StreamHandler(sys.stderr)))
+        root.setLevel(args.log_level.upper())
     # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
     # SQLiteImpl"): only its warnings matter to a sysop.
     if args.log_level != "debug":

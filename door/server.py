@@ -7,7 +7,7 @@ known handle, or the member board's word for an RLogin caller), then takes the l
 node (or sees "all nodes busy") and plays.
 SIGTERM/SIGINT tell every caller, save games in progress and close everything within
 ``SHUTDOWN_S`` seconds.  One log line per connect, login, game end and disconnect goes to
-stderr and to ``data/reussite.log`` (rotated).
+stderr and to ``data/reussite.log`` (rotated: door/logfiles.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .boards import BoardLogin, BoardRefused, board_login
 from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
-from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
+from .logfiles import open_log
 from .loglimit import limit_repeats
 from .net.buffers import bound_send_buffers
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_S = 5.0  # SIGTERM to everything closed
 BOARD_SECRET = "\0board secret"
 """The failed-login key of a wrong RLogin board secret (no handle has a NUL in it)."""
-LOG_FILE, LOG_BYTES, LOG_BACKUPS = "reussite.log", 1_000_000, 5
+LOG_FILE = "reussite.log"
 INPUT_BURST, INPUT_RATE = 8192, 512
 """Bytes a caller may send at once, then per second: more than any typist or paste needs
 (arrow keys auto-repeating send 90 a second); a flood (a megabyte without a newline) is
@@ -461,20 +461,14 @@ async def listen(hosts: list[str], port: int, listeners: list[Any],
     return port
 
 
-def log_to_file(data_dir: Path, shared: bool = False) -> logging.Handler | None:
-    """The log file in ``data_dir`` beside stderr.  ``shared``: several processes append to
-    it (``serve --workers``), and the supervisor rotates it."""
+def log_to_file(data_dir: Path) -> logging.Handler | None:
+    """The log file in ``data_dir`` beside stderr (door/logfiles.py: rotated by whichever
+    process fills it, followed by the others)."""
     try:
-        if shared:
-            handler: logging.Handler = PrivateWatchedFileHandler(data_dir / LOG_FILE,
-                                                                 encoding="utf-8")
-        else:
-            handler = PrivateRotatingFileHandler(data_dir / LOG_FILE, maxBytes=LOG_BYTES,
-                                                 backupCount=LOG_BACKUPS, encoding="utf-8")
+        handler = open_log(data_dir / LOG_FILE)
     except OSError as exc:
         log.warning("no log file in %s: %s", data_dir, exc)
         return None
-    handler.setFormatter(logging.Formatter(FORMAT))
     logging.getLogger().addHandler(handler)
     return handler
 
@@ -513,7 +507,7 @@ async def serve(settings: Settings, bind: str, port: int,
     from .net.ssh import start_ssh
 
     make_private_dir(settings.data_dir)
-    handler = log_to_file(settings.data_dir, shared=worker is not None)
+    handler = log_to_file(settings.data_dir)
     unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
     door = Door(settings, store, worker)

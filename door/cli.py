@@ -108,7 +108,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     bind = args.bind or settings.server.bind
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
+    from .listeners import Plan
     from .workers import can_fork, default_workers
+
+    # Two listeners on one port, a port in use, an address this machine lacks: one line
+    # naming the key and its value, before the store opens or a worker starts.
+    plan = Plan.of(settings, bind, port, args.ssh_port, args.rlogin_port, args.web_port)
+    plan.check()
+    plan.probe()
 
     workers = args.workers or settings.server.workers or default_workers()
     if workers > 1 and can_fork():

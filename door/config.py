@@ -25,6 +25,7 @@ from .values import int_between as _int_between
 from .values import on_off as _bool
 from .values import seconds_between as _seconds_between
 from .values import text as _text
+from .values import text_up_to as _text_up_to
 
 log = logging.getLogger(__name__)
 
@@ -291,6 +292,7 @@ def _db_url(value: str) -> str:
 
 
 _PORT = _int_between(1, 65535)
+_NAME = _text_up_to(40)  # the door's and the sysop's names, on 80-column screens
 
 
 def _workers(value: str) -> int:
@@ -341,7 +343,7 @@ def _proxy_addresses(value: str) -> Networks:
 
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
-    "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
+    "door": (DoorSettings, {"name": _NAME, "sysop": _NAME, "ansi_dir": _path,
                             "data_dir": _path, "goodbye_pause": _seconds_between(0, 60),
                             "confirm_quit": _bool}),
     "server": (ServerSettings, {"bind": _addresses, "telnet_port": _PORT, "ssh_port": _PORT,

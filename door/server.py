@@ -28,6 +28,7 @@ from .boards import BoardLogin, BoardRefused, board_login
 from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
+from .listeners import Listener, Plan
 from .logfiles import open_log
 from .loglimit import limit_repeats
 from .net.buffers import bound_send_buffers
@@ -461,6 +462,16 @@ async def listen(hosts: list[str], port: int, listeners: list[Any],
     return port
 
 
+async def listen_as(plan: Plan, listener: Listener, listeners: list[Any],
+                    start: Callable[[str, int], Awaitable[Any]]) -> int:
+    """:func:`listen` for one listener of ``plan``: a bind that fails is one line naming
+    the sysop.ini key (or option) and its value (door/listeners.py)."""
+    try:
+        return await listen(list(listener.hosts), listener.port, listeners, start)
+    except OSError as exc:
+        raise plan.bind_error(listener, exc) from None
+
+
 def log_to_file(data_dir: Path) -> logging.Handler | None:
     """The log file in ``data_dir`` beside stderr (door/logfiles.py: rotated by whichever
     process fills it, followed by the others)."""
@@ -506,22 +517,16 @@ async def serve(settings: Settings, bind: str, port: int,
     and reports to the supervisor."""
     from .net.ssh import start_ssh
 
+    plan = Plan.of(settings, bind, port, ssh_port, rlogin_port, web_port)
+    if worker is not None and worker.ports is not None:  # the ports worker 1 got
+        plan = plan.on_ports(worker.ports)
+    plan.check()
     make_private_dir(settings.data_dir)
     handler = log_to_file(settings.data_dir)
     unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
     door = Door(settings, store, worker)
-    ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
-    if rlogin_port is None:
-        rlogin_port = -1 if settings.server.rlogin_port is None else settings.server.rlogin_port
-    if web_port is None:
-        web_port = settings.web.port if settings.web.enabled else -1
-    if worker is not None and worker.ports is not None:  # the ports worker 1 got
-        port = worker.ports.telnet
-        ssh_port = -1 if worker.ports.ssh is None else worker.ports.ssh
-        rlogin_port = -1 if worker.ports.rlogin is None else worker.ports.rlogin
-        web_port = -1 if worker.ports.web is None else worker.ports.web
-    hosts = [host.strip() for host in bind.split(",") if host.strip()]
+    hosts = list(plan.telnet.hosts)
     listeners: list[Any] = []
     ssh_bound = rlogin_bound = web_bound = None
     stop = stop or asyncio.Event()
@@ -530,23 +535,29 @@ async def serve(settings: Settings, bind: str, port: int,
     link = WatchLink(store)
     """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
-        bound = await listen(hosts, port, listeners,
-                             lambda host, port: start_telnet(host, port, door.run, door.pool))
+        bound = await listen_as(plan, plan.telnet, listeners,
+                                lambda host, port: start_telnet(host, port, door.run,
+                                                                door.pool))
         await take_host_rows(store, f"{socket.gethostname()}:{bound}", worker)
         where = f"telnet on {', '.join(hosts)} port {bound}"
-        if ssh_port >= 0:
-            ssh_bound = await listen(hosts, ssh_port, listeners, lambda host, port: start_ssh(
+        if plan.ssh is not None:
+            ssh_bound = await listen_as(plan, plan.ssh, listeners, lambda host, port: start_ssh(
                 host, port, settings.data_dir, door.run, door.accounts, door.limiter,
                 login_timeout=settings.accounts.login_timeout, pool=door.pool))
             where += f" and SSH on port {ssh_bound}"
-        if rlogin_port >= 0:
-            rlogin_bound = await listen(hosts, rlogin_port, listeners,
-                                        lambda host, port: start_rlogin(host, port, door.run))
+        if plan.rlogin is not None:
+            rlogin_bound = await listen_as(plan, plan.rlogin, listeners,
+                                           lambda host, port: start_rlogin(host, port,
+                                                                           door.run))
             where += f" and RLogin on port {rlogin_bound}"
             if not settings.boards:
                 log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
-        if web_port >= 0:
-            web_bound, url = await start_web_for(settings, door, hosts, web_port, listeners)
+        if plan.web is not None:
+            try:
+                web_bound, url = await start_web_for(settings, door, hosts, plan.web.port,
+                                                     listeners)
+            except OSError as exc:
+                raise plan.bind_error(plan.web, exc) from None
             where += f" and the web on {url}"
         log.info("listening: %s (home %s; %s)", where, settings.home, build_name())
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from waiting import SCALE, WAIT
+
 from door.compiled import COMPILED_MODULES, PURE_PYTHON_ENV, stale_source, why_not_compiled
 from door.term import Attr, Charset, Renderer, Screen
 
@@ -57,7 +59,7 @@ def test_pure_python_is_asked_for_and_given() -> None:
             "s = door.term.Screen(20, 3); s.put(1, 2, 'Réussite ♠', door.term.Attr(1))\n"
             "print(door.term.Renderer(door.term.Charset('cp437')).frame(s))\n")
     out = subprocess.run([sys.executable, "-c", code], env=pure_env(), cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=2 * WAIT)
     assert out.returncode == 0, out.stderr
     first, frame = out.stdout.splitlines()
     assert first == "True False"
@@ -75,6 +77,6 @@ def test_the_plain_python_renderer_passes_the_renderer_tests() -> None:
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
          "tests/term/test_term_render.py", "tests/term/test_term_screen_put.py",
          "tests/term/test_term_keys.py", "tests/term/test_term_charset.py"],
-        env=pure_env(), cwd=ROOT, capture_output=True, text=True, timeout=600)
+        env=pure_env(), cwd=ROOT, capture_output=True, text=True, timeout=600 * SCALE)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert " passed" in out.stdout.splitlines()[-1]

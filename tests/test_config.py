@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import WAIT
 
 from door.config import ConfigError, default_menu, load_settings, parse_settings
 
@@ -194,7 +195,7 @@ def _run(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Completed
     environment = {k: v for k, v in os.environ.items() if k != "REUSSITE_HOME"}
     environment.update(env or {})
     return subprocess.run([sys.executable, "-m", "door", *args], cwd=cwd, env=environment,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=2 * WAIT)
 
 
 def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -102,7 +102,7 @@ async def test_a_page_elsewhere_may_not_open_the_socket(door_home: Path) -> None
 async def test_a_silent_socket_is_dropped_by_the_login_pool(door_home: Path) -> None:
     configure(door_home, first_byte_timeout=2)
     async with running(door_home, ssh=False, web=True) as ports:
-        silent = await web_call(ports.web)  # the page is sent, nothing comes back
+        silent = await WebCaller.connect(ports.web)  # the page is sent, nothing comes back
         await silent.wait_for("Nothing received: goodbye.", WAIT)
         await silent.wait_closed(WAIT)
         await silent.close()

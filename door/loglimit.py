@@ -128,10 +128,14 @@ class RepeatLimit(logging.Filter):
                     next_due = min(next_due, ends)
             self._next_due = next_due
         for last, held, seconds in due:
+            try:
+                text = last.getMessage()
+            except Exception:  # its arguments do not fit its message: logging says so
+                text = str(last.msg)
             summary = logging.LogRecord(
                 last.name, last.levelno, last.pathname, last.lineno,
                 "… %d more like this in the last %.0f s, not logged: %s",
-                (held, max(1.0, seconds), last.getMessage()), None)
+                (held, max(1.0, seconds), text), None)
             setattr(summary, _SUMMARY, True)
             logging.getLogger(last.name).handle(summary)
 

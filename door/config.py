@@ -26,6 +26,7 @@ from .values import int_between as _int_between
 from .values import on_off as _bool
 from .values import seconds_between as _seconds_between
 from .values import text as _text
+from .values import text_up_to as _text_up_to
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,8 @@ class WebSettings:
     origins: tuple[str, ...] = ()  # more origins the play page may be opened from
     proxies: Networks = ()  # addresses whose X-Forwarded-For names the caller
     cache_seconds: float = 5.0  # public pages and /api answers are this old at most
+    connections_per_address: int = 20  # HTTP connections (WebSockets too) from one address
+    max_connections: int = 512  # HTTP connections from everyone together
 
 
 @dataclass(frozen=True)
@@ -302,6 +305,7 @@ def _db_url(value: str) -> str:
 
 
 _PORT = _int_between(1, 65535)
+_NAME = _text_up_to(40)  # the door's and the sysop's names, on 80-column screens
 
 
 def _workers(value: str) -> int:
@@ -384,7 +388,7 @@ def _optional_game(value: str) -> str:
 
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
-    "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
+    "door": (DoorSettings, {"name": _NAME, "sysop": _NAME, "ansi_dir": _path,
                             "data_dir": _path, "goodbye_pause": _seconds_between(0, 60),
                             "confirm_quit": _bool}),
     "server": (ServerSettings, {"bind": _addresses, "telnet_port": _PORT, "ssh_port": _PORT,
@@ -409,7 +413,9 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                           "port": _PORT, "tls_cert": _optional_path,
                           "tls_key": _optional_path, "origins": _origins,
                           "proxies": _proxy_addresses,
-                          "cache_seconds": _seconds_between(0, 300)}),
+                          "cache_seconds": _seconds_between(0, 300),
+                          "connections_per_address": _int_between(1, 10000),
+                          "max_connections": _int_between(1, 100000)}),
     "bridge": (BridgeSettings, {"host": _host, "port": _PORT, "board": _board_tag,
                                 "secret": _secret, "game": _optional_game}),
     "colors": (ColorsSettings, {"heading": parse_color, "highlight": parse_color,

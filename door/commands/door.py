@@ -228,17 +228,16 @@ def log_to_file(settings: Settings, node: int) -> None:
 
     root = logging.getLogger()
     level = root.level
-    from ..logfiles import PrivateFileHandler
+    from ..logfiles import open_log
     from ..private import make_private_dir
 
     try:
         make_private_dir(settings.data_dir)
-        handler: logging.Handler = PrivateFileHandler(settings.data_dir / LOG_NAME,
-                                                      encoding="utf-8")
+        handler: logging.Handler = open_log(
+            settings.data_dir / LOG_NAME,
+            f"%(asctime)s node {node} pid %(process)d %(levelname)s %(name)s: %(message)s")
     except OSError:
         handler = logging.NullHandler()
-    handler.setFormatter(logging.Formatter(
-        f"%(asctime)s node {node} pid %(process)d %(levelname)s %(name)s: %(message)s"))
     for old in root.handlers[:]:
         root.removeHandler(old)
     root.addHandler(handler)

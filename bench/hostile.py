@@ -47,6 +47,7 @@ import re
 import resource
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -434,6 +435,74 @@ async def control(port: int, seconds: float) -> dict:
     return out
 
 
+# -- the web flood (issue #36) ---------------------------------------------------------------
+
+WEB_FLOOD_KINDS = ("GET", "WebSocket", "hang-up")
+
+
+@dataclass
+class WebFlood:
+    """``--web-rounds`` rounds of ``--web-connections`` connections at once from the attacker's
+    address to the web port: a GET, a WebSocket upgrade, or a hang-up at once, in turn."""
+
+    rounds: list[dict[str, int]] = field(default_factory=list)
+    """Per round: the answers' status lines (``closed``: none came) and the round's time."""
+    log_growth: list[int] = field(default_factory=list)
+    """Bytes the log files grew during each round."""
+
+
+def log_bytes(home: Path) -> int:
+    return sum(path.stat().st_size for path in (home / "data").glob("reussite.log*"))
+
+
+async def web_hit(port: int, kind: str) -> str:
+    """One connection of the flood; the status code it got, or ``closed``."""
+    reader, writer = await asyncio.open_connection(ATTACKER, port)
+    try:
+        if kind == "hang-up":  # a reset, before the server has taken the connection in
+            writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                                       struct.pack("ii", 1, 0))
+            return "hung up"
+        if kind == "GET":
+            writer.write(b"GET /online HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        else:
+            key = os.urandom(16).hex()[:22] + "=="
+            writer.write((f"GET /play HTTP/1.1\r\nHost: [::1]:{port}\r\nUpgrade: websocket"
+                          f"\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                          f"Sec-WebSocket-Version: 13\r\nOrigin: http://[::1]:{port}\r\n\r\n"
+                          ).encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n"), 30)
+        return head.split(b" ")[1].decode() if head.startswith(b"HTTP/") else "closed"
+    except (ConnectionError, asyncio.IncompleteReadError, TimeoutError, IndexError):
+        return "closed"
+    finally:
+        writer.close()
+
+
+async def web_flood(port: int, home: Path, flood: WebFlood, rounds: int, connections: int,
+                    seconds: float) -> None:
+    """The rounds spread over the run (the first after a tenth of it)."""
+    for n in range(rounds):
+        await asyncio.sleep(seconds / (rounds + 1) if n else seconds / 10)
+        before, began = log_bytes(home), time.monotonic()
+        answers = await asyncio.gather(*(web_hit(port, WEB_FLOOD_KINDS[i % 3])
+                                         for i in range(connections)))
+        counts: dict[str, int] = {}
+        for answer in answers:
+            counts[answer] = counts.get(answer, 0) + 1
+        counts["ms"] = int((time.monotonic() - began) * 1000)
+        flood.rounds.append(counts)
+        await asyncio.sleep(1)  # the refusals' log lines are written
+        flood.log_growth.append(log_bytes(home) - before)
+
+
+def print_web_flood(flood: WebFlood, connections: int) -> None:
+    for n, (counts, grown) in enumerate(zip(flood.rounds, flood.log_growth, strict=True), 1):
+        answers = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "ms")
+        print(f"web flood round {n}: {connections} connections from {ATTACKER} in "
+              f"{counts['ms']} ms: {answers}; the log grew {grown} bytes")
+
+
 # -- the run ----------------------------------------------------------------------------------
 
 def make_home() -> Path:
@@ -462,16 +531,18 @@ async def make_victim(home: Path) -> None:
 
 
 async def start_server(home: Path, log_level: str
-                       ) -> tuple[asyncio.subprocess.Process, int, int]:
+                       ) -> tuple[asyncio.subprocess.Process, int, int, int]:
+    """The server, and its telnet, SSH and web ports."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "door", "--home", str(home), "--log-level", log_level, "serve",
         "--bind", f"{CONTROL}, {ATTACKER}", "--telnet-port", "0", "--ssh-port", "0",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        "--web-port", "0", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
     line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
     found = re.search(r"port (\d+) and SSH on port (\d+)", line)
-    if not found:
+    web = re.search(r"the web on http://[^ ]*:(\d+)/", line)
+    if not found or not web:
         raise SystemExit(f"the server did not start: {line!r}")
-    return proc, int(found.group(1)), int(found.group(2))
+    return proc, int(found.group(1)), int(found.group(2)), int(web.group(1))
 
 
 def read_logs(home: Path) -> tuple[int, int, int]:
@@ -501,6 +572,10 @@ async def main() -> None:
     parser.add_argument("--ssh", type=int, default=2,
                         help="SSH attackers of each kind: handshake floods, garbage, "
                              "password loops")
+    parser.add_argument("--web-rounds", type=int, default=3,
+                        help="rounds of the web flood (spread over the run)")
+    parser.add_argument("--web-connections", type=int, default=300,
+                        help="connections at once from one address in each web round")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--keep", action="store_true", help="keep the door home (its log)")
     parser.add_argument("--log-level", default="warning", help="the server's (default warning)")
@@ -515,7 +590,8 @@ async def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4096)), hard))
     home = make_home()
     await make_victim(home)
-    server, port, ssh_port = await start_server(home, args.log_level)
+    server, port, ssh_port, web_port = await start_server(home, args.log_level)
+    flood = WebFlood()
     tally = Tally()
     crashed = False
     try:
@@ -537,6 +613,8 @@ async def main() -> None:
                   for k in range(args.ssh)]
         tasks += [asyncio.create_task(password_loop(ssh_port, tally, until))
                   for _ in range(args.ssh)]
+        tasks.append(asyncio.create_task(web_flood(web_port, home, flood, args.web_rounds,
+                                                   args.web_connections, args.seconds)))
         while time.monotonic() < until:
             await asyncio.sleep(1)
             crashed = crashed or server.returncode is not None
@@ -580,9 +658,11 @@ async def main() -> None:
           f"calls; ssh: {tally.ssh_handshakes} handshakes, {tally.ssh_refused} refused, "
           f"{tally.ssh_garbage} garbage, {tally.password_tries} passwords tried, "
           f"{tally.password_cut_off} connections cut off")
+    print_web_flood(flood, args.web_connections)
     if tally.tried < args.sequences:
         print(f"fewer than {args.sequences} sequences: run longer (--seconds)")
-    print(json.dumps({"tally": asdict(tally), "control": result, "errors": errors,
+    print(json.dumps({"tally": asdict(tally), "web_flood": asdict(flood), "control": result,
+                      "errors": errors,
                       "tracebacks": tracebacks, "crashed": crashed, "load": load}))
     subprocess.run(["uptime"], check=False)
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__, gamelist
+from .commands import bridge, dropfile, league, replay, solve, sysop
 from .commands import door as door_command
-from .commands import dropfile, league, replay, solve, sysop
 from .commands.common import (
     EXIT_CONFIG,
     EXIT_ERROR,
@@ -27,8 +27,9 @@ from .commands.common import (
 )
 from .compiled import build_name
 from .config import CONFIG_NAME, HOME_ENV, ConfigError
+from .loglimit import apply_log_policy
 
-COMMANDS = (replay, sysop, dropfile, door_command, solve, league)
+COMMANDS = (replay, sysop, dropfile, door_command, bridge, solve, league)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
 that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``
 returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2.
@@ -109,7 +110,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     bind = args.bind or settings.server.bind
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
+    from .listeners import Plan
     from .workers import can_fork, default_workers
+
+    # Two listeners on one port, a port in use, an address this machine lacks: one line
+    # naming the key and its value, before the store opens or a worker starts.
+    plan = Plan.of(settings, bind, port, args.ssh_port, args.rlogin_port, args.web_port)
+    plan.check()
+    plan.probe()
 
     workers = args.workers or settings.server.workers or default_workers()
     if workers > 1 and can_fork():
@@ -200,8 +208,10 @@ def _init_target(folder: Path | None, home: Path | None) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    root = logging.getLogger()
+    if not root.handlers:  # (a test calling main() has its own)
+        root.addHandler(apply_log_policy(logging.StreamHandler(sys.stderr)))
+        root.setLevel(args.log_level.upper())
     # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
     # SQLiteImpl"): only its warnings matter to a sysop.
     if args.log_level != "debug":

@@ -27,6 +27,7 @@ from .values import int_between as _int_between
 from .values import on_off as _bool
 from .values import seconds_between as _seconds_between
 from .values import text as _text
+from .values import text_up_to as _text_up_to
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,8 @@ class WebSettings:
     origins: tuple[str, ...] = ()  # more origins the play page may be opened from
     proxies: Networks = ()  # addresses whose X-Forwarded-For names the caller
     cache_seconds: float = 5.0  # public pages and /api answers are this old at most
+    connections_per_address: int = 20  # HTTP connections (WebSockets too) from one address
+    max_connections: int = 512  # HTTP connections from everyone together
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,17 @@ class Board:
 
     def allows(self, address: str) -> bool:
         return address_in(address, self.networks)
+
+
+@dataclass(frozen=True)
+class BridgeSettings:
+    """``reussite bridge``: the Réussite hub this BBS sends its callers to over RLogin."""
+
+    host: str = ""  # empty: `reussite bridge --hub` must name it
+    port: int = 513  # the hub's [server] rlogin_port
+    board: str = ""  # this board's tag on the hub, sent as [TAG] before the handle
+    secret: str = ""  # this board's secret in the hub's [boards]
+    game: str = ""  # start this game at once (RLogin terminal type xtrn=GAME); empty: menu
 
 
 def address_in(address: str, networks: Networks) -> bool:
@@ -249,6 +263,7 @@ class Settings:
     solver: SolverSettings = field(default_factory=SolverSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
+    bridge: BridgeSettings = field(default_factory=BridgeSettings)
     web: WebSettings = field(default_factory=WebSettings)
     league: LeagueSettings = field(default_factory=LeagueSettings)
 
@@ -311,6 +326,7 @@ def _db_url(value: str) -> str:
 
 
 _PORT = _int_between(1, 65535)
+_NAME = _text_up_to(40)  # the door's and the sysop's names, on 80-column screens
 
 
 def _workers(value: str) -> int:
@@ -380,9 +396,41 @@ def _proxy_addresses(value: str) -> Networks:
                          "127.0.0.1, ::1") from None
 
 
+def _host(value: str) -> str:
+    """One host name or IP address, or nothing."""
+    value = value.strip()
+    if value and not re.fullmatch(r"[0-9A-Za-z.:\-]+", value):
+        raise ValueError("expected a host name or IP address such as hub.example.org")
+    return value
+
+
+def _board_tag(value: str) -> str:
+    value = value.strip()
+    if value and not BOARD_TAG.fullmatch(value):
+        raise ValueError("expected a tag of 1 to 8 letters or digits")
+    return value.upper()
+
+
+def _secret(value: str) -> str:
+    """A member board's secret: at least SECRET_MIN characters, no spaces (the hub's
+    [boards] and the bridge's [bridge] both keep it)."""
+    value = value.strip()
+    if len(value) < SECRET_MIN or any(c.isspace() or ord(c) < 32 for c in value):
+        raise ValueError(f"expected a secret of at least {SECRET_MIN} characters without "
+                         "spaces")
+    return value
+
+
+def _optional_game(value: str) -> str:
+    value = value.strip().lower()
+    if value and value not in gamelist.names():
+        raise ValueError(f"expected one of {', '.join(gamelist.names())}, or nothing")
+    return value
+
+
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
-    "door": (DoorSettings, {"name": _text, "sysop": _text, "ansi_dir": _path,
+    "door": (DoorSettings, {"name": _NAME, "sysop": _NAME, "ansi_dir": _path,
                             "data_dir": _path, "goodbye_pause": _seconds_between(0, 60),
                             "confirm_quit": _bool}),
     "server": (ServerSettings, {"bind": _addresses, "telnet_port": _PORT, "ssh_port": _PORT,
@@ -407,7 +455,11 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                           "port": _PORT, "tls_cert": _optional_path,
                           "tls_key": _optional_path, "origins": _origins,
                           "proxies": _proxy_addresses,
-                          "cache_seconds": _seconds_between(0, 300)}),
+                          "cache_seconds": _seconds_between(0, 300),
+                          "connections_per_address": _int_between(1, 10000),
+                          "max_connections": _int_between(1, 100000)}),
+    "bridge": (BridgeSettings, {"host": _host, "port": _PORT, "board": _board_tag,
+                                "secret": _secret, "game": _optional_game}),
     "league": (LeagueSettings, {"enabled": _bool, "name": _board_name, "hub": _bool,
                                 "join_code": _join_code,
                                 "sync_seconds": _seconds_between(0.2, 86400),
@@ -581,9 +633,10 @@ def _parse_boards(section: configparser.SectionProxy, lines: _Locator,
         if len(parts) not in (2, 3):
             raise ConfigError(f"{prefix}: expected `secret | addresses | name`, got {_quote(raw)}")
         secret, addresses = parts[0], parts[1]
-        if len(secret) < SECRET_MIN or any(c.isspace() or ord(c) < 32 for c in secret):
-            raise ConfigError(f"{prefix}: expected a secret of at least {SECRET_MIN} "
-                              "characters without spaces")
+        try:
+            secret = _secret(secret)
+        except ValueError as exc:
+            raise ConfigError(f"{prefix}: {exc}") from None
         if secret in secrets:
             raise ConfigError(f"{prefix}: the same secret as board {secrets[secret]}: give "
                               "each board its own")

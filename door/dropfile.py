@@ -16,11 +16,21 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .printable import printable
+
 MAX_TIME_LEFT_S = 24 * 3600
 """No BBS grants more than a day per call: longer values are clamps or garbage."""
 DEFAULT_TIME_LEFT_S = 60 * 60
 """Used (with a warning) when a dropfile's time left cannot be read at all."""
 MAX_NAME = 40
+MAX_DIGITS = 20
+"""Digits a dropfile number may have (leading zeros aside): any 64-bit value fits.  A longer
+one is garbage (and Python refuses to convert one of 4,300 digits or more)."""
+MAX_HANDLE = 2**31 - 1
+"""The largest descriptor number there can be (a C int)."""
+MAX_BAUD = 10**9
+QUOTE_MAX = 40
+"""Characters of a line a warning or an error quotes."""
 FIXED_TIMES = {15360: "ENiGMA½ (DOOR.SYS) and x84",
                546 * 60: "ENiGMA½ (DOOR32.SYS and DORINFOx.DEF)"}
 """Time-left values some BBSes write for every caller whatever their real time ("TODO" in
@@ -83,7 +93,8 @@ def find_dropfile(path: str | Path) -> Path:
         try:
             names = sorted(p.name for p in path.iterdir() if p.is_file())
         except OSError as exc:
-            raise DropfileError(f"{path}: cannot list the folder: {exc.strerror}") from None
+            raise DropfileError(f"{_named(path)}: cannot list the folder: {exc.strerror}"
+                                ) from None
         for wanted in ("door32.sys", "door.sys"):
             for name in names:
                 if name.lower() == wanted:
@@ -91,13 +102,14 @@ def find_dropfile(path: str | Path) -> Path:
         for name in names:
             if _DORINFO_NAME.fullmatch(name):
                 return path / name
-        raise DropfileError(f"{path}: no DOOR.SYS, DOOR32.SYS or DORINFOx.DEF in this folder")
+        raise DropfileError(f"{_named(path)}: no DOOR.SYS, DOOR32.SYS or DORINFOx.DEF in this "
+                            "folder")
     if not path.exists() and path.parent.is_dir():
         for sibling in path.parent.iterdir():  # the BBS may have written it in another case
             if sibling.name.lower() == path.name.lower():
                 return sibling
     if not path.exists():
-        raise DropfileError(f"{path}: no such file or folder")
+        raise DropfileError(f"{_named(path)}: no such file or folder")
     return path
 
 
@@ -108,14 +120,20 @@ def read_dropfile(path: str | Path) -> DropfileCaller:
         with found.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise DropfileError(f"{found}: cannot read: {exc.strerror or exc}") from None
+        raise DropfileError(f"{_named(found)}: cannot read: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise DropfileError(f"{found}: {MAX_FILE_BYTES // 1024} KB or more: not a dropfile")
+        raise DropfileError(f"{_named(found)}: {MAX_FILE_BYTES // 1024} KB or more: not a "
+                            "dropfile")
     try:
         caller = parse_dropfile(data, found.name)
     except DropfileError as exc:
-        raise DropfileError(f"{found}: {exc}") from None
+        raise DropfileError(f"{_named(found)}: {exc}") from None
     return replace(caller, path=str(found))
+
+
+def _named(path: Path) -> str:
+    """A dropfile's path as an error line names it: escape bytes in it shown, not sent."""
+    return printable(str(path))
 
 
 def detect_format(lines: list[str], name: str = "") -> str:
@@ -178,10 +196,26 @@ def _line(lines: list[str], number: int) -> str:
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
-def _int(text: str) -> int | None:
-    """The leading (signed) whole number of ``text``, or None."""
-    match = re.match(r"\s*([-+]?\d+)", text)
-    return int(match.group(1)) if match else None
+def _whole(text: str, number: int, what: str) -> int | None:
+    """The leading (signed) whole number of ``text``, line ``number`` (``what`` it holds),
+    or None: the one reader of every number in a dropfile.  More than :data:`MAX_DIGITS`
+    digits raise :class:`DropfileError` naming the line."""
+    match = re.match(r"\s*([-+]?)0*(\d+)", text)
+    if not match:
+        return None
+    digits = match.group(2)
+    if len(digits) > MAX_DIGITS:
+        raise DropfileError(f"line {number} ({what}): a number {len(digits)} digits long: "
+                            "no dropfile value is")
+    value = int(digits)
+    return -value if match.group(1) == "-" else value
+
+
+def _shown(text: str) -> str:
+    """A line as a warning or an error quotes it: escaped, cut after QUOTE_MAX characters."""
+    if len(text) <= QUOTE_MAX:
+        return repr(text)
+    return f"{text[:QUOTE_MAX]!r}… ({len(text)} characters)"
 
 
 def _text(raw: str, what: str, number: int, notes: _Notes) -> str:
@@ -201,17 +235,17 @@ def _undouble(name: str, number: int, notes: _Notes) -> str:
     words = name.split(" ")
     half = len(words) // 2
     if len(words) % 2 == 0 and half and words[:half] == words[half:]:
-        notes.add(f"line {number}: name {name!r} is the same words twice: read as "
-                  f"{' '.join(words[:half])!r}")
+        notes.add(f"line {number}: name {_shown(name)} is the same words twice: read as "
+                  f"{_shown(' '.join(words[:half]))}")
         return " ".join(words[:half])
     return name
 
 
 def _number(lines: list[str], number: int, what: str, default: int, notes: _Notes,
             low: int = 0, high: int = 2**31 - 1) -> int:
-    value = _int(_line(lines, number))
+    value = _whole(_line(lines, number), number, what)
     if value is None:
-        notes.add(f"line {number} ({what}): {_line(lines, number)!r} is not a number: "
+        notes.add(f"line {number} ({what}): {_shown(_line(lines, number))} is not a number: "
                   f"{default} assumed")
         return default
     if not low <= value <= high:
@@ -261,10 +295,10 @@ def _time_left(seconds: int | None, minutes: int | None, notes: _Notes, where: s
 
 
 def _rows(text: str, number: int, notes: _Notes) -> int | None:
-    value = _int(text)
+    value = _whole(text, number, "screen rows")
     if value is None:
         if text:
-            notes.add(f"line {number} (screen rows): {text!r} is not a number: ignored")
+            notes.add(f"line {number} (screen rows): {_shown(text)} is not a number: ignored")
         return None
     if not 10 <= value <= 200:
         notes.add(f"line {number} (screen rows): {value} is not a sane height: ignored")
@@ -279,13 +313,29 @@ def _port(first: str, notes: _Notes) -> tuple[str, int | None]:
     upper = first.strip().upper()
     match = re.fullmatch(r"COM(\d+):?(STDIO|SOCKET(\d+)|HANDLE(\d+))?", upper)
     if not match:
-        notes.add(f"line 1 (port): {first!r} is not COMn: local assumed")
+        notes.add(f"line 1 (port): {_shown(first)} is not COMn: local assumed")
         return "local", None
     if match.group(3) is not None:
-        return "telnet", int(match.group(3))
-    if match.group(2) or int(match.group(1)) == 0:
+        return "telnet", _handle(_whole(match.group(3), 1, "socket handle"), 1, notes)
+    if match.group(2) or _whole(match.group(1), 1, "port") == 0:
         return "local", None
     return "serial", None
+
+
+def _handle(value: int | None, number: int, notes: _Notes) -> int | None:
+    """A socket handle: a descriptor number, or None (with a warning) past any there is."""
+    if value is not None and value > MAX_HANDLE:
+        notes.add(f"line {number} (handle): {value} is no descriptor number: ignored")
+        return None
+    return value
+
+
+def _baud(value: int | None, number: int, notes: _Notes) -> int | None:
+    """A line's speed, None for none (0, negative) or for an absurd one (with a warning)."""
+    if value is not None and value > MAX_BAUD:
+        notes.add(f"line {number} (baud): {value} is no line speed: ignored")
+        return None
+    return value if value and value > 0 else None
 
 
 def _realign_door_sys(lines: list[str], notes: _Notes) -> list[str]:
@@ -331,11 +381,11 @@ def _parse_door_sys(lines: list[str], notes: _Notes) -> DropfileCaller:
         raise DropfileError(f"only {len(data)} lines: a DOOR.SYS has 31 or 52")
     data = _realign_door_sys(data, notes)
     graphics = _line(data, 20).upper()
-    node_value = _int(_line(data, 4))
+    node_value = _whole(_line(data, 4), 4, "node")
     if graphics not in _GRAPHICS and node_value is None:
         raise DropfileError(f"does not follow the DOOR.SYS layout: line 4 (node) is "
-                            f"{_line(data, 4)!r} and line 20 (graphics mode) is "
-                            f"{_line(data, 20)!r}")
+                            f"{_shown(_line(data, 4))} and line 20 (graphics mode) is "
+                            f"{_shown(_line(data, 20))}")
     filled = len(data)
     while filled > 31 and not data[filled - 1].strip():
         filled -= 1
@@ -343,24 +393,24 @@ def _parse_door_sys(lines: list[str], notes: _Notes) -> DropfileCaller:
         notes.add(f"{len(data)} lines where DOOR.SYS has 31 or 52: read what is there")
     comm, handle = _port(_line(data, 1), notes)
     if graphics not in _GRAPHICS:
-        notes.add(f"line 20 (graphics mode): {_line(data, 20)!r} is not GR, NG, 7E or RIP: "
+        notes.add(f"line 20 (graphics mode): {_shown(_line(data, 20))} is not GR, NG, 7E or RIP: "
                   "ANSI assumed")
     user_name = _undouble(_text(data[9] if len(data) > 9 else "", "user name", 10, notes), 10,
                           notes)
     alias = _text(_line(data, 36), "alias", 36, notes) if len(data) >= 36 else ""
     if not user_name and not alias:
         raise DropfileError("no user name on line 10 and no alias on line 36")
-    baud = _int(_line(data, 2))
-    if not baud or baud <= 0:
-        dte = _int(_line(data, 5))
-        baud = dte if dte and dte > 0 else None
+    baud = _baud(_whole(_line(data, 2), 2, "baud"), 2, notes)
+    if baud is None:
+        baud = _baud(_whole(_line(data, 5), 5, "DTE rate"), 5, notes)
     return DropfileCaller(
         format=DOOR_SYS, user_name=user_name or alias, alias=alias or user_name,
         user_id=_text(_line(data, 26), "user record", 26, notes),
         node=_node(node_value, "line 4", notes),
         security_level=_number(data, 15, "security level", 0, notes, 0, 65535),
         location=_text(_line(data, 11), "location", 11, notes),
-        time_left_s=_time_left(_int(_line(data, 18)), _int(_line(data, 19)), notes,
+        time_left_s=_time_left(_whole(_line(data, 18), 18, "seconds left"),
+                               _whole(_line(data, 19), 19, "minutes left"), notes,
                                "lines 18–19 (time left)"),
         ansi=graphics != "NG" and graphics != "7E",
         screen_rows=_rows(_line(data, 21), 21, notes),
@@ -370,23 +420,24 @@ def _parse_door_sys(lines: list[str], notes: _Notes) -> DropfileCaller:
 
 def _parse_doorway(lines: list[str], notes: _Notes) -> DropfileCaller:
     """DoorWay's DOOR.SYS: name, port, baud, minutes, G/M (research/dropfiles.md §2.1)."""
-    if len(lines) < 4 or _int(_line(lines, 4)) is None or _int(_line(lines, 2)) is None:
-        raise DropfileError(f"line 1 is {_line(lines, 1)!r} where a DOOR.SYS has its COM "
+    if (len(lines) < 4 or _whole(_line(lines, 4), 4, "minutes left") is None
+            or _whole(_line(lines, 2), 2, "port") is None):
+        raise DropfileError(f"line 1 is {_shown(_line(lines, 1))} where a DOOR.SYS has its COM "
                             "port, and the file is not DoorWay's form either")
     notes.add("line 1 is not a COM port: read as DoorWay's DOOR.SYS (name, port, baud, "
               "minutes, graphics)")
     name = _text(lines[0], "user name", 1, notes)
     if not name:
         raise DropfileError("no user name on line 1")
-    port = _int(_line(lines, 2)) or 0
-    baud = _int(_line(lines, 3))
+    port = _whole(_line(lines, 2), 2, "port") or 0
+    baud = _baud(_whole(_line(lines, 3), 3, "baud"), 3, notes)
     return DropfileCaller(
         format=DOOR_SYS, user_name=name, alias=name, user_id="", node=1, security_level=0,
-        location="", time_left_s=_time_left(None, _int(_line(lines, 4)), notes,
-                                            "line 4 (minutes left)"),
+        location="", time_left_s=_time_left(None, _whole(_line(lines, 4), 4, "minutes left"),
+                                            notes, "line 4 (minutes left)"),
         ansi=_line(lines, 5).upper() != "M", screen_rows=None,
-        comm="serial" if port else "local", socket_handle=None,
-        baud=baud if baud and baud > 0 else None, warnings=tuple(notes))
+        comm="serial" if port else "local", socket_handle=None, baud=baud,
+        warnings=tuple(notes))
 
 
 # -- DOOR32.SYS -----------------------------------------------------------------------------
@@ -396,10 +447,10 @@ def _parse_door32(lines: list[str], notes: _Notes) -> DropfileCaller:
         raise DropfileError(f"only {len(lines)} lines: a DOOR32.SYS has 11")
     if len(lines) != 11:
         notes.add(f"{len(lines)} lines where DOOR32.SYS has 11: read what is there")
-    kind = _int(_line(lines, 1))
-    handle = _int(_line(lines, 2))
+    kind = _whole(_line(lines, 1), 1, "comm type")
+    handle = _handle(_whole(_line(lines, 2), 2, "handle"), 2, notes)
     if kind is None or not 0 <= kind <= 2:
-        notes.add(f"line 1 (comm type): {_line(lines, 1)!r} is not 0, 1 or 2: "
+        notes.add(f"line 1 (comm type): {_shown(_line(lines, 1))} is not 0, 1 or 2: "
                   f"{'telnet' if handle and handle > 0 else 'local'} assumed")
         kind = 2 if handle and handle > 0 else 0
     comm = ("local", "serial", "telnet")[kind]
@@ -412,13 +463,13 @@ def _parse_door32(lines: list[str], notes: _Notes) -> DropfileCaller:
                       "Envy write for a live socket: handle kept")
             socket_handle = handle
     elif handle is None:
-        notes.add(f"line 2 (handle): {_line(lines, 2)!r} is not a number: ignored")
+        notes.add(f"line 2 (handle): {_shown(_line(lines, 2))} is not a number: ignored")
     bbs = _text(_line(lines, 4), "BBS name", 4, notes)
     real = _undouble(_text(_line(lines, 6), "real name", 6, notes), 6, notes)
     alias = _text(_line(lines, 7), "alias", 7, notes)
     if not real and not alias:
         raise DropfileError("no real name on line 6 and no alias on line 7")
-    minutes = _int(_line(lines, 9))
+    minutes = _whole(_line(lines, 9), 9, "minutes left")
     if minutes is not None and bbs.upper().startswith("WWIV") and minutes > 0:
         notes.add(f"line 9 (minutes left): WWIV writes seconds here: {minutes} read as "
                   "seconds")
@@ -429,11 +480,12 @@ def _parse_door32(lines: list[str], notes: _Notes) -> DropfileCaller:
         seconds, minutes = minutes, None
     else:
         seconds = None
-    emulation = _int(_line(lines, 10))
+    emulation = _whole(_line(lines, 10), 10, "emulation")
     if emulation is None:
-        notes.add(f"line 10 (emulation): {_line(lines, 10)!r} is not a number: ANSI assumed")
-    node = _int(_line(lines, 11))
-    baud = _int(_line(lines, 3))
+        notes.add(f"line 10 (emulation): {_shown(_line(lines, 10))} is not a number: ANSI "
+                  "assumed")
+    node = _whole(_line(lines, 11), 11, "node")
+    baud = _baud(_whole(_line(lines, 3), 3, "baud"), 3, notes)
     return DropfileCaller(
         format=DOOR32_SYS, user_name=real or alias, alias=alias or real,
         user_id=_text(_line(lines, 5), "user record", 5, notes),
@@ -442,8 +494,7 @@ def _parse_door32(lines: list[str], notes: _Notes) -> DropfileCaller:
         location="",
         time_left_s=_time_left(seconds, minutes, notes, "line 9 (time left)"),
         ansi=emulation is None or emulation >= 1, screen_rows=None, comm=comm,
-        socket_handle=socket_handle, baud=baud if baud and baud > 0 else None,
-        warnings=tuple(notes), bbs=bbs)
+        socket_handle=socket_handle, baud=baud, warnings=tuple(notes), bbs=bbs)
 
 
 # -- DORINFOx.DEF ---------------------------------------------------------------------------
@@ -471,28 +522,29 @@ def _parse_dorinfo(lines: list[str], name: str, notes: _Notes) -> DropfileCaller
     port = _line(lines, 4).upper()
     match = re.fullmatch(r"COM(\d+):?", port)
     if not match:
-        notes.add(f"line 4 (port): {_line(lines, 4)!r} is not COMn: local assumed")
-    comm = "serial" if match and int(match.group(1)) > 0 else "local"
+        notes.add(f"line 4 (port): {_shown(_line(lines, 4))} is not COMn: local assumed")
+    com = _whole(match.group(1), 4, "port") if match else None
+    comm = "serial" if com else "local"
     rate = _line(lines, 5)
     if not re.fullmatch(r"\d+( BAUD(-R)?(,[NEO],[78],[12])?)?", rate.upper()):
-        notes.add(f"line 5 (rate): {rate!r} is not 'nnnn BAUD,N,8,1': the number read")
-    baud = _int(rate)
+        notes.add(f"line 5 (rate): {_shown(rate)} is not 'nnnn BAUD,N,8,1': the number read")
+    baud = _baud(_whole(rate, 5, "rate"), 5, notes)
     first = _text(_line(lines, 7), "first name", 7, notes)
     last = _text(_line(lines, 8), "last name", 8, notes)
     user_name = _undouble(" ".join(part for part in (first, last) if part), 7, notes)
     if not user_name:
         raise DropfileError("no user name on lines 7–8")
-    graphics = _int(_line(lines, 10))
+    graphics = _whole(_line(lines, 10), 10, "graphics")
     if graphics is None:
-        notes.add(f"line 10 (graphics): {_line(lines, 10)!r} is not a number: ANSI assumed")
+        notes.add(f"line 10 (graphics): {_shown(_line(lines, 10))} is not a number: ANSI "
+                  "assumed")
     bbs = _text(_line(lines, 1), "BBS name", 1, notes)
     return DropfileCaller(
         format=DORINFO, user_name=user_name, alias=user_name, user_id="",
         node=_dorinfo_node(name, notes),
         security_level=_number(lines, 11, "security level", 0, notes, 0, 65535),
         location=_text(_line(lines, 9), "location", 9, notes),
-        time_left_s=_time_left(None, _int(_line(lines, 12)), notes,
+        time_left_s=_time_left(None, _whole(_line(lines, 12), 12, "minutes left"), notes,
                                "line 12 (minutes left)"),
         ansi=graphics is None or graphics >= 1, screen_rows=None, comm=comm,
-        socket_handle=None, baud=baud if baud and baud > 0 else None,
-        warnings=tuple(notes), bbs=bbs)
+        socket_handle=None, baud=baud, warnings=tuple(notes), bbs=bbs)

@@ -7,7 +7,7 @@ known handle, or the member board's word for an RLogin caller), then takes the l
 node (or sees "all nodes busy") and plays.
 SIGTERM/SIGINT tell every caller, save games in progress and close everything within
 ``SHUTDOWN_S`` seconds.  One log line per connect, login, game end and disconnect goes to
-stderr and to ``data/reussite.log`` (rotated).
+stderr and to ``data/reussite.log`` (rotated: door/logfiles.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from .boards import BoardLogin, BoardRefused, board_login
 from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
-from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
+from .listeners import Listener, Plan
+from .logfiles import open_log
 from .loglimit import limit_repeats
 from .net.buffers import bound_send_buffers
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
@@ -54,7 +55,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_S = 5.0  # SIGTERM to everything closed
 BOARD_SECRET = "\0board secret"
 """The failed-login key of a wrong RLogin board secret (no handle has a NUL in it)."""
-LOG_FILE, LOG_BYTES, LOG_BACKUPS = "reussite.log", 1_000_000, 5
+LOG_FILE = "reussite.log"
 INPUT_BURST, INPUT_RATE = 8192, 512
 """Bytes a caller may send at once, then per second: more than any typist or paste needs
 (arrow keys auto-repeating send 90 a second); a flood (a megabyte without a newline) is
@@ -461,20 +462,24 @@ async def listen(hosts: list[str], port: int, listeners: list[Any],
     return port
 
 
-def log_to_file(data_dir: Path, shared: bool = False) -> logging.Handler | None:
-    """The log file in ``data_dir`` beside stderr.  ``shared``: several processes append to
-    it (``serve --workers``), and the supervisor rotates it."""
+async def listen_as(plan: Plan, listener: Listener, listeners: list[Any],
+                    start: Callable[[str, int], Awaitable[Any]]) -> int:
+    """:func:`listen` for one listener of ``plan``: a bind that fails is one line naming
+    the sysop.ini key (or option) and its value (door/listeners.py)."""
     try:
-        if shared:
-            handler: logging.Handler = PrivateWatchedFileHandler(data_dir / LOG_FILE,
-                                                                 encoding="utf-8")
-        else:
-            handler = PrivateRotatingFileHandler(data_dir / LOG_FILE, maxBytes=LOG_BYTES,
-                                                 backupCount=LOG_BACKUPS, encoding="utf-8")
+        return await listen(list(listener.hosts), listener.port, listeners, start)
+    except OSError as exc:
+        raise plan.bind_error(listener, exc) from None
+
+
+def log_to_file(data_dir: Path) -> logging.Handler | None:
+    """The log file in ``data_dir`` beside stderr (door/logfiles.py: rotated by whichever
+    process fills it, followed by the others)."""
+    try:
+        handler = open_log(data_dir / LOG_FILE)
     except OSError as exc:
         log.warning("no log file in %s: %s", data_dir, exc)
         return None
-    handler.setFormatter(logging.Formatter(FORMAT))
     logging.getLogger().addHandler(handler)
     return handler
 
@@ -512,22 +517,16 @@ async def serve(settings: Settings, bind: str, port: int,
     and reports to the supervisor."""
     from .net.ssh import start_ssh
 
+    plan = Plan.of(settings, bind, port, ssh_port, rlogin_port, web_port)
+    if worker is not None and worker.ports is not None:  # the ports worker 1 got
+        plan = plan.on_ports(worker.ports)
+    plan.check()
     make_private_dir(settings.data_dir)
-    handler = log_to_file(settings.data_dir, shared=worker is not None)
+    handler = log_to_file(settings.data_dir)
     unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
     door = Door(settings, store, worker)
-    ssh_port = settings.server.ssh_port if ssh_port is None else ssh_port
-    if rlogin_port is None:
-        rlogin_port = -1 if settings.server.rlogin_port is None else settings.server.rlogin_port
-    if web_port is None:
-        web_port = settings.web.port if settings.web.enabled else -1
-    if worker is not None and worker.ports is not None:  # the ports worker 1 got
-        port = worker.ports.telnet
-        ssh_port = -1 if worker.ports.ssh is None else worker.ports.ssh
-        rlogin_port = -1 if worker.ports.rlogin is None else worker.ports.rlogin
-        web_port = -1 if worker.ports.web is None else worker.ports.web
-    hosts = [host.strip() for host in bind.split(",") if host.strip()]
+    hosts = list(plan.telnet.hosts)
     listeners: list[Any] = []
     ssh_bound = rlogin_bound = web_bound = None
     stop = stop or asyncio.Event()
@@ -536,23 +535,29 @@ async def serve(settings: Settings, bind: str, port: int,
     link = WatchLink(store)
     """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
-        bound = await listen(hosts, port, listeners,
-                             lambda host, port: start_telnet(host, port, door.run, door.pool))
+        bound = await listen_as(plan, plan.telnet, listeners,
+                                lambda host, port: start_telnet(host, port, door.run,
+                                                                door.pool))
         await take_host_rows(store, f"{socket.gethostname()}:{bound}", worker)
         where = f"telnet on {', '.join(hosts)} port {bound}"
-        if ssh_port >= 0:
-            ssh_bound = await listen(hosts, ssh_port, listeners, lambda host, port: start_ssh(
+        if plan.ssh is not None:
+            ssh_bound = await listen_as(plan, plan.ssh, listeners, lambda host, port: start_ssh(
                 host, port, settings.data_dir, door.run, door.accounts, door.limiter,
                 login_timeout=settings.accounts.login_timeout, pool=door.pool))
             where += f" and SSH on port {ssh_bound}"
-        if rlogin_port >= 0:
-            rlogin_bound = await listen(hosts, rlogin_port, listeners,
-                                        lambda host, port: start_rlogin(host, port, door.run))
+        if plan.rlogin is not None:
+            rlogin_bound = await listen_as(plan, plan.rlogin, listeners,
+                                           lambda host, port: start_rlogin(host, port,
+                                                                           door.run))
             where += f" and RLogin on port {rlogin_bound}"
             if not settings.boards:
                 log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
-        if web_port >= 0:
-            web_bound, url = await start_web_for(settings, door, hosts, web_port, listeners)
+        if plan.web is not None:
+            try:
+                web_bound, url = await start_web_for(settings, door, hosts, plan.web.port,
+                                                     listeners)
+            except OSError as exc:
+                raise plan.bind_error(plan.web, exc) from None
             where += f" and the web on {url}"
         log.info("listening: %s (home %s; %s)", where, settings.home, build_name())
         for sig in (signal.SIGINT, signal.SIGTERM):

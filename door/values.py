@@ -21,6 +21,16 @@ def text(value: str) -> str:
     return value.strip()
 
 
+def text_up_to(limit: int) -> Parser:
+    """Text of at most ``limit`` characters (a name shown on an 80-column screen)."""
+    def parse(value: str) -> str:
+        value = text(value)
+        if len(value) > limit:
+            raise ValueError(f"expected text of at most {limit} characters")
+        return value
+    return parse
+
+
 def between(low: float, high: float, convert: Callable[[str], Any], what: str) -> Parser:
     expected = f"expected {what} {low:g}–{high:g}"
 

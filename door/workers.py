@@ -30,7 +30,8 @@ single-process server does, each worker does.  What they share, and how:
   server stops (callers told, games saved) and waits for them.  A worker that dies is
   started again (its nodes freed, its who's-online rows taken back).  If the supervisor
   itself dies (kill -9), the workers notice at once and stop as on SIGTERM.
-* **The log file**: workers append to it, the supervisor rotates it.
+* **The log file**: the supervisor and the workers append to it; whichever fills it
+  rotates it, and the others follow (door/logfiles.py).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)
 STABLE_S = 60.0
 """A worker that ran this long before dying is started again at once."""
 CHECK_S = 1.0
-"""How often the supervisor looks at the log file's size when nothing else happens."""
+"""How often the supervisor looks at its workers when no signal comes."""
 
 
 def default_workers() -> int:
@@ -321,16 +322,15 @@ class Supervisor:
 
     def run(self) -> int:
         from .private import make_private_dir
-        from .server import LOG_FILE, log_to_file
+        from .server import log_to_file
 
         make_private_dir(self.settings.data_dir)
-        handler = log_to_file(self.settings.data_dir, shared=True)
+        handler = log_to_file(self.settings.data_dir)
         self.nodes = SharedNodes(self.settings.server.max_nodes)
         self._lifeline_r, self._lifeline_w = os.pipe()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
-        self._log_path = self.settings.data_dir / LOG_FILE
         previous = self._catch_signals()
         try:
             code = self._start_all()
@@ -500,7 +500,7 @@ class Supervisor:
 
     # -- running --------------------------------------------------------------------------
     def _watch(self) -> int:
-        """Until a stop: reap and restart dead workers, rotate the log."""
+        """Until a stop: reap and restart dead workers."""
         restart_at: dict[int, float] = {}
         while not self.stopping:
             self._pause(min([CHECK_S, *(t - time.monotonic() for t in restart_at.values())]))
@@ -513,7 +513,6 @@ class Supervisor:
                     new = self._fork(index)
                     if self._await_listening([new]) is not None and not self.stopping:
                         restart_at[index] = time.monotonic() + self._died(new)
-            rotate_log(self._log_path)
         return 0
 
     def _died(self, child: _Child) -> float:
@@ -583,29 +582,6 @@ def run_worker(settings: Settings, bind: str, telnet_port: int, ssh_port: int | 
         return 1
     except KeyboardInterrupt:
         return 0
-
-
-def rotate_log(path: os.PathLike[str] | str, max_bytes: int | None = None,
-               backups: int | None = None) -> bool:
-    """Rotate the shared log file once it is ``max_bytes`` long (the workers append to it and
-    reopen it when it has moved: :class:`door.logfiles.PrivateWatchedFileHandler`)."""
-    from .server import LOG_BACKUPS, LOG_BYTES
-
-    max_bytes = LOG_BYTES if max_bytes is None else max_bytes
-    backups = LOG_BACKUPS if backups is None else backups
-    try:
-        if os.path.getsize(path) < max_bytes:
-            return False
-    except OSError:
-        return False
-    name = os.fspath(path)
-    with contextlib.suppress(OSError):
-        for n in range(backups - 1, 0, -1):
-            if os.path.exists(f"{name}.{n}"):
-                os.replace(f"{name}.{n}", f"{name}.{n + 1}")
-        os.replace(name, f"{name}.1")
-        return True
-    return False
 
 
 def supervise(settings: Settings, bind: str, telnet_port: int, ssh_port: int | None,

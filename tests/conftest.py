@@ -59,3 +59,17 @@ async def _solver_workers_stopped():
     from door.solving import close_solver_pool
 
     await close_solver_pool()
+
+
+TEST_TIMEOUT_S = 120
+"""setup.cfg's pytest-timeout for one test on a quiet machine: scaled here like the tests'
+own waits (tests/waiting.py), so a loaded machine does not end a test that is only slow."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    from waiting import SCALE
+
+    for item in items:
+        marker = item.get_closest_marker("timeout")
+        seconds = marker.args[0] if marker is not None and marker.args else TEST_TIMEOUT_S
+        item.add_marker(pytest.mark.timeout(seconds * SCALE), append=False)

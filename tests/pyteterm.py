@@ -120,8 +120,21 @@ class PyteCaller:
                     return
                 raise AssertionError(f"closed before {needle!r}; screen:\n{self.term.text}")
 
+    async def wait_until(self, check: Callable[[], bool], what: str,
+                         timeout: float = WAIT) -> None:
+        """Read until ``check()`` holds; fail with the screen shown if it never does."""
+        deadline = time.monotonic() + timeout
+        while not check():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never {what}; screen:\n{self.term.text}")
+            if not await self.pump() and not check():
+                raise AssertionError(f"closed before {what}; screen:\n{self.term.text}")
+
     async def settle(self, quiet: float = 0.15) -> None:
-        """Read until the server has been quiet for ``quiet`` seconds."""
+        """Read until the server has been quiet for ``quiet`` seconds: for a key's effects to
+        be drawn before the next is sent, or before checking that something did not come.
+        What must come is waited for (:meth:`wait_for`, :meth:`wait_until`): a busy machine
+        can be quiet longer than this in the middle of a frame."""
         while True:
             try:
                 data = await asyncio.wait_for(self.reader.read(65536), quiet)

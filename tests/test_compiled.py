@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from programs import missing
+from waiting import SCALE, WAIT
 
 from door.compiled import (
     COMPILE_ENV,
@@ -76,7 +77,7 @@ def compiled_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def run_in(tree: Path, code: str, **changes: str | None) -> subprocess.CompletedProcess:
     """``python -c code`` importing ``door`` from ``tree`` (the current folder comes first)."""
     return subprocess.run([sys.executable, "-c", code], cwd=tree, env=env(**changes),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=4 * WAIT)
 
 
 FRAME = ("import sys, door, door.term, door.compiled as c\n"
@@ -102,7 +103,7 @@ def test_the_compiled_build_runs_and_draws_the_same(compiled_tree: Path) -> None
     assert frame == this_frame()
     assert "\\x1b[31mR\\x82ussite" in frame  # red; CP437 has é at 0x82
     version = subprocess.run([sys.executable, "-m", "door", "--version"], cwd=compiled_tree,
-                             env=env(), capture_output=True, text=True, timeout=120)
+                             env=env(), capture_output=True, text=True, timeout=4 * WAIT)
     assert version.stdout.strip().endswith(", terminal modules compiled (mypyc)")
 
 
@@ -129,7 +130,7 @@ def test_the_other_build_passes_the_renderer_tests(compiled_tree: Path) -> None:
          *(str(ROOT / test) for test in RENDERER_TESTS)],
         cwd=ROOT if compiled_here else compiled_tree,
         env=env(**{PURE_PYTHON_ENV: "1" if compiled_here else None}),
-        capture_output=True, text=True, timeout=600)
+        capture_output=True, text=True, timeout=600 * SCALE)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert " passed" in out.stdout.splitlines()[-1]
 

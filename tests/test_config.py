@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import WAIT
 
 from door.config import ConfigError, default_menu, load_settings, parse_settings
 
@@ -101,6 +102,9 @@ def test_bad_config_names_file_line_section_key(tmp_path: Path, text: str,
                                             "https://bbs.example.org"),
     ("[web]\nproxies = proxy.lan\n", ":2: [web] proxies: expected IP addresses or networks"),
     ("[web]\ncache_seconds = 900\n", ":2: [web] cache_seconds: expected seconds 0–300"),
+    ("[web]\nconnections_per_address = 0\n", ":2: [web] connections_per_address: expected a "
+                                             "whole number 1–10000"),
+    ("[web]\nmax_connections = lots\n", ":2: [web] max_connections: expected a whole number"),
 ])
 def test_bad_web_settings(tmp_path: Path, text: str, expected: str) -> None:
     with pytest.raises(ConfigError) as err:
@@ -191,7 +195,7 @@ def _run(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Completed
     environment = {k: v for k, v in os.environ.items() if k != "REUSSITE_HOME"}
     environment.update(env or {})
     return subprocess.run([sys.executable, "-m", "door", *args], cwd=cwd, env=environment,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=2 * WAIT)
 
 
 def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:
@@ -262,3 +266,13 @@ def test_a_retired_key_is_ignored_with_a_log_line(tmp_path: Path, caplog) -> Non
     assert [r.getMessage() for r in caplog.records] == [
         "sysop.ini:2: [auntmary] passes is no longer used (Aunt Mary always has three passes, "
         "as its rules say): ignored, and may be removed"]
+
+
+@pytest.mark.parametrize("key", ["name", "sysop"])
+def test_a_name_of_a_megabyte_is_refused_in_one_short_line(tmp_path: Path, key: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_settings(f"[door]\n{key} = {'N' * 1_000_000}\n", tmp_path)
+    message = str(err.value)
+    assert f":2: [door] {key}: expected text of at most 40 characters, got 'NNN" in message
+    assert message.endswith("(1000000 characters)") and len(message) < 200
+    assert parse_settings(f"[door]\n{key} = {'N' * 40}\n", tmp_path)

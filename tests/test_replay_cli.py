@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import WAIT
 
 from door.games import engine
 
@@ -17,7 +18,7 @@ GAMES = ["mariant", "montecarlo", "auntmary", "anciento"]
 
 def _replay(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "door", "replay", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=2 * WAIT)
 
 
 def _played(name: str, number: int, moves: int):

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from waiting import WAIT
+
 from door.games import Status, engine
 from door.games.solvers import (
     NOT_WINNABLE,
@@ -22,7 +24,7 @@ from door.games.solvers import (
 
 def _solve(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "door", "solve", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=4 * WAIT)
 
 
 def test_one_deal_prints_a_verdict_whose_line_wins(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ async def test_one_job_per_worker_the_rest_wait() -> None:
         hard.cancel()               # the caller who asked left: the worker is killed ...
         with pytest.raises(asyncio.CancelledError):
             await hard
-        verdict = await asyncio.wait_for(quick, 60)   # ... and the next job goes ahead
+        verdict = await asyncio.wait_for(quick, 2 * WAIT)   # ... and the next job goes ahead
         assert verdict.verdict == NOT_WINNABLE
     finally:
         await pool.close()

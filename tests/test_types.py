@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import SCALE
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -14,6 +15,6 @@ REPO = Path(__file__).resolve().parent.parent
 @pytest.mark.timeout(900)  # a first run with no cache takes a minute on a loaded machine
 def test_mypy_finds_no_error() -> None:
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True,
-                            text=True, timeout=880)
+                            text=True, timeout=880 * SCALE)
     assert "No module named mypy" not in result.stderr, "mypy is part of the [test] extra"
     assert result.returncode == 0, result.stdout + result.stderr

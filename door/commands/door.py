@@ -20,13 +20,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .common import CliError, resolve_settings
 
 if TYPE_CHECKING:
+    import socket
+
     from ..config import Settings
     from ..dropfile import DropfileCaller
     from ..net.terminal import Terminal
@@ -138,18 +140,9 @@ def _check_options(args: argparse.Namespace, error: type[Exception]) -> None:
 
 def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Caller, list[str]]:
     """The session's caller from the dropfile and the command line's overrides."""
-    from ..dropfile import MAX_TIME_LEFT_S
     from ..session import Caller
 
-    notes: list[str] = []
-    time_left = record.time_left_s
-    if args.time_left is not None:
-        time_left = int(args.time_left * 60)
-        if time_left > MAX_TIME_LEFT_S:
-            notes.append(f"--time-left {args.time_left:g}: more than a day, clamped to "
-                         f"{MAX_TIME_LEFT_S // 60} minutes")
-            time_left = MAX_TIME_LEFT_S
-        time_left = max(time_left, 1)
+    time_left, notes = visit_seconds(record, args)
     node = record.node if args.node is None else args.node
     # One source for every dropfile: the BBS's name in DOOR32.SYS carries its version and
     # DOOR.SYS names no BBS, so either would split a player's record on an upgrade or a
@@ -157,6 +150,22 @@ def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Calle
     return Caller(alias=record.alias, node=node, time_left_s=time_left,
                   user_name=record.user_name, user_id=record.user_id,
                   source=BBS_SOURCE), notes
+
+
+def visit_seconds(record: DropfileCaller, args: argparse.Namespace) -> tuple[int, list[str]]:
+    """Seconds for this visit: ``--time-left``'s (clamped to a day), else the dropfile's;
+    and a note for the log when it was clamped.  (``reussite bridge`` shares it.)"""
+    from ..dropfile import MAX_TIME_LEFT_S
+
+    if args.time_left is None:
+        return record.time_left_s, []
+    notes: list[str] = []
+    time_left = int(args.time_left * 60)
+    if time_left > MAX_TIME_LEFT_S:
+        notes.append(f"--time-left {args.time_left:g}: more than a day, clamped to "
+                     f"{MAX_TIME_LEFT_S // 60} minutes")
+        time_left = MAX_TIME_LEFT_S
+    return max(time_left, 1), notes
 
 
 def choose_transport(args: argparse.Namespace, record: DropfileCaller,
@@ -219,17 +228,16 @@ def log_to_file(settings: Settings, node: int) -> None:
 
     root = logging.getLogger()
     level = root.level
-    from ..logfiles import PrivateFileHandler
+    from ..logfiles import open_log
     from ..private import make_private_dir
 
     try:
         make_private_dir(settings.data_dir)
-        handler: logging.Handler = PrivateFileHandler(settings.data_dir / LOG_NAME,
-                                                      encoding="utf-8")
+        handler: logging.Handler = open_log(
+            settings.data_dir / LOG_NAME,
+            f"%(asctime)s node {node} pid %(process)d %(levelname)s %(name)s: %(message)s")
     except OSError:
         handler = logging.NullHandler()
-    handler.setFormatter(logging.Formatter(
-        f"%(asctime)s node {node} pid %(process)d %(levelname)s %(name)s: %(message)s"))
     for old in root.handlers[:]:
         root.removeHandler(old)
     root.addHandler(handler)
@@ -240,38 +248,18 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
          args: argparse.Namespace, transport: str, target: int | None,
          error: type[Exception]) -> int:
     import asyncio
-    import contextlib
-    import socket as socketlib
-    import sys
 
-    from ..net.socket import NotASocket, connect_back, inherit_socket
-    from ..net.stdio import blocking_restored, raw_mode
-    from .hangup import HangupSignals, ignore_hangups
+    from .hangup import HangupSignals
 
     signals = HangupSignals()  # from here on a hang-up is the visit's to handle
     signals.install()
-
-    sock: socketlib.socket | None = None
-    if transport == "connect":
-        try:
-            sock = connect_back(target or 0)
-        except OSError as exc:
-            raise error(f"cannot connect back to 127.0.0.1:{target}: "
-                        f"{exc.strerror or exc}") from None
-    elif transport == "socket":
-        try:
-            sock = inherit_socket(target or 0)
-        except (NotASocket, OSError) as exc:
-            raise error(f"--socket {target}: {exc}") from None
-    # Synchronet's passthru socket carries clean bytes: it does telnet itself.
-    telnet = (args.telnet if args.telnet is not None
-              else not record.bbs.lower().startswith("synchronet"))
-    announce = bool(args.telnet)
+    sock = caller_socket(transport, target, error)
+    telnet, announce = telnet_modes(args, record)
     charset = pick_charset(args, record, transport)
 
     async def visit() -> int:
         try:
-            terminal = await _open_terminal(transport, sock, telnet=telnet,
+            terminal = await open_caller_terminal(transport, sock, telnet=telnet,
                                             announce=announce, charset=charset, record=record)
         except (OSError, ValueError) as exc:  # a descriptor asyncio cannot wait on
             raise error(f"cannot talk to the caller on {transport}: {exc}") from None
@@ -285,17 +273,62 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
         return await door_visit(session, finish=lambda: detach_store(session, opening),
                                 signals=signals)
 
+    return run_with_caller(transport, visit)
+
+
+def caller_socket(transport: str, target: int | None,
+                  error: type[Exception]) -> socket.socket | None:
+    """The caller's socket for a "connect" or "socket" transport (None for stdio); a
+    socket that cannot be had is ``error`` with one line."""
+    from ..net.socket import NotASocket, connect_back, inherit_socket
+
+    if transport == "connect":
+        try:
+            return connect_back(target or 0)
+        except OSError as exc:
+            raise error(f"cannot connect back to 127.0.0.1:{target}: "
+                        f"{exc.strerror or exc}") from None
+    if transport == "socket":
+        try:
+            return inherit_socket(target or 0)
+        except (NotASocket, OSError) as exc:
+            raise error(f"--socket {target}: {exc}") from None
+    return None
+
+
+def telnet_modes(args: argparse.Namespace, record: DropfileCaller) -> tuple[bool, bool]:
+    """(strip and answer telnet, announce our options) on a socket: ``--telnet``, else on
+    unless the dropfile names Synchronet, whose passthru socket carries clean bytes."""
+    telnet = (args.telnet if args.telnet is not None
+              else not record.bbs.lower().startswith("synchronet"))
+    return telnet, bool(args.telnet)
+
+
+def run_with_caller(transport: str, main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """``main()`` in a new event loop, stdin in raw mode for a stdio caller, and stdin's and
+    stdout's blocking flags (shared with the BBS) put back after; from then on the process
+    is deaf to hang-up signals (the call has been handled)."""
+    import asyncio
+    import contextlib
+    import sys
+
+    from ..net.stdio import blocking_restored, raw_mode
+    from .hangup import ignore_hangups
+
     stdin = sys.stdin.fileno() if transport == "stdio" else -1
     with blocking_restored(0, 1), (raw_mode(stdin) if stdin >= 0
                                    else contextlib.nullcontext()):
         try:
-            return asyncio.run(visit())
+            return asyncio.run(main())
         finally:
             ignore_hangups()  # the visit has been handled: nothing may kill us now
 
 
-async def _open_terminal(transport: str, sock, *, telnet: bool, announce: bool,
-                         charset: Charset, record: DropfileCaller):
+async def open_caller_terminal(transport: str, sock: socket.socket | None, *, telnet: bool,
+                               announce: bool, charset: Charset,
+                               record: DropfileCaller) -> Terminal:
+    """The caller's terminal on the BBS's socket (``sock``) or stdio, sized from the pty,
+    else from the dropfile's rows (``reussite bridge`` shares it)."""
     from ..net.terminal import sane_size, window_size
 
     measured = False

@@ -25,8 +25,9 @@ from typing import Any
 from aiohttp import web
 
 from ..config import Settings
+from ..printable import printable
 from ..store import Store, StoreError
-from .intake import MAX_BATCH, Intake, _escaped
+from .intake import MAX_BATCH, Intake
 from .keys import BadKey, BoardKey, parse_public_key
 from .limits import TooLarge as BodyTooLarge
 from .limits import read_at_most
@@ -147,7 +148,7 @@ async def push(request: web.Request) -> web.Response:
         sender = str(body.get("from", "?"))[:30]
         report = await league["intake"].take(results, f"push from {sender} at {address}")
     except Refused as exc:
-        log.warning("league: push from %s refused: %s", _escaped(address), exc)
+        log.warning("league: push from %s refused: %s", printable(address), exc)
         return _error(413 if isinstance(exc, TooLarge) else 400, str(exc))
     except StoreError:
         return _error(503, "this board's database is unavailable")
@@ -208,7 +209,7 @@ async def join(request: web.Request) -> web.Response:
         code = str(body.get("code", ""))
         if not hmac.compare_digest(code.encode(), settings.league.join_code.encode()):
             limit.bad_code(address)
-            log.warning("league: join from %s refused: wrong join code", _escaped(address))
+            log.warning("league: join from %s refused: wrong join code", printable(address))
             return _error(403, "wrong join code")
         name = check_board_name(body.get("name"))  # type: ignore[arg-type]
         key = parse_public_key(str(body.get("key", "")))
@@ -221,5 +222,5 @@ async def join(request: web.Request) -> web.Response:
         return _error(413 if isinstance(exc, TooLarge) else 400, str(exc))
     except StoreError:
         return _error(503, "this board's database is unavailable")
-    log.info("league: board %r joined from %s", name, _escaped(address))
+    log.info("league: board %r joined from %s", name, printable(address))
     return web.json_response({"name": settings.league_name, "key": league["key"].public})

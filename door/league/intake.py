@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..printable import printable
 from ..store import Store
 from .results import LeagueResult, Refused, parse_result
 from .verify import verify_result
@@ -91,11 +92,7 @@ class Intake:
             report.added = await self.store.league_add(good)
             report.known += len(good) - report.added  # stored meanwhile by another path
         for reason, count in report.refused.items():
-            log.warning("league: %s: refused %d result%s: %s", _escaped(source), count,
-                        "" if count == 1 else "s", _escaped(reason))
+            log.warning("league: %s: refused %d result%s: %s", printable(source[:200]), count,
+                        "" if count == 1 else "s", printable(reason[:200]))
         return report
 
-
-def _escaped(text: str) -> str:
-    """Peer-given text as the log may hold it: printable ASCII, the rest escaped."""
-    return text[:200].encode("unicode_escape").decode("ascii")

@@ -20,7 +20,6 @@ import json
 import logging
 import socket
 import ssl
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from functools import cache
 from html import escape
@@ -33,12 +32,12 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from .. import gamelist
 from ..config import ConfigError, Networks, Settings, address_in
-from ..guard import address_of
 from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import serve_websocket
 from ..pool import LoginPool
 from ..store import Store, StoreError
 from . import pages
+from .gate import Gate
 from .public import NotFound, PublicData, parse_deal, parse_game
 
 log = logging.getLogger(__name__)
@@ -49,9 +48,6 @@ WS_MAX_MESSAGE = 64 * 1024  # a key message is a few bytes; a paste at most this
 WS_HEARTBEAT_S = 30.0  # a browser that answers no ping for this long has gone
 WS_CLOSE_S = 2.0  # the door closed the socket: the browser's answer is awaited this long
 SHUTDOWN_S = 2.0  # handlers still running when the listener closes get this long
-HTTP_SPARE = 16
-"""HTTP connections one address may hold beyond [server] max_per_address: a browser loads a
-page on up to six at once (its play page's WebSocket counts in max_per_address too)."""
 HTML_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
                "form-action 'self'; frame-ancestors *")
 PLAY_POLICY = ("default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
@@ -87,47 +83,6 @@ class WebListener:
         self.close()
         assert self._closing is not None
         await self._closing
-
-
-class ConnectionCap:
-    """At most ``limit`` open HTTP connections from one address; a reverse proxy listed in
-    [web] proxies has no limit (its callers are told apart by X-Forwarded-For).  The surplus
-    is closed as it opens, so that one address holding connections open with requests
-    cannot take the file descriptors that callers of every listener need.
-
-    It wraps the aiohttp server's own ``connection_made`` and ``connection_lost`` (which
-    every connection's handler calls) on that one server object."""
-
-    def __init__(self, server: web.Server, limit: int, proxies: Networks) -> None:
-        self.limit, self.proxies = limit, proxies
-        self.open: Counter[str] = Counter()
-        self._host_of: dict[object, str] = {}
-        self._made, self._lost = server.connection_made, server.connection_lost
-        # aiohttp has no hook for a connection's start and end: its server's own methods are
-        # wrapped, on this one object (AppRunner builds the server: no subclass to give it).
-        server.connection_made = self.connection_made  # type: ignore[method-assign]
-        server.connection_lost = self.connection_lost  # type: ignore[method-assign]
-
-    def connection_made(self, handler: Any, transport: asyncio.Transport) -> None:
-        self._made(handler, transport)
-        peer = transport.get_extra_info("peername")
-        if not peer or address_in(str(peer[0]), self.proxies):
-            return
-        host = address_of(f"{peer[0]}:{peer[1]}")  # as max_per_address counts (IPv6: /64)
-        self._host_of[handler] = host
-        self.open[host] += 1
-        if self.open[host] > self.limit:
-            log.warning("web %s: refused: more than %d HTTP connections at once from that "
-                        "address", host, self.limit)
-            transport.close()
-
-    def connection_lost(self, handler: Any, exc: BaseException | None = None) -> None:
-        host = self._host_of.pop(handler, None)
-        if host is not None:
-            self.open[host] -= 1
-            if self.open[host] <= 0:
-                del self.open[host]
-        self._lost(handler, exc)
 
 
 class QuietBadRequests(logging.Filter):
@@ -171,13 +126,14 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
                            keepalive_timeout=settings.server.first_byte_timeout)
     await runner.setup()
     assert runner.server is not None
-    ConnectionCap(runner.server, settings.server.max_per_address + HTTP_SPARE,
-                  settings.web.proxies)
+    web_settings = settings.web
+    gate = Gate(runner.server, web_settings.connections_per_address,
+                web_settings.max_connections, web_settings.proxies)
     loop = asyncio.get_running_loop()
     servers: list[asyncio.Server] = []
     try:
         for host in hosts:
-            server = await loop.create_server(runner.server, host, port, ssl=tls,
+            server = await loop.create_server(gate, host, port, ssl=tls,
                                               backlog=1024, reuse_port=reuse_port or None)
             servers.append(server)
             port = port or server.sockets[0].getsockname()[1]

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from waiting import WAIT
+
 from door.cli import main
 from door.dropfile import JSON_KEYS
 
@@ -39,7 +41,7 @@ def test_unusable_file_one_line_exit_2() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "door", "dropfile",
          str(SAMPLES / "MALFORMED_esterian_conquest_DOOR.SYS")],
-        capture_output=True, text=True, timeout=60)
+        capture_output=True, text=True, timeout=2 * WAIT)
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("reussite: ")

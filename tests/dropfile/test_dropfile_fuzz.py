@@ -14,7 +14,11 @@ NAMES = st.sampled_from(["DOOR.SYS", "door32.sys", "DORINFO1.DEF", "dorinfoz.def
 FIELD = st.one_of(st.sampled_from(["", "0", "-1", "N", "Y", "GR", "NG", "7E", "RIP", "COM0:",
                                    "COM1", "COM0:SOCKET3", "32767", "15360", "99999999999",
                                    "01/01/99", "4:59 pm", ";", "biff biff"]),
-                  st.text(max_size=12), st.integers(-10**12, 10**12).map(str))
+                  st.text(max_size=12), st.integers(-10**12, 10**12).map(str),
+                  # numbers past any bound: up to 5,000 digits, signed, after COM or SOCKET
+                  st.tuples(st.sampled_from(["", "-", "+", "COM", "COM0:SOCKET", "0" * 30]),
+                            st.integers(15, 5000)).map(lambda t: t[0] + "7" * t[1]),
+                  st.text(max_size=3000))
 EOL = st.sampled_from(["\r\n", "\n", "\r"])
 
 
@@ -23,6 +27,7 @@ def check(data: bytes, name: str) -> None:
         caller = parse_dropfile(data, name)
     except DropfileError as exc:
         assert str(exc) and "\n" not in str(exc)
+        assert len(str(exc)) < 300 and str(exc).isprintable(), str(exc)
         return
     out = caller.as_json()
     assert tuple(out) == JSON_KEYS
@@ -34,6 +39,12 @@ def check(data: bytes, name: str) -> None:
     assert out["alias"] and out["user_name"]
     assert isinstance(out["user_id"], str) and isinstance(out["warnings"], list)
     assert not any(ord(c) < 32 for c in out["alias"] + out["user_name"] + out["location"])
+    assert len(out["location"]) <= 40 and len(out["user_id"]) <= 40
+    # DORINFO's name is a first and a last name of 40 each (and its alias)
+    assert len(out["user_name"]) <= 2 * 40 + 1 and len(out["alias"]) <= 2 * 40 + 1
+    assert all(len(warning) < 400 for warning in out["warnings"]), out["warnings"]
+    assert out["socket_handle"] is None or 0 <= out["socket_handle"] < 2**31
+    assert out["baud"] is None or 0 < out["baud"] <= 10**9
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,9 +4,11 @@ the socket checks; the session's time warnings, deadline clamp and carrier-loss 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
+import time
 
 import pytest
 from pyteterm import PyteTerminal
@@ -81,6 +83,7 @@ def test_is_socket_tells_sockets_from_the_rest(tmp_path) -> None:
 
 
 async def _recv(sock: socket.socket) -> bytes:
+    """What comes until the line has been quiet a moment: for checking that nothing does."""
     loop = asyncio.get_running_loop()
     out = b""
     while True:
@@ -88,6 +91,20 @@ async def _recv(sock: socket.socket) -> bytes:
             out += await asyncio.wait_for(loop.sock_recv(sock, 65536), 0.2)
         except TimeoutError:
             return out
+
+
+async def _recv_until(sock: socket.socket, screen: PyteTerminal, done) -> bytes:
+    """Read into ``screen`` until ``done(screen, read so far)``, to a deadline."""
+    loop = asyncio.get_running_loop()
+    out = b""
+    deadline = time.monotonic() + WAIT
+    while not done(screen, out):
+        assert time.monotonic() < deadline, "\n".join(screen.lines)
+        with contextlib.suppress(TimeoutError):
+            data = await asyncio.wait_for(loop.sock_recv(sock, 65536), 0.1)
+            out += data
+            screen.feed(data)
+    return out
 
 
 async def test_time_warnings_at_5_3_and_1_minutes(settings) -> None:
@@ -104,12 +121,11 @@ async def test_time_warnings_at_5_3_and_1_minutes(settings) -> None:
         now[0] = at
         await loop.sock_sendall(theirs, b"x")
         assert (await session.key()).char == "x"
-        out = await _recv(theirs)
-        screen.feed(out)
         if expected:
-            assert expected in screen.lines[22] and b"\x07" in out
+            await _recv_until(theirs, screen, lambda screen, out, expected=expected:
+                              expected in screen.lines[22] and b"\x07" in out)
         else:
-            assert out == b""
+            assert await _recv(theirs) == b""
     now[0] = 601
     with pytest.raises(TimeUp):
         await session.key()
@@ -162,7 +178,7 @@ async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) ->
     shown = b""
     while b"Press any key" not in shown:
         shown += await asyncio.wait_for(asyncio.get_running_loop().sock_recv(theirs, 65536),
-                                        10)
+                                        WAIT)
     os.kill(os.getpid(), signal.SIGHUP)
     assert await asyncio.wait_for(visit, WAIT) == EXIT_CARRIER
     assert saved == ["saved"] and terminal.carrier_lost

@@ -145,7 +145,7 @@ class RLoginCaller(PyteCaller):
         screen = PyteTerminal(80, 24, charset)
         screen.screen.write_process_input = lambda reply: writer.write(reply.encode("ascii"))
         caller = cls(reader, writer, screen)
-        first = await asyncio.wait_for(reader.readexactly(1), 5)
+        first = await asyncio.wait_for(reader.readexactly(1), WAIT)
         assert first == b"\0", f"the server's first byte is {first!r}, not NUL"
         return caller
 

@@ -43,10 +43,9 @@ async def test_lowest_free_node_and_whos_online(door_home: Path) -> None:
         await signup(cat, "Cat", "cat-pass")
         await to_menu(cat)
         ben.send("r")
-        await ben.wait_for("Cat")
-        await ben.settle()
+        await ben.wait_until(lambda: "Cat" in ben.term.text and "Ann" not in ben.term.text,
+                             "Cat in the list, and Ann gone from it")
         assert node_of(ben.term.text, "Cat") == 1
-        assert "Ann" not in ben.term.text
         ben.close()
         cat.close()
 

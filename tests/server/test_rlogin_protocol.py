@@ -56,7 +56,7 @@ async def test_opening_in_pieces_window_sizes_and_keys() -> None:
         try:
             loop = asyncio.get_running_loop()
             urgent = await asyncio.wait_for(loop.run_in_executor(
-                None, lambda: _recv_urgent(dup)), 5)
+                None, lambda: _recv_urgent(dup)), WAIT)
         finally:
             dup.close()
         assert urgent == b"\x80"

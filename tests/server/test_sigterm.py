@@ -1,5 +1,7 @@
 """SIGTERM to a real ``reussite serve``: callers are told, the game in progress is saved to
-the resume slot, the process ends within 5 s, and the log file has the visit's lines."""
+the resume slot, the process ends (door/server.py bounds that by SHUTDOWN_S; how long it
+takes is not asserted here: a busy machine decides), and the log file has the visit's
+lines."""
 
 from __future__ import annotations
 
@@ -7,10 +9,10 @@ import asyncio
 import re
 import signal
 import sys
-import time
 from pathlib import Path
 
 from serverhelp import call, open_game, signup, to_menu
+from waiting import WAIT
 
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
@@ -19,13 +21,13 @@ from door.store import Store
 NUMBER = 11982
 
 
-async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> None:
+async def test_sigterm_saves_the_game_and_stops(door_home: Path) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "door", "--home", str(door_home), "--log-level", "info",
         "serve", "--telnet-port", "0", "--ssh-port", "0",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
-        line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+        line = (await asyncio.wait_for(proc.stdout.readline(), WAIT)).decode()
         port = int(re.search(r"telnet on \S+ port (\d+)", line).group(1))
         caller = await call(port)
         await signup(caller, "Pia", "pia-pass")
@@ -35,14 +37,12 @@ async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> N
         caller.send(position_name(p) + position_name(q))
         await caller.settle()
 
-        began = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         await caller.wait_for("closing for maintenance")
         row, _ = caller.term.find("closing for maintenance")
         assert "call again soon." in caller.term.lines[row]  # one line: it fits 80 columns
         await caller.wait_closed()
-        assert await asyncio.wait_for(proc.wait(), 10) == 0
-        assert time.monotonic() - began < 5.0
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
     finally:
         if proc.returncode is None:
             proc.kill()
@@ -58,5 +58,6 @@ async def test_sigterm_saves_the_game_and_stops_within_5_s(door_home: Path) -> N
         await store.close()
     log = (door_home / "data" / "reussite.log").read_text(encoding="utf-8")
     for what in ("telnet connect from 127.0.0.1", "node 1: login Pia",
-                 "node 1: disconnect 127.0.0.1"):
+                 "node 1: disconnect 127.0.0.1", "shutdown: 1 callers told and closed",
+                 ": stopped"):
         assert what in log, f"{what!r} not in the log:\n{log}"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from homehelp import configure
 from serverhelp import call, open_game, running, signup, to_menu
-from waiting import until
+from waiting import WAIT, until
 
 from door.config import load_settings
 from door.games.auntmary import AuntMary
@@ -25,7 +25,7 @@ async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
         await to_menu(caller)
         await open_game(caller, "a", 2, "Aunt Mary")        # a deal nobody can win
         caller.send("v")
-        await caller.wait_for(CANNOT, 60)
+        await caller.wait_for(CANNOT, 2 * WAIT)
         await caller.leave_game()                            # kept, with the question
         caller.send("a")
         await caller.wait_for("Resume your Aunt Mary game #2?")
@@ -48,7 +48,7 @@ async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
         await caller.wait_for("Your choice")
         await open_game(caller, "c", 2)                     # Monte Carlo #2 can be won
         caller.send("v")
-        await caller.wait_for(CAN, 60)
+        await caller.wait_for(CAN, 2 * WAIT)
         caller.close()
 
 

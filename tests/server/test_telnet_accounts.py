@@ -35,8 +35,8 @@ async def test_signup_then_login_then_a_move_then_quit(door_home: Path) -> None:
         row, col = cell_origin(p)
         before = again.term.lines[row][col:col + 6]
         again.send(position_name(p) + position_name(q))
-        await again.settle()
-        assert again.term.lines[row][col:col + 6] != before  # the pair left the grid
+        await again.wait_until(lambda: again.term.lines[row][col:col + 6] != before,
+                               "the pair left the grid")
         again.close()
 
     store = Store(load_settings(door_home).database_url)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from serverhelp import configure, running
+from waiting import WAIT
 from webhelp import get
 
 from door.config import load_settings
@@ -258,7 +259,7 @@ async def test_https_and_wss_with_the_sysops_certificate(door_home: Path) -> Non
         async with http.ws_connect(f"{url}/play", ssl=trust, origin=url) as ws:
             screen = b""
             while b"Handle:" not in screen:
-                message = await asyncio.wait_for(ws.receive(), 30)
+                message = await asyncio.wait_for(ws.receive(), WAIT)
                 assert message.type == aiohttp.WSMsgType.BINARY, message
                 screen += message.data
         with pytest.raises(aiohttp.ClientError):  # plain HTTP is not spoken there

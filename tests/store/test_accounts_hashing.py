@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from waiting import WAIT
 
 from door.store.accounts import check_password, hash_password
 
@@ -54,6 +55,6 @@ def test_hashing_threads_do_not_keep_scrypts_buffer() -> None:
     """Each hash takes a 16 MiB buffer; left to itself glibc keeps it in each hashing
     thread's heap once one such block was freed (32 MiB held for good by two threads)."""
     out = subprocess.run([sys.executable, "-c", HASH_TWICE_PER_THREAD], capture_output=True,
-                         text=True, check=True, timeout=120)
+                         text=True, check=True, timeout=4 * WAIT)
     grown_kib = int(out.stdout)
     assert grown_kib < 8 * 1024, f"RSS grew {grown_kib} KiB over 12 hashes"

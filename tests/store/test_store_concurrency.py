@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from waiting import WAIT
+
 from door.store import Store
 
 WORKER = Path(__file__).with_name("store_worker.py")
@@ -53,7 +55,7 @@ def test_four_processes_write_at_once(db_url: str) -> None:
                               text=True) for w in range(PROCESSES)]
     results = []
     for proc in procs:
-        out, err = proc.communicate(timeout=100)
+        out, err = proc.communicate(timeout=4 * WAIT)
         assert proc.returncode == 0, f"worker failed:\n{out}\n{err}"
         assert "locked" not in err.lower(), err
         results.append(json.loads(out.strip().splitlines()[-1]))

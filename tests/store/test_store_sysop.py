@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from storehelp import played_game
+from waiting import WAIT
 
 from door.cli import main
 from door.store import Store
@@ -124,6 +125,6 @@ def test_unavailable_database_is_one_line(door_home: Path, capsys) -> None:
 def test_a_chore_says_nothing_on_stderr_at_the_default_log_level(door_home: Path) -> None:
     """Alembic's INFO lines (plugins, "Context impl") are not the sysop's business."""
     done = subprocess.run([sys.executable, "-m", "door", "--home", str(door_home), "sysop",
-                           "players"], capture_output=True, text=True, timeout=60)
+                           "players"], capture_output=True, text=True, timeout=2 * WAIT)
     assert done.returncode == 0
     assert done.stderr == "" and "No players yet." in done.stdout

@@ -53,22 +53,28 @@ class PtyTelnet:
             self._pump()
             await asyncio.sleep(0.02)
 
-    async def settle(self, quiet: float = 0.3) -> None:
-        await asyncio.sleep(quiet)
-        self._pump()
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
 
     def close(self) -> None:
         self.proc.terminate()
-        self.proc.wait(5)
+        self.proc.wait(WAIT)
         os.close(self.master)
 
 
 def cells(screen) -> list[list[tuple]]:
     return [[(c.data, c.bg) if c.data == " " else (c.data, c.fg, c.bg, c.bold)
              for c in (screen.buffer[y][x] for x in range(79))] for y in range(24)]
+
+
+async def same_screens(gnu: PtyTelnet, pyte_caller: TelnetCaller) -> None:
+    """Read both until their screens are the same (the rest of a frame may still come)."""
+    deadline = time.monotonic() + WAIT
+    while cells(gnu.screen) != cells(pyte_caller.term.screen):
+        assert time.monotonic() < deadline, "\n".join(gnu.screen.display)
+        gnu._pump()
+        await pyte_caller.pump(0.02)
 
 
 async def test_gnu_telnet_and_pyte_see_the_same_title_and_settings(screen_door) -> None:
@@ -80,14 +86,12 @@ async def test_gnu_telnet_and_pyte_see_the_same_title_and_settings(screen_door) 
         await pyte_caller.wait_for("Press any key")
         assert "R  É  U  S  S  I  T  E" in "\n".join(gnu.screen.display)
         assert "╔" in "\n".join(gnu.screen.display)  # UTF-8 box, not CP437 garbage
-        assert cells(gnu.screen) == cells(pyte_caller.term.screen)
+        await same_screens(gnu, pyte_caller)
         gnu.send(b"x")
         pyte_caller.send(b"x")
         await gnu.wait_for("Test pattern")
         await pyte_caller.wait_for("Test pattern")
-        await gnu.settle()
-        await pyte_caller.settle()
-        assert cells(gnu.screen) == cells(pyte_caller.term.screen)
+        await same_screens(gnu, pyte_caller)
         assert "Suits: ♠ ♥ ♦ ♣" in "\n".join(gnu.screen.display)
         pyte_caller.close()
     finally:

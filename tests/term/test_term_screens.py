@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from pyteterm import TelnetCaller
+from waiting import WAIT
 
 from door.config import load_settings
 from door.net.telnet import start_telnet
@@ -84,7 +85,7 @@ async def test_pager_pages_text_with_colour_codes(door_home: Path) -> None:
         caller.send("b")
         await caller.wait_for("-- More (page 1/2)")
         caller.send("q")
-        await asyncio.wait_for(done.wait(), 5)
+        await asyncio.wait_for(done.wait(), WAIT)
         caller.close()
     finally:
         server.close()

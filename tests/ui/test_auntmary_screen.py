@@ -482,7 +482,7 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
     caller = await caller_for(settings, monkeypatch, AuntMary.new(3))
     monkeypatch.setattr(replay, "SPEEDS", (0.01,) * 5)        # P plays the line quickly
     await resign(caller)
-    await caller.wait_for("This deal could be won: W shows a winning line.", timeout=60)
+    await caller.wait_for("This deal could be won: W shows a winning line.", timeout=2 * WAIT)
     moves = len(winning.line)
     caller.send("w")                                       # the replay viewer, on the line
     await caller.wait_for(f"Winning line: the deal, before move 1 of {moves}.")
@@ -490,7 +490,7 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
     await caller.wait_for(f"Winning line, move 1 of {moves}: {winning.line[0]}.")
     assert "Winning line · ←→ step · P play" in caller.text
     caller.send("p")
-    await caller.wait_for(f"Won in {moves} moves.", timeout=120)
+    await caller.wait_for(f"Won in {moves} moves.", timeout=4 * WAIT)
     caller.send("q")
     await caller.wait_for("[W] watch a winning line")
     caller.send("w")                                       # again, and Esc goes back at once
@@ -507,7 +507,7 @@ async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) 
     assert solve("auntmary", 2).verdict == "not winnable"
     caller = await caller_for(settings, monkeypatch, AuntMary.new(2))
     await resign(caller)
-    await caller.wait_for("Nobody could win deal #2.", timeout=60)
+    await caller.wait_for("Nobody could win deal #2.", timeout=2 * WAIT)
     assert "[W] watch" not in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, WAIT)
@@ -536,7 +536,7 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
     assert pool.running == 1
     await resign(caller)
     await caller.wait_for("The solver is still at work", timeout=WAIT)
-    await caller.wait_for("could not tell in 10 s", timeout=120)
+    await caller.wait_for("could not tell in 10 s", timeout=4 * WAIT)
     caller.send("m")
     await asyncio.wait_for(caller.task, WAIT)
 

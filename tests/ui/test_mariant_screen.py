@@ -736,7 +736,7 @@ async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) 
     caller.send("w")
     await caller.wait_for("W  Winnable deals only: ON")
     caller.send("\r")
-    await caller.wait_for("Mariant #", timeout=120)
+    await caller.wait_for("Mariant #", timeout=4 * WAIT)
     await caller.wait_for("(2 down, 1 up)")
     number = int(re.search(r"Mariant #(\d+)", caller.text).group(1))
     assert solve("mariant", number, {"fd": 2, "fu": 1}, seconds=60).verdict == "winnable"

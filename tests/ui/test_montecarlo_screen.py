@@ -359,7 +359,7 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
     await caller.wait_for("Monte Carlo #7")
     caller.send("a1b1")
     await caller.wait_for("No more moves.")
-    await caller.wait_for("This deal could be won: W shows a winning line.", timeout=60)
+    await caller.wait_for("This deal could be won: W shows a winning line.", timeout=2 * WAIT)
     final = lost_in_one(7)
     final.play("a1b1")
     assert final.status.value == "lost" and f"Final score: {final.score}" in caller.text
@@ -371,7 +371,7 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
     caller.send("\x1b[C")
     await caller.wait_for("move 2 of 26: b4a5.")
     caller.send("p")                                      # play it to the end
-    await caller.wait_for("Won in 26 moves.", timeout=60)
+    await caller.wait_for("Won in 26 moves.", timeout=2 * WAIT)
     assert "Won in 26 moves.  Score 464." in caller.text
     caller.send("q")                                      # back to the end box
     await caller.wait_for("[W] watch a winning line")
@@ -390,7 +390,7 @@ async def test_nobody_could_win_this_deal(settings: Settings, monkeypatch) -> No
     caller = Caller(settings, charset="utf8")
     await caller.wait_for(f"Monte Carlo #{number}")
     caller.send("a1b1")
-    await caller.wait_for(f"Nobody could win deal #{number}.", timeout=60)
+    await caller.wait_for(f"Nobody could win deal #{number}.", timeout=2 * WAIT)
     assert "[W] watch" not in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, WAIT)

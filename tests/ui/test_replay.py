@@ -98,7 +98,7 @@ async def test_a_replay_of_a_winnable_deal_shows_the_solvers_line(settings: Sett
     game = played("montecarlo", 7, most=4)  # deal 7 could be won in 26 moves, from e4d5
     caller = ReplayCaller(settings, game.record(), game.score)
     try:
-        await caller.wait_for("W: the solver's winning line.", timeout=60)
+        await caller.wait_for("W: the solver's winning line.", timeout=2 * WAIT)
         caller.send("\x1b[C")  # the replay goes on as before
         await caller.wait_for(f"Move 1 of {len(game.actions)}: {game.actions[0]}.")
         caller.send("w")  # the same viewer, on the solver's line from the deal
@@ -112,7 +112,7 @@ async def test_a_replay_of_a_winnable_deal_shows_the_solvers_line(settings: Sett
         await caller.wait_for(f"Move 1 of {len(game.actions)}: {game.actions[0]}.")
         assert "Replay: Ada's Monte Carlo" in caller.text
         caller.send("q")
-        await asyncio.wait_for(caller.task, 5)
+        await asyncio.wait_for(caller.task, WAIT)
     finally:
         with contextlib.suppress(Exception):
             await caller.close()

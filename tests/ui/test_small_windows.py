@@ -156,7 +156,7 @@ async def run_screen(settings: Settings, name: str, sizes: list[tuple[int, int]]
     try:
         for ch in keys:
             terminal.inbox.put_nowait(ch.encode())
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT
         while ready not in terminal.term.text:
             assert time.monotonic() < deadline and not task.done(), terminal.term.text
             await asyncio.sleep(0.005)
@@ -191,7 +191,9 @@ async def test_q_at_the_notice_leaves_and_keeps_the_game(home: Path) -> None:
     task = asyncio.create_task(play_game(session, MonteCarloScreen))
     try:
         terminal.inbox.put_nowait(b"505\r")
+        deadline = time.monotonic() + WAIT
         while "Monte Carlo #505" not in terminal.term.text:
+            assert time.monotonic() < deadline and not task.done(), terminal.term.text
             await asyncio.sleep(0.005)
         terminal.resize(60, 20)
         await settled(terminal, session, task)

@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import replace
 
 from pyteterm import ScreenCaller
-from waiting import until
+from waiting import WAIT, until
 
 from door.config import Settings
 from door.games.auntmary import AuntMary
@@ -49,7 +49,7 @@ async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settin
     await caller.wait_for(f"Monte Carlo #{number}")
     assert "V still winnable?" in caller.text               # the status line offers it
     caller.send("v")
-    await caller.wait_for(CAN, timeout=60)
+    await caller.wait_for(CAN, timeout=2 * WAIT)
     await caller.close()
 
     assert solve("auntmary", 2).verdict == "not winnable"
@@ -61,7 +61,7 @@ async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settin
     caller.send("s")                                         # the caller's move is applied
     await caller.wait_for(f"Stock {len(game.stock)} ")
     caller.send("V")
-    await caller.wait_for(CANNOT, timeout=60)
+    await caller.wait_for(CANNOT, timeout=2 * WAIT)
     assert "Before your" not in caller.text
     await caller.close()
 
@@ -93,7 +93,7 @@ async def test_keys_are_answered_while_the_question_is_solved(settings: Settings
     caller.send("q")
     await caller.wait_for("Leave this game?")
     caller.send("y")
-    await asyncio.wait_for(caller.task, 10)
+    await asyncio.wait_for(caller.task, WAIT)
     await until(lambda: pool.running == 0, "the jobs killed when the caller left")
 
 
@@ -105,7 +105,7 @@ async def test_an_answer_about_an_earlier_position_is_marked(settings: Settings,
     await caller.wait_for(f"Aunt Mary #{HARD}")
     caller.send("vs")                   # ask, then move before a 1 s solve can answer
     await caller.wait_for("Before your last move: Still winnable? Could not tell in 1 s.",
-                          timeout=60)
+                          timeout=2 * WAIT)
     await caller.close()
 
 
@@ -118,5 +118,5 @@ async def test_automatic_mode_asks_without_a_key(settings: Settings) -> None:
     number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "winnable")
     caller.send(f"{number}\r")
     await caller.wait_for(f"Monte Carlo #{number}")
-    await caller.wait_for(CAN, timeout=60)                   # asked without a key
+    await caller.wait_for(CAN, timeout=2 * WAIT)                   # asked without a key
     await caller.close()

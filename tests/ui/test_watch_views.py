@@ -78,7 +78,7 @@ async def test_watchers_of_one_charset_share_each_moves_bytes(settings: Settings
                     "told the game is gone")
         for t in (*terminals, late):
             t.inbox.put_nowait(b" ")
-        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        await asyncio.wait_for(asyncio.gather(*tasks), WAIT)
         assert watched.watchers == [] and watched.views == {}
     finally:
         for task in tasks:

@@ -92,21 +92,26 @@ def test_a_door_writes_a_new_file_once_door_log_was_moved(door_home: Path,
 
 
 def test_a_full_log_is_rotated_once_and_every_writer_follows(tmp_path: Path) -> None:
-    """Two processes append to one file rotated at 2,000 bytes, keeping 3 old ones: the
-    file is rotated (never more than 3 old ones), and each writer's lines are in the files
-    in its order, its newest kept.  (A file may grow past the size while the other writer
-    holds the rotation's lock: how far depends on the scheduler, so it is not asserted.)"""
+    """Two processes append to one file rotated at 2,000 bytes, keeping 3 old ones, taking
+    turns of 10 lines (pipes pass the turn: on a busy machine one writer could otherwise
+    finish before the other starts, and its lines be rotated away): the file is rotated
+    (never more than 3 old ones), and each writer's lines are in the files in its order,
+    its newest kept -- each followed the other's rotations.  (A file may grow past the size
+    while the other writer holds the rotation's lock: how far depends on the scheduler, so
+    it is not asserted.)"""
     path = tmp_path / "reussite.log"
-    lines = 300
+    lines, turn = 300, 10
+    to_child, from_parent = os.pipe()
+    to_parent, from_child = os.pipe()
     pid = os.fork()
     if pid == 0:  # the second writer: a process of its own, as a worker is
         code = 1
         try:
-            _write_lines(path, "child", lines)
+            _write_lines(path, "child", lines, turn, wait=to_child, done=from_child)
             code = 0
         finally:
             os._exit(code)
-    _write_lines(path, "parent", lines)
+    _write_lines(path, "parent", lines, turn, wait=to_parent, done=from_parent, first=True)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     files = [path, *(path.with_name(f"reussite.log.{n}") for n in (1, 2, 3))]
@@ -115,10 +120,14 @@ def test_a_full_log_is_rotated_once_and_every_writer_follows(tmp_path: Path) -> 
                for line in f.read_text().splitlines()]
     for who in ("parent", "child"):
         numbers = [int(line.split()[1]) for line in written if line.startswith(who)]
-        assert numbers == sorted(numbers) and numbers[-1] == lines - 1  # the newest kept
+        assert numbers and numbers == sorted(numbers), (who, numbers)
+        assert numbers[-1] == lines - 1  # the newest kept
 
 
-def _write_lines(path: Path, who: str, count: int) -> None:
+def _write_lines(path: Path, who: str, count: int, turn: int, wait: int, done: int,
+                 first: bool = False) -> None:
+    """Write ``count`` lines, ``turn`` at a time: before each turn (but the first writer's
+    first) read a byte from ``wait``, after it write one to ``done``."""
     logger = logging.getLogger(f"test.rotation.{who}")
     logger.propagate = False
     logger.setLevel(logging.INFO)
@@ -126,7 +135,11 @@ def _write_lines(path: Path, who: str, count: int) -> None:
     logger.addHandler(handler)
     try:
         for i in range(count):
+            if i % turn == 0 and not (first and i == 0):
+                assert os.read(wait, 1) == b"."
             logger.info("%s %d %s", who, i, "x" * 20)
+            if i % turn == turn - 1:
+                os.write(done, b".")
     finally:
         logger.removeHandler(handler)
         handler.close()

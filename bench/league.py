@@ -140,11 +140,11 @@ def control_caller(port: int, handle: str, stop, out,  # type: ignore[no-untyped
         await enter(caller, handle, False)
         await open_game(caller, "montecarlo", until=b"Score")
         await caller.drain_for(0.3)
-        keys, times = [RIGHT, DOWN, LEFT, UP], []
+        arrows, times = [RIGHT, DOWN, LEFT, UP], []
         n = 0
         while not stop.is_set() and not (keys and len(times) >= keys):
             start = time.perf_counter()
-            caller.send(keys[n % 4])
+            caller.send(arrows[n % 4])
             n += 1
             done = await caller.answer()
             if done is not None:

@@ -39,8 +39,9 @@ NEEDS = (80, 24)
 """The window every screen needs (columns, rows); smaller ones see a notice instead."""
 DRAIN_TIMEOUT = 30.0  # seconds a frame may wait for a caller who reads nothing: then hang up
 KEYS_PER_TURN = 64
-"""Keys handled in a row from one read before the session lets other callers' tasks run: a
-pasted (or hostile) 4 KiB of keys must not hold the event loop for all of them at once."""
+"""Keys handled in a row from one read before the session lets other callers' tasks run (and
+looks whether the line has dropped meanwhile): a pasted (or hostile) 4 KiB of keys must not
+hold the event loop for all of them at once, nor be played after a hang-up."""
 BURST_KEYS = 16
 """While at least this many keys wait (a paste or a flood: no typist is that far ahead), a
 frame is put off; a few keys typed ahead still get every frame."""
@@ -319,6 +320,9 @@ class Session:
             self._keys_in_a_row += 1
             if self._keys_in_a_row % KEYS_PER_TURN == 0:
                 await asyncio.sleep(0)  # a long burst of keys: let the other callers in
+                if self.terminal.hung_up():  # pasted, then hung up: the rest is not played
+                    self._keys.clear()
+                    raise self._ending(CarrierLost("connection closed"))
         else:
             self._keys_in_a_row = 0
             if self._deferred:

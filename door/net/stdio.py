@@ -13,7 +13,7 @@ import tty
 from collections.abc import Iterator
 
 from ..term import Charset
-from .stream import StreamTerminal
+from .stream import LineReader, StreamTerminal
 
 
 @contextlib.contextmanager
@@ -62,6 +62,7 @@ class StdioTerminal(StreamTerminal):
         super().__init__(reader, writer, cols, rows, charset or _local_charset(),
                          term_type=os.environ.get("TERM", ""), peer="local")
         self.read_transport: asyncio.ReadTransport | None = None
+        self.line_fd = _stdin_fd  # a pty's hang-up, a pipe's last writer gone, a socket's end
 
     def _input_transport(self) -> asyncio.ReadTransport | None:
         return self.read_transport  # stdin is a pipe of its own
@@ -76,10 +77,14 @@ class StdioTerminal(StreamTerminal):
             asyncio.get_running_loop().add_signal_handler(signal.SIGWINCH, changed)
 
 
+def _stdin_fd() -> int:
+    return 0
+
+
 async def open_stdio() -> StdioTerminal:
     """Wrap fds 0 and 1 as an asyncio terminal (works for ttys, pipes and sockets)."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
+    reader = LineReader()
     read_transport, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0, closefd=False))
     transport, protocol = await loop.connect_write_pipe(

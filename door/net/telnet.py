@@ -17,6 +17,7 @@ import telnetlib3
 from ..guard import address_of
 from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
+from .buffers import INPUT_HELD, READ_SIZE
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
@@ -41,12 +42,19 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
+        self.flow: asyncio.ReadTransport | None = None
+        """The socket's transport, paused while more than INPUT_HELD bytes wait here (set by
+        the server as the connection is made; the parent's own flow control, through
+        ``_transport``, stays off: its way in is the slow one)."""
+        self._holding = False  # the transport is paused by us
 
     def feed_data(self, data: bytes) -> None:
         if self._transport is not None:  # flow control wanted: the parent's way
             super().feed_data(data)
             return
         self._buffer += data
+        if len(self._buffer) > INPUT_HELD and not self._holding and self.flow is not None:
+            self._hold(True)
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None
@@ -71,21 +79,42 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
         self._waiter = None
 
     def take_now(self) -> bytes:
-        """Every byte buffered; ``b""`` when there is none (at EOF).  Raises the
-        connection's error, as ``read`` does, once the bytes before it are taken."""
+        """The bytes buffered, READ_SIZE at most; ``b""`` when there is none (at EOF).
+        Raises the connection's error, as ``read`` does, once the bytes before it are
+        taken."""
         buffer = self._buffer
         if not buffer:
             if self._exception is not None:
                 raise self._exception
             return b""
-        data = bytes(buffer)
-        buffer.clear()
+        if len(buffer) > READ_SIZE:  # a paste: a few thousand keys at a time
+            data = bytes(buffer[:READ_SIZE])
+            del buffer[:READ_SIZE]
+        else:
+            data = bytes(buffer)
+            buffer.clear()
+        if self._holding and len(buffer) <= INPUT_HELD // 2:
+            self._hold(False)
         if self._paused:
             self._maybe_resume_transport()
         return data
 
+    def _hold(self, holding: bool) -> None:
+        """Stop (or start again) reading the socket: a flood waits in the kernel's
+        buffers, not in this one.  A hang-up behind it is seen by asking the kernel
+        (``Terminal.hung_up``), not by reading."""
+        flow = self.flow
+        if flow is None or flow.is_closing():
+            return
+        self._holding = holding
+        if holding:
+            flow.pause_reading()
+        else:
+            flow.resume_reading()
+
     async def take(self) -> bytes:
-        """Every byte buffered, after waiting for one if there is none; ``b""`` at EOF."""
+        """The bytes buffered (READ_SIZE at most), after waiting for one if there is none;
+        ``b""`` at EOF."""
         waiter = self.wait_for_data()
         if waiter is not None:
             try:
@@ -109,8 +138,9 @@ class TelnetTerminal(Terminal):
         self._buffered: Callable[[], int] | None = None  # the transport's unsent count
         self._transport: asyncio.WriteTransport | None = None  # looked up at the first frame
         self._protocol = writer.protocol
-        self.gone = False
-        """The connection is closed: keys still buffered are dropped, not played."""
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            self.line_fd = sock.fileno
 
     async def read(self) -> bytes:
         if self.gone:  # hung up: what they typed before is not worth drawing
@@ -131,8 +161,8 @@ class TelnetTerminal(Terminal):
             pause = meter.pause()
             if pause is None:
                 return b""
-            if pause:
-                await asyncio.sleep(pause)
+            if pause and not await self.paced(meter, pause):
+                return b""
         if self.gone:
             data = b""
         elif self._pushback:
@@ -256,6 +286,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                 transport.close()
                 return
         super().connection_made(transport)
+        if isinstance(self.reader, DoorTelnetReader) and isinstance(transport,
+                                                                      asyncio.ReadTransport):
+            self.reader.flow = transport  # input held back past INPUT_HELD bytes
 
     def begin_negotiation(self) -> None:
         # telnetlib3 schedules this as the connection is made, and does not check whether
@@ -295,8 +328,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         if self.ticket is not None:
             self.ticket.close()
         if self.terminal is not None:  # what the caller typed before hanging up is dropped
-            self.terminal.gone = True
-            self.terminal.wake()
+            self.terminal.dropped()
         if not self._refused:
             super().connection_lost(exc)
 

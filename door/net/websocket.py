@@ -22,16 +22,13 @@ from aiohttp import WSMsgType, web
 from ..guard import address_of
 from ..pool import LoginPool, Refused
 from ..term import Charset
+from .buffers import INPUT_HELD, READ_SIZE
 from .telnet import notice
-from .terminal import Terminal
+from .terminal import LINE_CHECK_S, Terminal
 
 log = logging.getLogger(__name__)
 
 SessionRunner = Callable[[Terminal], Awaitable[None]]
-READ_SIZE = 4096
-INPUT_HELD = 64 * 1024
-"""Bytes of keys waiting for the session before the socket stops being read: a flood then
-waits in the kernel's buffers (and the caller's), not in our memory."""
 CLOSE_WAIT_S = 2.0  # a closing socket's last frame and close handshake, at most
 
 
@@ -55,8 +52,9 @@ class WebSocketTerminal(Terminal):
         self._woken = False
         self._out = bytearray()
         self._sender: asyncio.Future | None = None
-        self.gone = False
-        """The socket is closed: reads say so at once, writes are dropped."""
+        sock = ws.get_extra_info("socket")
+        if sock is not None:
+            self.line_fd = sock.fileno
         self.closing: asyncio.Future | None = None  # the pool's hang-up, under way
 
     # -- the socket's side ------------------------------------------------------------------
@@ -68,14 +66,23 @@ class WebSocketTerminal(Terminal):
                 self._room.clear()
 
     async def room(self) -> None:
-        """Wait until the session has taken most of the keys waiting."""
-        await self._room.wait()
+        """Wait until the session has taken most of the keys waiting, or the line has
+        dropped: the socket is not read meanwhile, so a close or a reset behind the flood
+        is looked for every LINE_CHECK_S seconds (:meth:`hung_up`), not read."""
+        room = self._room
+        while not room.is_set():
+            try:
+                async with asyncio.timeout(LINE_CHECK_S):
+                    await room.wait()
+            except TimeoutError:
+                if self.hung_up():
+                    return
 
     def lost(self) -> None:
         """The socket is gone: what the caller typed before is dropped, reads end."""
-        self.gone = True
         self._input.clear()
         self._out.clear()
+        self.dropped()
         self._arrived.set()
         self._room.set()
 
@@ -203,6 +210,8 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
         if message.type == WSMsgType.BINARY:
             terminal.feed(message.data)
             await terminal.room()  # a flood waits in the kernel's buffers, not ours
+            if terminal.gone:  # it hung up behind the flood
+                return
         elif message.type == WSMsgType.TEXT:
             size = window_size(message.data)
             if size is not None:

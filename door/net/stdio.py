@@ -62,7 +62,6 @@ class StdioTerminal(StreamTerminal):
         super().__init__(reader, writer, cols, rows, charset or _local_charset(),
                          term_type=os.environ.get("TERM", ""), peer="local")
         self.read_transport: asyncio.ReadTransport | None = None
-        self.line_fd = _stdin_fd  # a pty's hang-up, a pipe's last writer gone, a socket's end
 
     def _input_transport(self) -> asyncio.ReadTransport | None:
         return self.read_transport  # stdin is a pipe of its own
@@ -75,10 +74,6 @@ class StdioTerminal(StreamTerminal):
                 self.resized(cols, rows)
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGWINCH, changed)
-
-
-def _stdin_fd() -> int:
-    return 0
 
 
 async def open_stdio() -> StdioTerminal:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, SupportsIndex
 
 from .buffers import INPUT_HELD, READ_SIZE
 from .terminal import Terminal
@@ -19,14 +19,28 @@ cursor shown: the BBS gets its terminal back."""
 
 
 class LineReader(asyncio.StreamReader):
-    """A stream reader that says when the end of the stream arrives (EOF, a reset), not
-    only once the bytes in front of it have been read: a caller who pastes and hangs up
-    is gone now, not after the paste."""
+    """A stream reader that says when the end of the stream arrives (EOF, a reset, EIO
+    from a hung-up pty), not only once the bytes in front of it have been read: a caller
+    who pastes and hangs up is gone now, not after the paste."""
 
     def __init__(self) -> None:
-        super().__init__(limit=INPUT_HELD // 2)  # asyncio pauses reading past twice this
+        super().__init__(limit=INPUT_HELD)  # asyncio would pause reading past twice this
         self.on_end: Callable[[], None] | None = None
         self.ended = False
+
+    def feed_data(self, data: Iterable[SupportsIndex]) -> None:
+        """The caller's bytes, kept up to INPUT_HELD waiting; past that they are dropped,
+        and the stream is read all the same (as telnet's, door/net/telnet.py): its end,
+        behind a paste, is seen when it comes."""
+        data = bytes(data)
+        # asyncio's own buffer: typeshed leaves it out, and asking for its length is all
+        # this does (a count of our own would need every read overridden as well).
+        room = INPUT_HELD - len(self._buffer)  # type: ignore[attr-defined]
+        if len(data) > room:
+            if room <= 0:
+                return
+            data = data[:room]
+        super().feed_data(data)
 
     def feed_eof(self) -> None:
         super().feed_eof()
@@ -74,9 +88,6 @@ class StreamTerminal(Terminal):
         self._reader, self._writer = reader, writer
         if isinstance(reader, LineReader):
             reader.on_end = self.dropped
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            self.line_fd = sock.fileno
 
     @property
     def carrier_lost(self) -> bool:

@@ -42,19 +42,24 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
-        self.flow: asyncio.ReadTransport | None = None
-        """The socket's transport, paused while more than INPUT_HELD bytes wait here (set by
-        the server as the connection is made; the parent's own flow control, through
-        ``_transport``, stays off: its way in is the slow one)."""
-        self._holding = False  # the transport is paused by us
 
     def feed_data(self, data: bytes) -> None:
+        """The caller's bytes, kept up to INPUT_HELD waiting; past that they are dropped.
+
+        The socket is read all the same, never paused: a caller who pastes more than the
+        door would play in minutes and hangs up is gone now, not once the paste has been
+        read (the end of the stream comes after it, and while reading is paused neither
+        the door nor the kernel sees it: the caller's own kernel holds it back)."""
         if self._transport is not None:  # flow control wanted: the parent's way
             super().feed_data(data)
             return
-        self._buffer += data
-        if len(self._buffer) > INPUT_HELD and not self._holding and self.flow is not None:
-            self._hold(True)
+        buffer = self._buffer
+        room = INPUT_HELD - len(buffer)
+        if len(data) > room:
+            if room <= 0:
+                return
+            data = data[:room]
+        buffer += data
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None
@@ -93,24 +98,9 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
         else:
             data = bytes(buffer)
             buffer.clear()
-        if self._holding and len(buffer) <= INPUT_HELD // 2:
-            self._hold(False)
         if self._paused:
             self._maybe_resume_transport()
         return data
-
-    def _hold(self, holding: bool) -> None:
-        """Stop (or start again) reading the socket: a flood waits in the kernel's
-        buffers, not in this one.  A hang-up behind it is seen by asking the kernel
-        (``Terminal.hung_up``), not by reading."""
-        flow = self.flow
-        if flow is None or flow.is_closing():
-            return
-        self._holding = holding
-        if holding:
-            flow.pause_reading()
-        else:
-            flow.resume_reading()
 
     async def take(self) -> bytes:
         """The bytes buffered (READ_SIZE at most), after waiting for one if there is none;
@@ -138,9 +128,6 @@ class TelnetTerminal(Terminal):
         self._buffered: Callable[[], int] | None = None  # the transport's unsent count
         self._transport: asyncio.WriteTransport | None = None  # looked up at the first frame
         self._protocol = writer.protocol
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            self.line_fd = sock.fileno
 
     async def read(self) -> bytes:
         if self.gone:  # hung up: what they typed before is not worth drawing
@@ -286,9 +273,6 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                 transport.close()
                 return
         super().connection_made(transport)
-        if isinstance(self.reader, DoorTelnetReader) and isinstance(transport,
-                                                                      asyncio.ReadTransport):
-            self.reader.flow = transport  # input held back past INPUT_HELD bytes
 
     def begin_negotiation(self) -> None:
         # telnetlib3 schedules this as the connection is made, and does not check whether

@@ -18,7 +18,6 @@ from ..term.detect import (
     from_probe,
     read_reports,
 )
-from .line import line_dropped
 
 if TYPE_CHECKING:
     from ..pool import Ticket
@@ -28,8 +27,8 @@ MAX_ROWS = 60
 MAX_WINDOW = 1000
 """Larger reported sizes are nonsense (or hostile): taken as this many cells."""
 LINE_CHECK_S = 0.5
-"""While a caller's input is paced (a paste, a flood), their line is looked at this often:
-a hang-up behind the bytes still waiting ends the call within about this long."""
+"""While a caller's input is paced (a paste, a flood), the meter's hang-ups and the lines
+no transport reports at once (an SSH channel closed) are looked at this often."""
 
 
 def sane_size(cols: int | None, rows: int | None) -> tuple[int, int]:
@@ -67,9 +66,10 @@ class Terminal(ABC):
     them through :meth:`receive` (paced by :attr:`meter` when one is set); the session
     decodes keys.
     Transports call :meth:`resized` when the window changes; the session listens through
-    ``on_resize``.  They call :meth:`dropped` the moment they learn the line has dropped, and
-    give :attr:`line_fd` so that :meth:`hung_up` can ask the kernel when they cannot know
-    (the end of the stream waits behind bytes not read yet).
+    ``on_resize``.  They call :meth:`dropped` the moment they learn the line has dropped,
+    whatever input is still waiting: they keep reading their connection, never pausing it,
+    so its end is seen when it comes (input past INPUT_HELD waiting is dropped instead,
+    door/net/buffers.py).
     """
 
     kind = ""
@@ -98,9 +98,6 @@ class Terminal(ABC):
         self.gone = False
         """The line has dropped: reads say so at once (keys still buffered are dropped with
         it: what a caller typed before hanging up is not worth playing), writes go nowhere."""
-        self.line_fd: Callable[[], int] | None = None
-        """The descriptor the caller's bytes come in on (a socket's ``fileno``: -1 once
-        closed), for :meth:`hung_up` to ask the kernel about; None: not known."""
         self._pacing: asyncio.Future[None] | None = None  # a paced read's wait: see paced
 
     async def receive(self) -> bytes:
@@ -122,9 +119,9 @@ class Terminal(ABC):
         """Wait out the meter's ``pause`` before the next read: True once it is over, False
         as soon as the caller is gone (the line dropped, or the meter hangs up).
 
-        The pace applies to reading the caller's input, not to noticing that they left: the
-        line is looked at every :data:`LINE_CHECK_S` seconds meanwhile (:meth:`hung_up`), and
-        a transport that learns of the drop ends the wait at once (:meth:`dropped`)."""
+        The pace applies to reading the caller's input, not to noticing that they left: a
+        transport that learns of the drop ends the wait at once (:meth:`dropped`), and the
+        meter and :meth:`hung_up` are asked again every :data:`LINE_CHECK_S` seconds."""
         loop = asyncio.get_running_loop()
         while pause:
             if self.hung_up():
@@ -156,19 +153,17 @@ class Terminal(ABC):
         self.wake()
 
     def hung_up(self) -> bool:
-        """Whether the caller has gone, asking the kernel too (:func:`line_dropped` on
-        :attr:`line_fd`) rather than waiting for the bytes in front of the end of the
-        stream to be read.  A system call: asked while input is paced and once per burst of
-        typed-ahead keys (door/session.py), never per key."""
+        """Whether the caller has gone, asking the transport when it does not say so by
+        itself (:meth:`_line_ended`).  Asked while input is paced and once per burst of
+        typed-ahead keys (door/session.py), not per key."""
         if not self.gone and self._line_ended():
             self.dropped()
         return self.gone
 
     def _line_ended(self) -> bool:
-        """The transport's own look at the line (SSH asks its channel); by default the
-        kernel's, on :attr:`line_fd`."""
-        fileno = self.line_fd
-        return fileno is not None and line_dropped(fileno())
+        """The line has ended, though :meth:`dropped` was not called (an SSH channel that
+        closed on its own asks its channel)."""
+        return False
 
     def unread(self, data: bytes) -> None:
         """Give bytes back: the next :meth:`read` returns them first."""

@@ -24,7 +24,7 @@ from ..pool import LoginPool, Refused
 from ..term import Charset
 from .buffers import INPUT_HELD, READ_SIZE
 from .telnet import notice
-from .terminal import LINE_CHECK_S, Terminal
+from .terminal import Terminal
 
 log = logging.getLogger(__name__)
 
@@ -47,36 +47,22 @@ class WebSocketTerminal(Terminal):
         self._ws = ws
         self._input = bytearray()
         self._arrived = asyncio.Event()  # keys, a wake, or the end
-        self._room = asyncio.Event()  # the session took what was waiting
-        self._room.set()
         self._woken = False
         self._out = bytearray()
         self._sender: asyncio.Future | None = None
-        sock = ws.get_extra_info("socket")
-        if sock is not None:
-            self.line_fd = sock.fileno
         self.closing: asyncio.Future | None = None  # the pool's hang-up, under way
 
     # -- the socket's side ------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
+        """Keys from the browser, kept up to INPUT_HELD waiting; past that they are
+        dropped, and the socket is read all the same: a close behind a paste the door
+        would play for minutes is seen when it comes."""
         if data and not self.gone:
-            self._input += data
+            room = INPUT_HELD - len(self._input)
+            if room <= 0:
+                return
+            self._input += data[:room]
             self._arrived.set()
-            if len(self._input) >= INPUT_HELD:
-                self._room.clear()
-
-    async def room(self) -> None:
-        """Wait until the session has taken most of the keys waiting, or the line has
-        dropped: the socket is not read meanwhile, so a close or a reset behind the flood
-        is looked for every LINE_CHECK_S seconds (:meth:`hung_up`), not read."""
-        room = self._room
-        while not room.is_set():
-            try:
-                async with asyncio.timeout(LINE_CHECK_S):
-                    await room.wait()
-            except TimeoutError:
-                if self.hung_up():
-                    return
 
     def lost(self) -> None:
         """The socket is gone: what the caller typed before is dropped, reads end."""
@@ -84,7 +70,6 @@ class WebSocketTerminal(Terminal):
         self._out.clear()
         self.dropped()
         self._arrived.set()
-        self._room.set()
 
     # -- the session's side -----------------------------------------------------------------
     async def read(self) -> bytes:
@@ -103,8 +88,6 @@ class WebSocketTerminal(Terminal):
             return b"\0"
         data = bytes(self._input[:READ_SIZE])
         del self._input[:READ_SIZE]
-        if len(self._input) < INPUT_HELD // 2:
-            self._room.set()
         return data
 
     def wake(self) -> None:
@@ -209,9 +192,6 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
             ticket.heard()
         if message.type == WSMsgType.BINARY:
             terminal.feed(message.data)
-            await terminal.room()  # a flood waits in the kernel's buffers, not ours
-            if terminal.gone:  # it hung up behind the flood
-                return
         elif message.type == WSMsgType.TEXT:
             size = window_size(message.data)
             if size is not None:

@@ -17,3 +17,11 @@ def configure(home: Path, section: str | None = None, **keys: object) -> None:
         text, n = re.subn(rf"(?m)^;?{key} =.*$", f"{key} = {value}", text, count=1)
         assert n == 1, f"no {key} in sysop.ini"
     path.write_text(head + text, encoding="utf-8")
+
+
+def boards(home: Path, *lines: str) -> None:
+    """Put ``lines`` in sysop.ini's [boards], where its commented example is."""
+    path = home / "sysop.ini"
+    text = path.read_text(encoding="utf-8")
+    example = next(line for line in text.splitlines() if line.startswith(";XA = "))
+    path.write_text(text.replace(example, "\n".join(lines)), encoding="utf-8")

@@ -9,6 +9,7 @@ in the log once there is room for it).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import logging.handlers
@@ -29,6 +30,8 @@ class _Quiet(logging.Handler):
     """handleError without a traceback: the record is held (the last :data:`HELD` of them)
     and written, with a count of any it could not hold, once the file takes lines again."""
 
+    stream: Any  # the file handler's, which this class is mixed into
+
     def __init__(self, *args: Any, **kw: Any) -> None:
         self._held: deque[logging.LogRecord] = deque(maxlen=HELD)
         self._failed = 0
@@ -37,6 +40,15 @@ class _Quiet(logging.Handler):
     def handleError(self, record: logging.LogRecord) -> None:
         self._failed += 1
         self._held.append(record)
+        # The file's buffer still holds the line that could not be written: it would go
+        # out with the next one that can, and again when the held records are written.
+        # Closed (what its buffer holds dropped with it), the file is opened again for
+        # the next record.
+        stream = getattr(self, "stream", None)
+        if stream is not None:
+            self.stream = None
+            with contextlib.suppress(Exception):
+                stream.close()
 
     def emit(self, record: logging.LogRecord) -> None:
         if self._held:

@@ -84,11 +84,21 @@ def reason_key(exc: BaseException, path: str | None = None) -> str:
         text = f"{exc} {root} {type(root).__name__}".lower()
         key = next((k for needles, k in _NEEDLES if any(n in text for n in needles)), "other")
     if key in ("damaged", "other", "cannot_open") and path:
+        if _read_only_disk(path):  # EROFS: SQLite says "disk I/O error" here too
+            return "readonly"
         if _disk_is_full(path):
             return "full"
         if _size_limit_reached(path):
             return "too_big"
     return key
+
+
+def _read_only_disk(path: str) -> bool:
+    try:
+        found = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return bool(found.f_flag & os.ST_RDONLY)
 
 
 def _disk_is_full(path: str) -> bool:

@@ -155,6 +155,7 @@ def test_a_full_disk_loses_nothing_and_the_caller_knows(door_home: Path, dropfil
         logged_once_a_minute(log, "no space left on device")
 
 
+
 @pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux's")
 def test_the_file_size_limit_loses_nothing_and_the_caller_knows(door_home: Path,
                                                                  dropfile: Path) -> None:

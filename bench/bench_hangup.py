@@ -10,7 +10,9 @@ Carlo game with one move made) with the database open, then hangs up:
 * ``line closed``: the pty master or the socket closed, no signal;
 * ``closed + SIGHUP``: both at once (ENiGMA½ socket doors);
 * ``quit``: the caller presses Q; timed from Q to the exit, the goodbye pause included
-  (``+ key``: a key right after the goodbye skips the pause).
+  (``+ key``: a key right after the goodbye skips the pause);
+* ``BBS killed``: the door runs under a small BBS process on the pty, which is SIGKILLed
+  while the pty stays open (the test holds it): no signal, no hang-up, only the BBS's end.
 
     python bench/bench_hangup.py [--runs 5]
 """
@@ -78,6 +80,55 @@ class Stdio:
         self.door.close()
 
 
+BBS = "import subprocess, sys; subprocess.Popen(sys.argv[1:]).wait()"
+"""A BBS in miniature: starts the door on its own pty, and waits."""
+
+
+class Launched(Stdio):
+    """The door on a pty under a BBS process: ``kill_bbs`` SIGKILLs the BBS, the pty left
+    open; ``proc.poll()`` asks about the door itself (an orphan then, not our child)."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.door = PtyDoor([sys.executable, "-c", BBS, *door_command(home, home / "DOOR.SYS")],
+                            home)
+        self.bbs = self.door.proc
+        self.proc = self  # one_run polls the door through it
+        self.returncode: int | None = None
+        self._door_pid: int | None = None
+
+    def door_pid(self) -> int:
+        while self._door_pid is None:
+            for child in Path(f"/proc/{self.bbs.pid}/task").glob("*/children"):
+                pids = child.read_text().split()
+                if pids:
+                    self._door_pid = int(pids[0])
+        return self._door_pid
+
+    def kill_bbs(self) -> None:
+        self.door_pid()
+        self.bbs.send_signal(signal.SIGKILL)
+        self.bbs.wait()
+
+    def poll(self) -> int | None:
+        """None while the door runs; its exit code (from its log) once it has gone."""
+        try:
+            stat = Path(f"/proc/{self.door_pid()}/stat").read_text()
+        except OSError:
+            stat = ") Z"
+        if stat.rpartition(")")[2].split()[0] != "Z":
+            return None
+        log = (self.home / "data" / "door.log").read_text(encoding="utf-8")
+        found = re.findall(r"exit code (\d+)", log)
+        self.returncode = int(found[-1]) if found else -1
+        return self.returncode
+
+    def close(self) -> None:
+        if self._door_pid is not None and self.poll() is None:
+            os.kill(self._door_pid, signal.SIGKILL)
+        self.door.close()
+
+
 class Socket:
     """The door connected back to our listener (ENiGMA½ ``io: socket``)."""
 
@@ -132,6 +183,8 @@ def one_run(home: Path, mode: type, how: str, in_game: bool) -> tuple[float, int
                 door.close_line()
             if how in ("SIGHUP", "closed + SIGHUP"):
                 door.proc.send_signal(signal.SIGHUP)
+            if how == "BBS killed":
+                door.kill_bbs()
         while door.proc.poll() is None:
             if how.startswith("quit") or how == "SIGHUP":
                 door.pump()
@@ -152,6 +205,8 @@ def main() -> None:
                                ("closed + SIGHUP", False), ("SIGHUP", True),
                                ("closed + SIGHUP", True), ("quit", False),
                                ("quit + key", False))]
+    if Path("/proc/self/task").exists():  # the BBS's children are found through /proc
+        cases += [(Launched, "BBS killed", False), (Launched, "BBS killed", True)]
     print(f"Hang-up benchmark, {runs} runs per case, load {os.getloadavg()[0]:.2f} "
           f"{os.getloadavg()[1]:.2f} on {os.cpu_count()} cores")
     print(f"  {'mode':<7}{'hang-up':<18}{'where':<8}{'median ms':>10}{'max ms':>9}  "

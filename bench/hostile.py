@@ -13,7 +13,12 @@ on the control caller's own address, the harder case):
 - **500 silent connections** that never send a byte, called again when dropped;
 - **never-reading callers**: Ctrl-R (full repaints) and keys, never reading the answer;
 - **SSH**: handshake floods (connect, authenticate as nobody, hang up), garbage after the
-  version line, and password loops on one account.
+  version line, and password loops on one account;
+- **paste, then hang up** (after the timed attack, or alone with ``--paste-only``):
+  ``--pasters`` callers (32) at once in a Monte Carlo game, each makes a move, pastes 96 KiB
+  of keys and drops the line, once with a close and once with a reset; printed: seconds
+  from the drop until the caller's node is free (target: 2 s), the games saved, and the
+  CPU of each server process meanwhile.
 
 Meanwhile the **control caller** (its own process, so the attackers' CPU does not delay its
 clock) plays Monte Carlo at five keys a second, timing each key to the last byte of its
@@ -47,6 +52,7 @@ import re
 import resource
 import shutil
 import socket
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -60,7 +66,7 @@ sys.path.insert(0, str(REPO))
 
 import asyncssh  # noqa: E402
 import telnetlib3  # noqa: E402
-from load import Line, pct, proc_stats, stop  # noqa: E402
+from load import Line, pct, proc_stats, server_pids, stop  # noqa: E402
 
 ATTACKER = "::1"
 CONTROL = "127.0.0.1"
@@ -343,6 +349,160 @@ async def password_loop(port: int, tally: Tally, until: float) -> None:
             await asyncio.sleep(0.5)
 
 
+# -- paste, then hang up ----------------------------------------------------------------------
+
+PASTE = RIGHT * (96 * 1024 // 3)
+"""96 KiB of cursor keys (nothing a game records): minutes of keys at the door's flood pace
+(512 bytes a second past 8 KiB), where a node used to stay taken after the hang-up."""
+PASTE_NUMBER = 31
+PASTE_WAIT = 300.0
+"""Seconds a paste round waits for the nodes to be freed before it stops counting."""
+PASTE_CPU_S = 5.0
+"""The server's CPU is measured from the drop until every node is free, and at least this
+long (a shorter span would be a figure of noise)."""
+
+
+def paster(i: int) -> str:
+    return f"paste{i}"
+
+
+async def make_pasters(home: Path, n: int) -> None:
+    """Their accounts, made before the server starts: the rounds time hang-ups, not sign-ups."""
+    from door.config import load_settings
+    from door.store import Store
+    from door.store.accounts import Accounts
+
+    store = Store(load_settings(home).database_url)
+    try:
+        await store.start()
+        for i in range(n):
+            await Accounts(store).signup(paster(i), PASSWORD)
+    finally:
+        await store.close()
+
+
+def _db(home: Path) -> sqlite3.Connection:
+    return sqlite3.connect(home / "data" / "reussite.db", timeout=10)
+
+
+def online_pasters(home: Path) -> set[str]:
+    """Pasters with a Who's Online row: the door writes it as the caller takes a node and
+    deletes it as the node is given back."""
+    with contextlib.closing(_db(home)) as conn:
+        rows = conn.execute("SELECT players.alias FROM nodes JOIN players ON "
+                            "players.id = nodes.player_id").fetchall()
+    return {alias for (alias,) in rows if alias.startswith("paste")}
+
+
+def saved_moves(home: Path) -> dict[str, list[str]]:
+    """Each paster's Monte Carlo game in progress, as saved: its moves."""
+    with contextlib.closing(_db(home)) as conn:
+        rows = conn.execute("SELECT players.alias, state FROM resume_slots JOIN players ON "
+                            "players.id = player_id WHERE game = 'montecarlo'").fetchall()
+    return {alias: json.loads(state)["actions"] for alias, state in rows}
+
+
+async def ready_to_paste(port: int, i: int) -> tuple[str, Telnet, list[str]] | None:
+    """Paster ``i`` logged in, in Monte Carlo #PASTE_NUMBER with one move made: (its handle,
+    its line, the moves), or None when it could not get there."""
+    from door.games.montecarlo import MonteCarlo
+
+    caller = None
+    try:
+        caller = await Telnet.open(port, ATTACKER)
+        await caller.until_any(b"Handle:")
+        await enter(caller, paster(i), known=True)
+        caller.send(MENU_KEYS["montecarlo"])
+        if await caller.until_any(b"Resume your", b"Game number") == b"Resume your":
+            caller.send(b"n")
+            await caller.until_any(b"Game number")
+        caller.send(f"{PASTE_NUMBER}\r".encode())
+        await caller.until_any(b"Score")
+        game = MonteCarlo.new(PASTE_NUMBER)
+        move = game.legal_moves()[0]
+        game.play(move)
+        caller.send(move.encode())
+        if await caller.answer() is None:  # the board redrawn after the move
+            raise TimeoutError(f"no answer to {move}")
+        return paster(i), caller, game.actions
+    except (ConnectionError, TimeoutError, OSError, EOFError):
+        if caller is not None:
+            caller.close()
+        return None
+
+
+def _cpu_s(pid: int) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    with contextlib.suppress(OSError):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+    return 0.0
+
+
+def drop_line(caller: Telnet, how: str) -> None:
+    """Hang up: a plain close (FIN), or a reset (SO_LINGER 0, then close)."""
+    if how == "reset":
+        sock = caller.writer.get_extra_info("socket")
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        caller.writer.transport.abort()
+    else:
+        caller.close()
+
+
+async def paste_round(port: int, home: Path, server_pid: int, n: int, how: str) -> dict:
+    """``n`` pasters at once, each dropping its line (``how``: "close" or "reset") right
+    after its paste; when each node was freed, and what the server's processes spent."""
+    ready = [r for r in await asyncio.gather(*(ready_to_paste(port, i) for i in range(n)))
+             if r is not None]
+    handles = {handle for handle, _, _ in ready}
+    deadline = time.monotonic() + 60
+    while not handles <= online_pasters(home) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    for _, caller, _ in ready:
+        caller.send(PASTE)
+    await asyncio.gather(*(caller.writer.drain() for _, caller, _ in ready),
+                         return_exceptions=True)
+    pids = server_pids(server_pid)
+    cpu0 = {pid: _cpu_s(pid) for pid in pids}
+    dropped: dict[str, float] = {}
+    for handle, caller, _ in ready:
+        drop_line(caller, how)
+        dropped[handle] = time.monotonic()
+    start = time.monotonic()
+    freed: dict[str, float] = {}
+    while ((len(freed) < len(dropped) and time.monotonic() - start < PASTE_WAIT)
+           or time.monotonic() - start < PASTE_CPU_S):
+        online, now = online_pasters(home), time.monotonic()
+        freed.update({h: now - t for h, t in dropped.items()
+                      if h not in online and h not in freed})
+        await asyncio.sleep(0.02)
+    window = time.monotonic() - start
+    cpu = [100 * (_cpu_s(pid) - cpu0[pid]) / window for pid in pids]
+    saved = saved_moves(home)
+    return {"how": how, "callers": len(ready), "tried": n, "freed": len(freed),
+            "p50": pct(list(freed.values()), 0.5) / 1000,
+            "max": max(freed.values(), default=float("nan")),
+            "saved": sum(1 for handle, _, moves in ready if saved.get(handle) == moves),
+            "window": window, "cpu": cpu}
+
+
+async def paste_attack(port: int, home: Path, server_pid: int, n: int) -> list[dict]:
+    """Two rounds, close then reset; one line printed for each."""
+    rounds = []
+    for how in ("close", "reset"):
+        result = await paste_round(port, home, server_pid, n, how)
+        rounds.append(result)
+        cpu = ", ".join(f"{c:.0f}" for c in result["cpu"])
+        print(f"paste, then {how}: {result['callers']} of {result['tried']} callers pasted "
+              f"96 KiB and hung up; nodes freed {result['freed']}, p50 {result['p50']:.2f} s, "
+              f"max {result['max']:.2f} s after the drop (target 2 s); games saved "
+              f"{result['saved']}; CPU meanwhile ({result['window']:.1f} s) per server process "
+              f"[{cpu}] % of a core", flush=True)
+    return rounds
+
+
 # -- the control caller (its own process) -----------------------------------------------------
 
 REOPEN_EVERY = 50
@@ -580,6 +740,10 @@ async def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the door home (its log)")
     parser.add_argument("--log-level", default="warning", help="the server's (default warning)")
     parser.add_argument("--control", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--pasters", type=int, default=32,
+                        help="paste-then-hang-up callers, after the timed attack (0: none)")
+    parser.add_argument("--paste-only", action="store_true",
+                        help="only the paste-then-hang-up rounds, no timed attack")
     args = parser.parse_args()
     for name in ("telnetlib3", "asyncssh"):  # the clients' own complaints about our garbage
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -590,8 +754,19 @@ async def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4096)), hard))
     home = make_home()
     await make_victim(home)
+    await make_pasters(home, args.pasters)
     server, port, ssh_port, web_port = await start_server(home, args.log_level)
     flood = WebFlood()
+    if args.paste_only:
+        try:
+            await paste_attack(port, home, server.pid, args.pasters)
+        finally:
+            await stop(server)
+            errors, tracebacks, _ = read_logs(home)
+            shutil.rmtree(home, ignore_errors=True)
+        print(f"server errors: {errors}   tracebacks logged: {tracebacks}")
+        subprocess.run(["uptime"], check=False)
+        return
     tally = Tally()
     crashed = False
     try:
@@ -627,6 +802,8 @@ async def main() -> None:
         _, cpu1 = proc_stats(server.pid)
         load = os.getloadavg()
         crashed = crashed or server.returncode is not None
+        if args.pasters:
+            await paste_attack(port, home, server.pid, args.pasters)
     finally:
         await stop(server)
     errors, tracebacks, warnings = read_logs(home)

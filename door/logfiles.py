@@ -25,6 +25,7 @@ the full disk is in the log once there is room for it).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import io
 import logging
@@ -69,6 +70,15 @@ class LogFile(logging.handlers.WatchedFileHandler):
     def handleError(self, record: logging.LogRecord) -> None:
         self._failed += 1
         self._held.append(record)
+        # The file's buffer still holds the line that could not be written: it would go
+        # out with the next one that can, and again when the held records are written.
+        # Closed (what its buffer holds dropped with it), the file is opened again for
+        # the next record.
+        stream = getattr(self, "stream", None)
+        if stream is not None:
+            self.stream = None
+            with contextlib.suppress(Exception):
+                stream.close()
 
     def emit(self, record: logging.LogRecord) -> None:
         try:

@@ -39,8 +39,9 @@ NEEDS = (80, 24)
 """The window every screen needs (columns, rows); smaller ones see a notice instead."""
 DRAIN_TIMEOUT = 30.0  # seconds a frame may wait for a caller who reads nothing: then hang up
 KEYS_PER_TURN = 64
-"""Keys handled in a row from one read before the session lets other callers' tasks run: a
-pasted (or hostile) 4 KiB of keys must not hold the event loop for all of them at once."""
+"""Keys handled in a row from one read before the session lets other callers' tasks run (and
+looks whether the line has dropped meanwhile): a pasted (or hostile) 4 KiB of keys must not
+hold the event loop for all of them at once, nor be played after a hang-up."""
 BURST_KEYS = 16
 """While at least this many keys wait (a paste or a flood: no typist is that far ahead), a
 frame is put off; a few keys typed ahead still get every frame."""
@@ -114,6 +115,8 @@ class Session:
         self.deadline = clock() + limit
         self._time_warnings = [s for s in TIME_WARNINGS if s < limit]
         self._notice: tuple[str, Attr | None] | None = None
+        self._alert: str | None = None  # see alert
+        self._alert_due = False  # changed since the last frame: the next wait draws one
         self._bell = False  # rung since the last frame: sent with the next one
         self._deferred = False  # a frame put off while typed-ahead keys wait
         self._keys_in_a_row = 0
@@ -168,6 +171,27 @@ class Session:
         the screen underneath is untouched and comes back with the frame after."""
         self._notice = (text, attr)
 
+    def alert(self, text: str | None) -> None:
+        """Keep ``text`` on the bottom row of every frame (right-aligned, in the warning
+        colour) until it is cleared with None: the game in progress cannot be saved just
+        now (door/store/keeper.py).  Shown at once, the wait for a key woken for it;
+        cleared with a word that all is well again."""
+        if text == self._alert:
+            return
+        if text is None:
+            self.notify("Saved: your moves are all written now.")
+        self._alert, self._alert_due = text, True
+        self.terminal.wake()
+
+    def _alert_row(self) -> int | None:
+        """Draw the alert on the bottom row; the row's number, to restore after the frame."""
+        if self._alert is None:
+            return None
+        row, cols = self.screen.rows - 1, self.screen.cols
+        text = f" {self._alert} "[: cols - 1]
+        self.screen.put(row, cols - 1 - len(text), text, WARNING)
+        return row
+
     @property
     def too_small(self) -> bool:
         """The caller's window is smaller than the screens need: they see a notice."""
@@ -187,6 +211,8 @@ class Session:
         if self._notice is not None:
             extra = ["", *wrap(self._notice[0], max(1, cols - 2))]
             self._notice = None
+        if self._alert is not None:
+            extra += ["", *wrap(self._alert, max(1, cols - 2))]
         frame = Screen(cols, rows)
         top = max(0, (rows - len(lines) - len(extra)) // 2)
         for i, line in enumerate(lines + extra):
@@ -204,18 +230,25 @@ class Session:
         if self.in_burst:
             self._deferred = True
             return
-        self._deferred = False
+        self._deferred = self._alert_due = False
         if self.too_small:
             data = self._small_window_frame()
-        elif self._notice is not None:
-            text, attr = self._notice
-            row = max(0, self.screen.rows - 2)
+        elif self._notice is not None or self._alert is not None:
             saved = self.screen.snapshot()
-            self.screen.put(row, 0, " " * self.screen.cols, attr or WARNING)
-            self.screen.put(row, 1, text[: self.screen.cols - 2], attr or WARNING)
-            self._notice = None
+            drawn = []
+            if self._notice is not None:
+                text, attr = self._notice
+                row = max(0, self.screen.rows - 2)
+                self.screen.put(row, 0, " " * self.screen.cols, attr or WARNING)
+                self.screen.put(row, 1, text[: self.screen.cols - 2], attr or WARNING)
+                self._notice = None
+                drawn.append(row)
+            alert_row = self._alert_row()
+            if alert_row is not None:
+                drawn.append(alert_row)
             data = self.renderer.frame(self.screen)
-            self.screen.restore(saved, range(row, row + 1))
+            for row in drawn:
+                self.screen.restore(saved, range(row, row + 1))
         else:
             data = self.renderer.frame(self.screen)
         if self._bell and not self._keys:  # one bell for a burst of refused keys
@@ -319,6 +352,9 @@ class Session:
             self._keys_in_a_row += 1
             if self._keys_in_a_row % KEYS_PER_TURN == 0:
                 await asyncio.sleep(0)  # a long burst of keys: let the other callers in
+                if self.terminal.hung_up():  # pasted, then hung up: the rest is not played
+                    self._keys.clear()
+                    raise self._ending(CarrierLost("connection closed"))
         else:
             self._keys_in_a_row = 0
             if self._deferred:
@@ -328,6 +364,8 @@ class Session:
             loop = self._loop = asyncio.get_running_loop()
         until = None if timeout is None else loop.time() + timeout
         while not self._keys:
+            if self._alert_due:  # set or cleared from outside the visit: shown now
+                await self.show()
             if woken is not None and woken():
                 return None
             left = self.deadline - self._clock()
@@ -402,7 +440,7 @@ class Session:
         each (two timers per key were a tenth of the server's time).  When it rings early
         (set for a wait the caller's typing ended) the read goes on to this wait's end:
         only the caller's bytes, a hang-up or a resize end it before then (so the idle
-        limit still counts from the last key)."""
+        limit still counts from the last key), or an alert to show (:meth:`alert`)."""
         terminal = self.terminal
         if not terminal.wakeable:
             try:
@@ -421,8 +459,10 @@ class Session:
                     alarm.cancel()
                 self._alarm = loop.call_at(due, _ring, weakref.ref(self))
             data = await terminal.receive()
-            if not data or data.strip(b"\0") or self._keys or (woken is not None and woken()):
-                return data  # bytes, a hang-up, a resize (its key is waiting), or woken
+            if (not data or data.strip(b"\0") or self._keys or self._alert_due
+                    or (woken is not None and woken())):
+                return data  # bytes, a hang-up, a resize (its key is waiting), an alert
+                # to show, or woken
             if loop.time() >= due:
                 return None  # woken by the alarm, and this wait is over
             # woken early by an alarm set for an earlier wait: not the caller, wait on

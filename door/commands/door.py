@@ -11,8 +11,9 @@ The caller arrives on one of three transports (research/dropfiles.md §6.2):
 Exit codes (also in docs/sysop-bbs-setup.md): 0 the caller quit, or their time or the idle
 limit ran out (their game saved); 1 an unexpected error (in data/door.log, the game saved if
 it could be); 2 an unusable dropfile, sysop.ini, option or stdin/stdout (one line on
-stderr); 3 carrier lost: the caller hung up (EOF, EIO, reset) or the BBS sent
-SIGHUP/SIGTERM (game saved).
+stderr); 3 carrier lost: the caller hung up (EOF, EIO, reset), the BBS sent SIGHUP/SIGTERM,
+or the BBS itself has gone (door/commands/bbs_watch.py) (game saved).  The log's last line
+says which.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ..net.terminal import Terminal
     from ..session import Caller, Session
     from ..term import Charset
+    from .bbs_watch import BBSWatch
     from .hangup import HangupSignals
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CARRIER = 0, 1, 2, 3
@@ -249,10 +251,12 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
          error: type[Exception]) -> int:
     import asyncio
 
+    from .bbs_watch import BBSWatch
     from .hangup import HangupSignals
 
     signals = HangupSignals()  # from here on a hang-up is the visit's to handle
     signals.install()
+    bbs = BBSWatch()  # the BBS as it is now, before anything may have happened to it
     sock = caller_socket(transport, target, error)
     telnet, announce = telnet_modes(args, record)
     charset = pick_charset(args, record, transport)
@@ -271,7 +275,7 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
                        f"{'' if minutes == 1 else 's'} for this visit.", MESSAGE)
         opening = session.preparing = asyncio.ensure_future(attach_store(session, settings))
         return await door_visit(session, finish=lambda: detach_store(session, opening),
-                                signals=signals)
+                                signals=signals, bbs=bbs)
 
     return run_with_caller(transport, visit)
 
@@ -459,17 +463,22 @@ async def detach_store(session: Session, opening) -> None:
 
 
 async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | None = None,
-                     signals: HangupSignals | None = None) -> int:
+                     signals: HangupSignals | None = None,
+                     bbs: BBSWatch | None = None) -> int:
     """Run one visit with the BBS's signals wired to carrier loss; returns the exit code.
 
     SIGHUP, SIGTERM and SIGINT hang the terminal up, so the visit meets :class:`CarrierLost`
     at its next key and saves the game in progress (the same path as a dropped line); if it
     has not finished :data:`HANGUP_GRACE` seconds later it is cancelled, which saves too.
+    The BBS's own end (``bbs``: the process that started the door has ended, while the pty
+    may still be open) does the same.
 
     Then, in this order: ``finish()`` (the door's bookkeeping: its Who's Online row, the
-    database closed), the log line, and last the caller's line is closed, which is what a
-    socket BBS waits for.  A signal once the caller has chosen to leave (or ran out of time)
-    is already handled: it ends the goodbye pause at once and changes nothing else.
+    database closed), the log line saying how the visit ended, and last the caller's line
+    is closed, which is what a socket BBS waits for.  A signal once the caller has chosen to
+    leave (or ran out of time) is already handled: it ends the goodbye pause at once and
+    changes nothing else.  An idle time-out while the BBS or the line was already gone is a
+    hang-up noticed late, not an idle caller: exit code 3, and the log says so.
 
     ``signals``: the process's handlers, installed before the loop (``reussite door``);
     without them the visit installs its own and puts the old ones back at the end.
@@ -478,7 +487,6 @@ async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | N
     import contextlib
     import logging
 
-    from ..session import CarrierLost
     from ..ui.visit import run_visit
     from .hangup import HangupSignals
 
@@ -498,20 +506,22 @@ async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | N
         if hang_up_terminal is not None:
             hang_up_terminal()
 
-    def on_signal(name: str) -> None:
+    def caller_gone(what: str) -> None:
+        """The BBS says, or shows by ending, that the caller is gone (``what``: how)."""
         if task.done() or session.leaving:
-            log.info("node %s: %s from the BBS while the door was leaving: already "
-                     "handled", node, name)
+            log.info("node %s: %s while the door was leaving: already handled", node, what)
             hang_up()  # the goodbye pause ends now; the bookkeeping goes on
             return
         if signalled:
             return
-        signalled.append(name)
-        log.info("node %s: %s from the BBS: the caller is gone", node, name)
+        signalled.append(what)
+        log.info("node %s: %s: the caller is gone", node, what)
         hang_up()
         loop.call_later(HANGUP_GRACE, task.cancel)
 
-    signals.attach(loop, on_signal)
+    signals.attach(loop, lambda name: caller_gone(f"{name} from the BBS"))
+    if bbs is not None:
+        bbs.start(loop, lambda why: caller_gone(f"the BBS has gone ({why})"))
     code = EXIT_OK
     try:
         try:
@@ -523,16 +533,44 @@ async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | N
             log.exception("node %s: the visit ended by an error", node)
             await session.save_game_in_progress()
             code = EXIT_ERROR
-        if signalled or isinstance(session.ended_by, CarrierLost):
-            code = EXIT_CARRIER
+        code, how = how_it_ended(session, code, signalled, bbs)
         try:
             if finish is not None:
                 await finish()
-            log.info("node %s: back to the BBS, exit code %d", node, code)
+            log.info("node %s: back to the BBS, exit code %d: %s", node, code, how)
         finally:
             with contextlib.suppress(Exception):
                 await terminal.close()
     finally:
+        if bbs is not None:
+            bbs.stop()
         if own_signals:
             signals.restore()
     return code
+
+
+def how_it_ended(session: Session, code: int, signalled: list[str],
+                 bbs: BBSWatch | None) -> tuple[int, str]:
+    """The exit code and a few words for the log's last line: a sysop reading it tells a
+    caller who quit from one who hung up, an idle caller, or a BBS that went away."""
+    from ..session import CarrierLost, IdleTimeout, TimeUp, WindowTooSmall
+
+    ended = session.ended_by
+    if signalled:
+        return EXIT_CARRIER, signalled[0]
+    if code == EXIT_ERROR:
+        return code, "an error, in the log above"
+    if isinstance(ended, CarrierLost):
+        return EXIT_CARRIER, "the caller hung up"
+    if isinstance(ended, IdleTimeout):
+        missed = bbs.gone() if bbs is not None else None
+        if missed is None and session.terminal.hung_up():
+            missed = "the line had dropped"
+        if missed is not None:
+            return EXIT_CARRIER, f"idle time-out, after a hang-up noticed only then: {missed}"
+        return code, "idle time-out"
+    if isinstance(ended, TimeUp):
+        return code, "time up"
+    if isinstance(ended, WindowTooSmall):
+        return code, "the caller left a window too small"
+    return code, "the caller quit"

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..term.digits import parse_number
-from .stream import StreamTerminal
+from .stream import StreamTerminal, serve_streams
 
 log = logging.getLogger(__name__)
 
@@ -190,4 +190,4 @@ async def start_rlogin(host: str, port: int, run_session: SessionRunner) -> asyn
         finally:
             await terminal.close()
 
-    return await asyncio.start_server(connected, host, port)
+    return await serve_streams(connected, host, port)

@@ -16,7 +16,7 @@ import socket
 import stat
 
 from ..term import Charset
-from .stream import StreamTerminal
+from .stream import StreamTerminal, open_stream
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 BINARY, ECHO, SGA, NAWS = 0, 1, 3, 31
@@ -200,7 +200,7 @@ async def open_socket_terminal(sock: socket.socket, *, telnet: bool, announce: b
     except OSError:
         name = None
     peer = f"{name[0]}:{name[1]}" if isinstance(name, tuple) else "bbs"
-    reader, writer = await asyncio.open_connection(sock=sock)
+    reader, writer = await open_stream(sock)
     terminal = SocketTerminal(reader, writer, telnet=telnet, charset=charset, rows=rows,
                               peer=peer)
     if terminal.telnet is not None and announce:

@@ -78,7 +78,7 @@ class SSHTerminal(Terminal):
         self.lang = str(process.env.get("LANG", "")) if process.env else ""
 
     async def read(self) -> bytes:
-        if self.process.stdout.channel.is_closing():  # hung up: buffered keys are dropped
+        if self.gone or self.process.stdout.channel.is_closing():  # buffered keys dropped
             return b""
         early = self.take_pushback()
         if early:
@@ -93,6 +93,11 @@ class SSHTerminal(Terminal):
         except (asyncssh.Error, ConnectionError, OSError):
             return b""
         return data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+
+    def _line_ended(self) -> bool:
+        """The channel is closing (the client closed it, or the connection is gone):
+        asyncssh reads the socket whatever the session takes, so it knows at once."""
+        return self.process.stdout.channel.is_closing()
 
     wakeable = True
 
@@ -151,6 +156,8 @@ class DoorSSHServer(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:
             self.ticket.close()
+        if self.terminal is not None:  # a paced read, or one under way, ends now
+            self.terminal.dropped()
 
     def hang_up(self, reason: str) -> None:
         """The pool's hang-up: say why on the screen if there is one, and disconnect."""

@@ -13,7 +13,7 @@ import tty
 from collections.abc import Iterator
 
 from ..term import Charset
-from .stream import StreamTerminal
+from .stream import LineReader, StreamTerminal
 
 
 @contextlib.contextmanager
@@ -79,7 +79,7 @@ class StdioTerminal(StreamTerminal):
 async def open_stdio() -> StdioTerminal:
     """Wrap fds 0 and 1 as an asyncio terminal (works for ttys, pipes and sockets)."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
+    reader = LineReader()
     read_transport, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0, closefd=False))
     transport, protocol = await loop.connect_write_pipe(

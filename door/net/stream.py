@@ -1,12 +1,16 @@
-"""What the two BBS-launch transports share: a caller on an asyncio stream pair (the
-BBS's stdio, or a socket it hands over), carrier loss remembered, the terminal left clean."""
+"""What the two BBS-launch transports and RLogin share: a caller on an asyncio stream pair
+(the BBS's stdio, a socket it hands over, an RLogin connection), the hang-up seen the moment
+it comes, the terminal left clean."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+import socket
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, SupportsIndex
 
+from .buffers import INPUT_HELD, READ_SIZE
 from .terminal import Terminal
 
 CLEAN_EXIT = b"\x1b[0m\x1b7\x1b[r\x1b8\x1b[?25h"
@@ -14,19 +18,88 @@ CLEAN_EXIT = b"\x1b[0m\x1b7\x1b[r\x1b8\x1b[?25h"
 cursor shown: the BBS gets its terminal back."""
 
 
+class LineReader(asyncio.StreamReader):
+    """A stream reader that says when the end of the stream arrives (EOF, a reset, EIO
+    from a hung-up pty), not only once the bytes in front of it have been read: a caller
+    who pastes and hangs up is gone now, not after the paste."""
+
+    def __init__(self) -> None:
+        super().__init__(limit=INPUT_HELD)  # asyncio would pause reading past twice this
+        self.on_end: Callable[[], None] | None = None
+        self.ended = False
+
+    def feed_data(self, data: Iterable[SupportsIndex]) -> None:
+        """The caller's bytes, kept up to INPUT_HELD waiting; past that they are dropped,
+        and the stream is read all the same (as telnet's, door/net/telnet.py): its end,
+        behind a paste, is seen when it comes."""
+        data = bytes(data)
+        # asyncio's own buffer: typeshed leaves it out, and asking for its length is all
+        # this does (a count of our own would need every read overridden as well).
+        room = INPUT_HELD - len(self._buffer)  # type: ignore[attr-defined]
+        if len(data) > room:
+            if room <= 0:
+                return
+            data = data[:room]
+        super().feed_data(data)
+
+    def feed_eof(self) -> None:
+        super().feed_eof()
+        self._ended()
+
+    def set_exception(self, exc: Exception) -> None:
+        super().set_exception(exc)
+        self._ended()
+
+    def _ended(self) -> None:
+        if not self.ended:
+            self.ended = True
+            if self.on_end is not None:
+                self.on_end()
+
+
+async def open_stream(sock: socket.socket) -> tuple[LineReader, asyncio.StreamWriter]:
+    """``asyncio.open_connection(sock=…)`` with a :class:`LineReader`."""
+    loop = asyncio.get_running_loop()
+    reader = LineReader()
+    protocol = asyncio.StreamReaderProtocol(reader)
+    transport, _ = await loop.create_connection(lambda: protocol, sock=sock)
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+
+async def serve_streams(connected: Callable[[asyncio.StreamReader, asyncio.StreamWriter],
+                                           Awaitable[None]],
+                        host: str, port: int) -> asyncio.Server:
+    """``asyncio.start_server`` with a :class:`LineReader` for each connection."""
+    loop = asyncio.get_running_loop()
+
+    def protocol() -> asyncio.StreamReaderProtocol:
+        return asyncio.StreamReaderProtocol(LineReader(), connected)
+
+    return await loop.create_server(protocol, host, port)
+
+
 class StreamTerminal(Terminal):
-    """Once the carrier is lost, reads say so and writes are dropped."""
+    """Once the line has dropped, reads say so (what was typed before is dropped) and writes
+    go nowhere."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._reader, self._writer = reader, writer
-        self.carrier_lost = False
+        if isinstance(reader, LineReader):
+            reader.on_end = self.dropped
+
+    @property
+    def carrier_lost(self) -> bool:
+        """The caller is gone (the name BBS people know it by)."""
+        return self.gone
 
     async def read(self) -> bytes:
         """The caller's next bytes (``b""`` once gone), without what :meth:`_incoming`
         keeps for the protocol; ``b"\0"`` when that was all of it (a window size: the
         session looks at its keys again)."""
+        if self.gone:
+            return b""
         early = self.take_pushback()
         if early:
             return early
@@ -46,15 +119,23 @@ class StreamTerminal(Terminal):
         """The next bytes, or ``b""`` when the caller has gone (EOF, a reset socket, EIO
         from a hung-up pty)."""
         try:
-            data = await self._reader.read(4096)
+            data = await self._reader.read(READ_SIZE)
         except (ConnectionError, OSError):
             data = b""
-        if not data:
-            self.carrier_lost = True
+        if not data or self.gone:
+            self.dropped()
+            return b""
         return data
 
+    def wake(self) -> None:
+        """A NUL into the stream (no key decodes from it): a pending read returns, so that
+        the session looks at its keys (a resize) and its notices at once."""
+        reader = self._reader
+        if not self.gone and isinstance(reader, LineReader) and not reader.ended:
+            reader.feed_data(b"\0")
+
     def _send(self, data: bytes) -> None:
-        if not self.carrier_lost and not self._writer.is_closing():
+        if not self.gone and not self._writer.is_closing():
             self._writer.write(data)
 
     def write(self, data: bytes) -> None:
@@ -64,7 +145,7 @@ class StreamTerminal(Terminal):
         try:
             await self._writer.drain()
         except (ConnectionError, OSError):  # reset, EIO or EPIPE: the caller is gone
-            self.carrier_lost = True
+            self.dropped()
             raise
 
     def _input_transport(self) -> asyncio.ReadTransport | None:
@@ -72,17 +153,17 @@ class StreamTerminal(Terminal):
 
     def hang_up(self) -> None:
         """The BBS says the caller is gone (SIGHUP/SIGTERM): reads end, writes are dropped."""
-        self.carrier_lost = True
+        self.dropped()
         with contextlib.suppress(AttributeError, RuntimeError):
             transport = self._input_transport()
             if transport is not None:
                 transport.pause_reading()  # no data may follow the end of input
-        self._reader.feed_eof()
+        self._reader.feed_eof()  # a read under way returns
 
     async def close(self) -> None:
         """Leave the caller's terminal clean (when still there) and everything written on
         its way; never hangs."""
-        if not self.carrier_lost:
+        if not self.gone:
             self.write(CLEAN_EXIT)
         with contextlib.suppress(ConnectionError, OSError, TimeoutError):
             await asyncio.wait_for(self._writer.drain(), 1.0)

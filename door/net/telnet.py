@@ -17,6 +17,7 @@ import telnetlib3
 from ..guard import address_of
 from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
+from .buffers import INPUT_HELD, READ_SIZE
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,22 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
         self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
 
     def feed_data(self, data: bytes) -> None:
+        """The caller's bytes, kept up to INPUT_HELD waiting; past that they are dropped.
+
+        The socket is read all the same, never paused: a caller who pastes more than the
+        door would play in minutes and hangs up is gone now, not once the paste has been
+        read (the end of the stream comes after it, and while reading is paused neither
+        the door nor the kernel sees it: the caller's own kernel holds it back)."""
         if self._transport is not None:  # flow control wanted: the parent's way
             super().feed_data(data)
             return
-        self._buffer += data
+        buffer = self._buffer
+        room = INPUT_HELD - len(buffer)
+        if len(data) > room:
+            if room <= 0:
+                return
+            data = data[:room]
+        buffer += data
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None
@@ -71,21 +84,27 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
         self._waiter = None
 
     def take_now(self) -> bytes:
-        """Every byte buffered; ``b""`` when there is none (at EOF).  Raises the
-        connection's error, as ``read`` does, once the bytes before it are taken."""
+        """The bytes buffered, READ_SIZE at most; ``b""`` when there is none (at EOF).
+        Raises the connection's error, as ``read`` does, once the bytes before it are
+        taken."""
         buffer = self._buffer
         if not buffer:
             if self._exception is not None:
                 raise self._exception
             return b""
-        data = bytes(buffer)
-        buffer.clear()
+        if len(buffer) > READ_SIZE:  # a paste: a few thousand keys at a time
+            data = bytes(buffer[:READ_SIZE])
+            del buffer[:READ_SIZE]
+        else:
+            data = bytes(buffer)
+            buffer.clear()
         if self._paused:
             self._maybe_resume_transport()
         return data
 
     async def take(self) -> bytes:
-        """Every byte buffered, after waiting for one if there is none; ``b""`` at EOF."""
+        """The bytes buffered (READ_SIZE at most), after waiting for one if there is none;
+        ``b""`` at EOF."""
         waiter = self.wait_for_data()
         if waiter is not None:
             try:
@@ -109,8 +128,6 @@ class TelnetTerminal(Terminal):
         self._buffered: Callable[[], int] | None = None  # the transport's unsent count
         self._transport: asyncio.WriteTransport | None = None  # looked up at the first frame
         self._protocol = writer.protocol
-        self.gone = False
-        """The connection is closed: keys still buffered are dropped, not played."""
 
     async def read(self) -> bytes:
         if self.gone:  # hung up: what they typed before is not worth drawing
@@ -131,8 +148,8 @@ class TelnetTerminal(Terminal):
             pause = meter.pause()
             if pause is None:
                 return b""
-            if pause:
-                await asyncio.sleep(pause)
+            if pause and not await self.paced(meter, pause):
+                return b""
         if self.gone:
             data = b""
         elif self._pushback:
@@ -295,8 +312,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         if self.ticket is not None:
             self.ticket.close()
         if self.terminal is not None:  # what the caller typed before hanging up is dropped
-            self.terminal.gone = True
-            self.terminal.wake()
+            self.terminal.dropped()
         if not self._refused:
             super().connection_lost(exc)
 

@@ -26,6 +26,9 @@ DEFAULT_COLS, DEFAULT_ROWS = 80, 24
 MAX_ROWS = 60
 MAX_WINDOW = 1000
 """Larger reported sizes are nonsense (or hostile): taken as this many cells."""
+LINE_CHECK_S = 0.5
+"""While a caller's input is paced (a paste, a flood), the meter's hang-ups and the lines
+no transport reports at once (an SSH channel closed) are looked at this often."""
 
 
 def sane_size(cols: int | None, rows: int | None) -> tuple[int, int]:
@@ -63,7 +66,10 @@ class Terminal(ABC):
     them through :meth:`receive` (paced by :attr:`meter` when one is set); the session
     decodes keys.
     Transports call :meth:`resized` when the window changes; the session listens through
-    ``on_resize``.
+    ``on_resize``.  They call :meth:`dropped` the moment they learn the line has dropped,
+    whatever input is still waiting: they keep reading their connection, never pausing it,
+    so its end is seen when it comes (input past INPUT_HELD waiting is dropped instead,
+    door/net/buffers.py).
     """
 
     kind = ""
@@ -89,6 +95,10 @@ class Terminal(ABC):
         admitted it there; ``reussite serve`` gives it a node once the caller logs in."""
         self.meter: ReadMeter | None = None
         """Paces what :meth:`receive` takes from :meth:`read` (None: as it comes)."""
+        self.gone = False
+        """The line has dropped: reads say so at once (keys still buffered are dropped with
+        it: what a caller typed before hanging up is not worth playing), writes go nowhere."""
+        self._pacing: asyncio.Future[None] | None = None  # a paced read's wait: see paced
 
     async def receive(self) -> bytes:
         """The caller's next bytes as the door takes them: :meth:`read`, through
@@ -99,11 +109,61 @@ class Terminal(ABC):
         pause = meter.pause()
         if pause is None:
             return b""
-        if pause:
-            await asyncio.sleep(pause)
+        if pause and not await self.paced(meter, pause):
+            return b""
         data = await self.read()
         meter.took(len(data))
         return data
+
+    async def paced(self, meter: ReadMeter, pause: float) -> bool:
+        """Wait out the meter's ``pause`` before the next read: True once it is over, False
+        as soon as the caller is gone (the line dropped, or the meter hangs up).
+
+        The pace applies to reading the caller's input, not to noticing that they left: a
+        transport that learns of the drop ends the wait at once (:meth:`dropped`), and the
+        meter and :meth:`hung_up` are asked again every :data:`LINE_CHECK_S` seconds."""
+        loop = asyncio.get_running_loop()
+        while pause:
+            if self.hung_up():
+                return False
+            self._pacing = waiter = loop.create_future()
+            try:
+                async with asyncio.timeout(pause if pause < LINE_CHECK_S else LINE_CHECK_S):
+                    await waiter
+            except TimeoutError:
+                pass
+            finally:
+                self._pacing = None
+            next_pause = meter.pause()  # what is left of it, or None: hang up
+            if next_pause is None:
+                return False
+            pause = next_pause
+        return not self.gone
+
+    def dropped(self) -> None:
+        """The transport has learned that the line dropped (EOF, a reset, the channel or
+        socket closed): reads say so from now on, a paced read stops waiting, a pending
+        read is woken."""
+        if self.gone:
+            return
+        self.gone = True
+        pacing = self._pacing
+        if pacing is not None and not pacing.done():
+            pacing.set_result(None)
+        self.wake()
+
+    def hung_up(self) -> bool:
+        """Whether the caller has gone, asking the transport when it does not say so by
+        itself (:meth:`_line_ended`).  Asked while input is paced and once per burst of
+        typed-ahead keys (door/session.py), not per key."""
+        if not self.gone and self._line_ended():
+            self.dropped()
+        return self.gone
+
+    def _line_ended(self) -> bool:
+        """The line has ended, though :meth:`dropped` was not called (an SSH channel that
+        closed on its own asks its channel)."""
+        return False
 
     def unread(self, data: bytes) -> None:
         """Give bytes back: the next :meth:`read` returns them first."""

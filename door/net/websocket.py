@@ -22,16 +22,13 @@ from aiohttp import WSMsgType, web
 from ..guard import address_of
 from ..pool import LoginPool, Refused
 from ..term import Charset
+from .buffers import INPUT_HELD, READ_SIZE
 from .telnet import notice
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
 
 SessionRunner = Callable[[Terminal], Awaitable[None]]
-READ_SIZE = 4096
-INPUT_HELD = 64 * 1024
-"""Bytes of keys waiting for the session before the socket stops being read: a flood then
-waits in the kernel's buffers (and the caller's), not in our memory."""
 CLOSE_WAIT_S = 2.0  # a closing socket's last frame and close handshake, at most
 
 
@@ -50,34 +47,29 @@ class WebSocketTerminal(Terminal):
         self._ws = ws
         self._input = bytearray()
         self._arrived = asyncio.Event()  # keys, a wake, or the end
-        self._room = asyncio.Event()  # the session took what was waiting
-        self._room.set()
         self._woken = False
         self._out = bytearray()
         self._sender: asyncio.Future | None = None
-        self.gone = False
-        """The socket is closed: reads say so at once, writes are dropped."""
         self.closing: asyncio.Future | None = None  # the pool's hang-up, under way
 
     # -- the socket's side ------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
+        """Keys from the browser, kept up to INPUT_HELD waiting; past that they are
+        dropped, and the socket is read all the same: a close behind a paste the door
+        would play for minutes is seen when it comes."""
         if data and not self.gone:
-            self._input += data
+            room = INPUT_HELD - len(self._input)
+            if room <= 0:
+                return
+            self._input += data[:room]
             self._arrived.set()
-            if len(self._input) >= INPUT_HELD:
-                self._room.clear()
-
-    async def room(self) -> None:
-        """Wait until the session has taken most of the keys waiting."""
-        await self._room.wait()
 
     def lost(self) -> None:
         """The socket is gone: what the caller typed before is dropped, reads end."""
-        self.gone = True
         self._input.clear()
         self._out.clear()
+        self.dropped()
         self._arrived.set()
-        self._room.set()
 
     # -- the session's side -----------------------------------------------------------------
     async def read(self) -> bytes:
@@ -96,8 +88,6 @@ class WebSocketTerminal(Terminal):
             return b"\0"
         data = bytes(self._input[:READ_SIZE])
         del self._input[:READ_SIZE]
-        if len(self._input) < INPUT_HELD // 2:
-            self._room.set()
         return data
 
     def wake(self) -> None:
@@ -202,7 +192,6 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
             ticket.heard()
         if message.type == WSMsgType.BINARY:
             terminal.feed(message.data)
-            await terminal.room()  # a flood waits in the kernel's buffers, not ours
         elif message.type == WSMsgType.TEXT:
             size = window_size(message.data)
             if size is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import resource
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,14 +32,25 @@ REASONS = {
     "cannot_open": "the database file cannot be opened (check the data folder exists and is "
                    "writable)",
     "full": "no space left on device",
+    "too_big": "the door's file size limit is reached (ulimit -f)",
     "damaged": "the database file is damaged",
     "busy": "the database stayed busy too long",
     "unreachable": "the database server cannot be reached",
     "denied": "the database refuses access",
     "other": "the database reported an error",
 }
+SHORT_REASONS = {
+    "readonly": "database read-only", "cannot_open": "database not found", "full": "disk full",
+    "too_big": "file size limit", "damaged": "database damaged", "busy": "database busy",
+    "unreachable": "database away", "denied": "database refuses", "other": "database error",
+}
+"""The same in a few words, for a caller's status line."""
 FILE_TROUBLE = frozenset({"readonly", "cannot_open", "damaged"})
 """Reasons after which pooled connections are not trusted any more."""
+RETRY_SOON = frozenset({"full", "too_big", "readonly", "cannot_open", "damaged"})
+"""Reasons a sysop puts right on the spot (space freed, a mode changed) and a failed try
+costs no more than a failed write of a local file: tried again at the usual pace, not after
+a growing pause (that is for a database server that is away)."""
 
 _SQLITE_CODES = {8: "readonly", 14: "cannot_open", 13: "full", 11: "damaged", 26: "damaged",
                  5: "busy", 6: "busy", 23: "denied"}
@@ -71,9 +83,22 @@ def reason_key(exc: BaseException, path: str | None = None) -> str:
     if key is None:
         text = f"{exc} {root} {type(root).__name__}".lower()
         key = next((k for needles, k in _NEEDLES if any(n in text for n in needles)), "other")
-    if key in ("damaged", "other", "cannot_open") and path and _disk_is_full(path):
-        return "full"
+    if key in ("damaged", "other", "cannot_open") and path:
+        if _read_only_disk(path):  # EROFS: SQLite says "disk I/O error" here too
+            return "readonly"
+        if _disk_is_full(path):
+            return "full"
+        if _size_limit_reached(path):
+            return "too_big"
     return key
+
+
+def _read_only_disk(path: str) -> bool:
+    try:
+        found = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return bool(found.f_flag & os.ST_RDONLY)
 
 
 def _disk_is_full(path: str) -> bool:
@@ -82,6 +107,23 @@ def _disk_is_full(path: str) -> bool:
     except OSError:
         return False
     return found.f_bavail * found.f_frsize < LOW_SPACE
+
+
+def _size_limit_reached(path: str) -> bool:
+    """The process may not grow a file past a size (``ulimit -f``, RLIMIT_FSIZE: a BBS
+    may start its doors so) and the database or its journal is that big or nearly: a write
+    past the limit fails with EFBIG, which SQLite reports as a plain "disk I/O error"."""
+    try:
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    except (OSError, ValueError):
+        return False
+    if limit == resource.RLIM_INFINITY:
+        return False
+    sizes = []
+    for suffix in ("", "-wal", "-journal", "-shm"):
+        with contextlib.suppress(OSError):
+            sizes.append(os.stat(path + suffix).st_size)
+    return max(sizes, default=0) + LOW_SPACE >= limit
 
 
 @contextlib.asynccontextmanager
@@ -98,5 +140,5 @@ async def closed_on_failure(conn: AsyncConnection) -> AsyncIterator[None]:
         raise
 
 
-__all__ = ["FILE_TROUBLE", "REASONS", "PoolTimeout", "closed_on_failure", "is_database_error",
-           "reason_key", "root_cause"]
+__all__ = ["FILE_TROUBLE", "REASONS", "RETRY_SOON", "SHORT_REASONS", "PoolTimeout",
+           "closed_on_failure", "is_database_error", "reason_key", "root_cause"]

@@ -11,10 +11,14 @@ cost one write every two seconds, and a ``kill -9`` loses at most the moves of t
 seconds.  Every exit path (quit, hang-up, idle, time up, shutdown) writes at once with
 :meth:`GameKeeper.flush`.
 
-When the database cannot take the writes (a full disk, a server down), the games stay here,
-the caller is told once, and the keeper tries again with a growing pause, so everything is
-written as soon as space or the server returns.  Saves of a slot that another visit has
-claimed since are refused by the store and dropped here, with one log line.
+When the database cannot take the writes (a full disk, a read-only file, a server down), the
+games stay here and their callers are told (:attr:`KeptGame.trouble`: a line that stays on
+their screen until the game is written, then cleared).  The keeper tries again at the usual
+pace when the sysop can put things right on the spot (space freed: :data:`RETRY_SOON`),
+with a growing pause when a database server is away, so everything is written as soon as
+it can be; the sysop's log has one line a minute about it (door/store/core.py), not one
+per move.  Saves of a slot that another visit has claimed since are refused by the store
+and dropped here, with one log line.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import StoreError, StoreUnavailable
+from .failures import RETRY_SOON, SHORT_REASONS
 from .records import SlotSave
 from .store import Store
 
@@ -36,8 +41,9 @@ SAVE_EVERY_S = 2.0
 """A changed game is written at most this long after its move: the most a crash loses."""
 RETRY_MAX_S = 30.0
 """Longest pause between tries while the database refuses writes."""
-TROUBLE = "Your moves are kept for now, not saved yet: {reason}."
-"""What a caller is told (one line of the screen) while their moves cannot be written."""
+TROUBLE = "Not saved yet ({reason}): your moves are kept."
+"""What a caller is told (on their status line, until it is over) while their moves cannot
+be written; ``reason`` is one of SHORT_REASONS."""
 
 
 @dataclass(eq=False)
@@ -48,8 +54,9 @@ class KeptGame:
     game: str
     state: Callable[[], dict[str, Any]]
     """The game's state now (its ``to_json``), read when the keeper writes."""
-    trouble: Callable[[str], None] | None = None
-    """Told (once per outage) when the game cannot be written; gets a sentence."""
+    trouble: Callable[[str | None], None] | None = None
+    """Told (once per outage) when the game cannot be written, with a line for the caller
+    (:data:`TROUBLE`); told None once it is written again."""
     call: str | None = None
     """The token of the call playing it (its who's-online row): a claim made after the
     call was taken over is refused (:meth:`door.store.saves.Saves.claim_resume`)."""
@@ -87,6 +94,8 @@ class GameKeeper:
         self._claims: dict[KeptGame, asyncio.Task[None]] = {}
         """Claims under way (:meth:`start`): a write or finish of their game waits for them."""
         self._failures = 0
+        self._reason = ""
+        """Why the last write failed (a key of REASONS): it sets the pace of the next try."""
         self._closed = False
 
     # -- what screens call -------------------------------------------------------------------
@@ -194,8 +203,9 @@ class GameKeeper:
         """Every :data:`SAVE_EVERY_S` seconds while something waits; longer while the
         database refuses."""
         while self._dirty or self._finishes:
-            pause = self.every_s if not self._failures else min(
-                RETRY_MAX_S, self.every_s * 2 ** min(self._failures, 5))
+            pause = self.every_s
+            if self._failures and self._reason not in RETRY_SOON:
+                pause = min(RETRY_MAX_S, self.every_s * 2 ** min(self._failures, 5))
             await asyncio.sleep(pause)
             try:
                 await self._write([g for g in self._dirty if g.dirty])
@@ -281,8 +291,9 @@ class GameKeeper:
             pending = self._finishes[0]
             try:
                 await pending.store_it()
-            except StoreUnavailable:
+            except StoreUnavailable as exc:
                 self._failures += 1
+                self._reason = exc.reason
                 return
             except StoreError as exc:
                 log.error("%s refused by the store: %s", pending.describe, exc)
@@ -292,16 +303,20 @@ class GameKeeper:
 
     def _failed(self, exc: StoreUnavailable, games: list[KeptGame]) -> None:
         self._failures += 1
-        reason = str(exc).split(": ", 1)[-1]
+        self._reason = exc.reason
+        text = TROUBLE.format(reason=SHORT_REASONS.get(exc.reason, SHORT_REASONS["other"]))
         for game in games:
             if not game.told and game.trouble is not None:
                 game.told = True
                 with contextlib.suppress(Exception):
-                    game.trouble(TROUBLE.format(reason=reason))
+                    game.trouble(text)
 
     def _succeeded(self, games: list[KeptGame]) -> None:
         if self._failures:
             log.info("the database takes writes again")
-        self._failures = 0
+        self._failures, self._reason = 0, ""
         for game in games:
+            if game.told and game.trouble is not None:
+                with contextlib.suppress(Exception):
+                    game.trouble(None)
             game.told = False

@@ -31,6 +31,7 @@ from ..games.numbers import CARD_GAME_NUMBERS, random_number
 from ..games.solvers import WINNABLE, Verdict
 from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
+from ..store.failures import SHORT_REASONS
 from ..store.keeper import KeptGame
 from ..store.records import DailyEntry
 from ..term import Key
@@ -467,7 +468,7 @@ class GameScreen(ABC):
         if keeper is None or player is None or self.kept is not None or self.is_over:
             return
         self.kept = keeper.start(KeptGame(player.id, self.name, self.kept_state,
-                                          trouble=self._tell_trouble,
+                                          trouble=self.session.alert,
                                           call=self.session.caller.token))
         self._kept_actions = len(self.game.actions)
 
@@ -510,10 +511,6 @@ class GameScreen(ABC):
         """A "still winnable?" question went out: the count is saved with the game."""
         if self.kept is not None and self.session.keeper is not None:
             self.session.keeper.changed(self.kept)
-
-    def _tell_trouble(self, text: str) -> None:
-        self.say(text)
-        self.note_attr = theme.WARNING
 
     async def autosave(self) -> None:
         """Write the unfinished game to the caller's resume slot now (every exit path)."""
@@ -614,7 +611,8 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
             *args, resume_owner=owner, still_asks=asks, daily_day=day))
     except StoreUnavailable as exc:
         log.warning("node %s: score not stored yet: %s", session.caller.node, exc)
-        return None, "The database is not answering: your score is kept and stored later."
+        why = SHORT_REASONS.get(exc.reason, SHORT_REASONS["other"])
+        return None, f"Not stored yet ({why}): your score is kept and stored later."
     except StoreError as exc:
         log.warning("node %s: score refused: %s", session.caller.node, exc)
         return None, "Your game could not be recorded."

@@ -1,10 +1,21 @@
-"""A full disk under a BBS door: the caller is told once that moves cannot be saved right now,
-sees no traceback (stderr is their screen), plays on, and every move reaches the database
-when space returns; the log names the cause (no space left on device), never "damaged".
+"""A database that cannot be written during play, under a BBS door: the caller is told on
+their status line, at once and for as long as it lasts (a move's own note does not wipe it),
+sees no traceback (stderr is their screen) and plays on; a game finished meanwhile is kept
+too; everything reaches the database as soon as it can, without the caller doing anything,
+and the status line says so; the sysop's log has one line a minute about it, naming the
+cause, never "damaged".
 
-The data folder is a real 4 MiB tmpfs filled to the last byte.  Mounting needs root (CI runs
-as root); elsewhere the test says so and the keeper's own full-disk test
-(tests/store/test_keeper.py, SQLite's disk-full error raised at the driver) still runs.
+Two ways to make the writes fail, the same play for both:
+
+* a real full disk: the data folder is a 4 MiB tmpfs filled to the last byte.  Mounting one
+  needs root (CI runs as root); elsewhere that case says so and skips;
+* the door's file size limit (RLIMIT_FSIZE, ``ulimit -f``, set on the running door with
+  prlimit: any user may lower their own process's): no file of the door may grow, the
+  database, its journal and the log alike, while what is already there can be rewritten
+  in place: as on a full disk.  The one difference is the error: EFBIG, which SQLite calls
+  a "disk I/O error" where a full disk is "database or disk is full"; the door tells the
+  two apart (door/store/failures.py) and the caller reads "file size limit".  Room
+  returns when the limit is raised again.
 """
 
 from __future__ import annotations
@@ -12,14 +23,16 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import resource
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from doorproc import PtyDoor, door_command
-from homehelp import configure
+from homehelp import configure, logged_once_a_minute
 
 from door.games.montecarlo import MonteCarlo
 
@@ -34,7 +47,7 @@ def tiny_disk(path: Path, size: str = "4m") -> Iterator[Path]:
                               "tmpfs", str(path)], capture_output=True, text=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip() or 'not root'}): "
-                    "the full-disk path is covered by tests/store/test_keeper.py")
+                    "the file size limit case plays the same without root")
     try:
         yield path
     finally:
@@ -56,57 +69,106 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-def _poke(door: PtyDoor) -> bool:
-    """A cursor key: the notice shows with the next frame."""
-    door.send(b"\x1b[C")
-    door.pump(0.5)
-    return "no space left on device" in door.term.text
-
-
-def kept(disk: Path) -> list[str] | None:
-    with sqlite3.connect(disk / "reussite.db") as conn:
+def kept(data: Path) -> list[str] | None:
+    with sqlite3.connect(data / "reussite.db") as conn:
         row = conn.execute("SELECT state FROM resume_slots WHERE game = 'montecarlo'"
                            ).fetchone()
     return json.loads(row[0])["actions"] if row else None
 
 
-def test_a_full_disk_loses_no_move_and_shows_no_traceback(door_home: Path,
-                                                           tmp_path: Path) -> None:
-    dropfile = tmp_path / "DOOR.SYS"
-    dropfile.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
+def finished(data: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(data / "reussite.db") as conn:
+        return conn.execute("SELECT game, number FROM games").fetchall()
+
+
+def play_through(door: PtyDoor, data: Path, full: Callable[[], object],
+                 room: Callable[[], object], why: str) -> None:
+    """Moves and a finished game while the writes fail, then room again."""
+    door.to_menu()
+    door.send(b"c")
+    door.wait_for("Game number")
+    door.send(f"{NUMBER}\r".encode())
+    door.wait_for(f"Monte Carlo #{NUMBER}")
+    door.wait_until(lambda: kept(data) == [], "the game's claim")
+    game = MonteCarlo.new(NUMBER)
+    full()
+    alert = f"Not saved yet ({why}): your moves are kept."
+    for _ in range(3):
+        move = game.legal_moves()[0]
+        door.send(move.encode())
+        game.play(move)
+        door.wait_for(f"Score {game.score}")
+    door.wait_for(alert)  # as soon as the keeper has tried: no key needed to see it
+    move = game.legal_moves()[0]
+    door.send(move.encode())
+    game.play(move)
+    door.wait_for(f"Score {game.score}")
+    assert alert in door.term.text  # the move's own note did not wipe it
+    assert kept(data) == []
+    door.send(b"q")
+    door.wait_for("Leave this game?")
+    door.send(b"y")
+    door.wait_for("Your choice")
+    assert alert in door.term.text  # the game is still to be written: the menu says so too
+    door.send(b"n")  # an Anciento game, ended at once: finished while the writes fail
+    door.wait_for("New Anciento game")
+    door.send(f"s{NUMBER}\r".encode())
+    door.wait_for(f"Anciento #{NUMBER}")
+    door.send(b"x")
+    door.wait_for("End the game now")
+    door.send(b"y")
+    door.wait_for(f"Not stored yet ({why}): your score is kept and stored later.")
+    assert finished(data) == []
+    room()  # and nothing more from the caller: the door writes it all by itself
+    door.wait_until(lambda: kept(data) == game.actions, "the moves written")
+    door.wait_until(lambda: finished(data) == [("anciento", NUMBER)], "the game stored")
+    door.wait_for("Saved: your moves are all written now.")
+    assert alert not in door.term.text
+    door.send(b"m")
+    door.wait_for("Your choice")
+    door.send(b"q")
+    door.wait_for("(Y/n)")
+    door.send(b"y")
+    assert door.finish() == 0
+    assert "Traceback" not in door.term.text
+
+
+@pytest.fixture
+def dropfile(tmp_path: Path) -> Path:
+    path = tmp_path / "DOOR.SYS"
+    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
+    return path
+
+
+def test_a_full_disk_loses_nothing_and_the_caller_knows(door_home: Path, dropfile: Path,
+                                                         tmp_path: Path) -> None:
     with tiny_disk(tmp_path / "disk") as disk:
         configure(door_home, data_dir=str(disk))
         door = PtyDoor(door_command(door_home, dropfile), cwd=door_home)
+        filler: list[Path] = []
         try:
-            door.to_menu()
-            door.send(b"c")
-            door.wait_for("Game number")
-            door.send(f"{NUMBER}\r".encode())
-            door.wait_for(f"Monte Carlo #{NUMBER}")
-            door.wait_until(lambda: kept(disk) == [], "the game's claim")
-            game = MonteCarlo.new(NUMBER)
-            filler = fill(disk)
-            for _ in range(3):
-                move = game.legal_moves()[0]
-                door.send(move.encode())
-                game.play(move)
-                door.wait_for(f"Score {game.score}")
-            door.wait_until(lambda: _poke(door), "the notice")  # the keeper tried, then told
-            assert "Your moves are kept for now, not saved yet" in door.term.text
-            assert kept(disk) == []
-            filler.unlink()  # space is back
-            door.send(b"q")
-            door.wait_for("Leave this game?")
-            door.send(b"y")
-            door.wait_for("Your choice")
-            door.wait_until(lambda: kept(disk) == game.actions, "the moves written")
-            door.send(b"q")
-            door.wait_for("(Y/n)")
-            door.send(b"y")
-            assert door.finish() == 0
-            assert "Traceback" not in door.term.text
+            play_through(door, disk, lambda: filler.append(fill(disk)),
+                         lambda: filler[0].unlink(), "disk full")
         finally:
             door.close()
         log = (disk / "door.log").read_text(encoding="utf-8")
-        assert "no space left on device" in log
-        assert "damaged" not in log and "Traceback" not in log
+        logged_once_a_minute(log, "no space left on device")
+
+
+
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux's")
+def test_the_file_size_limit_loses_nothing_and_the_caller_knows(door_home: Path,
+                                                                 dropfile: Path) -> None:
+    door = PtyDoor(door_command(door_home, dropfile), cwd=door_home)
+    pid = door.proc.pid
+    _, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+    try:
+        play_through(door, door_home / "data",
+                     lambda: resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, hard)),
+                     lambda: resource.prlimit(pid, resource.RLIMIT_FSIZE, (hard, hard)),
+                     "file size limit")
+    finally:
+        door.close()
+    log = (door_home / "data" / "door.log").read_text(encoding="utf-8")
+    logged_once_a_minute(log, "file size limit")
+    assert re.search(r"database .*: the door's file size limit is reached", log)

@@ -6,9 +6,13 @@ caller quit, 3 when the line dropped first."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import signal
+import socket
 import sqlite3
+import struct
 import time
 from pathlib import Path
 
@@ -16,7 +20,9 @@ import pytest
 from doorproc import WAIT, PtyDoor, SocketCaller, connect_back_door, door_command
 from homehelp import configure
 
+from door.commands.door import EXIT_CARRIER
 from door.commands.hangup import HangupSignals
+from door.games.montecarlo import MonteCarlo
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -132,3 +138,69 @@ async def test_a_signal_before_the_loop_runs_is_kept_for_the_visit() -> None:
     finally:
         signals.restore()
     assert signal.getsignal(signal.SIGHUP) == before
+
+
+PASTE = b"\x1b[C" * (96 * 1024 // 3)
+"""More keys than the door holds waiting (64 KiB): nothing a game records."""
+NUMBER = 31
+
+
+def kept(home: Path) -> list[str] | None:
+    with sqlite3.connect(home / "data" / "reussite.db") as conn:
+        row = conn.execute("SELECT state FROM resume_slots WHERE game = 'montecarlo'"
+                           ).fetchone()
+    return json.loads(row[0])["actions"] if row else None
+
+
+def one_move(send, wait_for) -> list[str]:
+    """From the main menu: Monte Carlo #NUMBER and its first move; the moves made."""
+    send(b"c")
+    wait_for("Game number")
+    send(f"{NUMBER}\r".encode())
+    wait_for(f"Monte Carlo #{NUMBER}")
+    game = MonteCarlo.new(NUMBER)
+    move = game.legal_moves()[0]
+    game.play(move)
+    send(move.encode())
+    wait_for(f"Score {game.score}")
+    return game.actions
+
+
+def test_pty_paste_then_the_line_closed(door_home: Path, door_sys: Path) -> None:
+    door = PtyDoor(door_command(door_home, door_sys), door_home)
+    try:
+        door.to_menu()
+        actions = one_move(door.send, door.wait_for)
+        os.set_blocking(door.master, False)
+        rest = PASTE
+        end = time.monotonic() + WAIT
+        while rest and time.monotonic() < end:  # as fast as the pty takes it
+            with contextlib.suppress(BlockingIOError):
+                rest = rest[os.write(door.master, rest):]
+            door.pump(0.001)
+        os.close(door.master)  # the BBS hangs up
+        door.master = os.open(os.devnull, os.O_RDONLY)  # for close() to close
+        assert door.proc.wait(timeout=WAIT) == EXIT_CARRIER
+    finally:
+        door.close()
+    assert kept(door_home) == actions
+    assert online_rows(door_home) == 0
+
+
+@pytest.mark.parametrize("how", ["close", "reset"])
+def test_socket_paste_then_the_line_dropped(door_home: Path, door_sys: Path,
+                                            how: str) -> None:
+    with connect_back_door(door_home, door_sys) as (proc, caller):
+        caller.wait_for("Press any key")
+        caller.sock.sendall(b" ")
+        caller.wait_for("Your choice")
+        actions = one_move(caller.sock.sendall, caller.wait_for)
+        caller.sock.settimeout(WAIT)
+        caller.sock.sendall(PASTE)
+        if how == "reset":
+            caller.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                   struct.pack("ii", 1, 0))
+        caller.sock.close()
+        assert proc.wait(timeout=WAIT) == EXIT_CARRIER
+    assert kept(door_home) == actions
+    assert online_rows(door_home) == 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from doorproc import PtyDoor
-from homehelp import configure
+from homehelp import boards, configure
 from programs import need
 from serverhelp import RLoginCaller, running, to_menu
 from waiting import WAIT
@@ -20,14 +20,6 @@ from door.config import load_settings
 from door.store import Store
 
 XA, YB = "s3cret-for-xa", "s3cret-for-yb"
-
-
-def boards(home: Path, *lines: str) -> None:
-    """Put ``lines`` in sysop.ini's [boards], where its commented example is."""
-    path = home / "sysop.ini"
-    text = path.read_text(encoding="utf-8")
-    example = next(line for line in text.splitlines() if line.startswith(";XA = "))
-    path.write_text(text.replace(example, "\n".join(lines)), encoding="utf-8")
 
 
 @pytest.fixture

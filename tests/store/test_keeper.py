@@ -19,7 +19,7 @@ from door.store import Store, StoreUnavailable
 from door.store.keeper import GameKeeper, KeptGame
 
 
-def follow(game: Any, player_id: int, told: list[str] | None = None) -> KeptGame:
+def follow(game: Any, player_id: int, told: list[str | None] | None = None) -> KeptGame:
     return KeptGame(player_id, game.name, game.to_json,
                     trouble=told.append if told is not None else None)
 
@@ -116,7 +116,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
             disk["refused"] += 1
             raise sqlite3.OperationalError("database or disk is full")  # SQLite's ENOSPC
 
-    told: list[str] = []
+    told: list[str | None] = []
     keeper = GameKeeper(store, every_s=0.1)
     game = played_game("auntmary", 5, 3)
     kept = keeper.start(follow(game, ann.id, told))
@@ -125,7 +125,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
     await until(lambda: len(told) == 1, "the caller told")
-    assert told[0] == "Your moves are kept for now, not saved yet: no space left on device."
+    assert told[0] == "Not saved yet (disk full): your moves are kept."
     later = played_game("mariant", 8, 2)
     keeper.start(follow(later, ann.id, told))  # its claim waits too
     finished = played_game("montecarlo", 11, 0)
@@ -143,6 +143,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     assert keeper.waiting == 3 and len(told) == 2  # once per game, not once per try
     disk["full"] = False  # space is back
     await until(lambda: keeper.waiting == 0, "every game written")
+    assert told[2:] == [None, None]  # and each caller told it is over
     assert (await store.load_resume(ann.id, "auntmary"))["actions"] == game.actions
     assert (await store.load_resume(ann.id, "mariant"))["actions"] == later.actions
     assert [e.number for e in await store.top("montecarlo")] == [11]

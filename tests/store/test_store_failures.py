@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import event, text
 from storehelp import played_game
 
-from door.store import Store, StoreUnavailable
+from door.store import Store, StoreUnavailable, failures
 from door.store.engine import make_engine
 from door.store.store import PoolTimeout, _reason_key
 
@@ -196,3 +196,18 @@ async def test_nothing_half_written(store: Store) -> None:
     assert await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
                                    T0, T0) == 1
     assert (await store.player_by_id(ann.id)).games_played == 1
+
+
+def test_an_io_error_on_a_read_only_file_system_is_read_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Linux remounts a file system read-only after a disk error; SQLite then says "disk I/O
+    error" (EROFS), which alone would read as a damaged file.  (A remount under an open
+    database is refused while it is open for writing, so the file system is asked here.)"""
+    class ReadOnly:
+        f_flag, f_bavail, f_frsize = os.ST_RDONLY, 10**6, 4096
+
+    monkeypatch.setattr(failures.os, "statvfs", lambda _path: ReadOnly())
+    error = sqlite3.OperationalError("disk I/O error")
+    assert _reason_key(error, str(tmp_path / "reussite.db")) == "readonly"
+    monkeypatch.setattr(ReadOnly, "f_flag", 0)
+    assert _reason_key(error, str(tmp_path / "reussite.db")) == "damaged"

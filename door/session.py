@@ -137,6 +137,9 @@ class Session:
         self.leaving = False
         """The visit is ending by the caller's choice or a limit: the goodbye is on its way,
         and a hang-up from now on changes nothing (``reussite door`` keeps exit code 0)."""
+        self.first_action: str | None = None
+        """A game to open at once, instead of the title, before the main menu (a web call
+        resumed after its line dropped: the game it was playing, whose save it offers)."""
         self.preparing: asyncio.Future | None = None
         """Work started beside the title screen (``reussite door`` opens the store there);
         the visit waits for it before the main menu."""

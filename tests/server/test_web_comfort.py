@@ -6,7 +6,6 @@ in the saved game, Esc at "Handle:" going back, not away."""
 from __future__ import annotations
 
 import asyncio
-import asyncio
 import logging
 import time
 from pathlib import Path

@@ -86,8 +86,9 @@
   }
   function setKeys(keys) {
     keybar.textContent = "";
-    button("⌨", function () {
-      if (document.activeElement === term.textarea) term.blur(); else term.focus();
+    button("⌨", function () {  // a tap's focus opens the phone's keyboard
+      term.blur();
+      term.focus();
     }, "Keyboard");
     for (const k of COMMON_KEYS.concat(keys || [])) {
       button(k[0], function () { sendText(k[1]); }, k[2] || "");
@@ -198,9 +199,31 @@
 
   // -- the size ------------------------------------------------------------------------
   function minRows() { return main.clientHeight < 450 ? 24 : 25; }
-  function cellWidth() {
+  function cellWidth() {  // CSS pixels: xterm.js's own measure, else the screen's
+    const core = term._core, dims = core && core._renderService && core._renderService.dimensions;
+    if (dims && dims.css && dims.css.cell && dims.css.cell.width) return dims.css.cell.width;
     const screen = term.element && term.element.querySelector(".xterm-screen");
     return screen ? screen.getBoundingClientRect().width / term.cols : 0;
+  }
+  function spread() {
+    // The height limits the font (a phone held sideways): widen the cells to fill the width.
+    // xterm.js adds whole device pixels to a cell, so a slightly smaller font may give a
+    // wider cell: the widest that fits wins.
+    const target = $("terminal").clientWidth / COLS, dpr = window.devicePixelRatio || 1;
+    const size = term.options.fontSize, width = cellWidth();
+    if (!width || target - width < 0.3) return;
+    const perPoint = width / size;
+    let best = null;
+    for (let fs = size; fs >= Math.max(6, size - 2); fs -= 0.25) {
+      const char = perPoint * fs, extra = Math.floor((target - char) * dpr - 0.01);
+      if (extra <= 0 || extra > fs * dpr * 0.6) continue;
+      const cell = char + extra / dpr;
+      if (!best || cell > best.cell + 0.05) best = { fs: fs, extra: extra, cell: cell };
+    }
+    if (best) {
+      term.options.fontSize = best.fs;
+      term.options.letterSpacing = best.extra;
+    }
   }
   function fitWindow() {
     const want = minRows();
@@ -214,17 +237,8 @@
       term.options.fontSize = size;
     }
     let room = fit.proposeDimensions();
-    if (room && room.cols > COLS) {  // the height limits the font: spread the cells
-      const width = main.clientWidth - 8, cell = cellWidth();
-      let spacing = cell ? Math.floor(width / COLS - cell) : 0;
-      spacing = Math.min(spacing, Math.round(term.options.fontSize * 0.5));
-      while (spacing > 0) {
-        term.options.letterSpacing = spacing;
-        room = fit.proposeDimensions();
-        if (room && room.cols >= COLS) break;
-        spacing -= 1;
-      }
-      if (spacing <= 0) term.options.letterSpacing = 0;
+    if (room && room.cols > COLS) {
+      spread();
       room = fit.proposeDimensions();
     }
     const rows = Math.max(want, Math.min(MAX_ROWS, room && room.rows ? room.rows : want));

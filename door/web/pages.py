@@ -110,9 +110,9 @@ def _deal_form(game: str) -> str:
     options = "".join(f'<option value="{g}"{" selected" if g == game else ""}>'
                       f"{text(game_title(g))}</option>" for g in gamelist.names())
     return ('<form action="/deal" method="get">Best on one deal: '
-            f'<select name="game">{options}</select> '
-            '<input name="number" inputmode="numeric" size="10" placeholder="deal #" '
-            'required> <button>Show</button></form>')
+            f'<label>game <select name="game">{options}</select></label> '
+            '<label>deal <input name="number" inputmode="numeric" size="10" '
+            'placeholder="deal #" required></label> <button>Show</button></form>')
 
 
 def hall_page(door: str, hall: dict[str, Any]) -> str:

@@ -37,6 +37,10 @@
   const term = new Terminal({
     cols: COLS, rows: 25, fontFamily: FONT, fontSize: 16, scrollback: 0,
     cursorBlink: MODE === "play", customGlyphs: true, drawBoldTextInBrightColors: true,
+    // WCAG AA for the terminal's text too: xterm.js lightens the few VGA colour pairs
+    // that would be harder to read than 4.5:1 (dark grey on black, red on blue); the
+    // others show exactly as a DOS terminal would.
+    minimumContrastRatio: 4.5,
     theme: MODE === "play" ? VGA : Object.assign({}, VGA, { cursor: "#000000" }),
   });
   const fit = new FitAddon.FitAddon();

@@ -24,7 +24,7 @@ from functools import cache
 from html import escape
 from typing import Any
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from .. import gamelist
 from ..config import Settings
@@ -32,7 +32,7 @@ from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import WebSocketTerminal, serve_websocket
 from ..session import Caller, Session, SessionEnded
 from ..store import StoreError
-from ..store.accounts import SOURCE, Accounts
+from ..store.accounts import SOURCE, Account, Accounts
 from .assets import IMMUTABLE, REVALIDATE, Assets
 from .context import DOOR_KEY, STATIC, peer_of
 from .keys import keymap
@@ -50,6 +50,9 @@ PLAY_POLICY = ("default-src 'self'; style-src 'self' 'unsafe-inline'; connect-sr
 VIEWER = "a web visitor"
 """A replay's or a live game's viewer, as the door's screens name them."""
 ASSET = re.compile(r"\{\{asset:([^}]+)\}\}")
+RESUME_WAIT_S = 5.0
+"""A page calling again (``/play?resume=1``) sends its token as its first message within
+this long (in a message, not the address: a proxy's access log keeps addresses)."""
 
 
 # -- the page --------------------------------------------------------------------------------
@@ -122,14 +125,14 @@ async def play_socket(request: web.Request) -> web.StreamResponse:
     if not isinstance(ws, web.WebSocketResponse):
         return ws
     peer = peer_of(request, settings.web.proxies)
-    resumed = await _resumed(door, request.query.get("resume", ""))
+    resumed = None
+    if request.query.get("resume") == "1":
+        resumed = await _resumed(door, await _first_text(ws, "resume"))
     issued: list[str] = []
 
     def heard(alias: str, activity: str, terminal: WebSocketTerminal) -> None:
         """The caller's screens, as who's online hears them: the first one after a
         log-in with an account gives the page its token for a dropped line."""
-        if resumed is not None:
-            resumed["last"] = activity
         if not issued and alias and alias != "Guest" and door["store"] is not None:
             issued.append(tokens.issue(alias))
             terminal.side({"resume": issued[0]})
@@ -153,6 +156,17 @@ async def play_socket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
+async def _first_text(ws: web.WebSocketResponse, key: str) -> str:
+    """``key`` of the socket's first message, JSON text sent at once; "" otherwise."""
+    try:
+        message = await ws.receive(timeout=RESUME_WAIT_S)
+        value = json.loads(message.data).get(key, "") if message.type == WSMsgType.TEXT \
+            else ""
+    except (TimeoutError, ValueError, AttributeError, TypeError):
+        return ""
+    return value if isinstance(value, str) else ""
+
+
 async def _resumed(door: dict[str, Any], token: str) -> dict[str, Any] | None:
     """The account a page's resume token stands for (door/web/resume.py), and the game to
     open first (the one being played when the line dropped); None: log in as usual."""
@@ -168,12 +182,10 @@ async def _resumed(door: dict[str, Any], token: str) -> dict[str, Any] | None:
     except StoreError as exc:
         log.warning("web: resuming %s: %s", handle, exc)
         return None
-    from ..store.accounts import Account
-
     enabled = {e.action for e in door["settings"].enabled_menu}
     action = next((info.name for info in gamelist.games()
                    if last == f"Playing {info.title}" and info.name in enabled), None)
-    return {"account": Account(player), "action": action, "last": last}
+    return {"account": Account(player), "action": action}
 
 
 # -- replays and live games, read-only ---------------------------------------------------------

@@ -3,8 +3,9 @@
 Once a web caller has logged in with an account, the door gives the page a token (a side
 message, ``{"resume": TOKEN}``), which the page keeps for its tab only (sessionStorage).
 When the line drops -- the phone changed networks, the laptop slept -- the page calls
-again with ``/play?resume=TOKEN`` and is let in as that account with no login screen; the
-door then offers the game it saved when the line dropped, as it does for any caller.
+again (``/play?resume=1``, the token its first message: an address would land in a
+proxy's access log) and is let in as that account with no login screen; the door opens the
+game the call was playing, which offers the game saved when the line dropped.
 
 A token is 32 random bytes, good once (the new call gets a new one), in this process's
 memory only (a process restarted, or another worker answering, asks for the password:

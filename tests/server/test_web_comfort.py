@@ -6,6 +6,7 @@ in the saved game, Esc at "Handle:" going back, not away."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from pathlib import Path
@@ -21,8 +22,11 @@ from door.web.resume import ResumeTokens
 NUMBER = 11982
 
 
-async def web_call(port: int, query: str = "") -> WebCaller:
-    caller = await WebCaller.connect(port, query=query)
+async def web_call(port: int, token: str = "") -> WebCaller:
+    """A call to the play page; with ``token``, as the page calls again after a drop."""
+    caller = await WebCaller.connect(port, query="&resume=1" if token else "")
+    if token:
+        await caller.ws.send_str(json.dumps({"resume": token}))
     return caller
 
 
@@ -88,7 +92,7 @@ async def test_a_dropped_line_comes_back_in_its_game_without_a_password(
         await caller.drop()
         await until(lambda: "node 1: disconnect" in caplog.text, "the door saw the drop")
 
-        again = await web_call(ports.web, f"&resume={token}")
+        again = await web_call(ports.web, token)
         try:
             await again.wait_for(f"Resume your Monte Carlo game #{NUMBER}?", WAIT)
             assert "Handle:" not in again.term.text
@@ -102,7 +106,7 @@ async def test_a_dropped_line_comes_back_in_its_game_without_a_password(
         assert "login Dora from 127.0.0.1" in caplog.text and "(resumed)" in caplog.text
 
         # A token is good once.
-        third = await web_call(ports.web, f"&resume={token}")
+        third = await web_call(ports.web, token)
         try:
             await third.wait_for("Handle:", WAIT)
         finally:
@@ -118,7 +122,7 @@ async def test_a_call_the_door_ended_takes_its_token_with_it(door_home: Path) ->
         token = (await caller.wait_side("resume"))["resume"]
         await caller.log_off("Farewell")
         await caller.close()
-        again = await web_call(ports.web, f"&resume={token}")
+        again = await web_call(ports.web, token)
         try:
             await again.wait_for("Handle:", WAIT)
         finally:

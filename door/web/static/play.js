@@ -131,9 +131,10 @@
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let url = scheme + location.host + SOCKET + (SOCKET.indexOf("?") < 0 ? "?" : "&")
       + "rows=" + term.rows;
+    // A token goes in the first message, not the address (a proxy's log keeps those).
     const token = MODE === "play" && session ? session.getItem(TOKEN) : null;
     if (token) {
-      url += "&resume=" + encodeURIComponent(token);
+      url += "&resume=1";
       session.removeItem(TOKEN);  // good once: the door sends the next one
     }
     say(attempts ? "Calling again…" : "Connecting…");
@@ -141,6 +142,7 @@
     socket = new WebSocket(url);
     socket.binaryType = "arraybuffer";
     socket.onopen = function () {
+      if (token) socket.send(JSON.stringify({ resume: token }));
       opened = true;
       attempts = 0;
       term.reset();

@@ -151,3 +151,41 @@ async def test_pasting_with_ctrl_shift_v_types_into_the_door(door_home: Path) ->
         await wait_for_text(page, "Handle:   Pasted")
         await page.keyboard.press("Control+V")
         await wait_for_text(page, "Handle:   PastedPasted")
+
+
+async def test_copying_a_selection_with_ctrl_c(door_home: Path) -> None:
+    async with running(door_home, ssh=False, web=True) as ports, browser_page() as page:
+        url = f"http://127.0.0.1:{ports.web}"
+        await page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+        await page.goto(url + "/")
+        await wait_for_text(page, "Handle:")
+        row = next(i for i, line in enumerate((await screen_text(page)).splitlines())
+                   if "Welcome to" in line)
+        await page.evaluate(f"window.reussite.term.selectLines({row}, {row})")
+        await page.keyboard.press("Control+C")
+        assert "Welcome to Réussite." in await page.evaluate("navigator.clipboard.readText()")
+        await page.evaluate("window.reussite.term.clearSelection()")
+        await page.keyboard.press("Control+C")  # nothing selected: the door's Ctrl-C
+        assert "Welcome to" in await screen_text(page)  # still there, nothing broke
+
+
+async def test_a_long_handle_is_cut_in_the_header_not_wrapped(door_home: Path) -> None:
+    async with running(door_home, ssh=False, web=True) as ports, \
+            browser_page(width=420, height=700) as page:
+        await page.goto(f"http://127.0.0.1:{ports.web}/")
+        handle = "Maximilienne-Ottilie"  # 20 characters, the most a handle has
+        await sign_up(page, handle, "long-handle-pw")
+        await type_keys(page, "c")
+        await wait_for_text(page, "Game number:")
+        await type_keys(page, f"{NUMBER}\r")
+        await wait_for_text(page, f"Monte Carlo #{NUMBER}")
+        await page.wait_for_function("document.title.startsWith('Playing Monte Carlo')")
+        assert await page.title() == f"Playing Monte Carlo · {handle} · Réussite"
+        header = await box(page, "header")
+        assert header["bottom"] - header["top"] < 40
+        status = await page.eval_on_selector(
+            "#status", "e => ({title: e.title, cut: e.scrollWidth > e.clientWidth})")
+        assert status == {"title": f"{handle} · Playing Monte Carlo", "cut": True}
+        assert await page.is_visible("#help")  # what follows the status is not pushed out
+        icon = await page.get_attribute("link[rel=icon]", "href")
+        assert icon and icon.endswith(".svg")

@@ -1,10 +1,12 @@
 """The README's pictures of the web door, taken by the same headless Chromium the tests use:
-the play page in the middle of a Monte Carlo game, and a hall-of-fame page.
+the play page in the middle of a Monte Carlo game, and a hall-of-fame page, at desktop size;
+on a phone (360×740, touch) held sideways in a game with its key bar and held upright; the
+hall of fame at 360 px; a replay.
 
 A real ``serve()`` with its web listener on a port the OS picks, in a throwaway home; three
 players' finished games are stored first so that the hall of fame has rows.
 
-    python bench/web_screenshots.py            # replaces docs/screens/web-*.png
+    python bench/web_screenshots.py            # replaces docs/screens/web-*.png (7 files)
     python bench/web_screenshots.py --out DIR  # somewhere else, to compare before replacing
 
 Needs Debian's ``chromium`` (apt-get install chromium; or $REUSSITE_CHROMIUM naming another)
@@ -62,7 +64,7 @@ async def store_scores(home: Path) -> None:
 
 
 async def main(out: Path) -> None:
-    from browserhelp import browser_page, sign_up, type_keys, wait_for_text
+    from browserhelp import PHONE, browser_page, sign_up, tap_key, type_keys, wait_for_text
     from serverhelp import running
 
     from door.games.montecarlo import MonteCarlo
@@ -93,7 +95,34 @@ async def main(out: Path) -> None:
             await page.screenshot(path=str(out / "web-play.png"))
             await page.goto(f"{url}/halloffame/montecarlo")
             await page.screenshot(path=str(out / "web-halloffame.png"), full_page=True)
-        print(f"wrote {out / 'web-play.png'} and {out / 'web-halloffame.png'}")
+            replay = await page.get_attribute("a[href^='/replay/']", "href")
+            await page.goto(url + str(replay))
+            await wait_for_text(page, "Replay")
+            for _ in range(6):
+                await page.keyboard.press("ArrowRight")
+            await wait_for_text(page, "Move 6 of")
+            await page.wait_for_timeout(300)
+            await page.screenshot(path=str(out / "web-replay.png"))
+        async with running(home, ssh=False, web=True) as ports, \
+                browser_page(width=740, height=360, **PHONE) as page:
+            url = f"http://127.0.0.1:{ports.web}"
+            await page.goto(f"{url}/")
+            await tap_key(page, "⌨")
+            await sign_up(page, "Phoebe", "phoebe-pw")
+            await tap_key(page, "A")
+            await wait_for_text(page, "Game number:")
+            await type_keys(page, "7\r")
+            await wait_for_text(page, "Aunt Mary #7")
+            await tap_key(page, "S")
+            await page.wait_for_timeout(600)
+            await page.screenshot(path=str(out / "web-phone-landscape.png"))
+            await page.set_viewport_size({"width": 360, "height": 740})
+            await page.wait_for_timeout(600)
+            await page.screenshot(path=str(out / "web-phone-portrait.png"))
+            await page.goto(f"{url}/halloffame/montecarlo")
+            await page.screenshot(path=str(out / "web-phone-halloffame.png"), full_page=True)
+        print(f"wrote web-play, web-halloffame, web-replay, web-phone-landscape, "
+              f"web-phone-portrait and web-phone-halloffame .png in {out}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from . import gamelist
 from .gameinfo import OptionError
@@ -111,6 +112,7 @@ class WebSettings:
     tls_cert: Path | None = None  # both set: HTTPS and wss:// (else plain, or a proxy's)
     tls_key: Path | None = None
     origins: tuple[str, ...] = ()  # more origins the play page may be opened from
+    public_url: str = ""  # scheme://host[:port] callers' browsers use; "": an address only
     proxies: Networks = ()  # addresses whose X-Forwarded-For names the caller
     cache_seconds: float = 5.0  # public pages and /api answers are this old at most
     connections_per_address: int = 20  # HTTP connections (WebSockets too) from one address
@@ -387,6 +389,27 @@ def _origins(value: str) -> tuple[str, ...]:
     return origins
 
 
+def _public_url(value: str) -> str:
+    """``https://bbs.example.org`` (scheme, host, port; no path): the origin as a browser
+    writes it, lower case, without the scheme's default port; "" for none."""
+    text = value.strip().rstrip("/").lower()
+    if not text:
+        return ""
+    try:
+        url = urlsplit(text)
+        port = url.port
+    except ValueError:
+        port, url = -1, urlsplit("")
+    if (url.scheme not in ("http", "https") or not url.hostname or port == -1 or url.path
+            or url.query or url.fragment or url.username or url.password):
+        raise ValueError("expected the address callers' browsers use, scheme and host and "
+                         "port if not the usual: https://bbs.example.org or "
+                         "http://bbs.example.org:8023 (no path)")
+    host = f"[{url.hostname}]" if ":" in url.hostname else url.hostname
+    default = 443 if url.scheme == "https" else 80
+    return f"{url.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
 def _proxy_addresses(value: str) -> Networks:
     try:
         return tuple(ipaddress.ip_network(part.strip(), strict=False)
@@ -454,6 +477,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "web": (WebSettings, {"enabled": _bool, "bind": _optional_addresses,
                           "port": _PORT, "tls_cert": _optional_path,
                           "tls_key": _optional_path, "origins": _origins,
+                          "public_url": _public_url,
                           "proxies": _proxy_addresses,
                           "cache_seconds": _seconds_between(0, 300),
                           "connections_per_address": _int_between(1, 10000),

@@ -273,8 +273,8 @@ class Door:
 
     async def _visit(self, terminal: Terminal, task: asyncio.Task, ticket: Ticket,
                      board: BoardLogin | None = None) -> None:
-        account = getattr(terminal, "account", None)
-        if hasattr(terminal, "account"):  # SSH: UTF-8 unless the terminal type says CP437
+        account = getattr(terminal, "account", None)  # SSH's, or a resumed web call's
+        if terminal.kind == "ssh":  # SSH: UTF-8 unless the terminal type says CP437
             from .ui.settings import parse_charset_code
 
             kept = parse_charset_code(account.player.charset) if account else None
@@ -294,6 +294,7 @@ class Door:
         session = Session(terminal, self.settings, caller, store=self.store,
                           player=account.player if account else None, keeper=self.keeper)
         self.live[task] = self.live[task]._replace(session=session)
+        session.first_action = getattr(terminal, "first_action", None)
         if board is None and account is None and not await self._login(session, terminal):
             return
         if not self._take_node(session, ticket):
@@ -304,8 +305,8 @@ class Door:
             await self._board_caller(session, board)
         if not await self._one_call_per_account(session, task):
             return
-        how = " (ssh auth)" if account else f" (rlogin, board {board.board.tag})" if board \
-            else ""
+        how = f" ({'ssh auth' if terminal.kind == 'ssh' else 'resumed'})" if account else \
+            f" (rlogin, board {board.board.tag})" if board else ""
         log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer, how)
         await node_seen(self.store, caller, session.player, "main menu")
         await run_visit(session)

@@ -79,6 +79,10 @@ class Caller:
     source: str = ""  # where the caller came from: the BBS name or dropfile format, "" direct
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     """Names this call in who's online (a node number alone may be reused by the BBS)."""
+    on_doing: Callable[[Caller, str], None] | None = field(default=None, repr=False,
+                                                           compare=False)
+    """Told each activity who's online hears (door/store/visit.py): the caller's
+    terminal, which may show it (the web page's title and key bar)."""
 
 
 class Session:
@@ -88,6 +92,8 @@ class Session:
         self.terminal = terminal
         self.settings = settings
         self.caller = caller or Caller()
+        if self.caller.on_doing is None:
+            self.caller.on_doing = terminal.doing
         self.store = store
         """The database (scores, saves, messages); None when the door runs without one."""
         self.player = player
@@ -134,6 +140,9 @@ class Session:
         self.leaving = False
         """The visit is ending by the caller's choice or a limit: the goodbye is on its way,
         and a hang-up from now on changes nothing (``reussite door`` keeps exit code 0)."""
+        self.first_action: str | None = None
+        """A game to open at once, instead of the title, before the main menu (a web call
+        resumed after its line dropped: the game it was playing, whose save it offers)."""
         self.preparing: asyncio.Future | None = None
         """Work started beside the title screen (``reussite door`` opens the store there);
         the visit waits for it before the main menu."""
@@ -251,6 +260,7 @@ class Session:
                 self.screen.restore(saved, range(row, row + 1))
         else:
             data = self.renderer.frame(self.screen)
+        self.terminal.cursor_shown(self.screen.cursor is not None and not self.too_small)
         if self._bell and not self._keys:  # one bell for a burst of refused keys
             data, self._bell = b"\x07" + data, False
         if data and self._waits(data):  # as send does, without a coroutine a frame

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..term import Charset
 from ..term.detect import (
@@ -225,6 +225,18 @@ class Terminal(ABC):
         turns into a key) so that the session sees a resize while it waits for a key.
         Transports that can, override this (and set :attr:`wakeable`); the default waits
         for the next key."""
+        return None
+
+    def doing(self, caller: Any, activity: str) -> None:
+        """``caller`` went to ``activity`` (who's online's words: "main menu", "Playing
+        Monte Carlo").  A terminal that can show it beside the screen (the web page: its
+        title and its key bar) does; the others have nowhere to."""
+        return None
+
+    def cursor_shown(self, shown: bool) -> None:
+        """Whether the frame being sent has a cursor (a screen without one leaves it
+        wherever the last cell was written).  The web page hides xterm.js's cursor then;
+        other terminals are not sent anything new."""
         return None
 
     def unsent(self) -> int | None:

@@ -4,6 +4,9 @@ No telnet in between: the browser sends the caller's keys as binary messages and
 size as a text message ``{"resize": [cols, rows]}``; the door sends the screen as binary
 messages, UTF-8 (xterm.js decodes nothing else).  Everything a caller writes in one turn of
 the event loop goes out as one message, so a frame is one WebSocket message, not dozens.
+Beside the screen the door sends a few text messages, JSON, for the page around the
+terminal: ``{"doing": "Playing Monte Carlo", "caller": "Ada"}`` when the caller changes
+screens (its title and key bar follow), and whatever the listener adds (``side``).
 
 :func:`serve_websocket` is the listener's side of door/pool.py's interface: admit, heard on
 every message, the pool's hang-up closes the socket, the ticket closed when it is gone.
@@ -16,6 +19,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -49,8 +53,20 @@ class WebSocketTerminal(Terminal):
         self._arrived = asyncio.Event()  # keys, a wake, or the end
         self._woken = False
         self._out = bytearray()
+        self._side: list[str] = []  # text messages for the page, sent after the bytes before
         self._sender: asyncio.Future | None = None
+        self._cursor = True  # xterm.js shows its cursor until told otherwise
+        self.account: Any = None
+        """An account the listener vouches for (a page resuming a dropped call:
+        door/web/resume.py): the door then asks for no password, as for SSH's."""
+        self.first_action: str | None = None
+        """A game to open first, before the main menu (the one a resumed call was
+        playing when its line dropped); None: the title, then the menu."""
+        self.on_doing: Callable[[str, str], None] | None = None
+        """The listener's ear for :meth:`doing` (alias, activity)."""
         self.closing: asyncio.Future | None = None  # the pool's hang-up, under way
+        self.door_closed = False
+        """The door ended the call (:meth:`close`), rather than the browser going."""
 
     # -- the socket's side ------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -68,6 +84,7 @@ class WebSocketTerminal(Terminal):
         """The socket is gone: what the caller typed before is dropped, reads end."""
         self._input.clear()
         self._out.clear()
+        self._side.clear()
         self.dropped()
         self._arrived.set()
 
@@ -98,16 +115,39 @@ class WebSocketTerminal(Terminal):
         if self.gone or not data:
             return
         self._out += data
+        self._send_soon()
+
+    def side(self, message: dict[str, Any]) -> None:
+        """A text message for the page (JSON), after the screen's bytes written before."""
+        if not self.gone:
+            self._side.append(json.dumps(message, ensure_ascii=False))
+            self._send_soon()
+
+    def _send_soon(self) -> None:
         if self._sender is None or self._sender.done():
             # Starts on the next turn of the loop: the rest of this frame joins the message.
             self._sender = asyncio.ensure_future(self._send_all())
 
+    def doing(self, caller: Any, activity: str) -> None:
+        alias = str(getattr(caller, "alias", ""))
+        self.side({"doing": activity, "caller": alias})
+        if self.on_doing is not None:
+            self.on_doing(alias, activity)
+
+    def cursor_shown(self, shown: bool) -> None:
+        if shown != self._cursor:
+            self._cursor = shown
+            self.write(b"\x1b[?25h" if shown else b"\x1b[?25l")
+
     async def _send_all(self) -> None:
         try:
-            while self._out and not self.gone:
-                data = bytes(self._out)
-                self._out.clear()
-                await self._ws.send_bytes(data)
+            while (self._out or self._side) and not self.gone:
+                if self._out:
+                    data = bytes(self._out)
+                    self._out.clear()
+                    await self._ws.send_bytes(data)
+                if self._side and not self._out:
+                    await self._ws.send_str(self._side.pop(0))
         except (ConnectionError, RuntimeError, OSError) as exc:  # closed under us
             log.debug("%s: send: %s", self.peer, exc)
             self.lost()
@@ -120,6 +160,7 @@ class WebSocketTerminal(Terminal):
 
     async def close(self) -> None:
         """Send what is waiting, then close the socket (never hangs)."""
+        self.door_closed = True
         with contextlib.suppress(ConnectionError, TimeoutError):
             await asyncio.wait_for(self.drain(), CLOSE_WAIT_S)
         self.lost()
@@ -140,10 +181,18 @@ def window_size(text: str) -> tuple[int, int] | None:
 
 
 async def serve_websocket(ws: web.WebSocketResponse, peer: str, run_session: SessionRunner,
-                          pool: LoginPool | None, cols: int = 80, rows: int = 25) -> None:
+                          pool: LoginPool | None, cols: int = 80, rows: int = 25,
+                          prepare: Callable[[WebSocketTerminal], None] | None = None,
+                          logged_in: bool = False) -> bool:
     """One browser caller on a WebSocket already open: the login pool, then
-    ``run_session(terminal)`` while this reads the socket; returns once both are over."""
+    ``run_session(terminal)`` while this reads the socket; returns once both are over:
+    True when the browser went first (a dropped line, a closed tab), False when the door
+    ended the call.  ``prepare`` sees the terminal before the session starts;
+    ``logged_in``: a caller who never logs in (a read-only viewer) leaves the pool at once,
+    counted against its address only."""
     terminal = WebSocketTerminal(ws, peer, cols, rows)
+    if prepare is not None:
+        prepare(terminal)
 
     def hang_up(reason: str) -> None:  # the pool's: one line saying why, then close
         terminal.write(notice(reason))
@@ -156,10 +205,15 @@ async def serve_websocket(ws: web.WebSocketResponse, peer: str, run_session: Ses
             log.warning("web %s: refused: %s", peer, exc)
             terminal.write(notice(str(exc)))
             await terminal.close()
-            return
+            return False
+        if logged_in:
+            terminal.ticket.heard()
+            terminal.ticket.logged_in()
     session = asyncio.create_task(_run(run_session, terminal))
+    went_first = False
     try:
         await _pump(ws, terminal)
+        went_first = not terminal.door_closed
     finally:
         terminal.lost()
         terminal.wake()
@@ -169,6 +223,7 @@ async def serve_websocket(ws: web.WebSocketResponse, peer: str, run_session: Ses
             await session
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(), CLOSE_WAIT_S)
+    return went_first
 
 
 async def _run(run_session: SessionRunner, terminal: WebSocketTerminal) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 
 from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
@@ -140,6 +140,37 @@ class Scores(Database):
         async with self._read() as conn:
             rows = (await conn.execute(queries.board(where, max(0, limit)))).all()
         return [entry_of(rank, row) for rank, row in enumerate(rows, 1)]
+
+    @unit
+    async def win_records(self, game: str, player_ids: list[int]
+                          ) -> dict[int, tuple[int, int, int]]:
+        """Each player's finished games of ``game``: (won, not won, current streak: the
+        games won since the last one not won), for the public halls' columns.  Two
+        grouped reads on the players' index, however many games they have."""
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        won = func.sum(case((GameRow.status == "won", 1), else_=0))
+        async with self._read() as conn:
+            totals = (await conn.execute(
+                select(GameRow.player_id, won, func.count())
+                .where(GameRow.game == game, GameRow.player_id.in_(ids))
+                .group_by(GameRow.player_id))).all()
+            last_loss = (select(GameRow.player_id.label("pid"),
+                                func.max(GameRow.ended).label("ended"))
+                         .where(GameRow.game == game, GameRow.player_id.in_(ids),
+                                GameRow.status != "won")
+                         .group_by(GameRow.player_id).subquery())
+            streaks = (await conn.execute(
+                select(GameRow.player_id, func.count())
+                .outerjoin(last_loss, last_loss.c.pid == GameRow.player_id)
+                .where(GameRow.game == game, GameRow.player_id.in_(ids),
+                       GameRow.status == "won",
+                       (last_loss.c.ended.is_(None)) | (GameRow.ended > last_loss.c.ended))
+                .group_by(GameRow.player_id))).all()
+        streak = {pid: int(n) for pid, n in streaks}
+        return {pid: (int(w or 0), int(n) - int(w or 0), streak.get(pid, 0))
+                for pid, w, n in totals}
 
     @unit
     async def game_record(self, game_id: int) -> GameRecord | None:

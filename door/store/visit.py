@@ -55,6 +55,7 @@ async def node_seen(store: Store | None, call: OnNode, player: Player | None,
                     activity: str) -> None:
     """Who's online: this call's node is busy with ``player`` doing ``activity``, written
     before this returns (at log-in: the player's next log-in must see this call)."""
+    _tell(call, activity)
     if store is None:
         return
     try:
@@ -67,6 +68,7 @@ async def node_seen(store: Store | None, call: OnNode, player: Player | None,
 def node_doing(store: Store | None, call: OnNode, player: Player | None, activity: str) -> None:
     """Who's online: this call's caller went to ``activity`` (a screen of the door).  Written
     in the background: changing screens never waits for the database."""
+    _tell(call, activity)
     if store is not None:
         store.node_activity(call.node, player.id if player else None, activity, call.token)
 
@@ -79,3 +81,10 @@ async def node_gone(store: Store | None, call: OnNode) -> None:
         await store.node_leave(call.node, call.token)
     except StoreError as exc:
         log.debug("node %s: leave not stored: %s", call.node, exc)
+
+
+def _tell(call: OnNode, activity: str) -> None:
+    """The caller's own terminal hears the activity too (``Caller.on_doing``)."""
+    tell = getattr(call, "on_doing", None)
+    if tell is not None:
+        tell(call, activity)

@@ -31,6 +31,9 @@ from .widgets import header, message, read_line
 LOCKED_ADDRESS = "Too many failed logins from your address: please call again later."
 LOCKED_HANDLE = ("Too many failed logins on that handle from your address: please call "
                  "again later.")
+ESC_AGAIN = "Esc again hangs up.  Or type your handle, or NEW to sign up."
+"""Esc at "Handle:" goes back to the login screen and says this: a second Esc in a row
+hangs up (a caller who pressed it to back out of a field is not dropped)."""
 @dataclass(frozen=True)
 class LoggedIn:
     alias: str
@@ -70,6 +73,7 @@ class LoginScreen:
     async def run(self) -> LoggedIn | None:
         """The caller's identity, or None when they leave or are locked out."""
         note = ""
+        escaped = False
         while True:
             if self.limiter.address_locked(self.address):
                 await self._locked_out(LOCKED_ADDRESS)
@@ -78,7 +82,11 @@ class LoginScreen:
             note = ""
             handle = await read_line(self.session, 8, 2, "Handle:   ", HANDLE_MAX)
             if handle is None:
-                return None
+                if escaped:
+                    return None
+                escaped, note = True, ESC_AGAIN
+                continue
+            escaped = False
             handle = handle.strip()
             if not handle:
                 continue

@@ -35,7 +35,7 @@ async def run_visit(session: Session) -> None:
     log.info("node %s: %s connected from %s", session.caller.node, session.caller.alias,
              session.terminal.peer or "local")
     try:
-        if session.start_action is None:
+        if session.start_action is None and session.first_action is None:
             await title(session)
         # The game screens (and the store some import) load while the title is up: a BBS
         # caller sees the first screen sooner.  (A late import for start-up time, not to
@@ -48,6 +48,11 @@ async def run_visit(session: Session) -> None:
             return
         if session.start_action is not None:
             await straight_to(session, actions()[session.start_action])
+        if session.first_action is not None:  # a web call back after a dropped line
+            from .settings import apply_saved_choice
+
+            apply_saved_choice(session)
+            await actions()[session.first_action](session)
         await main_menu(session, actions())
     except QuitDoor:
         session.leaving = True

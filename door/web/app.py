@@ -3,9 +3,13 @@
 ``/``          the play page: xterm.js (vendored under static/vendor) on a WebSocket
 ``/play``      that WebSocket: door/net/websocket.py gives its caller a Session, through the
                same login pool, logins, nodes, takeover and logs as telnet and SSH
+``/replay/ID``, ``/watch``  a finished game played back, the games being played now:
+               read-only sessions on WebSockets of their own (play.py has these)
 ``/halloffame``, ``/halloffame/GAME[?board=TAG]``, ``/halloffame/GAME/DEAL``, ``/online``,
 ``/daily``     the public pages, plain HTML without JavaScript
 ``/api/...``   the same as JSON, for boards that embed them
+
+Every request names a host this door answers to (door/web/origin.py), or gets 421.
 
 :func:`start_web` is the one call that starts it (``reussite serve`` makes it; a worker
 process of its own would too, with ``reuse_port``).
@@ -14,47 +18,37 @@ process of its own would too, with ``reuse_port``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ipaddress
 import json
 import logging
 import socket
 import ssl
 from collections.abc import Awaitable, Callable
-from functools import cache
-from html import escape
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from .. import gamelist
-from ..config import ConfigError, Networks, Settings, address_in
-from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
-from ..net.websocket import serve_websocket
+from ..config import ConfigError, Settings
+from ..net.terminal import Terminal
 from ..pool import LoginPool
 from ..store import Store, StoreError
-from . import pages
+from . import pages, play
+from .assets import Assets
+from .context import DOOR_KEY, STATIC, peer_of
 from .gate import Gate
+from .origin import host_allowed, parse_origin
 from .public import NotFound, PublicData, parse_deal, parse_game
+from .resume import ResumeTokens
 
 log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).parent / "static"
-PLAY_PAGE_ROWS = 25  # 80x25 until the browser says its window's size
-WS_MAX_MESSAGE = 64 * 1024  # a key message is a few bytes; a paste at most this
-WS_HEARTBEAT_S = 30.0  # a browser that answers no ping for this long has gone
-WS_CLOSE_S = 2.0  # the door closed the socket: the browser's answer is awaited this long
 SHUTDOWN_S = 2.0  # handlers still running when the listener closes get this long
 HTML_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
                "form-action 'self'; frame-ancestors *")
-PLAY_POLICY = ("default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
-               "img-src 'self' data:; frame-ancestors *")
 
 SessionRunner = Callable[[Terminal], Awaitable[None]]
-DOOR_KEY = web.AppKey("door", dict)
+__all__ = ["DOOR_KEY", "STATIC", "make_app", "peer_of", "start_web"]
 
 
 class WebListener:
@@ -160,12 +154,19 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
              store: Store | None) -> web.Application:
-    app = web.Application(middlewares=[_headers])
-    app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool,
-                     "public": PublicData(settings, store)}
+    app = web.Application(middlewares=[_for_this_door, _headers, _errors])
+    assets = Assets(STATIC)
+    app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool, "store": store,
+                     "public": PublicData(settings, store), "assets": assets,
+                     "tokens": ResumeTokens(), "viewers": 0,
+                     "public_origin": parse_origin(settings.web.public_url)}
     routes = [
-        web.get("/", play_page), web.get("/play", play_socket),
-        web.get("/favicon.ico", no_icon),
+        web.get("/", play.play_page), web.get("/play", play.play_socket),
+        web.get("/replay/{game_id}", play.replay_page),
+        web.get("/replay/{game_id}/socket", play.replay_socket),
+        web.get("/watch", play.watch_page), web.get("/watch/socket", play.watch_socket),
+        web.get("/static/{name:.+}", play.static_file),
+        web.get("/favicon.ico", play.favicon),
         web.get("/halloffame", halls), web.get("/halloffame/{game}", hall),
         web.get("/halloffame/{game}/{number}", deal), web.get("/deal", deal_form),
         web.get("/online", online), web.get("/daily", daily),
@@ -174,14 +175,32 @@ def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | N
         web.get("/api/daily", daily),
     ]
     app.add_routes(routes)
-    app.router.add_static("/static", STATIC, append_version=False)
     if settings.league.enabled:
         from ..league.http import add_league_routes
         from ..league.keys import BoardKey
 
         add_league_routes(app, settings, store, BoardKey.load_or_create(settings.data_dir))
         app.add_routes([web.get("/league", league), web.get("/api/league", league)])
+
+    async def compress(app: web.Application) -> None:  # the first browser finds them made
+        app[DOOR_KEY]["compressing"] = asyncio.ensure_future(
+            asyncio.to_thread(assets.compress_all))
+    app.on_startup.append(compress)
     return app
+
+
+@web.middleware
+async def _for_this_door(request: web.Request, handler: Callable) -> web.StreamResponse:
+    """A request naming a host this door does not answer to (a page elsewhere whose name
+    points here: DNS rebinding) gets nothing but a 421 (door/web/origin.py)."""
+    door = request.app[DOOR_KEY]
+    host = request.headers.get("Host", "")
+    if not host_allowed(host, door["public_origin"]):
+        settings: Settings = door["settings"]
+        log.warning("web %s: refused: Host %r is not this door's ([web] public_url names "
+                    "the door's own)", peer_of(request, settings.web.proxies), host[:80])
+        return web.Response(status=421, text="This door does not answer to that name.\n")
+    return await handler(request)
 
 
 @web.middleware
@@ -192,78 +211,35 @@ async def _headers(request: web.Request, handler: Callable) -> web.StreamRespons
     return response
 
 
-# -- who is calling -------------------------------------------------------------------------
-
-def peer_of(request: web.Request, proxies: Networks) -> str:
-    """``host:port`` of the caller: the connection's, or, from a proxy listed in [web]
-    proxies, the last address of its X-Forwarded-For (the one that proxy saw)."""
-    peer = request.transport.get_extra_info("peername") if request.transport else None
-    host, port = (peer[0], peer[1]) if peer else ("?", 0)
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    if forwarded and address_in(host, proxies):
-        last = forwarded.split(",")[-1].strip()
-        with contextlib.suppress(ValueError):
-            host = str(ipaddress.ip_address(last))
-    return f"{host}:{port}"
-
-
-def origin_allowed(request: web.Request, origins: tuple[str, ...]) -> bool:
-    """A browser's WebSocket says which page opened it (Origin): this door's own page (the
-    host and port the browser asked for), or one listed in [web] origins.  Anything else
-    (a page elsewhere, or no Origin at all) is refused: no other site may play for a
-    visitor of theirs."""
-    origin = request.headers.get("Origin", "").strip().rstrip("/").lower()
-    if not origin:
-        return False
-    if origin in origins:
-        return True
-    host = request.headers.get("Host", "").strip().lower()
-    return bool(host) and urlsplit(origin).netloc == host
-
-
-# -- the play page and its socket -----------------------------------------------------------
-
-@cache
-def _play_html() -> str:
-    return (STATIC / "index.html").read_text(encoding="utf-8")
-
-
-async def play_page(request: web.Request) -> web.Response:
-    door = request.app[DOOR_KEY]
-    html = _play_html().replace("{{door}}", escape(door["settings"].door.name))
-    return web.Response(text=html, content_type="text/html", charset="utf-8",
-                        headers={"Content-Security-Policy": PLAY_POLICY,
-                                 "Cache-Control": "no-cache"})
-
-
-async def no_icon(request: web.Request) -> web.Response:
-    return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
-
-
-def _size(request: web.Request) -> tuple[int, int]:
+@web.middleware
+async def _errors(request: web.Request, handler: Callable) -> web.StreamResponse:
+    """An address with no page, or a page that failed: the door's own 404 and 500 pages
+    (JSON under /api), never aiohttp's bare text or a traceback."""
     try:
-        rows = int(request.query.get("rows", PLAY_PAGE_ROWS))
-    except ValueError:
-        rows = PLAY_PAGE_ROWS
-    return 80, max(DEFAULT_ROWS, min(MAX_ROWS, rows))
+        return await handler(request)
+    except web.HTTPNotFound:
+        why = f"There is no page at {request.path[:80]}."
+        return _answer(request, {"error": why}, lambda: pages.not_found_page(_name(request),
+                                                                             why), 404)
+    except NotFound as exc:
+        why = str(exc)
+        return _answer(request, {"error": why}, lambda: pages.not_found_page(_name(request),
+                                                                             why), 404)
+    except StoreError as exc:
+        log.warning("web %s: %s", request.path[:80], exc)
+        return _answer(request, {"error": "scores are unavailable right now"},
+                       lambda: pages.unavailable_page(_name(request)), 503)
+    except web.HTTPException:
+        raise
+    except Exception:
+        log.exception("web %s: the page failed", request.path[:80])
+        return _answer(request, {"error": "this page failed: the sysop can read why in "
+                                          "the door's log"},
+                       lambda: pages.failed_page(_name(request)), 500)
 
 
-async def play_socket(request: web.Request) -> web.StreamResponse:
-    door = request.app[DOOR_KEY]
-    settings: Settings = door["settings"]
-    peer = peer_of(request, settings.web.proxies)
-    if not origin_allowed(request, settings.web.origins):
-        log.warning("web %s: WebSocket refused, Origin %r is not this door's", peer,
-                    request.headers.get("Origin", "")[:80])
-        return web.Response(status=403, text="This door's own page may open it, no other.\n")
-    ws = web.WebSocketResponse(heartbeat=WS_HEARTBEAT_S, max_msg_size=WS_MAX_MESSAGE,
-                               timeout=WS_CLOSE_S)
-    if not ws.can_prepare(request).ok:
-        return web.Response(status=400, text="A WebSocket, from the play page at /.\n")
-    await ws.prepare(request)
-    cols, rows = _size(request)
-    await serve_websocket(ws, peer, door["run"], door["pool"], cols, rows)
-    return ws
+def _name(request: web.Request) -> str:
+    return str(request.app[DOOR_KEY]["settings"].door.name)
 
 
 # -- the public pages and /api --------------------------------------------------------------
@@ -283,23 +259,19 @@ def _answer(request: web.Request, data: Any, html: Callable[[], str],
                             content_type="application/json", charset="utf-8",
                             headers=headers)
     headers["Content-Security-Policy"] = HTML_POLICY
-    return web.Response(text=html(), status=status, content_type="text/html",
-                        charset="utf-8", headers=headers)
+    response = web.Response(text=html(), status=status, content_type="text/html",
+                            charset="utf-8", headers=headers)
+    response.enable_compression()
+    return response
 
 
 async def _public(request: web.Request, fetch: Callable[[PublicData], Awaitable[Any]],
                   html: Callable[[str, Any], str]) -> web.Response:
+    """A public page or its JSON (no such game or deal: 404, a database that does not
+    answer: 503, both from :func:`_errors`)."""
     door = request.app[DOOR_KEY]
     name = door["settings"].door.name
-    try:
-        data = await fetch(door["public"])
-    except NotFound as exc:
-        why = str(exc)
-        return _answer(request, {"error": why}, lambda: pages.not_found_page(name, why), 404)
-    except StoreError as exc:
-        log.warning("web %s: %s", request.path, exc)
-        return _answer(request, {"error": "scores are unavailable right now"},
-                       lambda: pages.unavailable_page(name), 503)
+    data = await fetch(door["public"])
     return _answer(request, data, lambda: html(name, data))
 
 
@@ -325,12 +297,7 @@ async def deal(request: web.Request) -> web.Response:
 async def deal_form(request: web.Request) -> web.StreamResponse:
     """The "best on one deal" form (GET, no JavaScript) goes to the deal's page."""
     game, number = request.query.get("game", ""), request.query.get("number", "").strip()
-    try:
-        target = f"/halloffame/{parse_game(game)}/{parse_deal(number.lstrip('#'))}"
-    except NotFound as exc:
-        name, why = request.app[DOOR_KEY]["settings"].door.name, str(exc)
-        return _answer(request, {"error": why}, lambda: pages.not_found_page(name, why), 404)
-    raise web.HTTPSeeOther(target)
+    raise web.HTTPSeeOther(f"/halloffame/{parse_game(game)}/{parse_deal(number.lstrip('#'))}")
 
 
 async def online(request: web.Request) -> web.Response:
@@ -350,5 +317,6 @@ async def league(request: web.Request) -> web.Response:
 async def api_index(request: web.Request) -> web.Response:
     data = {"halloffame": [f"/api/halloffame/{g}" for g in gamelist.names()],
             "deal": "/api/halloffame/{game}/{deal}", "board": "/api/halloffame/{game}?board={tag}",
-            "online": "/api/online", "daily": "/api/daily"}
+            "online": "/api/online", "daily": "/api/daily", "replay": "/replay/{game_id}",
+            "watch": "/watch?player={handle}"}
     return _answer(request, data, lambda: "")

@@ -1,5 +1,6 @@
 """The public pages as plain HTML: no JavaScript, one small style sheet inline, every text
-that a player (or a sysop) typed escaped, so a handle like ``<b>x</b>`` shows as written."""
+that a player (or a sysop) typed escaped, so a handle like ``<b>x</b>`` shows as written.
+They read on a phone (360 px: the less needed columns step aside) as on a desktop."""
 
 from __future__ import annotations
 
@@ -12,15 +13,21 @@ from ..ui.halloffame import game_title
 from ..ui.still_winnable import HALL_LEGEND, HALL_MARK
 
 STYLE = """
-body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 1.5em auto; max-width: 52em;
+body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 1.5em auto; max-width: 56em;
        padding: 0 1em; background: #10141c; color: #dde3ea; }
-a { color: #7fc8ff; } h1 { font-size: 1.5em; } h1 small { font-weight: normal; color: #99a; }
-nav a { margin-right: 1.2em; } nav { margin-bottom: 1.5em; }
+a { color: #7fc8ff; } h1 { font-size: 1.5em; } h1 small { font-weight: normal; color: #a9b1c2; }
+nav { display: flex; flex-wrap: wrap; gap: .3em 1.2em; margin-bottom: 1.5em; }
 table { border-collapse: collapse; width: 100%; margin: 1em 0; }
 th, td { text-align: left; padding: .3em .6em; border-bottom: 1px solid #2a3140; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-.rule, .note, footer { color: #99a; } footer { margin-top: 2em; font-size: .9em; }
+td.who { overflow-wrap: anywhere; }
+.rule, .note, footer { color: #a9b1c2; } footer { margin-top: 2em; font-size: .9em; }
 form { margin: 1em 0; } input, select, button { font: inherit; }
+.big { font-size: 4em; margin: .2em 0; color: #a9b1c2; }
+@media (max-width: 560px) {
+  body { margin: .8em auto; padding: 0 .5em; font-size: 15px; }
+  th, td { padding: .3em .3em; } .opt { display: none; } h1 { font-size: 1.25em; }
+}
 """
 
 
@@ -32,12 +39,14 @@ def text(value: Any) -> str:
 def page(door: str, title: str, body: str) -> str:
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="icon" href="/favicon.ico" type="image/svg+xml">'
             f"<title>{text(title)} · {text(door)}</title><style>{STYLE}</style></head>\n"
-            f"<body><h1>{text(title)} <small>{text(door)}</small></h1>\n"
-            f'<nav><a href="/">Play</a><a href="/halloffame">Hall of Fame</a>'
-            f'<a href="/online">Who\'s online</a><a href="/daily">Daily challenge</a></nav>\n'
-            f'{body}\n<footer>The same as JSON: <a href="/api">/api</a></footer>'
-            f"</body></html>\n")
+            f"<body><header><h1>{text(title)} <small>{text(door)}</small></h1>\n"
+            f'<nav aria-label="Pages"><a href="/">Play</a><a href="/halloffame">Hall of Fame'
+            f'</a><a href="/watch">Watch a game</a><a href="/online">Who\'s online</a>'
+            f'<a href="/daily">Daily challenge</a></nav></header>\n'
+            f'<main>{body}</main>\n<footer>The same as JSON: <a href="/api">/api</a>'
+            f"</footer></body></html>\n")
 
 
 def _games_nav(current: str | None, board: str | None) -> str:
@@ -48,31 +57,62 @@ def _games_nav(current: str | None, board: str | None) -> str:
     return "<p>" + " · ".join(links) + "</p>"
 
 
+def _count(value: Any) -> str:
+    return "" if value is None else text(value)
+
+
 def _entries(entries: list[dict[str, Any]], empty: str, with_deal: bool = True) -> str:
+    """A board's table: rank, player, score, the player's games won and lost in this game
+    and their current streak of wins, the deal, the date, and a link to watch the game
+    again (its replay)."""
     if not entries:
         return f'<p class="note">{text(empty)}</p>'
-    head = ('<tr><th class="n">Rank</th><th>Player</th><th class="n">Score</th>'
-            + ('<th class="n">Deal</th>' if with_deal else "") + "<th>Date</th></tr>")
+    records = all("lost" in e for e in entries)  # a daily board's lines have none
+    head = ('<tr><th scope="col" class="n">Rank</th><th scope="col">Player</th>'
+            '<th scope="col" class="n">Score</th>'
+            + ('<th scope="col" class="n"><abbr title="games won">Won</abbr></th>'
+               '<th scope="col" class="n"><abbr title="games not won">Lost</abbr></th>'
+               '<th scope="col" class="n"><abbr title="games won in a row, to the last one">'
+               "Streak</abbr></th>" if records else "")
+            + ('<th scope="col" class="n opt">Deal</th>' if with_deal else "")
+            + '<th scope="col" class="opt">Date</th><th scope="col">Replay</th></tr>')
     rows = []
     for e in entries:
-        deal = (f'<td class="n"><a href="/halloffame/{e["game"]}/{e["deal"]}">#{e["deal"]}'
-                "</a></td>" if with_deal else "")
+        deal = (f'<td class="n opt"><a href="/halloffame/{e["game"]}/{e["deal"]}">'
+                f'#{e["deal"]}</a></td>' if with_deal else "")
         mark = f" {HALL_MARK}" if e.get("still_asks") else ""
-        rows.append(f'<tr><td class="n">{e["rank"]}.</td><td>{text(e["player"])}</td>'
-                    f'<td class="n">{e["score"]}{mark}</td>{deal}'
-                    f'<td>{text(e["ended"][:10])}</td></tr>')
+        replay = (f'<a href="/replay/{e["game_id"]}" aria-label="Replay '
+                  f'{text(e["player"])}&#39;s game">▶ Replay</a>' if e.get("game_id") else "")
+        rows.append(f'<tr><td class="n">{e["rank"]}.</td><td class="who">{text(e["player"])}'
+                    f'</td><td class="n">{e["score"]}{mark}</td>'
+                    + (f'<td class="n">{_count(e.get("won"))}</td>'
+                       f'<td class="n">{_count(e.get("lost"))}</td>'
+                       f'<td class="n">{_count(e.get("streak"))}</td>' if records else "")
+                    + f'{deal}'
+                    f'<td class="opt">{text(e["ended"][:10])}</td><td>{replay}</td></tr>')
     legend = (f'<p class="note">{text(HALL_LEGEND)}</p>'
               if any(e.get("still_asks") for e in entries) else "")
     return f"<table>{head}{''.join(rows)}</table>{legend}"
+
+
+def _board_links(game: str, boards: list[dict[str, str]], current: str | None) -> str:
+    """Links to this game's hall of fame of each member board's players."""
+    if not boards:
+        return ""
+    links = [f"<b>{text(b['name'])}</b>" if b["tag"] == current else
+             f'<a href="/halloffame/{game}?board={quote(b["tag"])}">{text(b["name"])}</a>'
+             for b in boards]
+    whole = "" if current is None else f'<a href="/halloffame/{game}">the whole door</a> · '
+    return f'<p class="note">Member boards\' players: {whole}{" · ".join(links)}</p>'
 
 
 def _deal_form(game: str) -> str:
     options = "".join(f'<option value="{g}"{" selected" if g == game else ""}>'
                       f"{text(game_title(g))}</option>" for g in gamelist.names())
     return ('<form action="/deal" method="get">Best on one deal: '
-            f'<select name="game">{options}</select> '
-            '<input name="number" inputmode="numeric" size="10" placeholder="deal #" '
-            'required> <button>Show</button></form>')
+            f'<label>game <select name="game">{options}</select></label> '
+            '<label>deal <input name="number" inputmode="numeric" size="10" '
+            'placeholder="deal #" required></label> <button>Show</button></form>')
 
 
 def hall_page(door: str, hall: dict[str, Any]) -> str:
@@ -80,6 +120,7 @@ def hall_page(door: str, hall: dict[str, Any]) -> str:
     body = (_games_nav(hall["game"], hall["board"])
             + f'<p class="rule">{text(hall["rule"])}.</p>'
             + _entries(entries, "No scores yet: be the first!")
+            + _board_links(hall["game"], hall.get("boards", []), hall["board"])
             + _deal_form(hall["game"]))
     return page(door, hall["title"], body)
 
@@ -91,6 +132,13 @@ def halls_page(door: str, halls: list[dict[str, Any]]) -> str:
         entries = [dict(e, game=hall["game"]) for e in hall["entries"][:3]]
         parts.append(f'<h2><a href="/halloffame/{hall["game"]}">{text(hall["title"])}</a></h2>'
                      + _entries(entries, "No scores yet: be the first!"))
+    boards = halls[0].get("boards", []) if halls else []
+    if boards:
+        parts.append("<h2>Member boards</h2><ul>" + "".join(
+            f"<li>{text(b['name'])}: " + " · ".join(
+                f'<a href="/halloffame/{h["game"]}?board={quote(b["tag"])}">'
+                f'{text(h["game_name"])}</a>' for h in halls) + "</li>" for b in boards)
+            + "</ul>")
     return page(door, "Hall of Fame", "".join(parts) + _deal_form(gamelist.names()[0]))
 
 
@@ -108,14 +156,25 @@ def online_page(door: str, online: dict[str, Any]) -> str:
     callers = online["callers"]
     if not callers:
         return page(door, "Who's online", '<p class="note">Nobody is on right now.</p>')
-    head = ("<tr>" + ('<th class="n">Server</th>' if several else "")
-            + '<th class="n">Node</th><th>Player</th><th>Doing</th><th class="n">Idle</th></tr>')
+    head = ("<tr>" + ('<th scope="col" class="n opt">Server</th>' if several else "")
+            + '<th scope="col" class="n">Node</th><th scope="col">Player</th>'
+            '<th scope="col">Doing</th><th scope="col" class="n">Idle</th></tr>')
     rows = "".join(
-        "<tr>" + (f'<td class="n">{c["server"]}</td>' if several else "")
-        + f'<td class="n">{c["node"]}</td><td>{text(c["player"] or "(logging in)")}</td>'
-        f'<td>{text(c["doing"])}</td><td class="n">{text(c["idle"])}</td></tr>'
+        "<tr>" + (f'<td class="n opt">{c["server"]}</td>' if several else "")
+        + f'<td class="n">{c["node"]}</td>'
+        f'<td class="who">{text(c["player"] or "(logging in)")}</td>'
+        f"<td>{_doing(c)}</td><td class=\"n\">{text(c['idle'])}</td></tr>"
         for c in callers)
     return page(door, "Who's online", f"<table>{head}{rows}</table>")
+
+
+def _doing(caller: dict[str, Any]) -> str:
+    """What a caller is doing; a game being played links to watching it live."""
+    doing = text(caller["doing"])
+    if caller["player"] and str(caller["doing"]).startswith("Playing "):
+        return (f'{doing} (<a href="/watch?player={quote(caller["player"])}" '
+                f'aria-label="Watch {text(caller["player"])} play">watch</a>)')
+    return doing
 
 
 def daily_page(door: str, daily: dict[str, Any]) -> str:
@@ -190,9 +249,19 @@ def _month(month: str, title: str, standings: list[dict[str, Any]]) -> str:
 
 
 def not_found_page(door: str, why: str) -> str:
-    return page(door, "Not here", f'<p class="note">{text(why)}</p>')
+    return page(door, "Not here", '<p class="big" aria-hidden="true">404</p>'
+                f'<p>{text(why)}</p><p>The <a href="/halloffame">hall of fame</a> lists '
+                'every game; <a href="/">play</a> starts one.</p>')
 
 
 def unavailable_page(door: str) -> str:
-    return page(door, "Try again soon",
-                '<p class="note">Scores are unavailable right now. Please try again later.</p>')
+    return page(door, "Try again soon", '<p class="big" aria-hidden="true">503</p>'
+                "<p>Scores are unavailable right now. Please try again later: the games "
+                'themselves still <a href="/">play</a>.</p>')
+
+
+def failed_page(door: str) -> str:
+    """A page that failed (500): the sysop's log says why, the visitor is told so."""
+    return page(door, "Something went wrong", '<p class="big" aria-hidden="true">500</p>'
+                "<p>This page failed. The sysop can read why in the door's log; please try "
+                'again later, or <a href="/">play</a> meanwhile.</p>')

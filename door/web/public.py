@@ -81,10 +81,22 @@ def _board_tag(source: str) -> str | None:
     return source[len(SOURCE_PREFIX):] if source.startswith(SOURCE_PREFIX) else None
 
 
-def entry_dict(entry: ScoreEntry) -> dict[str, Any]:
+def entry_dict(entry: ScoreEntry, wins: dict[int, tuple[int, int, int]] | None = None
+               ) -> dict[str, Any]:
+    """One line of a board; ``wins``: the players' (won, lost, streak) in this game."""
+    won, lost, streak = (wins or {}).get(entry.player_id, (None, None, None))
     return {"rank": entry.rank, "player": entry.alias, "score": entry.score,
             "deal": entry.number, "status": entry.status, "ended": _when(entry.ended),
-            "board": _board_tag(entry.source), "still_asks": entry.still_asks}
+            "board": _board_tag(entry.source), "still_asks": entry.still_asks,
+            "game_id": entry.game_id, "replay": f"/replay/{entry.game_id}",
+            "won": won, "lost": lost, "streak": streak}
+
+
+async def entry_dicts(store: Store, game: str, entries: list[ScoreEntry]
+                      ) -> list[dict[str, Any]]:
+    """A board's lines with each player's games won and lost and current streak."""
+    wins = await store.win_records(game, [e.player_id for e in entries])
+    return [entry_dict(e, wins) for e in entries]
 
 
 def daily_entry_dict(entry: DailyEntry) -> dict[str, Any]:
@@ -112,6 +124,10 @@ class PublicData:
             raise NotFound("This door runs without a database: no scores are kept.")
         return self.store
 
+    def board_list(self) -> list[dict[str, str]]:
+        """The member boards ([boards] in sysop.ini), each with a hall of fame of its own."""
+        return [{"tag": b.tag, "name": b.name or b.tag} for b in self.boards.values()]
+
     def board_name(self, tag: str | None) -> str | None:
         """A member board's name (its tag when it has none); NotFound for an unknown tag."""
         if tag is None:
@@ -134,7 +150,8 @@ class PublicData:
             title = list_title(game, None) + (f" ({name})" if name else "")
             return {"game": game, "game_name": game_title(game), "title": title,
                     "rule": rule(game), "board": tag, "board_name": name,
-                    "entries": [entry_dict(e) for e in entries]}
+                    "boards": self.board_list(),
+                    "entries": await entry_dicts(store, game, entries)}
         return await self.cache.get(("hall", game, tag), make)
 
     async def deal(self, game: str, number: int) -> dict[str, Any]:
@@ -146,7 +163,7 @@ class PublicData:
             entries = await store.number_board(game, number, HALL_SIZE)
             return {"game": game, "game_name": game_title(game), "deal": number,
                     "title": list_title(game, number), "rule": rule(game),
-                    "entries": [entry_dict(e) for e in entries]}
+                    "entries": await entry_dicts(store, game, entries)}
         return await self.cache.get(("deal", game, number), make)
 
     async def online(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -29,8 +30,10 @@ def chromium_path() -> str | None:
 
 
 @contextlib.asynccontextmanager
-async def browser_page(width: int = 1000, height: int = 700) -> AsyncIterator[Any]:
-    """A page in a fresh headless Chromium (its own user-data-dir, removed after)."""
+async def browser_page(width: int = 1000, height: int = 700, **options: Any
+                       ) -> AsyncIterator[Any]:
+    """A page in a fresh headless Chromium (its own user-data-dir, removed after);
+    ``options`` for its context (``has_touch=True, is_mobile=True`` for a phone)."""
     from playwright.async_api import async_playwright
 
     path = chromium_path()
@@ -40,7 +43,7 @@ async def browser_page(width: int = 1000, height: int = 700) -> AsyncIterator[An
         async with async_playwright() as playwright:
             context = await playwright.chromium.launch_persistent_context(
                 profile, executable_path=path, args=FLAGS, headless=True,
-                viewport={"width": width, "height": height})
+                viewport={"width": width, "height": height}, **options)
             try:
                 page = context.pages[0] if context.pages else await context.new_page()
                 yield page
@@ -89,3 +92,56 @@ async def sign_up(page: Any, handle: str, password: str, timeout: float = WAIT) 
     await wait_for_text(page, "Press any key", timeout)
     await type_keys(page, " ")
     return await wait_for_text(page, "Your choice", timeout)
+
+
+PHONE = {"has_touch": True, "is_mobile": True, "device_scale_factor": 3}
+"""A phone's context: touch, a mobile viewport, three device pixels to a CSS pixel."""
+
+
+async def tap_key(page: Any, label: str) -> None:
+    """Tap a button of the play page's key bar (touch, as a finger would)."""
+    exact = re.compile(f"^{re.escape(label)}$")
+    await page.locator("#keybar button").filter(has_text=exact).first.tap()
+
+
+class LineProxy:
+    """A TCP relay between the browser and the door on loopback, whose lines can be cut
+    (:meth:`cut`: every connection reset at once, as a dropped line)."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.server: asyncio.Server | None = None
+        self.pairs: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = []
+
+    async def __aenter__(self) -> LineProxy:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.cut()
+        assert self.server is not None
+        self.server.close()
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return self.server.sockets[0].getsockname()[1]
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        self.pairs.append((writer, up_writer))
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            with contextlib.suppress(Exception):
+                dst.close()
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for down, up in self.pairs:
+            for writer in (down, up):
+                writer.transport.abort()
+        self.pairs.clear()

@@ -9,6 +9,7 @@ import base64
 import contextlib
 import json
 import os
+import socket
 from typing import Any
 
 import aiohttp
@@ -16,11 +17,13 @@ from pyteterm import PyteCaller, PyteTerminal
 
 
 class _Inbox:
-    """The server's binary messages as a byte stream with a cancel-safe ``read``."""
+    """The server's binary messages as a byte stream with a cancel-safe ``read``; its text
+    messages (the page's side messages, JSON) in ``side``."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self.side: list[dict[str, Any]] = []
         self.task = asyncio.create_task(self._pump())
 
     async def _pump(self) -> None:
@@ -28,6 +31,9 @@ class _Inbox:
             async for message in self.ws:
                 if message.type == aiohttp.WSMsgType.BINARY:
                     self.queue.put_nowait(message.data)
+                elif message.type == aiohttp.WSMsgType.TEXT:
+                    self.side.append(json.loads(message.data))
+                    self.queue.put_nowait(b"\0")  # wakes a reader: pyte draws no NUL
         finally:
             self.queue.put_nowait(b"")
 
@@ -57,13 +63,14 @@ class WebCaller(PyteCaller):
 
     @classmethod
     async def connect(cls, port: int, rows: int = 25, origin: str | None = "",
-                      host: str = "127.0.0.1", headers: dict[str, str] | None = None
-                      ) -> WebCaller:
-        """``origin``: "" for the door's own page (http://host:port), None for none."""
+                      host: str = "127.0.0.1", headers: dict[str, str] | None = None,
+                      path: str = "/play", query: str = "") -> WebCaller:
+        """``origin``: "" for the door's own page (http://host:port), None for none;
+        ``path``: another socket (a replay's, the watch page's), ``query`` more of it."""
         http = aiohttp.ClientSession()
         url = f"http://{host}:{port}"
         try:
-            ws = await http.ws_connect(f"{url}/play?rows={rows}", origin=(
+            ws = await http.ws_connect(f"{url}{path}?rows={rows}{query}", origin=(
                 url if origin == "" else origin), headers=headers or {})
         except BaseException:
             await http.close()
@@ -74,6 +81,32 @@ class WebCaller(PyteCaller):
         self.term.screen.resize(rows, cols)
         self.writer.sending.append(asyncio.ensure_future(
             self.ws.send_str(json.dumps({"resize": [cols, rows]}))))
+
+    @property
+    def side(self) -> list[dict[str, Any]]:
+        """The door's text messages so far, oldest first."""
+        return self.reader.side
+
+    async def wait_side(self, key: str, value: Any = None, timeout: float = 10.0
+                        ) -> dict[str, Any]:
+        """The first side message holding ``key`` (equal to ``value`` unless None)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            for message in self.side:
+                if key in message and (value is None or message[key] == value):
+                    return message
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"no side message {key}={value!r}: {self.side}")
+            await self.pump(0.05)
+
+    async def drop(self) -> None:
+        """The line drops: the connection ends with no WebSocket close (as a phone
+        changing networks), and the server finds out from TCP."""
+        sock = self.ws.get_extra_info("socket")
+        assert sock is not None, "no socket under the WebSocket"
+        sock.shutdown(socket.SHUT_RDWR)
+        self.reader.task.cancel()
+        await self.http.close()
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -25,18 +25,22 @@ async def test_terminal_type_origin_and_request_line_are_escaped(door_home: Path
             connect_minwait=0.0, connect_maxwait=1.0)
         await log_says(door_home, r"cp437 with glyphs, terminal type syncterm", WAIT)
         writer.close()
-        for request in ("GET /play HTTP/1.1\r\nHost: x\r\nOrigin: http://x\u202eevil\r\n"
-                        "Upgrade: websocket\r\nConnection: Upgrade, close\r\n"
-                        "Sec-WebSocket-Key: "
-                        "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-                        f"GET /{EVIL} HTTP/1.1\r\nHost: x\r\n\r\n"):
+        for request, status in (
+                ("GET /play HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://x\u202eevil\r\n"
+                 "Upgrade: websocket\r\nConnection: Upgrade, close\r\n"
+                 "Sec-WebSocket-Key: "
+                 "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", b"403"),
+                (f"GET /{EVIL} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", b"400"),
+                ("GET / HTTP/1.1\r\nHost: evil\u202e.example\r\nConnection: close\r\n\r\n",
+                 b"421")):
             reader, writer = await asyncio.open_connection("127.0.0.1", ports.web)
             writer.write(request.encode("utf-8"))
             answer = await asyncio.wait_for(reader.read(), WAIT)
-            assert answer[9:12] in (b"400", b"403"), answer[:40]
+            assert answer[9:12] == status, answer[:40]
             writer.close()
         await log_says(door_home, r"a malformed HTTP request", WAIT)
     log = (door_home / "data" / "reussite.log").read_text(encoding="utf-8")
     assert not any(ch in log for ch in "\x1b\x07\u202e")
     assert r"Origin 'http://x\u202eevil' is not this door's" in log
+    assert r"Host 'evil\u202e.example' is not this door's" in log
     assert r"terminal type syncterm\x1b]0;pwned\x07\x1b[2j" in log  # (lower-cased)

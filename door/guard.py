@@ -107,3 +107,21 @@ def address_of(peer: str) -> str:
         if not ip.is_loopback:
             return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
     return str(ip)
+
+
+def prefix_of(address: str, v4_bits: int = 24, v6_bits: int = 48) -> str:
+    """The network an address (as :func:`address_of` gives it) is shared with in the login
+    pool: its /24 for IPv4, /48 for IPv6 (what one site or customer usually holds).  A
+    name that is no address is its own prefix."""
+    if v4_bits == 24:  # the common case, asked at every accept: no parsing
+        head, _, last = address.rpartition(".")
+        if last.isdigit() and head.count(".") == 2 and head.replace(".", "").isdigit():
+            return f"{head}.0/24"
+    try:
+        network = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return address
+    bits = v4_bits if network.version == 4 else v6_bits
+    if network.prefixlen <= bits:
+        return str(network)
+    return str(network.supernet(new_prefix=bits))

@@ -34,7 +34,7 @@ from .net.buffers import bound_send_buffers
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import notice, start_telnet
 from .net.terminal import Terminal
-from .pool import LoginPool, Refused, Ticket
+from .pool import EarlyDrop, LoginPool, Refused, Ticket
 from .private import make_private_dir
 from .session import Caller, Session, SessionEnded
 from .store import Store, StoredGame, StoreError
@@ -147,7 +147,10 @@ class Door:
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         pool_size = worker.pool_size(srv.login_pool) if worker is not None else srv.login_pool
         self.pool = LoginPool(pool_size, srv.login_per_address, srv.max_per_address,
-                              srv.first_byte_timeout, acc.login_timeout)
+                              srv.first_byte_timeout, acc.login_timeout,
+                              prefix_v4=srv.login_prefix_v4, prefix_v6=srv.login_prefix_v6,
+                              early_drop=EarlyDrop(*(p / 100 for p in srv.login_early_drop)),
+                              counts=worker.counts if worker is not None else None)
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
@@ -193,8 +196,7 @@ class Door:
                 ticket = self.pool.admit(address_of(terminal.peer), f"{kind} {terminal.peer}",
                                          lambda why: self._hang_up(terminal, own_hangup, why),
                                          limit=limit)
-            except Refused as exc:
-                log.warning("%s %s: refused: %s", kind, terminal.peer, exc)
+            except Refused as exc:  # the pool logs it
                 await self._notice(terminal, str(exc))
                 return
         if board is not None:

@@ -52,6 +52,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .address_counts import SharedCounts
 from .store.online import worker_prefix
 
 if TYPE_CHECKING:
@@ -183,6 +184,9 @@ class Worker:
     ports: Ports | None = None
     """The ports to listen on (all but the first start of worker 1)."""
     hand_over_sockets: bool = False
+    counts: SharedCounts | None = None
+    """Connections per address, every worker's (door/address_counts.py): the login pool's
+    caps per address hold for the whole server."""
 
     def host_id(self, server: str) -> str:
         """This worker's name in who's online: the server's (machine:port) and its number."""
@@ -326,6 +330,9 @@ class Supervisor:
         make_private_dir(self.settings.data_dir)
         handler = log_to_file(self.settings.data_dir, shared=True)
         self.nodes = SharedNodes(self.settings.server.max_nodes)
+        server = self.settings.server
+        self.counts = SharedCounts(self.count, 2 * (server.login_pool + server.max_nodes
+                                                    + self.count) + 64)
         self._lifeline_r, self._lifeline_w = os.pipe()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -482,10 +489,11 @@ class Supervisor:
                 os.close(fd)
             for other in self.children.values():
                 other.channel.close()
-            self.nodes.owner = index
+            self.nodes.owner = self.counts.owner = index
             _name_logs(index)
             worker = Worker(index, self.count, self.nodes, self._lifeline_r, channel,
-                            first=first, ports=self.ports, hand_over_sockets=hand_over)
+                            first=first, ports=self.ports, hand_over_sockets=hand_over,
+                            counts=self.counts)
             code = run_worker(self.settings, self.bind, self.telnet_port, self.ssh_port,
                               self.rlogin_port, worker, self.inherited if self.pre_fork else None,
                               web_port=self.web_port)
@@ -521,6 +529,7 @@ class Supervisor:
         code = os.waitstatus_to_exitcode(child.status or 0)
         how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
         freed = self.nodes.free_worker(child.index)
+        self.counts.free_worker(child.index)
         child.deaths = 0 if time.monotonic() - child.started >= STABLE_S else child.deaths + 1
         pause = RESTART_BACKOFF_S[min(child.deaths, len(RESTART_BACKOFF_S) - 1)]
         log.error("supervisor: worker %d (pid %d) died (%s); its %d nodes freed, started "

@@ -41,6 +41,7 @@ from .store import Store, StoredGame, StoreError
 from .store.accounts import GUEST_ID, Accounts
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
+from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
 from .ui.visit import run_visit
 from .watch_link import WatchLink
@@ -535,6 +536,7 @@ async def serve(settings: Settings, bind: str, port: int,
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals: list[signal.Signals] = []
+    relay: SupervisorLink | None = None
     link = WatchLink(store)
     """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
@@ -567,6 +569,8 @@ async def serve(settings: Settings, bind: str, port: int,
         else:  # the supervisor says it, once all workers listen
             loop.add_reader(worker.lifeline, stop.set)  # the supervisor has gone
             worker.listening(ports, where, loop.bound if hasattr(loop, "bound") else [])
+            relay = SupervisorLink(worker.channel, door.limiter)  # failed logins, shared
+            await relay.start()
         link.start()
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
@@ -580,6 +584,8 @@ async def serve(settings: Settings, bind: str, port: int,
     finally:
         if worker is not None:
             loop.remove_reader(worker.lifeline)
+        if relay is not None:
+            await relay.stop()
         for sig in signals:
             loop.remove_signal_handler(sig)
         began = time.monotonic()

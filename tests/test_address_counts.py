@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from door.address_counts import OPEN, WAITING, LocalCounts, SharedCounts
 
 
-
 def colliding(count: int) -> list[str]:
     """Addresses whose home slots in an 8-slot table are 6, 7 and 0 only: one run of
     collisions that wraps round the table's end."""

@@ -223,6 +223,9 @@ class GuardedTelnetWriter(telnetlib3.TelnetWriter):
             return False
 
 
+NEGOTIATION_WAIT_S = 1.0
+"""How long the door waits for a telnet client that has begun negotiating to finish
+(telnetlib3's ``connect_maxwait``) before it shows the login screen anyway."""
 SILENT_CLIENT_S = 0.25
 """A client that has sent nothing this long after the door's first telnet request is taken
 for one that negotiates nothing (netcat, a raw gateway): it is shown the login screen now,
@@ -405,4 +408,4 @@ async def start_telnet(host: str, port: int, run_session: SessionRunner,
     quiet_library_log()
     return await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
-        encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)
+        encoding=False, force_binary=True, connect_maxwait=NEGOTIATION_WAIT_S, timeout=0)

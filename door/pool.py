@@ -371,8 +371,9 @@ class LoginPool:
         waiting = ticket.waiting
         if waiting:
             self._leave_pool(ticket)
-            if ticket.silent and not ticket.dropped:
-                self.penalties.add(ticket.prefix)  # hung up having said nothing: a scanner
+            if ticket.silent and not ticket.dropped:  # hung up having said nothing: a scan
+                self.penalties.add(ticket.prefix)
+                self.report.left_silent(ticket.prefix, ticket.peer)
         self.counts.release(ticket.address, waiting=waiting)
 
 
@@ -394,6 +395,10 @@ class PoolReport:
         self._count(f"hung up ({reason})", prefix,
                     f"{peer}: hung up before logging in: {reason}")
 
+    def left_silent(self, prefix: str, peer: str) -> None:
+        self._count("closed having sent nothing", prefix,
+                    f"{peer}: closed before logging in, having sent nothing")
+
     def _count(self, kind: str, prefix: str, line: str) -> None:
         self.kinds[kind] += 1
         self.prefixes[prefix] += 1
@@ -402,11 +407,17 @@ class PoolReport:
         else:
             log.debug("%s", line)
         if self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(REPORT_S, self.flush)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # the loop is gone (shutting down): nothing more to tell
+                return
+            self._timer = loop.call_later(REPORT_S, self.flush)
 
     def flush(self) -> None:
         """One line for the period, if more happened than was logged one by one."""
-        self._timer = None
+        if self._timer is not None:
+            self._timer.cancel()  # (when called before its time: at shutdown)
+            self._timer = None
         if any(n > REPORT_EACH for n in self.kinds.values()):
             kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.kinds.most_common())
             worst = ", ".join(f"{p} {n:,}" for p, n in self.prefixes.most_common(3))

@@ -205,7 +205,10 @@ class Door:
         if ticket.closed or ticket.sessions:  # hung up already, or a second SSH session
             return
         ticket.sessions += 1
-        log.info("%s connect from %s", kind, terminal.peer)
+        # A line that has said nothing yet (a raw client before its prompt, or a flood) is
+        # told only at debug level, as its leaving: the pool's report counts them.
+        quiet = logging.DEBUG if ticket.silent else logging.INFO
+        log.log(quiet, "%s connect from %s", kind, terminal.peer)
         self.live[task] = Call(None, terminal, own_hangup)
         try:
             await self._visit(terminal, task, ticket, board)
@@ -219,8 +222,9 @@ class Door:
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
                          _elapsed(start))
             else:
-                log.info("%s %s: left before logging in, after %s", kind, terminal.peer,
-                         _elapsed(start))
+                log.log(logging.DEBUG if ticket.silent else logging.INFO,
+                        "%s %s: left before logging in, after %s", kind, terminal.peer,
+                        _elapsed(start))
             if own_ticket:
                 ticket.close()
 
@@ -420,6 +424,7 @@ class Door:
             if pending:
                 await asyncio.wait(pending, timeout=timeout / 2)
         log.info("shutdown: %d callers told and closed", len(tasks))
+        self.pool.report.flush()  # what the pool refused and dropped since its last line
         if self.keeper is not None:
             await self.keeper.close()
         from .solving import close_solver_pool

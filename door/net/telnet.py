@@ -378,8 +378,9 @@ def make_shell(run_session: SessionRunner) -> Shell:
                 lang=str(writer.get_extra_info("LANG") or ""),
                 charset=str(writer.get_extra_info("charset") or ""),
                 timeout=PROBE_TIMEOUT if terminal.term_type else RAW_PROBE_TIMEOUT)
-            log.info("%s: %s%s, %s", terminal.peer, choice.charset.name,
-                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
+            log.log(logging.INFO if protocol._heard else logging.DEBUG,  # (a flood's: debug)
+                    "%s: %s%s, %s", terminal.peer, choice.charset.name,
+                    " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
             await run_session(terminal)
         except ConnectionError:
             pass

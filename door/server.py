@@ -205,10 +205,13 @@ class Door:
         if ticket.closed or ticket.sessions:  # hung up already, or a second SSH session
             return
         ticket.sessions += 1
-        # A line that has said nothing yet (a raw client before its prompt, or a flood) is
-        # told only at debug level, as its leaving: the pool's report counts them.
-        quiet = logging.DEBUG if ticket.silent else logging.INFO
-        log.log(quiet, "%s connect from %s", kind, terminal.peer)
+        # A telnet line that has said nothing yet (a raw client before its prompt, or a
+        # flood) is told only at debug level, as its leaving: the pool's report counts them.
+        # (A WebSocket has been through an HTTP upgrade, an SSH session through key
+        # exchange: told.)
+        quiet = ticket.silent and kind == "telnet"
+        log.log(logging.DEBUG if quiet else logging.INFO, "%s connect from %s", kind,
+                terminal.peer)
         self.live[task] = Call(None, terminal, own_hangup)
         try:
             await self._visit(terminal, task, ticket, board)
@@ -222,7 +225,7 @@ class Door:
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
                          _elapsed(start))
             else:
-                log.log(logging.DEBUG if ticket.silent else logging.INFO,
+                log.log(logging.DEBUG if quiet and ticket.silent else logging.INFO,
                         "%s %s: left before logging in, after %s", kind, terminal.peer,
                         _elapsed(start))
             if own_ticket:

@@ -201,6 +201,8 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
         if ticket is not None:
             ticket.heard()
         if message.type == WSMsgType.BINARY:
+            if ticket is not None:
+                ticket.typed()  # keys: never dropped for room (door/pool.py)
             terminal.feed(message.data)
             await terminal.room()  # a flood waits in the kernel's buffers, not ours
         elif message.type == WSMsgType.TEXT:

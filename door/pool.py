@@ -48,7 +48,9 @@ line if it can and closes the connection, which then reaches ``ticket.close()`` 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
+import math
 import random
 import time
 from collections import Counter
@@ -75,6 +77,8 @@ PENALIZED = 3.0
 a caller dropped once or twice, at the very start of a flood, is not refused for it."""
 PENALTIES_KEPT = 50_000
 """Prefixes remembered at once; past it the smallest penalties are forgotten."""
+HEAP_SLACK = 64
+"""Stale entries the heap of prefixes may hold past four per prefix before it is rebuilt."""
 REPORT_S = 60.0
 """The pool's one summary line comes at most this often (what a flood did, in numbers)."""
 REPORT_EACH = 5
@@ -114,6 +118,9 @@ class Ticket:
         self.pool, self.address, self.prefix, self.peer = pool, address, prefix, peer
         self._hang_up = hang_up
         self.since = pool.clock()
+        pool._admitted += 1
+        self.seq = pool._admitted
+        """Admission order: the oldest is dropped first, among lines alike."""
         self.standing = SILENT_STANDING
         self.waiting = True  # in the pool: not logged in yet
         self.closed = False
@@ -164,14 +171,16 @@ class Ticket:
 
 class _Prefix:
     """The connections of one prefix in the pool: how many, and those that may be dropped
-    for room (silent, then heard), oldest first."""
+    for room (silent, then heard), oldest first; ``version`` tells its current entry in the
+    pool's heap from stale ones."""
 
-    __slots__ = ("count", "heard", "silent")
+    __slots__ = ("count", "heard", "silent", "version")
 
     def __init__(self) -> None:
         self.count = 0
         self.silent: dict[Ticket, None] = {}
         self.heard: dict[Ticket, None] = {}
+        self.version = 0
 
     def first_droppable(self) -> Ticket | None:
         for tickets in (self.silent, self.heard):
@@ -182,7 +191,11 @@ class _Prefix:
 
 class Penalties:
     """Per prefix, connections dropped without logging in, decaying (halved every
-    ``half_life`` seconds)."""
+    ``half_life`` seconds).
+
+    Every penalty decays at the same pace, so their order never changes with time alone:
+    :meth:`score` (the logarithm of the value, plus the time over the half-life) orders
+    prefixes as their values do at any moment, and changes only when one is added to."""
 
     def __init__(self, half_life: float, clock: Callable[[], float]) -> None:
         self.half_life, self.clock = half_life, clock
@@ -196,12 +209,25 @@ class Penalties:
         now = self.clock() if now is None else now
         return value * 0.5 ** ((now - when) / self.half_life)
 
+    def score(self, prefix: str) -> float:
+        found = self._values.get(prefix)
+        if found is None:
+            return -math.inf
+        value, when = found
+        return math.log2(value) + when / self.half_life
+
     def add(self, prefix: str) -> None:
         now = self.clock()
         self._values[prefix] = (self.value(prefix, now) + 1.0, now)
         if len(self._values) > PENALTIES_KEPT:
             kept = sorted(self._values, key=lambda p: self.value(p, now), reverse=True)
             self._values = {p: self._values[p] for p in kept[: PENALTIES_KEPT // 2]}
+
+
+Standing = tuple[int, float, bool, int]
+"""How a prefix stands for losing a connection: (how crowded, penalty score, whether its
+first droppable connection is silent, minus that connection's admission number); the
+greatest loses first."""
 
 
 class LoginPool:
@@ -221,6 +247,12 @@ class LoginPool:
         self._chance = chance
         self._waiting: dict[Ticket, None] = {}  # oldest first
         self._prefixes: dict[str, _Prefix] = {}
+        self._heap: list[tuple[int, float, bool, int, int, str, int]] = []
+        """Prefixes with a droppable connection, the one to lose first on top (negated
+        :data:`Standing`, a tie-breaker, the prefix, its version); stale entries are
+        skipped when they come up, and all are rebuilt when they outgrow the prefixes."""
+        self._pushed = 0
+        self._admitted = 0
         self._by_address: dict[str, dict[Ticket, None]] = {}  # in the pool, oldest first
         self.report = PoolReport()
 
@@ -258,6 +290,7 @@ class LoginPool:
             group = self._prefixes[prefix] = _Prefix()
         group.count += 1
         group.silent[ticket] = None
+        self._refresh(prefix)
         self._arm(ticket, min(self.first_byte_s, self.login_s))
         return ticket
 
@@ -301,32 +334,79 @@ class LoginPool:
         group = self._prefixes.get(prefix)
         return max(0, (group.count if group else 0) + extra - self.per_address)
 
+    def _standing(self, prefix: str, extra: int = 0) -> tuple[Standing, Ticket] | None:
+        """How ``prefix`` stands (with ``extra`` more connections), and the connection it
+        would lose; None when it has none that may go."""
+        ticket = self._prefixes[prefix].first_droppable()
+        if ticket is None:
+            return None
+        return ((self._crowd(prefix, extra), self.penalties.score(prefix), ticket.silent,
+                 -ticket.seq), ticket)
+
+    def _refresh(self, prefix: str) -> None:
+        """A prefix's standing changed: its new entry in the heap (the old goes stale)."""
+        group = self._prefixes.get(prefix)
+        if group is None:
+            return
+        self._pushed += 1  # versions are the pool's, never reused by a prefix come back
+        group.version = self._pushed
+        found = self._standing(prefix)
+        if found is None:
+            return
+        (crowd, score, silent, stamp), _ = found
+        heapq.heappush(self._heap, (-crowd, -score, not silent, -stamp, self._pushed, prefix,
+                                    group.version))
+        if len(self._heap) > 4 * len(self._prefixes) + HEAP_SLACK:
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        self._heap = []
+        for prefix, group in self._prefixes.items():
+            found = self._standing(prefix)
+            if found is not None:
+                (crowd, score, silent, stamp), _ = found
+                self._heap.append((-crowd, -score, not silent, -stamp, group.version, prefix,
+                                   group.version))
+        heapq.heapify(self._heap)
+
+    def _worst(self) -> str | None:
+        """The prefix to lose a connection first (its heap entry is current)."""
+        heap = self._heap
+        while heap:
+            entry = heap[0]
+            group = self._prefixes.get(entry[5])
+            if group is not None and group.version == entry[6]:
+                return entry[5]
+            heapq.heappop(heap)
+        return None
+
     def _make_room(self, prefix: str) -> None:
-        """The whole pool is full: drop one connection (module docstring), or refuse."""
-        now = self.clock()
-        best: tuple[int, float, bool, float] | None = None
-        victim = None
-        for other, group in self._prefixes.items():
-            ticket = group.first_droppable()
-            if ticket is None:
-                continue
-            key = (self._crowd(other, other == prefix), self.penalties.value(other, now),
-                   ticket.silent, -ticket.since)
-            if best is None or key > best:
-                best, victim = key, ticket
-        newcomer = (self._crowd(prefix, 1), self.penalties.value(prefix, now))
-        if victim is None or best is None or newcomer > best[:2]:
+        """The whole pool is full: drop one connection (module docstring), or refuse.
+        The newcomer counts in its own prefix, which may then stand worse than the top."""
+        candidates = []
+        worst = self._worst()
+        if worst is not None:
+            candidates.append(self._standing(worst))
+        if prefix in self._prefixes:
+            candidates.append(self._standing(prefix, 1))
+        found = max((c for c in candidates if c is not None), default=None,
+                    key=lambda c: c[0])
+        newcomer = (self._crowd(prefix, 1), self.penalties.score(prefix))
+        if found is None or newcomer > found[0][:2]:
             raise Refused(POOL_FULL)
-        victim.hang_up(MADE_ROOM)
+        found[1].hang_up(MADE_ROOM)
 
     # -- standing and clocks ---------------------------------------------------------------
     def _promote(self, ticket: Ticket, standing: int) -> None:
-        if ticket.waiting and not ticket.closed:
+        waiting = ticket.waiting and not ticket.closed
+        if waiting:
             group = self._prefixes[ticket.prefix]
             (group.silent if ticket.silent else group.heard).pop(ticket, None)
             if standing == HEARD:
                 group.heard[ticket] = None
         ticket.standing = standing
+        if waiting:
+            self._refresh(ticket.prefix)
 
     def _arm(self, ticket: Ticket, delay: float) -> None:
         loop = asyncio.get_running_loop()
@@ -347,7 +427,11 @@ class LoginPool:
     def _dropped(self, ticket: Ticket, reason: str) -> None:
         """The pool hangs up a connection that has not logged in: its prefix's penalty."""
         self.report.dropped(reason, ticket.prefix, ticket.peer)
-        self.penalties.add(ticket.prefix)
+        self._penalize(ticket.prefix)
+
+    def _penalize(self, prefix: str) -> None:
+        self.penalties.add(prefix)
+        self._refresh(prefix)
 
     def _leave_pool(self, ticket: Ticket) -> None:
         self._waiting.pop(ticket, None)
@@ -363,6 +447,8 @@ class LoginPool:
             group.count -= 1
             if group.count <= 0:
                 del self._prefixes[ticket.prefix]
+            else:
+                self._refresh(ticket.prefix)
         if ticket._timer is not None:
             ticket._timer.cancel()
             ticket._timer = None
@@ -372,7 +458,7 @@ class LoginPool:
         if waiting:
             self._leave_pool(ticket)
             if ticket.silent and not ticket.dropped:  # hung up having said nothing: a scan
-                self.penalties.add(ticket.prefix)
+                self._penalize(ticket.prefix)
                 self.report.left_silent(ticket.prefix, ticket.peer)
         self.counts.release(ticket.address, waiting=waiting)
 

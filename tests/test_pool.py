@@ -8,8 +8,11 @@ import logging
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from waiting import WAIT
 
+import door.pool
 from door.pool import (
     LOGIN_TIMED_OUT,
     MADE_ROOM,
@@ -170,10 +173,24 @@ async def test_among_networks_alike_the_penalized_one_loses_first() -> None:
     assert (caller.reason, flood.reason) == (None, MADE_ROOM)
 
 
-async def test_among_networks_alike_silent_goes_before_heard_then_oldest() -> None:
+async def test_a_network_penalized_while_its_line_waits_loses_it_first() -> None:
+    clock = Clock()
+    p = pool(size=2, per_address=2, max_per_address=9, clock=clock)
+    older = admit(p, "10.0.0.1")
+    clock.now += 1
+    flood = admit(p, "10.0.1.1")
+    p._penalize("10.0.1.0/24")  # another of its lines dropped meanwhile
+    admit(p, "10.0.2.1")
+    assert (older.reason, flood.reason) == (None, MADE_ROOM)
+
+
+@pytest.mark.parametrize("rebuilt", [False, True])
+async def test_among_networks_alike_silent_goes_before_heard_then_oldest(rebuilt: bool) -> None:
     p = pool(size=3, per_address=2, max_per_address=9)
     heard = admit(p, "10.0.1.1", "heard")
     silent_old, silent_young = admit(p, "10.0.2.1"), admit(p, "10.0.3.1")
+    if rebuilt:
+        p._rebuild()  # as when stale entries pile up: the same order
     admit(p, "10.0.4.1")
     assert (heard.reason, silent_old.reason, silent_young.reason) == (None, MADE_ROOM, None)
 
@@ -286,3 +303,67 @@ async def test_a_flood_is_a_few_lines_and_one_count_in_the_log(
     info = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert len(info) == REPORT_EACH + 1, info
     assert "1,000 refused (The door is busy" in info[-1] and "200 prefixes" in info[-1]
+
+
+# -- the order, against a plain reading of the rules ------------------------------------------
+
+def expected_victim(p: LoginPool, prefix: str):
+    """Who the module docstring says goes to make room for a newcomer from ``prefix`` (None:
+    the newcomer is refused), found by looking at every connection."""
+    best, victim = None, None
+    for ticket in p._waiting:
+        if ticket.standing == 2:  # typed
+            continue
+        count = sum(t.prefix == ticket.prefix for t in p._waiting) + (ticket.prefix == prefix)
+        key = (max(0, count - p.per_address), p.penalties.value(ticket.prefix),
+               ticket.silent, -ticket.seq)
+        if best is None or key > best:
+            best, victim = key, ticket
+    own = sum(t.prefix == prefix for t in p._waiting) + 1
+    newcomer = (max(0, own - p.per_address), p.penalties.value(prefix))
+    return None if best is None or newcomer > best[:2] else victim
+
+
+NETWORKS = [f"10.0.{n}" for n in range(5)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["admit"] * 5 + ["heard", "typed", "close", "drop",
+                                                         "penalize", "wait"]),
+                          st.integers(0, 4), st.integers(1, 6)), max_size=150))
+def test_the_pool_drops_whom_the_rules_say(ops) -> None:
+    slack = door.pool.HEAP_SLACK
+    async def run() -> None:
+        door.pool.HEAP_SLACK = 0  # rebuilt often: that way is checked too
+        clock = Clock()
+        p = pool(size=4, per_address=1, max_per_address=99, clock=clock,
+                 early_drop=EarlyDrop(0.99, 0.0, 1.0), chance=lambda: 1.0)
+        for n, (op, net, host) in enumerate(ops):
+            tickets = list(p._waiting)
+            some = tickets[(net * 7 + host) % len(tickets)] if tickets else None
+            if op == "admit":
+                address = f"{NETWORKS[net]}.{n}"  # one line per address: only the pool's caps
+                prefix = f"{NETWORKS[net]}.0/24"
+                expected = expected_victim(p, prefix) if len(p) >= p.size else "none"
+                line = Line()
+                try:
+                    p.admit(address, address, line.hang_up)
+                except Refused:
+                    assert expected is None
+                    continue
+                if expected != "none":
+                    assert expected is not None and expected.closed and expected.dropped
+            elif some is not None and op in ("heard", "typed"):
+                getattr(some, op)()
+            elif some is not None and op == "close":
+                some.close()
+            elif some is not None and op == "drop":
+                some.hang_up("bye")
+            elif op == "penalize":
+                p._penalize(f"{NETWORKS[net]}.0/24")
+            elif op == "wait":
+                clock.now += host * 7
+    try:
+        asyncio.run(run())
+    finally:
+        door.pool.HEAP_SLACK = slack

@@ -45,12 +45,14 @@ import os
 import random
 import re
 import resource
+import select
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -523,11 +525,20 @@ async def main() -> None:
                        help="each control caller calls at least this often")
     flood.add_argument("--workers", type=int, default=2, help="the server's (--flood)")
     flood.add_argument("--flood-control", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    flood.add_argument("--flood-run", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     for name in ("telnetlib3", "asyncssh"):  # the clients' own complaints about our garbage
         logging.getLogger(name).setLevel(logging.CRITICAL)
     if args.control:  # the control caller's own process
         print(json.dumps(await control(args.control, args.seconds)), flush=True)
+        return
+    if args.flood_run:  # the flood itself, in its own process
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        tally = reconnect_flood(args.flood_run, flood_addresses(
+            args.flood_addresses, args.flood_prefixes), args.flood_rate, args.flood_hold,
+            args.seconds)
+        print(json.dumps(asdict(tally)), flush=True)
         return
     if args.flood_control:  # the flood's control callers, in their own process
         print(json.dumps(await flood_controls(args.flood_control, args.seconds,
@@ -650,55 +661,72 @@ class FloodTally:
     held: int = 0  # still open after --flood-hold: closed by the flood itself
 
 
-async def flood_connection(port: int, address: str, hold: float, tally: FloodTally) -> None:
-    loop = asyncio.get_running_loop()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setblocking(False)
-        sock.bind((address, 0))
-        await loop.sock_connect(sock, (CONTROL, port))
-        tally.opened += 1
-        got = bytearray()
-        end = time.monotonic() + hold
-        while (left := end - time.monotonic()) > 0:
-            try:
-                data = await asyncio.wait_for(loop.sock_recv(sock, 4096), left)
-            except TimeoutError:
-                break
-            if not data:
-                if EVICTED_TEXT in got:
-                    tally.evicted += 1
-                elif not got.startswith(b"\xff") and any(t in got for t in REFUSED_TEXTS):
-                    tally.refused += 1
-                else:
-                    tally.dropped += 1
-                return
-            got += data
-            del got[:-2048]
-        tally.held += 1
-    except OSError:
-        tally.failed += 1
-    finally:
+def reconnect_flood(port: int, addresses: list[str], rate: float, hold: float,
+                    seconds: float, most: int = 3000) -> FloodTally:
+    """Connections at ``rate`` a second, the addresses in turn, each held silent until the
+    server closes it or ``hold`` seconds pass, at most ``most`` at once: one thread and
+    epoll, no asyncio (a task per connection could not keep up with 500 a second on a
+    loaded machine)."""
+    tally = FloodTally()
+    poll = select.epoll()
+    lines: dict[int, tuple[socket.socket, bytearray]] = {}  # fd -> (socket, bytes got)
+    ends: deque[tuple[float, int, socket.socket]] = deque()  # (when to let go, fd, socket)
+    began = time.monotonic()
+    started = 0
+
+    def close(fd: int, outcome: str | None) -> None:
+        sock, got = lines.pop(fd)
+        poll.unregister(fd)
         sock.close()
+        if outcome is None:
+            if EVICTED_TEXT in got:
+                outcome = "evicted"
+            elif not got.startswith(b"\xff") and any(t in got for t in REFUSED_TEXTS):
+                outcome = "refused"
+            else:
+                outcome = "dropped"
+        setattr(tally, outcome, getattr(tally, outcome) + 1)
 
-
-async def reconnect_flood(port: int, addresses: list[str], rate: float, hold: float,
-                          until: float, tally: FloodTally, most: int = 3000) -> None:
-    """Connections at ``rate`` a second, the addresses in turn, at most ``most`` at once."""
-    live: set[asyncio.Task] = set()
-    began, started = time.monotonic(), 0
-    while (now := time.monotonic()) < until:
-        due = int((now - began) * rate) - started
-        for _ in range(max(0, min(due, most - len(live)))):
-            task = asyncio.create_task(flood_connection(
-                port, addresses[started % len(addresses)], hold, tally))
-            live.add(task)
-            task.add_done_callback(live.discard)
-            started += 1
-        await asyncio.sleep(0.005)
-    for task in list(live):
-        task.cancel()
-    await asyncio.gather(*live, return_exceptions=True)
+    while (now := time.monotonic()) < began + seconds:
+        due = min(int((now - began) * rate) - started, most - len(lines))
+        for _ in range(max(0, due)):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setblocking(False)
+            try:
+                sock.bind((addresses[started % len(addresses)], 0))
+                sock.connect_ex((CONTROL, port))
+            except OSError:
+                sock.close()
+                tally.failed += 1
+                continue
+            finally:
+                started += 1
+            lines[sock.fileno()] = (sock, bytearray())
+            ends.append((now + hold, sock.fileno(), sock))
+            poll.register(sock.fileno(), select.EPOLLIN | select.EPOLLRDHUP)
+            tally.opened += 1
+        for fd, _ in poll.poll(0.005):
+            sock, got = lines[fd]
+            try:
+                data = sock.recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                close(fd, None)
+            else:
+                got += data
+                del got[:-2048]
+        now = time.monotonic()
+        while ends and ends[0][0] <= now:
+            _, fd, sock = ends.popleft()
+            if fd in lines and lines[fd][0] is sock:
+                close(fd, "held")
+    for fd in list(lines):
+        close(fd, "held")
+    poll.close()
+    return tally
 
 
 class Recorded:
@@ -900,7 +928,6 @@ async def flood_main(args: argparse.Namespace) -> None:
     if not found:
         raise SystemExit(f"the server did not start: {line!r}")
     port = int(found.group(1))
-    tally = FloodTally()
     addresses = flood_addresses(args.flood_addresses, args.flood_prefixes)
     crashed = False
     try:
@@ -908,8 +935,11 @@ async def flood_main(args: argparse.Namespace) -> None:
         log0 = log_bytes(home)
         began = time.monotonic()
         until = began + args.seconds
-        flood = asyncio.create_task(reconnect_flood(port, addresses, args.flood_rate,
-                                                    args.flood_hold, until, tally))
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--flood-run", str(port), "--seconds", str(args.seconds),
+            "--flood-addresses", str(args.flood_addresses), "--flood-prefixes",
+            str(args.flood_prefixes), "--flood-rate", str(args.flood_rate), "--flood-hold",
+            str(args.flood_hold), stdout=asyncio.subprocess.PIPE)
         await asyncio.sleep(args.flood_warmup)
         ctl = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--flood-control", str(port), "--seconds",
@@ -920,7 +950,8 @@ async def flood_main(args: argparse.Namespace) -> None:
             await asyncio.sleep(1)
             peak = max(peak, proc_stats(proc.pid)[0])
             crashed = crashed or proc.returncode is not None
-        await flood
+        flooded, _ = await flood.communicate()
+        tally = FloodTally(**json.loads(flooded.decode().strip().splitlines()[-1]))
         flood_s = time.monotonic() - began
         out, _ = await ctl.communicate()
         result = json.loads(out.decode().strip().splitlines()[-1])

@@ -174,18 +174,29 @@ class _Prefix:
     for room (silent, then heard), oldest first; ``version`` tells its current entry in the
     pool's heap from stale ones."""
 
-    __slots__ = ("count", "heard", "silent", "version")
+    __slots__ = ("count", "heard", "heard_order", "silent", "version")
 
     def __init__(self) -> None:
         self.count = 0
-        self.silent: dict[Ticket, None] = {}
+        self.silent: dict[Ticket, None] = {}  # in the order they came
         self.heard: dict[Ticket, None] = {}
+        self.heard_order: list[tuple[int, Ticket]] = []
+        """The heard ones by admission number (a heap; those no longer heard are skipped)."""
         self.version = 0
 
+    def add_heard(self, ticket: Ticket) -> None:
+        self.heard[ticket] = None
+        heapq.heappush(self.heard_order, (ticket.seq, ticket))
+
     def first_droppable(self) -> Ticket | None:
-        for tickets in (self.silent, self.heard):
-            for ticket in tickets:
+        for ticket in self.silent:
+            return ticket
+        order = self.heard_order
+        while order:
+            ticket = order[0][1]
+            if ticket in self.heard:
                 return ticket
+            heapq.heappop(order)
         return None
 
 
@@ -403,7 +414,7 @@ class LoginPool:
             group = self._prefixes[ticket.prefix]
             (group.silent if ticket.silent else group.heard).pop(ticket, None)
             if standing == HEARD:
-                group.heard[ticket] = None
+                group.add_heard(ticket)
         ticket.standing = standing
         if waiting:
             self._refresh(ticket.prefix)

@@ -367,3 +367,21 @@ def test_the_pool_drops_whom_the_rules_say(ops) -> None:
         asyncio.run(run())
     finally:
         door.pool.HEAP_SLACK = slack
+
+
+# -- its settings ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("value", "ok"), [("50:30:100", (50, 30, 100)), ("0:0:1", (0, 0, 1)),
+                                           ("90:30:50", None), ("50:30", None), ("a:b:c", None),
+                                           ("50:130:100", None)])
+def test_early_drop_is_start_rate_full_in_per_cent(tmp_path, value: str, ok) -> None:
+    from door.config import ConfigError, parse_settings
+
+    text = f"[server]\nlogin_prefix_v4 = 16\nlogin_early_drop = {value}\n"
+    if ok is None:
+        with pytest.raises(ConfigError, match=r":3: \[server\] login_early_drop: expected "
+                                              r"start:rate:full in per cent"):
+            parse_settings(text, tmp_path)
+    else:
+        server = parse_settings(text, tmp_path).server
+        assert (server.login_early_drop, server.login_prefix_v4) == (ok, 16)

@@ -809,13 +809,14 @@ class Seen(Exception):
         self.kind = kind
 
 
-def why_not(exc: Exception, caller: ControlLine | None) -> Seen:
+def why_not(exc: Exception, caller: ControlLine | None, step: str) -> Seen:
     tail = bytes(shown(caller.seen)) if caller is not None else b""
     if EVICTED_TEXT in tail:
-        return Seen("evicted", tail[-160:].decode("ascii", "replace"))
+        return Seen("evicted", f"{step}: " + tail[-160:].decode("ascii", "replace"))
     if any(text in tail for text in REFUSED_TEXTS):
-        return Seen("refused", tail[-160:].decode("ascii", "replace"))
-    return Seen("failed", f"{type(exc).__name__}: {exc}"[:200])
+        return Seen("refused", f"{step}: " + tail[-160:].decode("ascii", "replace"))
+    return Seen("failed", f"{step}: {type(exc).__name__} {exc}; last: "
+                          f"{tail[-80:].decode('ascii', 'replace')}"[:300])
 
 
 async def control_call(port: int, kind: str, handle: str, times: dict[str, list[float]]
@@ -823,19 +824,23 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
     """One visit: connect, the prompt, log in, a few keys in Monte Carlo, log off."""
     caller: ControlLine | None = None
     began = time.perf_counter()
+    step = "connect"
     try:
         if kind == "raw":
             caller = await ControlLine.open_raw(port, FLOOD_ACCOUNTS[handle])
         else:
             caller = await ControlLine.open_telnet(port, FLOOD_ACCOUNTS[handle])
+        step = "the prompt"
         await caller.until_any(b"Handle:")
         times["prompt"].append(time.perf_counter() - began)
         caller.send(f"{handle}\r{PASSWORD}\r".encode())
+        step = "logging in"
         seen = await caller.until_any(b"Press any key", b"Hang up the call on")
         if seen == b"Hang up the call on":  # the last visit's line not seen gone yet
             caller.send(b"y")
             await caller.until_any(b"Press any key")
         times["login"].append(time.perf_counter() - began)
+        step = "playing"
         caller.send(b" ")
         await caller.until_any(b"Your choice")
         await open_game(caller, "montecarlo", until=b"Score")
@@ -846,6 +851,7 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
         await caller.until_any(b"Leave this game?")
         caller.send(b"y")
         await caller.until_any(b"Your choice")
+        step = "logging off"
         caller.send(b"q")
         await caller.until_any(b"Log off?")
         caller.send(b"y")
@@ -856,7 +862,7 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
         if caller is not None:
             with contextlib.suppress(ConnectionError, TimeoutError, OSError):
                 await caller.drain_for(1)  # the line that says why, if any
-        raise why_not(exc, caller) from None
+        raise why_not(exc, caller, step) from None
     finally:
         if caller is not None:
             caller.close()

@@ -74,7 +74,15 @@ PENALTY_HALF_LIFE_S = 30.0
 """A prefix's penalty (connections dropped without logging in) halves in this time ..."""
 PENALIZED = 3.0
 """... and early drop applies to it from this value (three drops within about a half-life):
-a caller dropped once or twice, at the very start of a flood, is not refused for it."""
+a caller dropped once or twice, at the very start of a flood, is not refused for it ..."""
+PENALTY_MOST = 4.0
+"""... and it grows no higher than this: a network is early-dropped for 12 s at most after
+its drops stop, however many came at once (a caller redialling through the first second
+of a flood, before the flood's own networks have penalties); and a network one of whose
+connections logs in is forgiven at once."""
+CREDIT = 4.0
+"""A network one of whose callers logs in is credited this much (:meth:`LoginPool._forgive`):
+it decays as penalties do, and four drops take it back to 0."""
 PENALTIES_KEPT = 50_000
 """Prefixes remembered at once; past it the smallest penalties are forgotten."""
 HEAP_SLACK = 64
@@ -149,6 +157,7 @@ class Ticket:
             self.pool._leave_pool(self)
             self.waiting = False
             self.pool.counts.logged_in(self.address)
+            self.pool._forgive(self.prefix)
 
     def close(self) -> None:
         """The connection is gone: its place is free.  Safe to call more than once."""
@@ -200,13 +209,20 @@ class _Prefix:
         return None
 
 
-class Penalties:
-    """Per prefix, connections dropped without logging in, decaying (halved every
-    ``half_life`` seconds).
+Score = tuple[int, float]
+"""A penalty as :meth:`Penalties.score` gives it: (its sign, how far from 0)."""
+CLEAN: Score = (0, 0.0)
 
-    Every penalty decays at the same pace, so their order never changes with time alone:
-    :meth:`score` (the logarithm of the value, plus the time over the half-life) orders
-    prefixes as their values do at any moment, and changes only when one is added to."""
+
+class Penalties:
+    """Per prefix, connections dropped without logging in (+1 each, at most PENALTY_MOST)
+    less a credit when one of its callers logs in (the value becomes -CREDIT), decaying
+    towards 0: halved every ``half_life`` seconds.
+
+    Every value decays at the same pace and keeps its sign, so their order never changes
+    with time alone: :meth:`score` (the sign, then the logarithm of the size plus the time
+    over the half-life, turned round below 0) orders prefixes as their values do at any
+    moment, and changes only when one is added to or credited."""
 
     def __init__(self, half_life: float, clock: Callable[[], float]) -> None:
         self.half_life, self.clock = half_life, clock
@@ -220,24 +236,32 @@ class Penalties:
         now = self.clock() if now is None else now
         return value * 0.5 ** ((now - when) / self.half_life)
 
-    def score(self, prefix: str) -> float:
+    def score(self, prefix: str) -> Score:
         found = self._values.get(prefix)
-        if found is None:
-            return -math.inf
+        if found is None or found[0] == 0:
+            return CLEAN
         value, when = found
-        return math.log2(value) + when / self.half_life
+        size = math.log2(abs(value)) + when / self.half_life
+        return (1, size) if value > 0 else (-1, -size)
 
     def add(self, prefix: str) -> None:
         now = self.clock()
-        self._values[prefix] = (self.value(prefix, now) + 1.0, now)
-        if len(self._values) > PENALTIES_KEPT:
-            kept = sorted(self._values, key=lambda p: self.value(p, now), reverse=True)
+        self._set(prefix, min(PENALTY_MOST, self.value(prefix, now) + 1.0), now)
+
+    def credit(self, prefix: str) -> None:
+        now = self.clock()
+        self._set(prefix, min(-CREDIT, self.value(prefix, now)), now)
+
+    def _set(self, prefix: str, value: float, now: float) -> None:
+        self._values[prefix] = (value, now)
+        if len(self._values) > PENALTIES_KEPT:  # the ones nearest 0 are forgotten
+            kept = sorted(self._values, key=lambda p: abs(self.value(p, now)), reverse=True)
             self._values = {p: self._values[p] for p in kept[: PENALTIES_KEPT // 2]}
 
 
-Standing = tuple[int, float, bool, int]
-"""How a prefix stands for losing a connection: (how crowded, penalty score, whether its
-first droppable connection is silent, minus that connection's admission number); the
+Standing = tuple[int, Score, bool, int]
+"""How a prefix stands for losing a connection: (how crowded, its penalty's score, whether
+its first droppable connection is silent, minus that connection's admission number); the
 greatest loses first."""
 
 
@@ -258,10 +282,10 @@ class LoginPool:
         self._chance = chance
         self._waiting: dict[Ticket, None] = {}  # oldest first
         self._prefixes: dict[str, _Prefix] = {}
-        self._heap: list[tuple[int, float, bool, int, int, str, int]] = []
-        """Prefixes with a droppable connection, the one to lose first on top (negated
-        :data:`Standing`, a tie-breaker, the prefix, its version); stale entries are
-        skipped when they come up, and all are rebuilt when they outgrow the prefixes."""
+        self._heap: list[tuple[tuple[int, int, float, bool, int], int, str]] = []
+        """Prefixes with a droppable connection, the one to lose first on top (its
+        :data:`Standing` negated, its version, the prefix); stale entries are skipped
+        when they come up, and all are rebuilt when they outgrow the prefixes."""
         self._pushed = 0
         self._admitted = 0
         self._by_address: dict[str, dict[Ticket, None]] = {}  # in the pool, oldest first
@@ -309,8 +333,12 @@ class LoginPool:
     def _drop_early(self, prefix: str) -> None:
         """Refuse a newcomer from a penalized prefix with the early-drop probability."""
         chance = self.early_drop.chance(len(self._waiting) / self.size)
-        if chance and self.penalties.value(prefix) >= PENALIZED and self._chance() < chance:
+        if chance and self._penalized(prefix) and self._chance() < chance:
             raise Refused(POOL_FULL)
+
+    def _penalized(self, prefix: str) -> bool:
+        """Early drop applies, and its penalty counts against a newcomer."""
+        return self.penalties.value(prefix) >= PENALIZED
 
     def _reserve(self, address: str, limit: int | None) -> None:
         """Count the newcomer against its address, dropping the address's own oldest silent
@@ -364,9 +392,7 @@ class LoginPool:
         found = self._standing(prefix)
         if found is None:
             return
-        (crowd, score, silent, stamp), _ = found
-        heapq.heappush(self._heap, (-crowd, -score, not silent, -stamp, self._pushed, prefix,
-                                    group.version))
+        heapq.heappush(self._heap, (_negated(found[0]), group.version, prefix))
         if len(self._heap) > 4 * len(self._prefixes) + HEAP_SLACK:
             self._rebuild()
 
@@ -375,25 +401,24 @@ class LoginPool:
         for prefix, group in self._prefixes.items():
             found = self._standing(prefix)
             if found is not None:
-                (crowd, score, silent, stamp), _ = found
-                self._heap.append((-crowd, -score, not silent, -stamp, group.version, prefix,
-                                   group.version))
+                self._heap.append((_negated(found[0]), group.version, prefix))
         heapq.heapify(self._heap)
 
     def _worst(self) -> str | None:
         """The prefix to lose a connection first (its heap entry is current)."""
         heap = self._heap
         while heap:
-            entry = heap[0]
-            group = self._prefixes.get(entry[5])
-            if group is not None and group.version == entry[6]:
-                return entry[5]
+            _, version, prefix = heap[0]
+            group = self._prefixes.get(prefix)
+            if group is not None and group.version == version:
+                return prefix
             heapq.heappop(heap)
         return None
 
     def _make_room(self, prefix: str) -> None:
         """The whole pool is full: drop one connection (module docstring), or refuse.
-        The newcomer counts in its own prefix, which may then stand worse than the top."""
+        The newcomer counts in its own prefix, which may then stand worse than the top;
+        its penalty counts against it only from PENALIZED (as for early drop)."""
         candidates = []
         worst = self._worst()
         if worst is not None:
@@ -402,7 +427,10 @@ class LoginPool:
             candidates.append(self._standing(prefix, 1))
         found = max((c for c in candidates if c is not None), default=None,
                     key=lambda c: c[0])
-        newcomer = (self._crowd(prefix, 1), self.penalties.score(prefix))
+        score = self.penalties.score(prefix)
+        if score[0] > 0 and not self._penalized(prefix):
+            score = CLEAN  # one or two drops: a caller caught in a flood's first second
+        newcomer = (self._crowd(prefix, 1), score)
         if found is None or newcomer > found[0][:2]:
             raise Refused(POOL_FULL)
         found[1].hang_up(MADE_ROOM)
@@ -440,6 +468,14 @@ class LoginPool:
         self.report.dropped(reason, ticket.prefix, ticket.peer)
         self._penalize(ticket.prefix)
 
+    def _forgive(self, prefix: str) -> None:
+        """A caller of this network logged in: its penalty goes (as a right password
+        clears a handle's failures from its address), and a credit takes its place: for a
+        minute or two it loses a connection after the networks alike in crowding that had
+        no such caller."""
+        self.penalties.credit(prefix)
+        self._refresh(prefix)
+
     def _penalize(self, prefix: str) -> None:
         self.penalties.add(prefix)
         self._refresh(prefix)
@@ -472,6 +508,12 @@ class LoginPool:
                 self._penalize(ticket.prefix)
                 self.report.left_silent(ticket.prefix, ticket.peer)
         self.counts.release(ticket.address, waiting=waiting)
+
+
+def _negated(standing: Standing) -> tuple[int, int, float, bool, int]:
+    """A standing as the heap orders it: the greatest first."""
+    crowd, (sign, size), silent, minus_seq = standing
+    return (-crowd, -sign, -size, not silent, -minus_seq)
 
 
 class PoolReport:

@@ -14,8 +14,11 @@ from waiting import WAIT
 
 import door.pool
 from door.pool import (
+    CREDIT,
     LOGIN_TIMED_OUT,
     MADE_ROOM,
+    PENALIZED,
+    PENALTY_MOST,
     POOL_FULL,
     REPORT_EACH,
     SILENT,
@@ -197,12 +200,16 @@ async def test_among_networks_alike_silent_goes_before_heard_then_oldest(rebuilt
 
 async def test_a_penalized_newcomer_is_refused_rather_than_drop_a_better_network() -> None:
     p = pool(size=2, per_address=2, max_per_address=9, early_drop=EarlyDrop(0.9, 0.0, 1.0),
-             chance=lambda: 1.0)  # no early drop
+             chance=lambda: 1.0, clock=Clock())  # no early drop
     lines = [admit(p, "10.0.1.1"), admit(p, "10.0.2.1")]
-    p.penalties.add("10.0.9.0/24")
+    p.penalties.add("10.0.8.0/24")  # one drop: a caller dropped in a flood's first second,
+    admit(p, "10.0.8.1")            # let in all the same
+    assert [line.reason for line in lines] == [MADE_ROOM, None]
+    for _ in range(3):
+        p.penalties.add("10.0.9.0/24")
     with pytest.raises(Refused, match=POOL_FULL):
         admit(p, "10.0.9.1")
-    assert [line.reason for line in lines] == [None, None]
+    assert lines[1].reason is None
 
 
 # -- early drop and penalties ---------------------------------------------------------------------
@@ -320,7 +327,8 @@ def expected_victim(p: LoginPool, prefix: str):
         if best is None or key > best:
             best, victim = key, ticket
     own = sum(t.prefix == prefix for t in p._waiting) + 1
-    newcomer = (max(0, own - p.per_address), p.penalties.value(prefix))
+    penalty = p.penalties.value(prefix)
+    newcomer = (max(0, own - p.per_address), 0.0 if 0 < penalty < PENALIZED else penalty)
     return None if best is None or newcomer > best[:2] else victim
 
 
@@ -329,7 +337,7 @@ NETWORKS = [f"10.0.{n}" for n in range(5)]
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["admit"] * 5 + ["heard", "typed", "close", "drop",
-                                                         "penalize", "wait"]),
+                                                         "penalize", "wait", "login"]),
                           st.integers(0, 4), st.integers(1, 6)), max_size=150))
 def test_the_pool_drops_whom_the_rules_say(ops) -> None:
     slack = door.pool.HEAP_SLACK
@@ -355,6 +363,8 @@ def test_the_pool_drops_whom_the_rules_say(ops) -> None:
                     assert expected is not None and expected.closed and expected.dropped
             elif some is not None and op in ("heard", "typed"):
                 getattr(some, op)()
+            elif some is not None and op == "login":
+                some.logged_in()
             elif some is not None and op == "close":
                 some.close()
             elif some is not None and op == "drop":
@@ -385,3 +395,26 @@ def test_early_drop_is_start_rate_full_in_per_cent(tmp_path, value: str, ok) -> 
     else:
         server = parse_settings(text, tmp_path).server
         assert (server.login_early_drop, server.login_prefix_v4) == (ok, 16)
+
+
+async def test_a_penalty_is_capped_and_credited_when_the_network_logs_in() -> None:
+    clock = Clock()
+    p = pool(size=4, per_address=4, max_per_address=9, clock=clock)
+    for _ in range(20):  # a caller redialling through the first seconds of a flood
+        p._penalize("10.0.1.0/24")
+    assert p.penalties.value("10.0.1.0/24") == PENALTY_MOST
+    clock.now += 13  # 13 s after the drops stop: no longer early-dropped
+    assert p.penalties.value("10.0.1.0/24") < PENALIZED
+    p._penalize("10.0.1.0/24")
+    ticket = p.admit("10.0.1.7", "caller", Line().hang_up)
+    ticket.typed()
+    ticket.logged_in()
+    assert p.penalties.value("10.0.1.0/24") == -CREDIT  # and credited
+    for _ in range(3):
+        p._penalize("10.0.1.0/24")
+    p._penalize("10.0.2.0/24")
+    assert p.penalties.score("10.0.1.0/24") < p.penalties.score("10.0.3.0/24") \
+        < p.penalties.score("10.0.2.0/24")  # credit, clean, penalty: at any time
+    clock.now += 1000
+    assert p.penalties.score("10.0.1.0/24") < p.penalties.score("10.0.3.0/24") \
+        < p.penalties.score("10.0.2.0/24")

@@ -28,6 +28,14 @@ tests/server cover those caps and lockouts.
 
     python bench/hostile.py                          # 90 s; says so if < 20,000 sequences
     python bench/hostile.py --seconds 20 --sequences 2000 --silent 100
+    python bench/hostile.py --flood --seconds 90     # the reconnect flood alone (issue #36)
+    python bench/hostile.py --flood --flood-prefixes 2 --workers 1
+
+``--flood`` is an attack of its own (section "the reconnect flood" below): silent
+connections from 500 loopback addresses at 600 a second against a server on sysop.ini's
+defaults, and two control callers, a telnet client and a raw one, who log in and play
+throughout; it prints their tries, refusals, evictions and login times, the log's growth
+and the server's RSS before, at peak and after.
 
 Prints: sequences tried, server errors, tracebacks logged, crashes; the control caller's
 p50 / p99 / max per key and its refusals; the machine's load.  Figures only: the test suite

@@ -68,6 +68,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import asyncssh  # noqa: E402
+import pyte  # noqa: E402
 import telnetlib3  # noqa: E402
 from load import Line, pct, proc_stats, shown, stop  # noqa: E402
 
@@ -767,6 +768,8 @@ class ControlLine(Telnet):
     def __init__(self, reader, writer, terminal: bool = False) -> None:
         super().__init__(Recorded(reader, writer.write if terminal else None), writer)
         self.seen = self.reader.seen
+        self.screen = pyte.Screen(80, 24)  # what the caller sees: prompts found there too
+        self.stream = pyte.Stream(self.screen)
 
     @classmethod
     async def open_telnet(cls, port: int, source: str) -> ControlLine:
@@ -785,12 +788,14 @@ class ControlLine(Telnet):
 
     async def until_any(self, *needles: bytes, timeout: float = 20.0) -> bytes:
         """As :meth:`Telnet.until_any`, finding a needle also as the screen shows it (the
-        renderer may step over a blank with a cursor move)."""
+        renderer may step over cells already right with cursor moves).  Each needle waited
+        for here is new to the screen: none is left over from the screen before."""
         deadline = time.monotonic() + timeout
         while True:
             text = shown(self.buf)
+            screen = "\n".join(self.screen.display).encode("latin-1", "replace")
             for needle in needles:
-                if needle in self.buf or needle in text:
+                if needle in self.buf or needle in text or needle in screen:
                     self.buf.clear()
                     return needle
             left = deadline - time.monotonic()
@@ -799,8 +804,21 @@ class ControlLine(Telnet):
             data = await asyncio.wait_for(self.reader.read(65536), left)
             if not data:
                 raise ConnectionError(f"closed before {needles!r}")
+            self.stream.feed(data.decode("latin-1"))
             self.buf += data
             del self.buf[:-8192]
+
+    async def drain_for(self, seconds: float) -> None:
+        """As :meth:`Telnet.drain_for`, keeping the screen."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                return
+            if not data:
+                raise ConnectionError("closed")
+            self.stream.feed(data.decode("latin-1"))
 
     def send(self, data: bytes) -> None:
         if self.raw:

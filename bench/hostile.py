@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import codecs
 import contextlib
 import json
 import logging
@@ -770,6 +771,9 @@ class ControlLine(Telnet):
         self.seen = self.reader.seen
         self.screen = pyte.Screen(80, 24)  # what the caller sees: prompts found there too
         self.stream = pyte.Stream(self.screen)
+        # The telnet client's terminal answers the probe as UTF-8; the raw one gets CP437.
+        self.decode = (codecs.getincrementaldecoder("utf-8")("replace").decode if terminal
+                       else codecs.getincrementaldecoder("cp437")().decode)
 
     @classmethod
     async def open_telnet(cls, port: int, source: str) -> ControlLine:
@@ -799,12 +803,15 @@ class ControlLine(Telnet):
                     self.buf.clear()
                     return needle
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"none of {needles!r} came")
-            data = await asyncio.wait_for(self.reader.read(65536), left)
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                raise TimeoutError(f"none of {needles!r} came") from None
             if not data:
                 raise ConnectionError(f"closed before {needles!r}")
-            self.stream.feed(data.decode("latin-1"))
+            self.stream.feed(self.decode(data))
             self.buf += data
             del self.buf[:-8192]
 
@@ -818,7 +825,7 @@ class ControlLine(Telnet):
                 return
             if not data:
                 raise ConnectionError("closed")
-            self.stream.feed(data.decode("latin-1"))
+            self.stream.feed(self.decode(data))
 
     def send(self, data: bytes) -> None:
         if self.raw:
@@ -874,9 +881,9 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
             caller.send(key)
             await caller.drain_for(0.05)
         caller.send(b"q")
-        await caller.until_any(b"Leave this game?")
-        caller.send(b"y")
-        await caller.until_any(b"Your choice")
+        if await caller.until_any(b"Leave this game?", b"Your choice") != b"Your choice":
+            caller.send(b"y")  # (a deal over at once leaves without asking)
+            await caller.until_any(b"Your choice")
         step = "logging off"
         caller.send(b"q")
         await caller.until_any(b"Log off?")

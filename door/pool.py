@@ -17,15 +17,16 @@ A typed connection is never hung up to make room.  When a cap is reached, room i
 - **an address's own cap**: its oldest silent connection goes, else its oldest heard one;
 - **the whole pool**: connections are counted by address prefix (/24 IPv4, /48 IPv6).  A
   prefix holding more than ``per_address`` is *crowded*, and the most crowded loses first;
-  among prefixes alike, the one whose connections were most often dropped without logging
-  in lately (its *penalty*, halved every PENALTY_HALF_LIFE_S); then a silent connection
-  before a heard one, the oldest first.  A newcomer whose own prefix stands worse than every
-  connection that could go is refused instead: a crowded prefix loses its own.
+  among prefixes alike, the one with the greatest *penalty* (+1 for each of its connections
+  dropped without logging in, at most PENALTY_MOST; -CREDIT when one of its callers logs
+  in; halved every PENALTY_HALF_LIFE_S); then a silent connection before a heard one, the
+  oldest first.  A newcomer whose own prefix stands worse than every connection that could
+  go is refused instead (its penalty counts from PENALIZED): a crowded prefix loses its own.
 - **early drop**, as OpenSSH's MaxStartups ``start:rate:full``: once the pool is ``start``
-  full, a newcomer from a penalized prefix is refused with a probability growing from
-  ``rate`` to 1 at ``full``.  A flood's prefixes are penalized as soon as their connections
-  are dropped, so most of a flood is refused at once, cheaply, before any telnet or SSH
-  work, while a prefix that has not misbehaved is always admitted.
+  full, a newcomer from a prefix penalized PENALIZED or more is refused with a probability
+  growing from ``rate`` to 1 at ``full``.  A flood's prefixes are penalized as soon as their
+  connections are dropped, so most of a flood is refused at once, cheaply, before any telnet
+  or SSH work, while a prefix that has not misbehaved is never refused by chance.
 
 What a flood spread over many prefixes can still do is in docs/sysop-standalone.md.
 
@@ -67,7 +68,7 @@ TOO_MANY_LOGGING_IN = "Too many connections from your address are logging in: fi
 POOL_FULL = "The door is busy with callers logging in. Please call again in a minute."
 SILENT = "Nothing received: goodbye."
 LOGIN_TIMED_OUT = "Login timed out."
-MADE_ROOM = "Room was needed for a caller, and this line had sent nothing: goodbye."
+MADE_ROOM = "Room was needed for a caller, and nothing was typed on this line: goodbye."
 
 SILENT_STANDING, HEARD, TYPED = 0, 1, 2
 PENALTY_HALF_LIFE_S = 30.0
@@ -79,7 +80,7 @@ PENALTY_MOST = 4.0
 """... and it grows no higher than this: a network is early-dropped for 12 s at most after
 its drops stop, however many came at once (a caller redialling through the first second
 of a flood, before the flood's own networks have penalties); and a network one of whose
-connections logs in is forgiven at once."""
+callers logs in is credited at once (CREDIT)."""
 CREDIT = 4.0
 """A network one of whose callers logs in is credited this much (:meth:`LoginPool._forgive`):
 it decays as penalties do, and four drops take it back to 0."""

@@ -881,9 +881,9 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
             caller.send(key)
             await caller.drain_for(0.05)
         caller.send(b"q")
-        if await caller.until_any(b"Leave this game?", b"Your choice") != b"Your choice":
-            caller.send(b"y")  # (a deal over at once leaves without asking)
-            await caller.until_any(b"Your choice")
+        seen = await caller.until_any(b"Leave this game?", b"[M] main menu")
+        caller.send(b"y" if seen == b"Leave this game?" else b"m")  # (a deal with no move
+        await caller.until_any(b"Your choice")                     # is over at once)
         step = "logging off"
         caller.send(b"q")
         await caller.until_any(b"Log off?")

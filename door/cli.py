@@ -190,9 +190,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
-    # SQLiteImpl"): only its warnings matter to a sysop.
+    # SQLiteImpl"), telnetlib3 and asyncssh on every connection (a flood's thousands a
+    # second; the door logs its own lines): only their warnings matter to a sysop.
     if args.log_level != "debug":
-        logging.getLogger("alembic").setLevel(logging.WARNING)
+        for library in ("alembic", "telnetlib3", "asyncssh"):
+            logging.getLogger(library).setLevel(logging.WARNING)
     try:
         return args.func(args)
     except (ConfigError, CliError) as exc:

@@ -392,21 +392,11 @@ def make_shell(run_session: SessionRunner) -> Shell:
     return shell
 
 
-def quiet_library_log() -> None:
-    """telnetlib3 logs two INFO lines of its own per connection ("Connection from", "closed
-    for"): the door logs its own, and a flood would write thousands a second.  Under
-    ``--log-level debug`` they stay."""
-    library = logging.getLogger("telnetlib3")
-    if library.level == logging.NOTSET and logging.getLogger().getEffectiveLevel() > logging.DEBUG:
-        library.setLevel(logging.WARNING)
-
-
 async def start_telnet(host: str, port: int, run_session: SessionRunner,
                        pool: LoginPool | None = None) -> telnetlib3.Server:
     """Listen for telnet callers; each gets ``run_session(terminal)``.  With a ``pool``,
     each connection is admitted to it (or refused) as it is accepted."""
     protocol = type("PooledTelnetServer", (DoorTelnetServer,), {"login_pool": pool})
-    quiet_library_log()
     return await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
         encoding=False, force_binary=True, connect_maxwait=NEGOTIATION_WAIT_S, timeout=0)

@@ -33,6 +33,14 @@ tests/server cover those caps and lockouts.
 
     python bench/hostile.py                          # 90 s; says so if < 20,000 sequences
     python bench/hostile.py --seconds 20 --sequences 2000 --silent 100
+    python bench/hostile.py --flood --seconds 90     # the reconnect flood alone (issue #36)
+    python bench/hostile.py --flood --flood-prefixes 2 --workers 1
+
+``--flood`` is an attack of its own (section "the reconnect flood" below): silent
+connections from 500 loopback addresses at 600 a second against a server on sysop.ini's
+defaults, and two control callers, a telnet client and a raw one, who log in and play
+throughout; it prints their tries, refusals, evictions and login times, the log's growth
+and the server's RSS before, at peak and after.
 
 Prints: sequences tried, server errors, tracebacks logged, crashes; the control caller's
 p50 / p99 / max per key and its refusals; the machine's load.  Figures only: the test suite
@@ -43,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import codecs
 import contextlib
 import json
 import logging
@@ -50,6 +59,7 @@ import os
 import random
 import re
 import resource
+import select
 import shutil
 import socket
 import sqlite3
@@ -58,6 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -65,8 +76,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import asyncssh  # noqa: E402
+import pyte  # noqa: E402
 import telnetlib3  # noqa: E402
-from load import Line, pct, proc_stats, server_pids, stop  # noqa: E402
+from load import Line, pct, proc_stats, server_pids, shown, stop  # noqa: E402
 
 ATTACKER = "::1"
 CONTROL = "127.0.0.1"
@@ -665,10 +677,11 @@ def print_web_flood(flood: WebFlood, connections: int) -> None:
 
 # -- the run ----------------------------------------------------------------------------------
 
-def make_home() -> Path:
+def make_home(settings: dict | None = None) -> Path:
+    """A door home with sysop.ini's defaults but ``settings`` (default: :data:`SETTINGS`)."""
     home = Path(tempfile.mkdtemp(prefix="reussite-hostile-"))
     text = (REPO / "sysop.ini").read_text(encoding="utf-8")
-    for key, value in SETTINGS.items():
+    for key, value in (SETTINGS if settings is None else settings).items():
         text, n = re.subn(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
         assert n == 1, key
     (home / "sysop.ini").write_text(text, encoding="utf-8")
@@ -744,11 +757,44 @@ async def main() -> None:
                         help="paste-then-hang-up callers, after the timed attack (0: none)")
     parser.add_argument("--paste-only", action="store_true",
                         help="only the paste-then-hang-up rounds, no timed attack")
+    flood = parser.add_argument_group("the reconnect flood (--flood: this attack alone)")
+    flood.add_argument("--flood", action="store_true",
+                       help="silent connections from many addresses, reconnecting, against "
+                            "two control callers (a telnet and a raw client) who log in and "
+                            "play; default settings")
+    flood.add_argument("--flood-addresses", type=int, default=500)
+    flood.add_argument("--flood-prefixes", type=int, default=500,
+                       help="/24 networks the addresses are spread over (2: a crowded few)")
+    flood.add_argument("--flood-rate", type=float, default=600, help="connections a second")
+    flood.add_argument("--flood-hold", type=float, default=2.0,
+                       help="seconds a flood connection stays unless dropped")
+    flood.add_argument("--flood-warmup", type=float, default=3.0,
+                       help="seconds the flood runs before the control callers begin")
+    flood.add_argument("--logins", type=int, default=20,
+                       help="each control caller calls at least this often")
+    flood.add_argument("--workers", type=int, default=2, help="the server's (--flood)")
+    flood.add_argument("--flood-control", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    flood.add_argument("--flood-run", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     for name in ("telnetlib3", "asyncssh"):  # the clients' own complaints about our garbage
         logging.getLogger(name).setLevel(logging.CRITICAL)
     if args.control:  # the control caller's own process
         print(json.dumps(await control(args.control, args.seconds)), flush=True)
+        return
+    if args.flood_run:  # the flood itself, in its own process
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        tally = reconnect_flood(args.flood_run, flood_addresses(
+            args.flood_addresses, args.flood_prefixes), args.flood_rate, args.flood_hold,
+            args.seconds)
+        print(json.dumps(asdict(tally)), flush=True)
+        return
+    if args.flood_control:  # the flood's control callers, in their own process
+        print(json.dumps(await flood_controls(args.flood_control, args.seconds,
+                                              args.logins)), flush=True)
+        return
+    if args.flood:
+        await flood_main(args)
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4096)), hard))
@@ -841,6 +887,402 @@ async def main() -> None:
     print(json.dumps({"tally": asdict(tally), "web_flood": asdict(flood), "control": result,
                       "errors": errors,
                       "tracebacks": tracebacks, "crashed": crashed, "load": load}))
+    subprocess.run(["uptime"], check=False)
+
+
+# -- the reconnect flood (issue #36) ----------------------------------------------------------
+#
+# ``--flood``: silent connections from many loopback addresses (127.10.0.0 and up, spread
+# over ``--flood-prefixes`` /24 networks), opened at ``--flood-rate`` a second, each held
+# until the server drops it or ``--flood-hold`` seconds pass, then closed (the address calls
+# again on its next turn).  Meanwhile, in a process of their own, two control callers log
+# in and play over and over: a telnet client (telnetlib3's) from 127.0.0.1 and a raw client
+# from 127.0.0.2 that negotiates nothing and sends nothing until it sees ``Handle:``, as
+# netcat would.  Each reports its tries, refusals, evictions and login times.
+
+FLOOD_NET = (127, 10)
+"""The flood's addresses start at 127.10.0.1; the controls call from 127.0.0.1 and .2."""
+RAW_CONTROL = "127.0.0.2"
+FLOOD_ACCOUNTS = {"ctltelnet": CONTROL, "ctlraw": RAW_CONTROL}
+EVICTED_TEXT = b"Room was needed"
+REFUSED_TEXTS = (b"busy with callers logging in", b"Too many connections",
+                 b"All nodes are busy", b"Please call again")
+
+
+def flood_addresses(count: int, prefixes: int) -> list[str]:
+    """``count`` loopback addresses over ``prefixes`` /24 networks, round robin."""
+    out = []
+    for i in range(count):
+        net = FLOOD_NET[1] * 256 + i % prefixes
+        out.append(f"127.{net // 256}.{net % 256}.{i // prefixes % 254 + 1}")
+    return out
+
+
+@dataclass
+class FloodTally:
+    opened: int = 0
+    failed: int = 0  # connect() itself failed
+    refused: int = 0  # a refusal line before anything else
+    evicted: int = 0  # admitted, then hung up to make room
+    dropped: int = 0  # admitted, then hung up for another reason (silence)
+    held: int = 0  # still open after --flood-hold: closed by the flood itself
+
+
+def reconnect_flood(port: int, addresses: list[str], rate: float, hold: float,
+                    seconds: float, most: int = 3000) -> FloodTally:
+    """Connections at ``rate`` a second, the addresses in turn, each held silent until the
+    server closes it or ``hold`` seconds pass, at most ``most`` at once: one thread and
+    epoll, no asyncio (a task per connection could not keep up with 500 a second on a
+    loaded machine)."""
+    tally = FloodTally()
+    poll = select.epoll()
+    lines: dict[int, tuple[socket.socket, bytearray]] = {}  # fd -> (socket, bytes got)
+    ends: deque[tuple[float, int, socket.socket]] = deque()  # (when to let go, fd, socket)
+    began = time.monotonic()
+    started = 0
+
+    def close(fd: int, outcome: str | None) -> None:
+        sock, got = lines.pop(fd)
+        poll.unregister(fd)
+        sock.close()
+        if outcome is None:
+            if EVICTED_TEXT in got:
+                outcome = "evicted"
+            elif not got.startswith(b"\xff") and any(t in got for t in REFUSED_TEXTS):
+                outcome = "refused"
+            else:
+                outcome = "dropped"
+        setattr(tally, outcome, getattr(tally, outcome) + 1)
+
+    while (now := time.monotonic()) < began + seconds:
+        due = min(int((now - began) * rate) - started, most - len(lines))
+        for _ in range(max(0, due)):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setblocking(False)
+            try:
+                sock.bind((addresses[started % len(addresses)], 0))
+                sock.connect_ex((CONTROL, port))
+            except OSError:
+                sock.close()
+                tally.failed += 1
+                continue
+            finally:
+                started += 1
+            lines[sock.fileno()] = (sock, bytearray())
+            ends.append((now + hold, sock.fileno(), sock))
+            poll.register(sock.fileno(), select.EPOLLIN | select.EPOLLRDHUP)
+            tally.opened += 1
+        for fd, _ in poll.poll(0.005):
+            sock, got = lines[fd]
+            try:
+                data = sock.recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                close(fd, None)
+            else:
+                got += data
+                del got[:-2048]
+        now = time.monotonic()
+        while ends and ends[0][0] <= now:
+            _, fd, sock = ends.popleft()
+            if fd in lines and lines[fd][0] is sock:
+                close(fd, "held")
+    for fd in list(lines):
+        close(fd, "held")
+    poll.close()
+    return tally
+
+
+class Recorded:
+    """A stream reader that keeps the last bytes read (``seen``): what the server said
+    before it hung up, whoever read it.  With ``answer``, it answers cursor position
+    requests as a UTF-8 terminal would (the door's charset probe: one cell for é)."""
+
+    def __init__(self, reader, answer=None) -> None:
+        self.reader, self.seen, self.answer = reader, bytearray(), answer
+        self.column = 1
+
+    async def read(self, n: int) -> bytes:
+        data = await self.reader.read(n)
+        self.seen += data
+        del self.seen[:-4096]
+        if self.answer is not None:
+            for _ in range(data.count(b"\x1b[6n")):
+                self.answer(f"\x1b[1;{self.column}R".encode())
+                self.column = 2 if self.column == 1 else 1
+        return data
+
+
+class ControlLine(Telnet):
+    """A control caller's line: telnetlib3's client (:meth:`open_telnet`), or a client that
+    speaks no telnet (:meth:`open_raw`, netcat: bytes as they come, IAC and all, and
+    nothing sent until it has seen the prompt it waits for)."""
+
+    raw = False
+
+    def __init__(self, reader, writer, terminal: bool = False) -> None:
+        super().__init__(Recorded(reader, writer.write if terminal else None), writer)
+        self.seen = self.reader.seen
+        self.screen = pyte.Screen(80, 24)  # what the caller sees: prompts found there too
+        self.stream = pyte.Stream(self.screen)
+        # The telnet client's terminal answers the probe as UTF-8; the raw one gets CP437.
+        self.decode = (codecs.getincrementaldecoder("utf-8")("replace").decode if terminal
+                       else codecs.getincrementaldecoder("cp437")().decode)
+
+    @classmethod
+    async def open_telnet(cls, port: int, source: str) -> ControlLine:
+        reader, writer = await asyncio.wait_for(telnetlib3.open_connection(
+            CONTROL, port, encoding=False, term="xterm", cols=80, rows=24,
+            connect_minwait=0.0, connect_maxwait=0.5, local_addr=(source, 0)), 30)
+        return cls(reader, writer, terminal=True)  # the terminal behind it answers probes
+
+    @classmethod
+    async def open_raw(cls, port: int, source: str) -> ControlLine:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            CONTROL, port, local_addr=(source, 0)), 30)
+        line = cls(reader, writer)
+        line.raw = True
+        return line
+
+    async def until_any(self, *needles: bytes, timeout: float = 20.0) -> bytes:
+        """As :meth:`Telnet.until_any`, finding a needle also as the screen shows it (the
+        renderer may step over cells already right with cursor moves).  Each needle waited
+        for here is new to the screen: none is left over from the screen before."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = shown(self.buf)
+            screen = "\n".join(self.screen.display).encode("latin-1", "replace")
+            for needle in needles:
+                if needle in self.buf or needle in text or needle in screen:
+                    self.buf.clear()
+                    return needle
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                raise TimeoutError(f"none of {needles!r} came") from None
+            if not data:
+                raise ConnectionError(f"closed before {needles!r}")
+            self.stream.feed(self.decode(data))
+            self.buf += data
+            del self.buf[:-8192]
+
+    async def drain_for(self, seconds: float) -> None:
+        """As :meth:`Telnet.drain_for`, keeping the screen."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                return
+            if not data:
+                raise ConnectionError("closed")
+            self.stream.feed(self.decode(data))
+
+    def send(self, data: bytes) -> None:
+        if self.raw:
+            self.writer.write(data.replace(b"\r", b"\n"))  # netcat sends a line feed
+        else:
+            super().send(data)
+
+
+class Seen(Exception):
+    """A control call that did not get in: ``kind`` is refused, evicted or failed."""
+
+    def __init__(self, kind: str, why: str) -> None:
+        super().__init__(why)
+        self.kind = kind
+
+
+def why_not(exc: Exception, caller: ControlLine | None, step: str) -> Seen:
+    tail = bytes(shown(caller.seen)) if caller is not None else b""
+    if EVICTED_TEXT in tail:
+        return Seen("evicted", f"{step}: " + tail[-160:].decode("ascii", "replace"))
+    if any(text in tail for text in REFUSED_TEXTS):
+        return Seen("refused", f"{step}: " + tail[-160:].decode("ascii", "replace"))
+    return Seen("failed", f"{step}: {type(exc).__name__} {exc}; last: "
+                          f"{tail[-80:].decode('ascii', 'replace')}"[:300])
+
+
+async def control_call(port: int, kind: str, handle: str, times: dict[str, list[float]]
+                       ) -> None:
+    """One visit: connect, the prompt, log in, a few keys in Monte Carlo, log off."""
+    caller: ControlLine | None = None
+    began = time.perf_counter()
+    step = "connect"
+    try:
+        if kind == "raw":
+            caller = await ControlLine.open_raw(port, FLOOD_ACCOUNTS[handle])
+        else:
+            caller = await ControlLine.open_telnet(port, FLOOD_ACCOUNTS[handle])
+        step = "the prompt"
+        await caller.until_any(b"Handle:")
+        times["prompt"].append(time.perf_counter() - began)
+        caller.send(f"{handle}\r{PASSWORD}\r".encode())
+        step = "logging in"
+        seen = await caller.until_any(b"Press any key", b"Hang up the call on")
+        if seen == b"Hang up the call on":  # the last visit's line not seen gone yet
+            caller.send(b"y")
+            await caller.until_any(b"Press any key")
+        times["login"].append(time.perf_counter() - began)
+        step = "playing"
+        caller.send(b" ")
+        await caller.until_any(b"Your choice")
+        await open_game(caller, "montecarlo", until=b"Score")
+        for key in (RIGHT, DOWN, LEFT, UP):
+            caller.send(key)
+            await caller.drain_for(0.05)
+        caller.send(b"q")
+        seen = await caller.until_any(b"Leave this game?", b"[M] main menu")
+        caller.send(b"y" if seen == b"Leave this game?" else b"m")  # (a deal with no move
+        await caller.until_any(b"Your choice")                     # is over at once)
+        step = "logging off"
+        caller.send(b"q")
+        await caller.until_any(b"Log off?")
+        caller.send(b"y")
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            caller.send(b" ")
+            await caller.drain_for(10)
+    except (ConnectionError, TimeoutError, OSError, EOFError) as exc:
+        if caller is not None:
+            with contextlib.suppress(ConnectionError, TimeoutError, OSError):
+                await caller.drain_for(1)  # the line that says why, if any
+        raise why_not(exc, caller, step) from None
+    finally:
+        if caller is not None:
+            caller.close()
+
+
+async def flood_controls(port: int, seconds: float, logins: int) -> dict:
+    """Both control callers, calling again and again for ``seconds`` (and until each has
+    made ``logins`` tries): their tallies and times."""
+    until = time.monotonic() + seconds
+    out: dict = {}
+
+    async def one(kind: str, handle: str) -> None:
+        times: dict[str, list[float]] = {"prompt": [], "login": []}
+        tally = {"tries": 0, "logins": 0, "refused": 0, "evicted": 0, "failed": 0,
+                 "errors": []}
+        while time.monotonic() < until or tally["tries"] < logins:
+            tally["tries"] += 1
+            try:
+                await control_call(port, kind, handle, times)
+                tally["logins"] += 1
+            except Seen as exc:
+                tally[exc.kind] += 1
+                if len(tally["errors"]) < 5:
+                    tally["errors"].append(f"{exc.kind}: {exc}")
+            await asyncio.sleep(0.3)
+            if tally["tries"] >= 4 * logins and time.monotonic() >= until:
+                break
+        for what, values in times.items():
+            tally[f"{what}_p50"] = pct(values, 0.5)
+            tally[f"{what}_p99"] = pct(values, 0.99)
+            tally[f"{what}_max"] = max(values, default=float("nan")) * 1000
+        out[kind] = tally
+
+    await asyncio.gather(one("telnet", "ctltelnet"), one("raw", "ctlraw"))
+    return out
+
+
+async def make_accounts(home: Path, handles: list[str]) -> None:
+    from door.config import load_settings
+    from door.store import Store
+    from door.store.accounts import Accounts
+
+    store = Store(load_settings(home).database_url)
+    try:
+        await store.start()
+        for handle in handles:
+            await Accounts(store).signup(handle, PASSWORD)
+    finally:
+        await store.close()
+
+
+async def flood_main(args: argparse.Namespace) -> None:
+    """The reconnect flood against a server on sysop.ini's defaults (but ``--workers``)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    home = make_home({})
+    await make_accounts(home, list(FLOOD_ACCOUNTS))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door", "--home", str(home), "--log-level", "info", "serve",
+        "--bind", CONTROL, "--telnet-port", "0", "--ssh-port", "-1",
+        "--workers", str(args.workers),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    found = re.search(r"port (\d+)", line)
+    if not found:
+        raise SystemExit(f"the server did not start: {line!r}")
+    port = int(found.group(1))
+    addresses = flood_addresses(args.flood_addresses, args.flood_prefixes)
+    crashed = False
+    try:
+        rss0, cpu0 = proc_stats(proc.pid)
+        log0 = log_bytes(home)
+        began = time.monotonic()
+        until = began + args.seconds
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--flood-run", str(port), "--seconds", str(args.seconds),
+            "--flood-addresses", str(args.flood_addresses), "--flood-prefixes",
+            str(args.flood_prefixes), "--flood-rate", str(args.flood_rate), "--flood-hold",
+            str(args.flood_hold), stdout=asyncio.subprocess.PIPE)
+        await asyncio.sleep(args.flood_warmup)
+        ctl = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--flood-control", str(port), "--seconds",
+            str(max(1.0, args.seconds - args.flood_warmup)), "--logins", str(args.logins),
+            stdout=asyncio.subprocess.PIPE)
+        peak = rss0
+        while time.monotonic() < until:
+            await asyncio.sleep(1)
+            peak = max(peak, proc_stats(proc.pid)[0])
+            crashed = crashed or proc.returncode is not None
+        flooded, _ = await flood.communicate()
+        tally = FloodTally(**json.loads(flooded.decode().strip().splitlines()[-1]))
+        flood_s = time.monotonic() - began
+        out, _ = await ctl.communicate()
+        result = json.loads(out.decode().strip().splitlines()[-1])
+        wall = time.monotonic() - began
+        rss1, cpu1 = proc_stats(proc.pid)
+        load = os.getloadavg()
+        crashed = crashed or proc.returncode is not None
+        grown = log_bytes(home) - log0
+    finally:
+        await stop(proc)
+    errors, tracebacks, warnings = read_logs(home)
+    if args.keep:
+        print(f"door home kept: {home}")
+    else:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {wall:.0f} s, "
+          f"{args.workers} workers, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+          f"server CPU {100 * (cpu1 - cpu0) / wall:.0f} % of a core, RSS {rss0 // 1024} -> "
+          f"peak {peak // 1024} -> {rss1 // 1024} MiB")
+    print(f"flood: {tally.opened} connections in {flood_s:.0f} s ({tally.opened / flood_s:.0f}/s;"
+          f" the control callers began after {args.flood_warmup:g} s)"
+          f" from {len(addresses)} addresses in {min(args.flood_prefixes, len(addresses))} "
+          f"/24 prefixes; {tally.refused} refused, {tally.evicted} hung up for room, "
+          f"{tally.dropped} dropped otherwise, {tally.held} held {args.flood_hold:g} s, "
+          f"{tally.failed} failed to connect")
+    print(f"log: {grown / 1024:.0f} KiB written; server errors {errors}, tracebacks "
+          f"{tracebacks}, warnings {warnings}, crashes {int(crashed)}")
+    for kind in ("telnet", "raw"):
+        c = result[kind]
+        print(f"control {kind}: {c['tries']} tries, {c['logins']} logins, {c['refused']} "
+              f"refused, {c['evicted']} evicted, {c['failed']} failed; prompt p50 "
+              f"{c['prompt_p50']:.0f} / p99 {c['prompt_p99']:.0f} / max {c['prompt_max']:.0f} "
+              f"ms; login p50 {c['login_p50']:.0f} / p99 {c['login_p99']:.0f} / max "
+              f"{c['login_max']:.0f} ms")
+        for error in c["errors"]:
+            print("   ", " ".join(error.split()))
+    print(json.dumps({"flood": asdict(tally), "controls": result, "log_bytes": grown,
+                      "errors": errors, "tracebacks": tracebacks, "crashed": crashed,
+                      "load": load}))
     subprocess.run(["uptime"], check=False)
 
 

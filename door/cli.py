@@ -213,9 +213,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         root.addHandler(apply_log_policy(logging.StreamHandler(sys.stderr)))
         root.setLevel(args.log_level.upper())
     # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
-    # SQLiteImpl"): only its warnings matter to a sysop.
+    # SQLiteImpl"), telnetlib3 and asyncssh on every connection (a flood's thousands a
+    # second; the door logs its own lines): only their warnings matter to a sysop.
     if args.log_level != "debug":
-        logging.getLogger("alembic").setLevel(logging.WARNING)
+        for library in ("alembic", "telnetlib3", "asyncssh"):
+            logging.getLogger(library).setLevel(logging.WARNING)
     try:
         code: int = args.func(args)
         sys.stdout.flush()  # here, not at exit, so that a reader gone is seen below

@@ -95,6 +95,9 @@ class ServerSettings:
     login_pool: int = 64  # connections at once still logging in (not yet on a node)
     login_per_address: int = 3  # of those, from one address
     first_byte_timeout: int = 15  # seconds a new connection may send nothing
+    login_prefix_v4: int = 24  # the login pool shares its room fairly by these networks
+    login_prefix_v6: int = 48
+    login_early_drop: tuple[int, int, int] = (50, 30, 100)  # start:rate:full, % of login_pool
     rlogin_port: int | None = None  # RLogin for the member boards of [boards]; None: off
     workers: int = 0  # processes answering callers (serve); 0: one per core
 
@@ -341,6 +344,18 @@ def _workers(value: str) -> int:
         raise ValueError("expected auto or a number of processes 1–64") from None
 
 
+def _early_drop(value: str) -> tuple[int, int, int]:
+    """``start:rate:full`` in per cent, as OpenSSH's MaxStartups (of the login pool)."""
+    try:
+        start, rate, full = (int(part) for part in value.split(":"))
+    except ValueError:
+        start = rate = full = -1
+    if not (0 <= start < full <= 100 and 0 <= rate <= 100):
+        raise ValueError("expected start:rate:full in per cent, such as 50:30:100 "
+                         "(start < full <= 100)")
+    return start, rate, full
+
+
 def _port_or_off(value: str) -> int | None:
     if value.strip().lower() in ("off", "no", "none", ""):
         return None
@@ -462,6 +477,9 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                 "login_pool": _int_between(1, 10000),
                                 "login_per_address": _int_between(1, 10000),
                                 "first_byte_timeout": _int_between(2, 300),
+                                "login_prefix_v4": _int_between(8, 32),
+                                "login_prefix_v6": _int_between(16, 128),
+                                "login_early_drop": _early_drop,
                                 "rlogin_port": _port_or_off, "workers": _workers}),
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
                                 "minutes_per_call": _int_between(1, 1440),

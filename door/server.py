@@ -35,13 +35,14 @@ from .net.buffers import bound_send_buffers
 from .net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from .net.telnet import notice, start_telnet
 from .net.terminal import Terminal
-from .pool import LoginPool, Refused, Ticket
+from .pool import EarlyDrop, LoginPool, Refused, Ticket
 from .private import make_private_dir
 from .session import Caller, Session, SessionEnded
 from .store import Store, StoredGame, StoreError
 from .store.accounts import GUEST_ID, Accounts
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
+from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
 from .ui.visit import run_visit
 from .watch_link import WatchLink
@@ -148,7 +149,10 @@ class Door:
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         pool_size = worker.pool_size(srv.login_pool) if worker is not None else srv.login_pool
         self.pool = LoginPool(pool_size, srv.login_per_address, srv.max_per_address,
-                              srv.first_byte_timeout, acc.login_timeout)
+                              srv.first_byte_timeout, acc.login_timeout,
+                              prefix_v4=srv.login_prefix_v4, prefix_v6=srv.login_prefix_v6,
+                              early_drop=EarlyDrop(*(p / 100 for p in srv.login_early_drop)),
+                              counts=worker.counts if worker is not None else None)
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
@@ -194,8 +198,7 @@ class Door:
                 ticket = self.pool.admit(address_of(terminal.peer), f"{kind} {terminal.peer}",
                                          lambda why: self._hang_up(terminal, own_hangup, why),
                                          limit=limit)
-            except Refused as exc:
-                log.warning("%s %s: refused: %s", kind, terminal.peer, exc)
+            except Refused as exc:  # the pool logs it
                 await self._notice(terminal, str(exc))
                 return
         if board is not None:
@@ -203,7 +206,13 @@ class Door:
         if ticket.closed or ticket.sessions:  # hung up already, or a second SSH session
             return
         ticket.sessions += 1
-        log.info("%s connect from %s", kind, terminal.peer)
+        # A telnet line that has said nothing yet (a raw client before its prompt, or a
+        # flood) is told only at debug level, as its leaving: the pool's report counts them.
+        # (A WebSocket has been through an HTTP upgrade, an SSH session through key
+        # exchange: told.)
+        quiet = ticket.silent and kind == "telnet"
+        log.log(logging.DEBUG if quiet else logging.INFO, "%s connect from %s", kind,
+                terminal.peer)
         self.live[task] = Call(None, terminal, own_hangup)
         try:
             await self._visit(terminal, task, ticket, board)
@@ -217,8 +226,9 @@ class Door:
                 log.info("node %s: disconnect %s after %s", node, terminal.peer,
                          _elapsed(start))
             else:
-                log.info("%s %s: left before logging in, after %s", kind, terminal.peer,
-                         _elapsed(start))
+                log.log(logging.DEBUG if quiet and ticket.silent else logging.INFO,
+                        "%s %s: left before logging in, after %s", kind, terminal.peer,
+                        _elapsed(start))
             if own_ticket:
                 ticket.close()
 
@@ -419,6 +429,7 @@ class Door:
             if pending:
                 await asyncio.wait(pending, timeout=timeout / 2)
         log.info("shutdown: %d callers told and closed", len(tasks))
+        self.pool.report.flush()  # what the pool refused and dropped since its last line
         if self.keeper is not None:
             await self.keeper.close()
         from .solving import close_solver_pool
@@ -533,6 +544,7 @@ async def serve(settings: Settings, bind: str, port: int,
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals: list[signal.Signals] = []
+    relay: SupervisorLink | None = None
     link = WatchLink(store)
     """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
@@ -571,6 +583,8 @@ async def serve(settings: Settings, bind: str, port: int,
         else:  # the supervisor says it, once all workers listen
             loop.add_reader(worker.lifeline, stop.set)  # the supervisor has gone
             worker.listening(ports, where, loop.bound if hasattr(loop, "bound") else [])
+            relay = SupervisorLink(worker.channel, door.limiter)  # failed logins, shared
+            await relay.start()
         link.start()
         league = await start_league(settings, store, stop, worker)
         watch = asyncio.create_task(watch_hang_up_orders(
@@ -587,6 +601,8 @@ async def serve(settings: Settings, bind: str, port: int,
     finally:
         if worker is not None:
             loop.remove_reader(worker.lifeline)
+        if relay is not None:
+            await relay.stop()
         for sig in signals:
             loop.remove_signal_handler(sig)
         began = time.monotonic()

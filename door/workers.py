@@ -23,9 +23,14 @@ single-process server does, each worker does.  What they share, and how:
 * **The login pool**: each worker has its own (door/pool.py).  ``login_pool`` is divided
   between the workers (each takes its share, rounded up), so the server as a whole holds
   about as many connections logging in as sysop.ini says.  ``login_per_address`` and
-  ``max_per_address`` apply in each worker: the kernel spreads one address's connections
-  over the workers, so an address may hold up to N times as many; ``login_pool`` and
-  ``max_nodes`` still bound the whole server.
+  ``max_per_address`` hold for the whole server: the connections per address are counted
+  in one table in shared memory (door/address_counts.py), checked and counted in one step
+  under its lock at every accept.
+* **Failed logins** (door/guard.py): each worker keeps the whole server's record.  A worker
+  tells the supervisor each failure over its channel (one JSON line); the supervisor tells
+  the other workers, and a worker started again is told those of the lockout window.  A
+  check stays a lookup in the worker's own memory: a failure costs a password hash and a
+  pause, so the milliseconds a relay takes give a guesser nothing.
 * **Stopping**: SIGTERM or SIGINT to the supervisor stops every worker the way a single
   server stops (callers told, games saved) and waits for them.  A worker that dies is
   started again (its nodes freed, its who's-online rows taken back).  If the supervisor
@@ -49,11 +54,14 @@ import socket
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .address_counts import SharedCounts
 from .store.online import worker_prefix
+from .supervisor_link import MAX_LINE
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -72,6 +80,10 @@ STABLE_S = 60.0
 """A worker that ran this long before dying is started again at once."""
 CHECK_S = 1.0
 """How often the supervisor looks at its workers when no signal comes."""
+FAILURES_KEPT = 100_000
+"""Failed logins the supervisor keeps for a worker started again (the lockout window's)."""
+MAX_UNSENT = 1 << 20
+"""Bytes of lines waiting for a worker past which more are dropped (it reads nothing)."""
 
 
 def default_workers() -> int:
@@ -184,6 +196,9 @@ class Worker:
     ports: Ports | None = None
     """The ports to listen on (all but the first start of worker 1)."""
     hand_over_sockets: bool = False
+    counts: SharedCounts | None = None
+    """Connections per address, every worker's (door/address_counts.py): the login pool's
+    caps per address hold for the whole server."""
 
     def host_id(self, server: str) -> str:
         """This worker's name in who's online: the server's (machine:port) and its number."""
@@ -301,6 +316,11 @@ class _Child:
     deaths: int = 0
     status: int | None = None
     """The wait status once it has exited."""
+    told: bytearray = field(default_factory=bytearray)
+    """What it sent past its last whole line."""
+    unsent: bytearray = field(default_factory=bytearray)
+    """Lines for it that its channel did not take yet."""
+    link_open: bool = True
 
 
 @dataclass
@@ -319,6 +339,8 @@ class Supervisor:
     ports: Ports | None = None
     inherited: list[socket.socket] = field(default_factory=list)
     stopping: bool = False
+    failures: deque[tuple[float, list[str]]] = field(default_factory=deque)
+    """The workers' failed logins within the lockout window, for a worker started again."""
 
     def run(self) -> int:
         from .private import make_private_dir
@@ -327,6 +349,9 @@ class Supervisor:
         make_private_dir(self.settings.data_dir)
         handler = log_to_file(self.settings.data_dir)
         self.nodes = SharedNodes(self.settings.server.max_nodes)
+        server = self.settings.server
+        self.counts = SharedCounts(self.count, 2 * (server.login_pool + server.max_nodes
+                                                    + self.count) + 64)
         self._lifeline_r, self._lifeline_w = os.pipe()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -414,8 +439,13 @@ class Supervisor:
             data, fds = b"", []
         if not data:
             return False
-        report = json.loads(data.decode())
+        line, _, child.told[:] = data.partition(b"\n")  # its guard lines may follow
+        report = json.loads(line.decode())
         child.listening = True
+        child.channel.setblocking(False)
+        now = time.monotonic()
+        for when, event in self.failures:
+            self._send(child, {"guard": event, "age": now - when})
         if self.ports is None:
             self.ports = Ports(**report["ports"])
             self._where = report["where"]
@@ -482,10 +512,11 @@ class Supervisor:
                 os.close(fd)
             for other in self.children.values():
                 other.channel.close()
-            self.nodes.owner = index
+            self.nodes.owner = self.counts.owner = index
             _name_logs(index)
             worker = Worker(index, self.count, self.nodes, self._lifeline_r, channel,
-                            first=first, ports=self.ports, hand_over_sockets=hand_over)
+                            first=first, ports=self.ports, hand_over_sockets=hand_over,
+                            counts=self.counts)
             code = run_worker(self.settings, self.bind, self.telnet_port, self.ssh_port,
                               self.rlogin_port, worker, self.inherited if self.pre_fork else None,
                               web_port=self.web_port)
@@ -503,7 +534,14 @@ class Supervisor:
         """Until a stop: reap and restart dead workers."""
         restart_at: dict[int, float] = {}
         while not self.stopping:
-            self._pause(min([CHECK_S, *(t - time.monotonic() for t in restart_at.values())]))
+            links = {c.channel: c for c in self.children.values()
+                     if c.listening and c.link_open and c.status is None}
+            for channel in self._pause(min([CHECK_S, *(t - time.monotonic()
+                                                       for t in restart_at.values())]),
+                                       list(links)):
+                self._relay(links[channel])
+            for child in links.values():
+                self._flush(child)
             for child in list(self.children.values()):
                 if child.index not in restart_at and self._reaped(child):
                     restart_at[child.index] = time.monotonic() + self._died(child)
@@ -515,11 +553,62 @@ class Supervisor:
                         restart_at[index] = time.monotonic() + self._died(new)
         return 0
 
+    # -- what the workers tell each other ---------------------------------------------------
+    def _relay(self, child: _Child) -> None:
+        """Lines from a worker: each failed login goes to every other worker."""
+        try:
+            data = child.channel.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            child.link_open = False
+            return
+        child.told += data
+        *lines, rest = child.told.split(b"\n")
+        child.told[:] = rest[-MAX_LINE:]
+        for line in lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            event = message.get("guard") if isinstance(message, dict) else None
+            if not isinstance(event, list):
+                continue
+            now = time.monotonic()
+            self.failures.append((now, event))
+            window = self.settings.accounts.lockout_minutes * 60
+            while self.failures and (now - self.failures[0][0] > window
+                                     or len(self.failures) > FAILURES_KEPT):
+                self.failures.popleft()
+            for other in self.children.values():
+                if other is not child and other.listening and other.status is None:
+                    self._send(other, {"guard": event})
+
+    def _send(self, child: _Child, message: dict) -> None:
+        if len(child.unsent) > MAX_UNSENT:  # a worker that reads nothing: it is stuck
+            return
+        child.unsent += json.dumps(message).encode() + b"\n"
+        self._flush(child)
+
+    def _flush(self, child: _Child) -> None:
+        while child.unsent:
+            try:
+                sent = child.channel.send(child.unsent, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                return
+            except OSError:
+                child.unsent.clear()
+                return
+            del child.unsent[:sent]
+
     def _died(self, child: _Child) -> float:
         """Log a worker's death, free its nodes; returns the pause before its restart."""
         code = os.waitstatus_to_exitcode(child.status or 0)
         how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
         freed = self.nodes.free_worker(child.index)
+        self.counts.free_worker(child.index)
         child.deaths = 0 if time.monotonic() - child.started >= STABLE_S else child.deaths + 1
         pause = RESTART_BACKOFF_S[min(child.deaths, len(RESTART_BACKOFF_S) - 1)]
         log.error("supervisor: worker %d (pid %d) died (%s); its %d nodes freed, started "

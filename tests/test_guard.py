@@ -73,3 +73,34 @@ def test_failures_age_out_and_success_clears_the_pair() -> None:
 ])
 def test_addresses_as_counted(peer: str, address: str) -> None:
     assert address_of(peer) == address
+
+
+def test_another_workers_failures_count_as_ours_and_age_as_theirs() -> None:
+    """What one worker publishes, another applies: the same lockout, the same clock."""
+    told: list[list[str]] = []
+    here, clock = limiter()
+    there, _ = limiter()
+    here.publish = told.append
+    for _ in range(3):
+        here.failed("Alice", "10.0.0.9")
+    for event in told:
+        there.apply(event, age=800)  # told late: 800 of the window's 900 s already gone
+    assert there.locked("alice", "10.0.0.9") and not there.locked("alice", "10.0.0.1")
+    clock.now += 101
+    for guard in (here, there):
+        guard._clock = clock
+    assert here.locked("alice", "10.0.0.9") and not there.locked("alice", "10.0.0.9")
+    here.succeeded("ALICE", "10.0.0.1")
+    assert told[-1] == ["succeeded", "ALICE", "10.0.0.1"]
+    there.apply(["failed", "x"])  # anything else is ignored
+    there.apply(["failed", 1, 2])  # type: ignore[list-item]
+
+
+def test_prefixes_are_the_24_and_the_48() -> None:
+    from door.guard import prefix_of
+
+    assert prefix_of("192.0.2.77") == "192.0.2.0/24"
+    assert prefix_of(address_of("[2001:db8:5:6::7]:22")) == "2001:db8:5::/48"
+    assert prefix_of("10.1.2.3", v4_bits=16) == "10.1.0.0/16"
+    assert prefix_of("2001:db8::/64", v6_bits=64) == "2001:db8::/64"
+    assert prefix_of("::1") == "::/48" and prefix_of("not an address") == "not an address"

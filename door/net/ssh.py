@@ -149,8 +149,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         label = f"ssh {peer[0]}:{peer[1]}" if peer else "ssh"
         try:
             self.ticket = self.pool.admit(self.address, label, self.hang_up)
-        except Refused as exc:
-            log.warning("ssh %s: refused before authentication: %s", self.address, exc)
+        except Refused:  # the pool logs it
             conn.abort()  # before the version exchange: nothing can be said
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -197,6 +196,8 @@ class DoorSSHServer(asyncssh.SSHServer):
         A client that sends its next try without waiting for the answer cancels this one
         (asyncssh does): it is counted all the same, and checked no sooner."""
         self._tries += 1
+        if self.ticket is not None:
+            self.ticket.typed()  # a password: never dropped for room
         limiter = self.limiter
         if (self.accounts is None or self._tries > limiter.attempts
                 or limiter.locked(username, self.address)):
@@ -231,6 +232,8 @@ async def start_ssh(host: str, port: int, data_dir: Path, run_session: SessionRu
         owner = conn.get_owner()
         terminal = SSHTerminal(proc, getattr(owner, "account", None))
         terminal.ticket = getattr(owner, "ticket", None)
+        if terminal.ticket is not None:
+            terminal.ticket.typed()  # past key exchange, authentication and a PTY: a caller
         if isinstance(owner, DoorSSHServer):
             owner.terminal = terminal
         try:

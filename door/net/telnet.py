@@ -240,15 +240,32 @@ class GuardedTelnetWriter(telnetlib3.TelnetWriter):
             return False
 
 
+NEGOTIATION_WAIT_S = 1.0
+"""How long the door waits for a telnet client that has begun negotiating to finish
+(telnetlib3's ``connect_maxwait``) before it shows the login screen anyway."""
+SILENT_CLIENT_S = 0.25
+"""A client that has sent nothing this long after the door's first telnet request is taken
+for one that negotiates nothing (netcat, a raw gateway): it is shown the login screen now,
+instead of after telnetlib3's whole wait (``connect_maxwait``), since it will not talk
+before it sees a prompt, and silence is what the login pool drops first.  A real telnet
+client answers within a round trip; one slower than this still has its answers handled
+when they come (:meth:`DoorTelnetServer.data_received`)."""
+
+
 class DoorTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server, admitting each connection to the login pool (door/pool.py)
-    before anything else and telling our terminal about window-size changes (NAWS)."""
+    before anything else, telling the pool what the caller sends (negotiation, then keys),
+    starting at once for a client that negotiates nothing, and telling our terminal about
+    window-size changes (NAWS)."""
 
     terminal: TelnetTerminal | None = None
     login_pool: LoginPool | None = None  # set on the class start_telnet makes
     ticket: Ticket | None = None
     _refused = False
     _heard = False
+    _typed = False
+    _started_silent = False
+    """The shell began before the client said anything: late answers are negotiated then."""
     _settled = False
     """Negotiation is over and nothing of telnetlib3's per-packet machinery is on (no idle
     timer, no compression): see :meth:`data_received`."""
@@ -265,8 +282,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                 self.ticket = self.login_pool.admit(address_of(f"{peer[0]}:{peer[1]}"),
                                                     f"telnet {peer[0]}:{peer[1]}",
                                                     self.hang_up)
-            except Refused as exc:  # no telnet at all: one line, and close
-                log.warning("telnet %s: refused: %s", peer[0], exc)
+            except Refused as exc:  # no telnet at all: one line, and close (the pool logs)
                 self._refused = self._closing = True  # telnetlib3 then forgets us
                 if isinstance(transport, asyncio.WriteTransport):  # a socket's: always
                     transport.write(notice(str(exc)))
@@ -280,6 +296,18 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         # loop to make room): its negotiation timer would then finish a cancelled future.
         if not self._closing:
             super().begin_negotiation()
+            self._tasks.append(asyncio.get_running_loop().call_later(
+                SILENT_CLIENT_S, self._start_if_silent))
+
+    def _start_if_silent(self) -> None:
+        """Nothing came since the first request: begin the shell (the login screen) now."""
+        if self._heard or self._closing or self._waiter_connected.done():
+            return
+        if self._check_later is not None:  # telnetlib3's own wait, which would end it again
+            self._check_later.cancel()
+            self._check_later = None
+        self._started_silent = True
+        self._waiter_connected.set_result(None)
 
     def data_received(self, data: bytes) -> None:
         """The caller's bytes.  The fast path: once negotiation is over, a packet with no
@@ -292,7 +320,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         the door reads them as keys."""
         if self._refused:
             return
-        if not self._heard:  # the pool's ticket needs the first packet only
+        if not self._heard:  # the pool's ticket needs the first packet only ...
             self._heard = True
             if self.ticket is not None:
                 self.ticket.heard()
@@ -301,12 +329,25 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                 and not writer.iac_received and not writer.cmd_received):
             self._rx_bytes += len(data)
             reader.feed_data(data)
+            if not self._typed:
+                self._keys_came()
             return
+        unread = len(reader._buffer) if reader is not None else 0
         super().data_received(data)
+        if not self._typed and reader is not None and len(reader._buffer) > unread:
+            self._keys_came()  # ... and the first that brings data, not telnet commands
+        if self._started_silent and 255 in data and not (self._advanced
+                                                          and self._echo_negotiated):
+            self.check_negotiation()  # late answers: the options that follow them
         # Asked again after each packet telnetlib3 reads (one with IAC may start compression).
         self._settled = (self._tls_checked and self._waiter_connected.done()
                          and self._timer is None and not self._mccp2_enabled
                          and self._mccp3_decompressor is None)
+
+    def _keys_came(self) -> None:
+        self._typed = True
+        if self.ticket is not None:
+            self.ticket.typed()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:
@@ -353,8 +394,9 @@ def make_shell(run_session: SessionRunner) -> Shell:
                 lang=str(writer.get_extra_info("LANG") or ""),
                 charset=str(writer.get_extra_info("charset") or ""),
                 timeout=PROBE_TIMEOUT if terminal.term_type else RAW_PROBE_TIMEOUT)
-            log.info("%s: %s%s, %s", terminal.peer, choice.charset.name,
-                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
+            log.log(logging.INFO if protocol._heard else logging.DEBUG,  # (a flood's: debug)
+                    "%s: %s%s, %s", terminal.peer, choice.charset.name,
+                    " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
             await run_session(terminal)
         except ConnectionError:
             pass
@@ -373,4 +415,4 @@ async def start_telnet(host: str, port: int, run_session: SessionRunner,
     protocol = type("PooledTelnetServer", (DoorTelnetServer,), {"login_pool": pool})
     return await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
-        encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)
+        encoding=False, force_binary=True, connect_maxwait=NEGOTIATION_WAIT_S, timeout=0)

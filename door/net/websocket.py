@@ -246,6 +246,8 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
         if ticket is not None:
             ticket.heard()
         if message.type == WSMsgType.BINARY:
+            if ticket is not None:
+                ticket.typed()  # keys: never dropped for room (door/pool.py)
             terminal.feed(message.data)
         elif message.type == WSMsgType.TEXT:
             size = window_size(message.data)

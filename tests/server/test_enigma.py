@@ -7,7 +7,8 @@ standard I/O with DOOR.SYS as its stdio paragraph says (no ``--port``, ``io: std
 ``encoding: cp437``, ``--charset cp437``); each is played, hung up on mid-game (the game
 saved), called again (the game resumed), and left with Q (back at ENiGMA½'s doors menu,
 exit code 0).  The hub is reached through ``reussite bridge``, the guide's
-``doorReussiteHub`` entry, with the same checks on the hub's side.
+``doorReussiteHub`` entry and its socket alternative, with the same checks on the hub's
+side.
 
 These tests run only where $REUSSITE_ENIGMA names an ENiGMA½ installed from its source
 outside this repository (tests/enigmahelp.py says what it must hold).  Anywhere else they
@@ -169,17 +170,24 @@ def hub(tmp_path: Path) -> Path:
     return home
 
 
+@pytest.mark.parametrize("io", ["stdio", "socket"])
 async def test_the_hub_through_the_bridge(bbs: Enigma, hub: Path, door_home: Path,
-                                          caplog: pytest.LogCaptureFixture) -> None:
-    """The guide's doorReussiteHub entry (``reussite bridge`` on standard I/O, DOOR32.SYS):
-    the caller reaches the hub as Pat@XA, a hang-up mid-game is the hub's too (the game
-    saved there), the next call resumes it, and Q comes back to the doors menu."""
+                                          caplog: pytest.LogCaptureFixture, io: str) -> None:
+    """The guide's doorReussiteHub entry (``reussite bridge`` on standard I/O, DOOR32.SYS),
+    and its socket alternative ("use ``io: socket`` with ``"--port", "{srvPort}"`` added
+    to ``args``"): the caller reaches the hub as Pat@XA, a hang-up mid-game is the hub's
+    too (the game saved there), the next call resumes it, and Q comes back to the doors
+    menu."""
     caplog.set_level(logging.INFO)
     bridge = door_home  # the bridge's home, as `reussite init` makes one
     command, _, bridge_home = GUIDE_PATHS
     entry = guide_entries()["doorReussiteHub"]
     entry = replace(entry, command, str(REUSSITE))
     entry = replace(entry, bridge_home, str(bridge))
+    if io == "socket":
+        entry = replace(entry, '"--node", "{node}",', '"--node", "{node}", '
+                        '"--port", "{srvPort}",')
+        entry = replace(entry, "io: stdio", "io: socket")
     async with running(hub, ssh=False, rlogin=True) as ports:
         configure(bridge, "bridge", host="127.0.0.1", port=ports.rlogin, board="XA",
                   secret=HUB_SECRET)

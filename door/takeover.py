@@ -33,7 +33,6 @@ call's process may be gone without a trace: a crash, kill -9)."""
 NUDGE_S = 0.1
 """How often a worker of ``serve --workers`` looks whether another asked it to read its
 hang-up orders (a look at shared memory, no system call)."""
-NOTICE = "One call at a time, please. Goodbye."
 
 
 @dataclass(frozen=True)
@@ -48,14 +47,14 @@ class OtherCall:
 async def one_call_per_player(session: Session, others: list[OtherCall]) -> bool:
     """Let the caller in when no other call of theirs is live, or after they chose to hang
     the others up; False when they chose to leave instead (told so)."""
-    from .ui.takeover import ask_to_take_over
+    from .ui.takeover import ask_to_take_over, say_declined
     from .ui.widgets import message
 
     if not others:
         return True
     node, alias = session.caller.node, session.caller.alias
     if not await ask_to_take_over(session, others[0].where):
-        session.terminal.write(b"\r\n" + NOTICE.encode() + b"\r\n")
+        await say_declined(session)
         return False
     log.info("node %s: %s takes over from %s", node, alias,
              ", ".join(o.where for o in others))

@@ -36,14 +36,18 @@ class PtyDoor:
     """The door on the slave side of a fresh pty; the test holds the master, like a BBS."""
 
     def __init__(self, args: list[str], cwd: Path, rows: int = 24, cols: int = 80,
-                 charset: str = "utf8", env: dict[str, str] | None = None) -> None:
+                 charset: str = "utf8", env: dict[str, str] | None = None,
+                 controlling: bool = False) -> None:
+        """``controlling``: the pty is the program's controlling terminal (``/dev/tty``,
+        where ssh asks for a password), as a login shell's is."""
         self.master, self.slave = os.openpty()
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.modes_before = termios.tcgetattr(self.slave)
         self.term = PyteTerminal(cols, rows, charset)
         self.proc = subprocess.Popen(args, stdin=self.slave, stdout=self.slave,
                                      stderr=self.slave, cwd=cwd, env=env or child_env(),
-                                     start_new_session=True)
+                                     start_new_session=not controlling,
+                                     preexec_fn=_controlling_tty if controlling else None)
 
     def pump(self, timeout: float = 0.05) -> bool:
         """Feed what the door sent; False when nothing came within ``timeout``."""
@@ -100,6 +104,11 @@ class PtyDoor:
             self.proc.wait()
         os.close(self.master)
         os.close(self.slave)
+
+
+def _controlling_tty() -> None:
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 class SocketCaller:

@@ -35,6 +35,12 @@ class BBSScreen(pyte.Screen):
     def restore_cursor(self, *args, **kwargs) -> None:
         super().restore_cursor()
 
+    def cursor_back(self, count: int | None = None, *font: int) -> None:
+        """``CSI n D``; with two numbers it is SyncTERM's font selection (``CSI p;f SP D``,
+        which ENiGMA½ sends), not a move: a terminal without those fonts ignores it."""
+        if not font:
+            super().cursor_back(count)
+
 
 class BBSStream(pyte.Stream):
     csi: ClassVar[dict[str, str]] = {**pyte.Stream.csi, "s": "save_cursor",

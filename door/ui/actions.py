@@ -27,8 +27,19 @@ FEATURES: dict[str, Action] = {
 }
 
 
+BACK_TO_THE_BBS = "back to your BBS"
+"""What M (Esc, Enter) at the end of a game does for a caller sent straight to it."""
+
+
 def actions() -> dict[str, Action]:
     """Every menu action: each registered game opens its screen through ``play_game``."""
     games: dict[str, Action] = {info.name: partial(play_game, screen_cls=info.screen_class())
                                 for info in gamelist.games()}
     return {**games, **FEATURES}
+
+
+def game_alone(name: str) -> Action:
+    """Game ``name`` as the whole visit (a member board's caller sent to it, ``xtrn=``):
+    its end box offers what M really does there, end the call, not a main menu."""
+    return partial(play_game, screen_cls=gamelist.game(name).screen_class(),
+                   back_to=BACK_TO_THE_BBS)

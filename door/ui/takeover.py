@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from ..session import Session
 from . import theme
-from .widgets import confirm, header
+from .title import linger
+from .widgets import confirm, header, message
+
+DECLINED = "One call at a time, please. Goodbye."
 
 
 async def ask_to_take_over(session: Session, where: str) -> bool:
@@ -20,3 +23,14 @@ async def ask_to_take_over(session: Session, where: str) -> bool:
                      "here", theme.LABEL)
     screen.put(6, 2, "N  ends this call instead", theme.LABEL)
     return await confirm(session, f"Hang up the call on {where}?")
+
+
+async def say_declined(session: Session) -> None:
+    """The caller chose to end this call: say so, and leave it up as the goodbye is (``[door]
+    goodbye_pause`` seconds, or until a key), since a BBS clears the screen, and a telnet
+    client its window, the moment the door is gone."""
+    message(session, DECLINED, theme.WARNING)
+    session.screen.cursor = (session.screen.rows - 2, 0)
+    await session.show()
+    session.terminal.write(b"\x1b[0m\r\n")
+    await linger(session, session.settings.door.goodbye_pause)

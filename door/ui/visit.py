@@ -40,14 +40,14 @@ async def run_visit(session: Session) -> None:
         # The game screens (and the store some import) load while the title is up: a BBS
         # caller sees the first screen sooner.  (A late import for start-up time, not to
         # hide a cycle: the actions module does not import this one.)
-        from .actions import actions
+        from .actions import actions, game_alone
         if session.preparing is not None:
             with contextlib.suppress(Exception):
                 await session.preparing
         if session.admission is not None and not await session.admission():
             return
         if session.start_action is not None:
-            await straight_to(session, actions()[session.start_action])
+            await straight_to(session, game_alone(session.start_action))
         if session.first_action is not None:  # a web call back after a dropped line
             from .settings import apply_saved_choice
 

@@ -87,6 +87,25 @@ async def test_xtrn_goes_straight_into_the_game_and_leaving_it_hangs_up(hub: Pat
         assert "Your choice" not in pat.term.text
 
 
+async def test_the_end_box_of_an_xtrn_game_offers_what_m_does(hub: Path) -> None:
+    """Sent straight to a game, the caller has no main menu: M at the game's end ends the
+    call, and the box says so."""
+    async with running(hub, ssh=False, rlogin=True) as ports:
+        pat = await RLoginCaller.connect(ports.rlogin, "Pat", XA, term="xtrn=auntmary")
+        await pat.wait_for("Game number:")
+        pat.send("7\r")
+        await pat.wait_for("Aunt Mary #7")
+        pat.send("x")
+        await pat.wait_for("Resign?")
+        pat.send("y")
+        await pat.wait_for("Final score: 0")
+        assert "[M] back to your BBS" in pat.term.text
+        assert "main menu" not in pat.term.text
+        pat.send("m")
+        await pat.wait_for("Farewell, Pat@XA.")
+        await pat.wait_closed(timeout=WAIT)
+
+
 async def test_an_unknown_xtrn_is_the_main_menu_with_a_word(hub: Path) -> None:
     async with running(hub, ssh=False, rlogin=True) as ports:
         pat = await RLoginCaller.connect(ports.rlogin, "Pat", XA, term="xtrn=tetris/38400")

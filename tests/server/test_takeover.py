@@ -53,6 +53,27 @@ async def test_a_second_call_that_declines_leaves_the_first_alone(door_home: Pat
         first.close()
 
 
+async def test_the_decline_stays_up_as_the_goodbye_does(door_home: Path) -> None:
+    """"One call at a time" is read before the line drops: up for goodbye_pause, or until
+    a key, as the goodbye is."""
+    configure(door_home, goodbye_pause=60)
+    async with running(door_home, ssh=False) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Remy", "again-pw")
+        await to_menu(first)
+        second = await call(ports.telnet)
+        await login(second, "Remy", "again-pw")
+        await second.wait_for("already in the door on node 1")
+        second.send("n")
+        await second.wait_for("One call at a time, please. Goodbye.")
+        await second.settle()
+        assert await second.pump(), "the line dropped under the notice"
+        assert "One call at a time, please. Goodbye." in second.term.text
+        second.send(" ")  # a key ends it at once
+        await second.wait_closed()
+        first.close()
+
+
 async def test_guests_share_a_record_and_come_in_together(door_home: Path) -> None:
     configure(door_home, guest="on")
     async with running(door_home, ssh=False) as ports:

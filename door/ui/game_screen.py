@@ -5,6 +5,12 @@ and the message line, and turns keys into engine moves with :meth:`GameScreen.pl
 :func:`play_game` runs the whole round: choose a deal (or resume), play, store the result,
 and offer "again with the same number / new deal / menu".
 
+How a game ends, the same in all four (docs/rules.md, "The end of a game"): a won game goes
+straight to the end box.  When no move is left, or none can win (the engine's own proof, or
+the solver's answer to "still winnable?"), the *end offer* says so: end the game here (the
+end box follows), take the last move back, or look at the board first (Esc; ``X`` brings
+the offer back).  ``X`` resigns anywhere else, after a question that defaults to No.
+
 Layout on an 80 × N screen (N ≥ 24):
 
 * row 0 — header: door name, game title and game number (always visible);
@@ -27,8 +33,9 @@ from typing import Any, ClassVar
 
 from ..gameinfo import GameInfo
 from ..games import Game, IllegalMove, Status
+from ..games.base import RESIGN, UNDO
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
-from ..games.solvers import WINNABLE, Verdict
+from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
 from ..store.keeper import KeptGame
@@ -59,6 +66,8 @@ log = logging.getLogger(__name__)
 NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
 
 AGAIN, NEW_DEAL, MENU = "again", "new", "menu"
+RESIGN_KEY = "x"
+SOLVER_PROVED = "The solver proved it: this game cannot be won any more."
 
 
 class LeaveGame(Exception):
@@ -128,6 +137,15 @@ class GameScreen(ABC):
         one counts)."""
         self.back_label = "main menu"
         """Where M goes from the end box (the daily board, for its challenges)."""
+        self.ended_here = ""
+        """Why the caller ended the game at the end offer (no move left, no win possible):
+        "" while it goes on.  The engine's own end states (won, resigned) need none."""
+        self._offer_declined: tuple[str, int] | None = None
+        """The end offer turned down (Esc): its reason and ``len(game.actions)`` then.  Not
+        made again for that reason until a move is taken back."""
+        self._proven_at: int | None = None
+        """``len(game.actions)`` when the solver answered that no win is left (V)."""
+        self._end_known: tuple[int, int | None, str] | None = None  # see end_reason
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
@@ -240,16 +258,162 @@ class GameScreen(ABC):
 
     @property
     def is_over(self) -> bool:
-        return self.game.status in (Status.WON, Status.LOST)
+        """Won, resigned or ended by the game's rules, or ended by the caller at the end
+        offer: the round goes on to the end box."""
+        return bool(self.ended_here) or self.game.finished
 
     def end_notes(self) -> list[str]:
         """Lines the end box shows under the final score (e.g. "the lowest score wins")."""
         return []
 
     def verdict(self) -> str:
-        """The end box's first line; a game that ends only by resigning says so instead."""
-        return {Status.WON: "You won!", Status.LOST: "No more moves."}.get(self.game.status,
-                                                                           "Game over.")
+        """The end box's first line: won, resigned, or why the game ended."""
+        status = self.game.status
+        if status is Status.WON:
+            return "You won!"
+        if status is Status.RESIGNED:
+            return "You resigned."
+        return self.ended_here or "Game over."
+
+    # -- the end offer: no move left, or no win possible --------------------------------------
+    def no_moves_words(self) -> str:
+        """The end offer's verdict when nothing can be played (each game says it its way)."""
+        return "No move is left."
+
+    def cannot_win_words(self) -> str:
+        """The end offer's verdict when the engine proves no win is left."""
+        return "No win is possible from here any more."
+
+    def end_reason(self) -> str:
+        """Why the game may end here though it is not finished: no move left, no win
+        possible (the engine's proof, or the solver's); "" while it simply goes on.
+        Worked out again only after an action or a new answer from the solver."""
+        game = self.game
+        known = (len(game.actions), self._proven_at, self.ended_here)
+        if self._end_known is not None and self._end_known[:2] == known[:2]:
+            return self._end_known[2]
+        reason = ""
+        if not game.finished:
+            if game.no_moves_left:
+                reason = self.no_moves_words()
+            elif game.cannot_win:
+                reason = self.cannot_win_words()
+            elif self._proven_at is not None:
+                reason = SOLVER_PROVED
+        self._end_known = (known[0], known[1], reason)
+        return reason
+
+    def _solver_answer(self) -> None:
+        """Peek at a "still winnable?" answer before it is shown: "cannot be won" about the
+        position on the board makes the end offer (a later undo forgets it)."""
+        still = self.still
+        task = still.task if still is not None else None
+        if task is None or not task.done() or task.cancelled():
+            return
+        verdict = task.result()
+        if (verdict is not None and verdict.verdict == NOT_WINNABLE
+                and still is not None and still.asked_at == still.position_mark()):
+            self._proven_at = len(self.game.actions)
+
+    def _forget_stale_proof(self) -> None:
+        """An undo since the solver's "cannot be won" may have made a win possible again."""
+        at = self._proven_at
+        if at is not None and UNDO in self.game.actions[at:]:
+            self._proven_at = None
+
+    def end_offer_due(self) -> str:
+        """The reason to make the end offer now, or "" (none, or turned down already)."""
+        self._forget_stale_proof()
+        reason = self.end_reason()
+        if not reason or self.watching:
+            return ""
+        declined = self._offer_declined
+        if declined is not None and declined[0] == reason and \
+                UNDO not in self.game.actions[declined[1]:]:
+            return ""
+        return reason
+
+    def score_words(self) -> str:
+        """The end offer's line on the score as it stands."""
+        return f"Score so far: {self.game.score}"
+
+    def take_back_words(self) -> str:
+        """The end offer's line for U (what taking back costs, in games where it costs)."""
+        return "take the last move back"
+
+    async def offer_take_back(self) -> None:
+        """U at the end offer: the screen's own undo (its words, its questions)."""
+        try:
+            self.game.undo()
+        except IllegalMove as exc:
+            self.refuse(f"No undo: {exc}.")
+            return
+        self.say("Undone.")
+
+    def end_here(self, reason: str) -> None:
+        """The caller ends the game at the end offer (Anciento plays its ``end``)."""
+        self.ended_here = reason
+
+    async def offer_end(self, reason: str) -> None:
+        """Say why the game may end here, and let the caller choose: end it (the end box
+        follows), take the last move back, or look at the board first.  With no move left
+        and none to take back there is nothing to choose: the game ends."""
+        game, session = self.game, self.session
+        undo, play_on = game.can_undo, not game.no_moves_left
+        if not undo and not play_on:
+            self.end_here(reason)
+            return
+        lines = [reason, "", self.score_words(), "",
+                 "[E] or Enter  end the game here: final score, hall of fame"]
+        if undo:
+            lines.append(f"[U]  {self.take_back_words()}")
+        lines.append("[Esc]  " + ("play on" if play_on else "look at the board first"))
+        while True:
+            self.draw()
+            box_text(session, lines, title=f"{self.title} {short_deal_label(game)}")
+            await session.show()
+            key = await session.key()
+            char = key.char.lower() if key.is_char else ""
+            if key.name == "resize":
+                continue
+            if key.name == "enter" or char == "e":
+                self.end_here(reason)
+            elif char == "u" and undo:
+                await self.offer_take_back()
+            elif key.name == "esc":
+                self._offer_declined = (reason, len(game.actions))
+                self.say(f"{reason} {'U takes back, ' if undo else ''}X ends the game.")
+            else:
+                session.bell()
+                continue
+            return                       # the next frame is drawn whole: the box drew over it
+
+    def resign_question(self) -> str:
+        """X: what resigning throws away, asked with No as the answer to Enter."""
+        return (f"Resign? The game ends now with a score of {self.game.score}, out of the "
+                "hall of fame.")
+
+    async def resign(self) -> None:
+        """X: where the game may end anyway (no move left...), the end offer again; else
+        resign after a question (default No)."""
+        reason = self.end_reason()
+        if reason:
+            await self.offer_end(reason)
+            return
+        self.draw()
+        if not await confirm(self.session, self.resign_question(), default=False):
+            self.say("Play on.")
+            return
+        if self.play(RESIGN):
+            self.say("You resigned.")
+
+    async def check_end(self) -> None:
+        """After each key (and as play starts): make the end offer when it is due."""
+        if self.still is not None:
+            self._solver_answer()
+        reason = self.end_offer_due()
+        if reason:
+            await self.offer_end(reason)
 
     _titled: tuple[Game, str] | None = None  # the game the title was made for, and it
 
@@ -374,6 +538,8 @@ class GameScreen(ABC):
                 raise LeaveGame
         elif key.name == "resize":
             pass
+        elif key.is_char and key.char.lower() == RESIGN_KEY:
+            await self.resign()
         elif self.still is not None and key.is_char and key.char.lower() == STILL_KEY:
             self.still.ask()
         else:
@@ -398,17 +564,22 @@ class GameScreen(ABC):
             self.still.after_key()                 # automatic mode: ask about the start too
         waiter = KeyWaiter(self.session)
         try:
+            await self.check_end()                 # a resumed game may have ended already
             while not self.is_over:
                 if self.still is not None:
+                    self._solver_answer()          # "cannot be won": the end offer follows
                     self.still.collect()           # an answer that came: on the message line
                 if not self.session.in_burst:  # a pasted burst: only its last keys draw
                     self.draw()
                 await self.session.show()
                 key = await self.next_key(waiter)
                 if key is None:
+                    await self.check_end()
                     continue
                 if not await self.on_key(key) and not await self.common_key(key):
                     self.refuse("That key does nothing here: press ? for the keys.")
+                if not self.session.in_burst:  # the last key of a burst decides
+                    await self.check_end()
                 self.note_moves()
                 if self.still is not None:
                     self.still.after_key()
@@ -567,11 +738,16 @@ async def unfinished(session: Session, screen_cls: type[GameScreen]
     if not state:
         return None
     try:
-        return screen_cls.info.engine_class().from_json(state), state
+        game = screen_cls.info.engine_class().from_json(state)
     except (ValueError, KeyError, TypeError):
         log.warning("node %s: unreadable %s resume slot left alone", session.caller.node,
                     screen_cls.name)
         return None
+    if game.finished:  # won or resigned: stored already (or by the keeper soon), not resumed
+        log.info("node %s: finished %s game in the resume slot not offered",
+                 session.caller.node, screen_cls.name)
+        return None
+    return game, state
 
 
 async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Opening | None:
@@ -585,7 +761,9 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Openi
     session.screen.clear()
     header(session, screen_cls.title)
     label = f"{screen_cls.title} {deal_label(game)}"
-    box_text(session, [f"You have an unfinished {label}.", "",
+    dead = ["No move is left in it: take a move back, or end it."] if game.no_moves_left \
+        else []
+    box_text(session, [f"You have an unfinished {label}.", *dead, "",
                        "N keeps it for later; a new deal you start replaces it."],
              title="Welcome back")
     if not await confirm(session, f"Resume your {label}?"):
@@ -605,7 +783,7 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     if screen.kept is not None:
         owner = await keeper.claim_of(screen.kept)  # made as play began: in long since
         keeper.forget(screen.kept)
-    args = (player.id, game.record(), game.score, str(game.status),
+    args = (player.id, game.record(), game.score, str(game.outcome),
             game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
     asks, day = screen.still_asks, screen.daily_day

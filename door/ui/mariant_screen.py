@@ -24,7 +24,7 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from .. import gamelist
-from ..games import IllegalMove, Status
+from ..games import IllegalMove
 from ..games.cards import Card
 from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ..session import Session
@@ -59,9 +59,10 @@ log = logging.getLogger(__name__)
 SUIT_LENGTH = 13
 UNDO_LABEL = "U undo"
 SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
-CHEATER_QUESTION = "Undo a card you have seen? That marks you a cheater: no hall of fame."
-"""One line with its "(Y/n)": a question that wraps covers the key line, which then has
-to be sent again (issue #20: the undo of a deal is the dearest key)."""
+CHEATER_QUESTION = "Undo a card you have seen? You are marked a cheater: no Hit Parade."
+"""One line with its "(y/N)" (No unless Y: the mark is for good): a question that wraps
+covers the key line, which then has to be sent again (issue #20: the undo of a deal is the
+dearest key)."""
 
 
 def complete_suit(game: Mariant, col: int,
@@ -105,6 +106,7 @@ class MariantScreen(GameScreen):
         "D        deal a card on each column (A: Auto Ending, at the end)",
         "U        undo, 2 points; warns you first when it would mark you",
         "         as a cheater (an undo taking back a card you have seen)",
+        "X        resign (asks first): the game ends unwon",
         "H        mark (▲▲) the columns whose whole group can move",
         "V        view every row of long columns (↑↓ PgUp PgDn to scroll)",
         "I        info: points, cards to deal, hall of fame; I again: rules",
@@ -259,7 +261,8 @@ class MariantScreen(GameScreen):
             return
         empty, points = deal_penalty(game)
         if points and not await self._ask(
-                f"{plural(empty, 'empty column')}: +{points}. Deal?"):
+                f"{plural(empty, 'empty column')}: this deal costs +{points}. Deal anyway?",
+                default=False):
             self.say("No deal.")
             return
         self.sel = None
@@ -277,7 +280,7 @@ class MariantScreen(GameScreen):
                 self.refuse(f"No undo: {exc}.")
             return
         if game.undo_flags_cheater and not game.cheater and not await self._ask(
-                CHEATER_QUESTION):
+                CHEATER_QUESTION, default=False):
             self.say("Not undone.")
             return
         was_cheater = game.cheater
@@ -362,10 +365,11 @@ class MariantScreen(GameScreen):
         if self.play("auto"):
             self.say(f"Auto Ending: {plural(steps, 'move')}, +{steps}.")
 
-    async def _ask(self, question: str) -> bool:
-        """Ask on the message line over the board as it stands."""
+    async def _ask(self, question: str, default: bool = True) -> bool:
+        """Ask on the message line over the board as it stands (``default``: Enter's
+        answer; No where a yes costs what cannot be had back)."""
         self.draw()
-        return await confirm(self.session, question)
+        return await confirm(self.session, question, default)
 
     def _complete_columns(self) -> set[int]:
         visible = self.game.visible()
@@ -390,8 +394,6 @@ class MariantScreen(GameScreen):
         self.suits_seen &= self._complete_columns()
         if game.auto_ending_offer and not game.won:
             await self._auto_ending(offered=True)
-        if game.status is Status.STUCK:
-            self.say("Nothing can move and nothing is left to deal: U undoes, Q leaves.")
 
     async def _info(self) -> None:
         """INFO: the points in detail, the cards left to deal, and the hall of fame."""
@@ -432,6 +434,23 @@ class MariantScreen(GameScreen):
         return lines
 
     # -- the end ---------------------------------------------------------------------------
+    def no_moves_words(self) -> str:
+        return "Nothing can move and nothing is left to deal."
+
+    def score_words(self) -> str:
+        return f"Points so far: {self.game.score} (the lowest score wins)"
+
+    def take_back_words(self) -> str:
+        cheat = ", marks you a cheater" if self.game.undo_flags_cheater \
+            and not self.game.cheater else ""
+        return f"take the last move back (+2 points{cheat})"
+
+    async def offer_take_back(self) -> None:
+        await self._undo()
+
+    def resign_question(self) -> str:
+        return "Resign? The game ends unwon: only won games enter the Hit Parade."
+
     def end_notes(self) -> list[str]:
         game = self.game
         percent = round(game.multiplier * 100)

@@ -201,7 +201,8 @@ class MessageCentre:
         status_line(session, READ_KEYS)
 
     async def delete(self, msg: Message) -> bool:
-        if not await confirm(self.session, f"Delete the message from {self._shown(msg.sender)}?"):
+        if not await confirm(self.session, f"Delete the message from {self._shown(msg.sender)}? "
+                             "It cannot be brought back.", default=False):
             return False
         try:
             await self.store.delete_message(self.player.id, msg.id)

@@ -25,6 +25,13 @@ game, and switching colour between the cards a consolidation rewrites cost more 
 bytes.  The counts sit in the legend, where only their digits change, not on the message
 line, where the whole sentence went out each time.
 At the end, the solver pool says whether the deal could be won (``solver_view``).
+
+A consolidation that deals from the stock cannot be undone (R-MC-4: it would show the
+stock's order), and with it every pair before it.  The seed has the door consolidate by
+itself once no pair is left, so the door cannot wait for a key to do it; instead the pair
+(or ``F``) that would bring such a consolidation on is asked about first, saying what it
+closes, with No for an answer to Enter -- unless nothing would be lost (no pair to take
+back and no other pair to choose).
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from ..term.screen import BLACK, YELLOW, Attr
 from . import theme
 from .cards import BLACK_CARD, card_label
 from .game_screen import GameScreen, play_game
+from .widgets import confirm, plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
 GRID_TOP = 3                      # the grid's top border
@@ -115,7 +123,8 @@ class MonteCarloScreen(GameScreen):
         "Esc         drop the picked card (with none picked: leave)",
         "H           hint (again: the next)   V  still winnable? (hall marks it)",
         "U           undo pairs, back to the last cards dealt from the stock",
-        "            (a deal from the stock cannot be undone; greyed: none)",
+        "            (a deal from the stock cannot be undone: you are asked first)",
+        "X           resign (asks first)",
         "F           consolidate now (only when the sysop allows it)",
         "I           how to play      Q   leave (the game is saved)",
         "",
@@ -185,9 +194,9 @@ class MonteCarloScreen(GameScreen):
             self.cursor = row * SIZE + (0 if key.name == "home" else SIZE - 1)
         elif key.name == "enter" or char == " ":
             self.typed = ""
-            self._pick(self.cursor)
+            await self._pick(self.cursor)
         elif char and char in COLUMN_KEYS + ROW_KEYS:
-            self._type(char)
+            await self._type(char)
         elif key.name == "backspace":
             self._back()
         elif key.name == "esc" and (self.typed or self.picked is not None):
@@ -199,7 +208,7 @@ class MonteCarloScreen(GameScreen):
             self._undo()
         elif char == "f":
             self.typed, self.picked = "", None
-            self._play(CONSOLIDATE)
+            await self._play(CONSOLIDATE)
         else:
             return False
         if char != "h":
@@ -212,7 +221,7 @@ class MonteCarloScreen(GameScreen):
         col = min(SIZE - 1, max(0, self.cursor % SIZE + dcol))
         self.cursor = row * SIZE + col
 
-    def _type(self, char: str) -> None:
+    async def _type(self, char: str) -> None:
         """A column letter, then a row number, make a position (the chess way: b2)."""
         if char in COLUMN_KEYS:
             self.typed = char        # two letters running: the last one counts
@@ -221,7 +230,7 @@ class MonteCarloScreen(GameScreen):
             self.refuse(f"Type the column letter first, then the row: b{char}.")
             return
         column, self.typed = self.typed, ""
-        self._pick(COLUMN_KEYS.index(column) + SIZE * ROW_KEYS.index(char))
+        await self._pick(COLUMN_KEYS.index(column) + SIZE * ROW_KEYS.index(char))
 
     def _back(self) -> None:
         if self.typed:
@@ -231,7 +240,7 @@ class MonteCarloScreen(GameScreen):
         else:
             self.refuse("Nothing to take back: U undoes a move.")
 
-    def _pick(self, p: int) -> None:
+    async def _pick(self, p: int) -> None:
         card = self.game.grid[p]
         if card is None:
             self.refuse(f"There is no card at {position_name(p)}.")
@@ -247,7 +256,7 @@ class MonteCarloScreen(GameScreen):
             if refusal:
                 self.refuse(refusal)
             else:
-                self._play(pair_name(first, p))
+                await self._play(pair_name(first, p))
 
     def _pair_refusal(self, p: int, q: int) -> str:
         """Why two cards are no pair, naming them as the caller sees them (``9♣``, which
@@ -261,9 +270,31 @@ class MonteCarloScreen(GameScreen):
             return f"{where} are not the same rank."
         return f"{where} do not touch (side by side, above or corner to corner)."
 
-    def _play(self, move: str) -> None:
+    async def _closing_agreed(self, move: str) -> bool:
+        """Before a move that brings on a consolidation dealing from the stock: say what
+        it closes and ask (No unless Y).  True to play it."""
+        game = self.game
+        dealt = game.deals_after(move)
+        if not dealt:
+            return True
+        others = [m for m in game.legal_moves() if m != move and not game.deals_after(m)]
+        if not game.can_undo and not others:
+            return True            # nothing to take back, no other choice: nothing is lost
+        what = "this pair" if move != CONSOLIDATE else "consolidating"
+        before = " and the pairs before it" if game.can_undo else ""
+        self.draw()
+        if await confirm(self.session, f"The door then deals {plural(dealt, 'card')} from the "
+                         f"stock: {what}{before} can no longer be undone. Go on?",
+                         default=False):
+            return True
+        self.say("Not played: pick another pair, or U to take pairs back.")
+        return False
+
+    async def _play(self, move: str) -> None:
         """Play a pair or ``c``; say what it removed and what a consolidation did."""
         game = self.game
+        if not await self._closing_agreed(move):
+            return
         before_events, said = len(game.consolidations), self.note
         if not self.play(move):
             return
@@ -280,6 +311,13 @@ class MonteCarloScreen(GameScreen):
     def _mark(self, event: Consolidation) -> None:
         self.marks = {dst: MOVED_MARK for _, dst in event.moves}
         self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
+
+    # -- the end ---------------------------------------------------------------------------
+    def no_moves_words(self) -> str:
+        return "No pair is left, and consolidating would change nothing."
+
+    async def offer_take_back(self) -> None:
+        self._undo()
 
     def _undo(self) -> None:
         self.typed, self.picked = "", None

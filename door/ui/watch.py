@@ -153,7 +153,7 @@ def draw_view(view: Viewport, watched: WatchedGame) -> None:
 
 def over_note(watched: WatchedGame) -> str:
     game = watched.game
-    if game.status in (Status.WON, Status.LOST):
+    if game.status is not Status.PLAYING or game.finished or game.cannot_win:
         return (f"{watched.alias}'s game is over: final score {game.score}.  "
                 "Press a key to go back.")
     return f"{watched.alias} has left this game.  Press a key to go back."

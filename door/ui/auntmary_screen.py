@@ -72,7 +72,7 @@ BLOCKED_WORDS = {
     STUCK: "Stuck: no move of any kind is left.",
     HOPELESS: "No way forward: no move can send a card home or turn one over any more.",
 }
-BLOCKED_NOTES = {kind: f"{words} U undoes, X ends the game."
+BLOCKED_NOTES = {kind: f"{words} U takes back, X ends the game."
                  for kind, words in BLOCKED_WORDS.items()}
 BLOCKED_PANEL = {STUCK: "Stuck: X ends, U undoes", HOPELESS: "No way forward: X, U"}
 """Left of each picked-up card, on yellow: one cell per card, so picking up a long run and

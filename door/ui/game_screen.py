@@ -376,7 +376,7 @@ class GameScreen(ABC):
             char = key.char.lower() if key.is_char else ""
             if key.name == "resize":
                 continue
-            if key.name == "enter" or char == "e":
+            if key.name == "enter" or char in ("e", RESIGN_KEY) or key.name == "f10":
                 self.end_here(reason)
             elif char == "u" and undo:
                 await self.offer_take_back()

@@ -283,16 +283,16 @@ async def test_deal_then_undo_warns_about_cheating(caller: Caller) -> None:
         assert caller.column(col) == shown(game, col), col
     assert "U UNDO" in caller.text                             # the undo is "lighted"
     caller.send("u")
-    await caller.wait_for("marks you a cheater")
+    await caller.wait_for(CHEATER_QUESTION)
     # One line: the key line above it stays (a wrapped question would cover it).
-    assert caller.term.lines[-2].strip() == CHEATER_QUESTION + " (Y/n)"
+    assert caller.term.lines[-2].strip() == CHEATER_QUESTION + " (y/N)"
     assert "U UNDO" in caller.term.lines[-3]
-    caller.send("n")
+    caller.send("\r")                                          # Enter: No, the mark is for good
     await caller.wait_for("Not undone.")
     assert "U UNDO" in caller.term.lines[-3]                   # the key line is back
     assert "Score 0 " in caller.text
     caller.send("u")
-    await caller.wait_for("marks you a cheater")
+    await caller.wait_for(CHEATER_QUESTION)
     caller.send("y")
     await caller.wait_for("Undone: +2. Marked a cheater.")
     assert "CHEATER" in caller.text and "Score 2 " in caller.text and "To deal 74" in caller.text
@@ -325,11 +325,11 @@ async def test_deal_with_empty_columns_asks_first(monkeypatch, settings) -> None
     caller = Caller(settings)
     await caller.wait_for("Mariant #7")
     caller.send("d")
-    await caller.wait_for("8 empty columns: +40. Deal? (Y/n)")
-    caller.send("n")
+    await caller.wait_for("8 empty columns: this deal costs +40. Deal anyway? (y/N)")
+    caller.send("\r")                                          # Enter: No
     await caller.wait_for("No deal.")
     caller.send("d")
-    await caller.wait_for("empty columns: +40. Deal?")
+    await caller.wait_for("this deal costs +40. Deal anyway?")
     caller.send("y")
     await caller.score(40)
     assert caller.column(0)[-1] == card_label(stock[0])

@@ -480,8 +480,7 @@ class AncientoScreen(GameScreen):
             return
         self.draw()
         if not await confirm(self.session, f"End the game now? The {game.stones_left} stones "
-                             f"left are never placed; the score stays {game.points} + "
-                             f"{game.end_bonus()}.", default=False):
+                             "left are never placed.", default=False):
             self.say("The game goes on.")
             return
         self.play(END)

@@ -498,7 +498,7 @@ class AuntMaryScreen(GameScreen):
 
     def resign_question(self) -> str:
         self.picked = None
-        return (f"Resign with {plural(self.game.score, 'card')} home? The game ends now, "
+        return (f"Resign? The game ends now with {plural(self.game.score, 'card')} home, "
                 "out of the hall of fame.")
 
     # -- drawing ---------------------------------------------------------------------------

@@ -380,9 +380,11 @@ class GameScreen(ABC):
                 self.end_here(reason)
             elif char == "u" and undo:
                 await self.offer_take_back()
-            elif key.name == "esc":
+            elif key.name == "esc" or char == "q":
                 self._offer_declined = (reason, len(game.actions))
                 self.say(f"{reason} {'U takes back, ' if undo else ''}X ends the game.")
+                if char == "q":
+                    await self.common_key(key)   # leave, asked as on the board
             else:
                 session.bell()
                 continue
@@ -573,7 +575,10 @@ class GameScreen(ABC):
                     self.draw()
                 await self.session.show()
                 key = await self.next_key(waiter)
-                if key is None:
+                if key is None:                    # background work: a solver's answer
+                    if self.still is not None:
+                        self._solver_answer()
+                        self.still.collect()       # said under the end offer it may bring
                     await self.check_end()
                     continue
                 if not await self.on_key(key) and not await self.common_key(key):

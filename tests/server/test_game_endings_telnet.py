@@ -173,7 +173,7 @@ async def test_aunt_mary_ends_when_no_way_forward(door_home: Path) -> None:
         await caller.wait_for("Your choice")
 
         await open_game(caller, "a", 5, "Aunt Mary")
-        await resign(caller, "Resign with 0 cards home?")
+        await resign(caller, "Resign? The game ends now with 0 cards home")
         caller.send("m")
         await caller.wait_for("Your choice")
         await not_offered_again(caller, "a", "Game number:")

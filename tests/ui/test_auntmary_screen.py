@@ -314,7 +314,7 @@ async def test_stuck_brings_the_end_offer(settings: Settings, monkeypatch) -> No
     await caller.wait_for("Undone.")
     assert OFFER_END not in caller.text and "Stuck" not in caller.text
     caller.send("x")
-    await caller.wait_for("Resign with 0 cards home? The game ends now, out of the hall of "
+    await caller.wait_for("Resign? The game ends now with 0 cards home, out of the hall of "
                           "fame. (y/N)")
     caller.send("\r")                                      # Enter: No
     await caller.wait_for("Play on.")

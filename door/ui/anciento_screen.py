@@ -260,7 +260,8 @@ class AncientoScreen(GameScreen):
             return "Time is up: the game is over, like it or not."
         if game.status is Status.WON:
             return "All 72 stones placed!"
-        return f"Game ended with {plural(game.stones_left, 'stone')} not placed."
+        return self.ended_here or f"Game ended with {plural(game.stones_left, 'stone')} " \
+            "not placed."
 
     # -- the end offer ----------------------------------------------------------------------
     def no_moves_words(self) -> str:
@@ -286,8 +287,11 @@ class AncientoScreen(GameScreen):
     def end_notes(self) -> list[str]:
         game = self.game
         left, quatros = stones_left_bonus(game.stones_left), quatro_bonus(game.quatros)
-        return [f"Placements {game.points} + stones-left bonus {left}"
-                f" + Quatro bonus {quatros} ({plural(game.quatros, 'Quatro')})"]
+        notes = [f"Placements {game.points} + stones-left bonus {left}"
+                 f" + Quatro bonus {quatros} ({plural(game.quatros, 'Quatro')})"]
+        if self.ended_here and game.stones_left and not self.timed_out:
+            notes.insert(0, f"Game ended with {plural(game.stones_left, 'stone')} not placed.")
+        return notes
 
     # -- keys ------------------------------------------------------------------------------
     async def on_key(self, key: Key) -> bool:

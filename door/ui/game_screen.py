@@ -363,14 +363,8 @@ class GameScreen(ABC):
         if not undo and not play_on:
             self.end_here(reason)
             return
-        lines = [reason, "", self.score_words(), "",
-                 "[E] or Enter  end the game here: final score, hall of fame"]
-        if undo:
-            lines.append(f"[U]  {self.take_back_words()}")
-        lines.append("[Esc]  " + ("play on" if play_on else "look at the board first"))
         while True:
-            self.draw()
-            box_text(session, lines, title=f"{self.title} {short_deal_label(game)}")
+            self.draw_end_offer(reason)
             await session.show()
             key = await session.key()
             char = key.char.lower() if key.is_char else ""
@@ -389,6 +383,18 @@ class GameScreen(ABC):
                 session.bell()
                 continue
             return                       # the next frame is drawn whole: the box drew over it
+
+    def draw_end_offer(self, reason: str) -> None:
+        """The end offer's box over the board (see :meth:`offer_end`)."""
+        game = self.game
+        lines = [reason, "", self.score_words(), "",
+                 "[E] or Enter  end the game here: final score, hall of fame"]
+        if game.can_undo:
+            lines.append(f"[U]  {self.take_back_words()}")
+        lines.append("[Esc]  " + ("look at the board first" if game.no_moves_left
+                                  else "play on"))
+        self.draw()
+        box_text(self.session, lines, title=f"{self.title} {short_deal_label(game)}")
 
     def resign_question(self) -> str:
         """X: what resigning throws away, asked with No as the answer to Enter."""
@@ -844,6 +850,7 @@ async def end_of_game(screen: GameScreen) -> str:
     watches a winning line), and what next."""
     rank, note = await _record_result(screen)
     session = screen.session
+    screen.say("")   # what the message line said in play is over with the game
 
     news = await messages_news(session)
     waiter = KeyWaiter(session)
@@ -853,42 +860,51 @@ async def end_of_game(screen: GameScreen) -> str:
         await waiter.close()
 
 
+def draw_end_box(screen: GameScreen, rank: int | None, note: str, news: str) -> bool:
+    """Draw the end box over the finished game: the verdict, the final score and how it is
+    made, the place in the hall of fame, what next.  True when W (a winning line) is on."""
+    game, session = screen.game, screen.session
+    screen.draw()
+    verdict = screen.deal_verdict()
+    won = game.status is Status.WON
+    lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
+    if screen.daily_day is not None:
+        lines.append(attempt_note(screen.daily_day, screen.daily_before, finished=True))
+    if screen.help_note():
+        lines.append(screen.help_note())
+    if screen.deal_task is not None:
+        lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
+                                       session.settings.solver.budget))
+    if rank:
+        lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
+                     "hall of fame!")
+    elif note:
+        lines.append(note)
+    if news:
+        lines += ["", news]
+    again = "the same random game" if game.options.get("random") else deal_label(game)
+    watch = bool(not won and verdict is not None and verdict.verdict == WINNABLE
+                 and verdict.line)
+    lines += ["", f"[A] again with {again}", "[N] a new deal", f"[M] {screen.back_label}"]
+    if watch:
+        lines.append("[W] watch a winning line")
+    box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
+    return watch
+
+
 async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
                    waiter: KeyWaiter) -> str:
     """Show the end box until the caller chooses; redrawn when the deal's verdict comes."""
-    game, session = screen.game, screen.session
+    session = screen.session
     while True:
-        screen.draw()
-        verdict = screen.deal_verdict()
-        won = game.status is Status.WON
-        lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
-        if screen.daily_day is not None:
-            lines.append(attempt_note(screen.daily_day, screen.daily_before, finished=True))
-        if screen.help_note():
-            lines.append(screen.help_note())
-        if screen.deal_task is not None:
-            lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
-                                           session.settings.solver.budget))
-        if rank:
-            lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
-                         "hall of fame!")
-        elif note:
-            lines.append(note)
-        if news:
-            lines += ["", news]
-        again = "the same random game" if game.options.get("random") else deal_label(game)
-        watch = (not won and verdict is not None and verdict.verdict == WINNABLE
-                 and verdict.line)
-        lines += ["", f"[A] again with {again}", "[N] a new deal", f"[M] {screen.back_label}"]
-        if watch:
-            lines.append("[W] watch a winning line")
-        box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
+        watch = draw_end_box(screen, rank, note, news)
         await session.show()
         key = await screen.next_key(waiter)
         if key is None:
             continue                          # the verdict arrived: show it
         choice = key.char.lower() if key.is_char else key.name
         if choice == "w" and watch:
+            verdict = screen.deal_verdict()
             assert verdict is not None
             from .replay import Replay  # the viewer of replays draws with the game screens
 

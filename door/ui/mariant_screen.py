@@ -457,15 +457,22 @@ class MariantScreen(GameScreen):
                  "In Mariant the LOWEST score wins."]
         if game.cheater:
             notes.append("Marked a cheater: this game stays out of the hall of fame.")
+        elif not game.won:
+            notes.append("Not won: only won games enter the Hit Parade.")
         return notes
 
     # -- drawing ---------------------------------------------------------------------------
+    def _undo_lit(self) -> bool:
+        """U is "lighted" (R-MAR-10): the next undo would mark a cheater (not once over)."""
+        game = self.game
+        return game.undo_flags_cheater and not game.cheater and not self.is_over
+
     def key_line_state(self) -> Hashable:
-        return (self.key_line, self.game.undo_flags_cheater and not self.game.cheater)
+        return (self.key_line, self._undo_lit())
 
     def draw_key_line(self) -> None:
         super().draw_key_line()
-        if self.game.undo_flags_cheater and not self.game.cheater:
+        if self._undo_lit():
             screen = self.session.screen
             at = self.key_line.find(UNDO_LABEL)
             screen.put(screen.rows - 3, 1 + at, UNDO_LABEL.upper(), theme.WARNING)

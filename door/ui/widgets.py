@@ -14,6 +14,14 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in ``width`` cells: whole when it fits, else cut short with ``…`` at the end
+    (so a reader knows there was more)."""
+    if text_width(text) <= width:
+        return text
+    return clip(text, width - 1) + "…" if width > 0 else ""
+
+
 def header(session: Session, title: str) -> None:
     """Row 0: the door's name on the left, the screen's title on the right."""
     screen = session.screen
@@ -127,12 +135,13 @@ async def read_line(session: Session, row: int, col: int, prompt: str, width: in
 def box_text(session: Session, lines: list[str], title: str = "") -> None:
     """A framed panel in the middle of the screen holding ``lines`` (help, notices)."""
     screen = session.screen
-    width = min(screen.cols - 2, max([len(line) for line in lines] + [len(title) + 4]) + 4)
+    width = min(screen.cols - 2,
+                max([text_width(line) for line in lines] + [text_width(title) + 4]) + 4)
     height = min(screen.rows - 2, len(lines) + 2)
     top, left = (screen.rows - height) // 2, (screen.cols - width) // 2
     screen.fill(top, left, height, width, " ", theme.NORMAL)
     screen.box(top, left, height, width, theme.FRAME_BRIGHT, style="╔╗╚╝═║")
     if title:
-        screen.put(top, left + 2, f" {title} ", theme.TITLE)
+        screen.put(top, left + 2, f" {cut(title, width - 6)} ", theme.TITLE)
     for i, line in enumerate(lines[: height - 2]):
-        screen.put(top + 1 + i, left + 2, line[: width - 4], theme.LABEL)
+        screen.put(top + 1 + i, left + 2, cut(line, width - 4), theme.LABEL)

@@ -60,7 +60,7 @@ from .solver_view import (
 )
 from .still_winnable import DAILY_DAY, STILL_ASKS, StillWinnable, auto_label, auto_on, toggle_auto
 from .still_winnable import KEY as STILL_KEY
-from .widgets import box_text, confirm, header, message, plural, status_line
+from .widgets import box_text, confirm, fit_keys, header, message, plural, status_line
 
 log = logging.getLogger(__name__)
 NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
@@ -514,7 +514,7 @@ class GameScreen(ABC):
         """Row rows−3 (a long message may cover it for one frame, so draw it first)."""
         screen = self.session.screen
         screen.put(screen.rows - 3, 0, " " * screen.cols)
-        screen.put(screen.rows - 3, 1, self.key_line[: screen.cols - 2], theme.DIM)
+        screen.put(screen.rows - 3, 1, fit_keys(self.key_line, screen.cols - 2), theme.DIM)
 
     def draw_key_marks(self) -> None:
         """The key line's marks (see :meth:`key_marks_state`), over the key line's cells:
@@ -769,15 +769,22 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Openi
     if found is None:
         return None
     game, state = found
-    session.screen.clear()
-    header(session, screen_cls.title)
     label = f"{screen_cls.title} {deal_label(game)}"
     dead = ["No move is left in it: take a move back, or end it."] if game.no_moves_left \
         else []
-    box_text(session, [f"You have an unfinished {label}.", *dead, "",
-                       "N keeps it for later; a new deal you start replaces it."],
-             title="Welcome back")
-    if not await confirm(session, f"Resume your {label}?"):
+    while True:  # drawn again whole after a resize
+        session.screen.clear()
+        header(session, screen_cls.title)
+        box_text(session, [f"You have an unfinished {label}.", *dead, "",
+                           "N keeps it for later; a new deal you start replaces it."],
+                 title="Welcome back")
+        message(session, f"Resume your {label}? (Y/n)", theme.WARNING)
+        await session.show()
+        key = await session.key()
+        if key.name != "resize":
+            break
+    char = key.char.lower() if key.is_char else ""
+    if key.name != "enter" and char not in ("y", "o"):
         return None
     return Opening.from_state(game, state)
 

@@ -92,8 +92,8 @@ class MariantScreen(GameScreen):
     info = gamelist.MARIANT
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
-    key_line = (f"1-0 pick, put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"
-                " · ? keys")
+    key_line = (f"1-0 pick/put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"
+                " · X resign")
     help_lines: ClassVar[list[str]] = [
         "Build down, one rank at a time, in any suit but the partner suit:",
         "spades never go on clubs nor clubs on spades, hearts never on",

@@ -82,8 +82,8 @@ MOVED_MARK, DEALT_MARK = "↑", "+"
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
 UNDO_KEY, NO_UNDO_KEY = "U undo", "U none"
-STRICT_KEY_LINE = f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"
-RELAXED_KEY_LINE = f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"  # 78 cols
+STRICT_KEY_LINE = f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · X resign"
+RELAXED_KEY_LINE = f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate · X resign"
 """U on the key line: greyed when nothing can be undone (the pairs since cards were last
 dealt from the stock, as the panel says), and in monochrome, which cannot grey, worded.
 Short: it changes at every consolidation that deals, and back at the next pair."""
@@ -98,6 +98,18 @@ def mark_glyph(mark: str, charset: Charset) -> str:
     """``mark`` as the caller's charset sends it in one byte, else its ASCII stand-in (the
     charset's own table): ``↑`` in CP437 with glyphs, ``^`` in UTF-8, CP437 and ASCII."""
     return mark if len(charset.encode_char(mark)) == 1 else ASCII_FALLBACK.get(mark, mark)
+
+
+def closing_deal(game: MonteCarlo, move: str) -> int:
+    """The cards the stock deals after ``move`` when that is worth a question first (R-MC-4:
+    nothing before it can be undone then); 0 when the move deals none, or when nothing
+    would be lost: no pair to take back and no other move that does not deal."""
+    dealt = game.deals_after(move)
+    if not dealt:
+        return 0
+    if not game.can_undo and all(game.deals_after(m) for m in game.legal_moves() if m != move):
+        return 0
+    return dealt
 
 
 def consolidation_summary(event: Consolidation) -> str:
@@ -273,12 +285,9 @@ class MonteCarloScreen(GameScreen):
         """Before a move that brings on a consolidation dealing from the stock: say what
         it closes and ask (No unless Y).  True to play it."""
         game = self.game
-        dealt = game.deals_after(move)
+        dealt = closing_deal(game, move)
         if not dealt:
             return True
-        others = [m for m in game.legal_moves() if m != move and not game.deals_after(m)]
-        if not game.can_undo and not others:
-            return True            # nothing to take back, no other choice: nothing is lost
         what = "this pair" if move != CONSOLIDATE else "consolidating"
         before = " and the pairs before it" if game.can_undo else ""
         self.draw()
@@ -465,7 +474,7 @@ class MonteCarloScreen(GameScreen):
                                                    self.deal_verdict())):
             return  # all it shows comes from these: no action, no verdict since, no change
         top, left = GRID_TOP, PANEL_LEFT
-        fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
+        fill = "consolidate now" if game.relaxed else "(the door consolidates)"
         rows = [  # the score is on the status line: twice, it cost every pair twice
             ("Stock", f"{len(game.stock):>2} cards", theme.BRIGHT),  # 10 to 9: one cell
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),

@@ -14,6 +14,7 @@ from door.games.anciento import Anciento
 from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
+from door.ui.montecarlo_screen import closing_deal
 
 OFFER = "[E] or Enter  end the game here"
 AGAIN = "[A] again with game #"
@@ -92,9 +93,7 @@ def mc_keys(number: int) -> tuple[str, MonteCarlo]:
     keys = []
     while game.legal_moves():
         move = game.legal_moves()[0]
-        others = [m for m in game.legal_moves() if m != move and not game.deals_after(m)]
-        asked = game.deals_after(move) and (game.can_undo or others)
-        keys.append(move + ("y" if asked else ""))
+        keys.append(move + ("y" if closing_deal(game, move) else ""))
         game.play(move)
     return "".join(keys), game
 

@@ -20,7 +20,14 @@ from door.games.cards import Card
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
 from door.ui import replay
 from door.ui.cards import card_label
-from door.ui.montecarlo_screen import MOVED_MARK, MonteCarloScreen, cell_origin, mark_glyph
+from door.ui.montecarlo_screen import (
+    MOVED_MARK,
+    MonteCarloScreen,
+    cell_origin,
+    closing_deal,
+    mark_glyph,
+)
+from door.ui.widgets import plural
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -75,6 +82,7 @@ async def caller(settings: Settings):
 
 
 NUMBER = 11982
+OFFER = "[E] or Enter  end the game here"
 
 
 async def test_numbered_deal_is_on_screen(caller: Caller) -> None:
@@ -203,8 +211,13 @@ async def play_until_dealt(caller: Caller, game: MonteCarlo) -> None:
     while game.status.value == "playing":
         move = game.hints()[0]
         dealt = len(game.consolidations)
+        asked = closing_deal(game, move)
         game.play(move)
         caller.send(move)
+        if asked:                       # the last pair of a round: asked first (y/N)
+            await caller.wait_for(f"The door then deals {plural(asked, 'card')} from the "
+                                  "stock:")
+            caller.send("y")
         await caller.wait_for(f"Score {game.score} ")
         if len(game.consolidations) > dealt and game.last_consolidation.dealt:
             return
@@ -294,6 +307,9 @@ async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path)
     relaxed.send(position_name(p) + position_name(q))
     await relaxed.wait_for(f"Score {game.score} ")
     relaxed.send("F")
+    assert closing_deal(game, "c")        # the pairs before can no longer be undone: asked
+    await relaxed.wait_for("before it can no longer be undone. Go on? (y/N)")
+    relaxed.send("y")
     game.play("c")
     event = game.last_consolidation
     await relaxed.wait_for(legend_counts(event))
@@ -358,7 +374,10 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
     caller = Caller(settings, charset="utf8")
     await caller.wait_for("Monte Carlo #7")
     caller.send("a1b1")
-    await caller.wait_for("No more moves.")
+    await caller.wait_for(OFFER)          # no pair left: the last pair may come back
+    assert "[U]  take the last move back" in caller.text
+    caller.send("\r")
+    await caller.wait_for("No pair is left, and consolidating would change nothing.")
     await caller.wait_for("This deal could be won: W shows a winning line.", timeout=60)
     final = lost_in_one(7)
     final.play("a1b1")
@@ -390,6 +409,8 @@ async def test_nobody_could_win_this_deal(settings: Settings, monkeypatch) -> No
     caller = Caller(settings, charset="utf8")
     await caller.wait_for(f"Monte Carlo #{number}")
     caller.send("a1b1")
+    await caller.wait_for(OFFER)
+    caller.send("e")
     await caller.wait_for(f"Nobody could win deal #{number}.", timeout=60)
     assert "[W] watch" not in caller.text
     caller.send("m")

@@ -312,7 +312,9 @@ class AncientoScreen(GameScreen):
                 self.say("Typed column dropped.")
                 return True
         elif is_digit(char):
-            self.refuse(f"Type the column letter first, then the row: e{char}.")
+            shown = char if choice_number(char, self.game.geo.rows) is not None else "4"
+            self.refuse(f"A square is its column letter, then its row (1 to "
+                        f"{self.game.geo.rows}): e{shown}.")
             return True
         checking = False
         if key.name in ARROWS:

@@ -33,7 +33,6 @@ and ``U``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
@@ -45,7 +44,7 @@ from ..session import Session
 from ..term import Key
 from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
-from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label
+from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label, shown_cards
 from .game_screen import GameScreen, play_game
 from .widgets import plural
 
@@ -92,7 +91,6 @@ PANEL_MOVES: dict[str, dict[str, str]] = {
 }
 SPOTS = (*PILES, "s", "w", *FOUNDATIONS)   # the Tab order
 ARROWS = ("up", "down", "left", "right")
-CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDC]\b")
 
 LEGEND = [
     ("Arrows", "move the cursor"),
@@ -393,7 +391,7 @@ class AuntMaryScreen(GameScreen):
     def refuse(self, reason: str) -> None:
         """The engine's reason, as the screen shows cards (``2C`` -> ``2♣``), as a sentence:
         capitalised, with its full stop."""
-        reason = CARD_TEXT.sub(lambda m: card_label(Card.parse(m[0])), reason)
+        reason = shown_cards(reason)
         if reason and reason[-1] not in ".!?":
             reason += "."
         super().refuse(reason[:1].upper() + reason[1:])

@@ -30,6 +30,7 @@ from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ..session import Session
 from ..term import Key
 from . import theme
+from .cards import shown_cards
 from .game_screen import GameScreen, play_game
 from .mariant_board import (
     CARDS_TOP,
@@ -192,6 +193,10 @@ class MariantScreen(GameScreen):
         else:
             return False
         return True
+
+    def refuse(self, reason: str) -> None:
+        """The engine's reasons name cards as ``6D``: said as the board shows them."""
+        super().refuse(shown_cards(reason))
 
     # -- selecting and moving ----------------------------------------------------------------
     def _selected_cards(self) -> tuple[Card, ...]:

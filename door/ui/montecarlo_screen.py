@@ -208,6 +208,10 @@ class MonteCarloScreen(GameScreen):
             await self._pick(self.cursor)
         elif char and char in COLUMN_KEYS + ROW_KEYS:
             await self._type(char)
+        elif char.isdigit():
+            where = f"No square {self.typed}{char}: " if self.typed else ""
+            self.typed = ""
+            self.refuse(f"{where}a card's place is its column a-e, then its row 1-5: b2.")
         elif key.name == "backspace":
             self._back()
         elif key.name == "esc" and (self.typed or self.picked is not None):
@@ -238,7 +242,7 @@ class MonteCarloScreen(GameScreen):
             self.typed = char        # two letters running: the last one counts
             return
         if not self.typed:
-            self.refuse(f"Type the column letter first, then the row: b{char}.")
+            self.refuse(f"A card's place is its column a-e, then its row 1-5: b{char}.")
             return
         column, self.typed = self.typed, ""
         await self._pick(COLUMN_KEYS.index(column) + SIZE * ROW_KEYS.index(char))

@@ -158,9 +158,12 @@ async def test_typed_square_column_then_row(caller: Caller) -> None:
         caller.send("\x1b[C")                     # (a key between: the note is said anew)
     assert "Stones left 65" in caller.text and "Skip taken  off" in caller.text
     caller.send("4")
-    await caller.wait_for("Type the column letter first, then the row: e4.")
+    await caller.wait_for("A square is its column letter, then its row (1 to 8): e4.")
     caller.send("a9")
     await caller.wait_for("No square a9: the rows are 1 to 8.")
+    caller.send("z9")                             # no column z, and no row 9 to suggest
+    await caller.wait_for("A square is its column letter, then its row (1 to 8): e4.")
+    assert "e9" not in caller.text
 
 
 async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:

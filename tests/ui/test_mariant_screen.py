@@ -19,7 +19,7 @@ from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.games import IllegalMove
-from door.games.cards import RANKS, new_deck
+from door.games.cards import RANKS, Card, new_deck
 from door.games.mariant import Mariant, column_key
 from door.store import Store
 from door.ui.cards import card_label
@@ -740,3 +740,35 @@ async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) 
     await caller.wait_for("(2 down, 1 up)")
     number = int(re.search(r"Mariant #(\d+)", caller.text).group(1))
     assert solve("mariant", number, {"fd": 2, "fu": 1}, seconds=60).verdict == "winnable"
+
+
+@pytest.mark.parametrize("charset", ["utf8", "ascii"])
+async def test_a_refusal_names_cards_as_the_board_shows_them(settings, charset: str) -> None:
+    """The engine writes ``6D``; the message line shows ``6♦`` as the board does (and the
+    charset turns both into letters on a terminal without the glyphs)."""
+    game = Mariant.new(NUMBER)
+    src, dst, reason = next((s, d, str(exc)) for s in range(10) for d in range(10)
+                            if s != d for exc in refusal(game, s, d))
+    caller = Caller(settings, charset=charset)
+    await caller.start()
+    caller.send(KEYS[src] + KEYS[dst])
+    words = reason.split(":")[0]                     # "6D does not go onto QH"
+    cards = words.split()
+    shown = " ".join(card_label(Card.parse(w)) if len(w) == 2 and w[0] in RANKS else w
+                     for w in cards)
+    if charset == "ascii":
+        shown = words                                # letters: S H D C
+    await caller.wait_for(shown)
+    if charset == "utf8":
+        assert words not in caller.text
+    await caller.close()
+
+
+def refusal(game: Mariant, src: int, dst: int) -> list[IllegalMove]:
+    """The engine's refusal of moving column ``src``'s group onto ``dst`` (none if legal)."""
+    trial = game.copy()
+    try:
+        trial.play(f"{KEYS[src]}>{KEYS[dst]}")
+    except IllegalMove as exc:
+        return [exc] if "does not go onto" in str(exc) else []
+    return []

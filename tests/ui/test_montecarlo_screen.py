@@ -147,7 +147,9 @@ async def test_typing_shows_the_half_and_esc_backspace_take_it_back(caller: Call
     caller.send("h")                           # another message, then pick and drop with Esc
     await caller.wait_for("Hint:")
     caller.send(row)                           # the row alone: the column comes first
-    await caller.wait_for(f"Type the column letter first, then the row: b{row}.")
+    await caller.wait_for(f"A card's place is its column a-e, then its row 1-5: b{row}.")
+    caller.send("b9")                          # no row 9: said, and nothing picked
+    await caller.wait_for("No square b9: a card's place is its column a-e, then its row 1-5")
     caller.send(column + row)
     await caller.settle()
     assert caller.cell(p)[1] == "»"

@@ -605,6 +605,10 @@ class AuntMary(Game):
         return Status.STUCK if self.stuck else Status.PLAYING
 
     @property
+    def finished(self) -> bool:
+        return self.over
+
+    @property
     def no_moves_left(self) -> bool:
         return self.stuck
 

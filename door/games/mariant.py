@@ -293,6 +293,10 @@ class Mariant(Game):
         return bool(self._history) and not self.finished
 
     @property
+    def finished(self) -> bool:
+        return self.resigned or self.won      # asked every key: no list of moves for it
+
+    @property
     def no_moves_left(self) -> bool:
         return self.status is Status.STUCK
 

@@ -19,10 +19,10 @@ from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.games import IllegalMove
-from door.games.cards import RANKS, Card, new_deck
+from door.games.cards import RANKS, new_deck
 from door.games.mariant import Mariant, column_key
 from door.store import Store
-from door.ui.cards import card_label
+from door.ui.cards import card_label, shown_cards
 from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, KEYS, column_x, foot_row
 from door.ui.mariant_screen import CHEATER_QUESTION, MariantScreen
 
@@ -214,7 +214,7 @@ async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> 
     await caller.wait_until(lambda: "»" in caller.column(src)[-1], "outlined")
     bells = caller.bells
     caller.send(column_key(dst))
-    await caller.wait_for(reason[:60])
+    await caller.wait_for(shown_cards(reason)[:60])          # 6♦, as the board shows it
     assert caller.bells == bells + 1
     group = game.group_length(src)
     outlined = [*before[src][:-group], *(f"»{face}«" for face in before[src][-group:])]
@@ -746,29 +746,14 @@ async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) 
 async def test_a_refusal_names_cards_as_the_board_shows_them(settings, charset: str) -> None:
     """The engine writes ``6D``; the message line shows ``6♦`` as the board does (and the
     charset turns both into letters on a terminal without the glyphs)."""
-    game = Mariant.new(NUMBER)
-    src, dst, reason = next((s, d, str(exc)) for s in range(10) for d in range(10)
-                            if s != d for exc in refusal(game, s, d))
+    src, dst, reason = refused_pair(Mariant.new(NUMBER))
+    words = reason.split(":")[0]                     # "6D does not go onto QH"
     caller = Caller(settings, charset=charset)
     await caller.start()
     caller.send(KEYS[src] + KEYS[dst])
-    words = reason.split(":")[0]                     # "6D does not go onto QH"
-    cards = words.split()
-    shown = " ".join(card_label(Card.parse(w)) if len(w) == 2 and w[0] in RANKS else w
-                     for w in cards)
-    if charset == "ascii":
-        shown = words                                # letters: S H D C
-    await caller.wait_for(shown)
     if charset == "utf8":
-        assert words not in caller.text
+        await caller.wait_for(shown_cards(words))
+        assert words not in caller.text and shown_cards(words) != words
+    else:                                            # letters: S H D C
+        await caller.wait_for(words)
     await caller.close()
-
-
-def refusal(game: Mariant, src: int, dst: int) -> list[IllegalMove]:
-    """The engine's refusal of moving column ``src``'s group onto ``dst`` (none if legal)."""
-    trial = game.copy()
-    try:
-        trial.play(f"{KEYS[src]}>{KEYS[dst]}")
-    except IllegalMove as exc:
-        return [exc] if "does not go onto" in str(exc) else []
-    return []

@@ -450,6 +450,13 @@ async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path)
     await caller.wait_for("Save this game as:")
     caller.send("Tuesday\r")
     await caller.wait_for('Saved as "Tuesday"')
+    caller.send("s")                                            # the name again: asked first
+    await caller.wait_for("Save this game as:")
+    caller.send("tuesday\r")
+    await caller.wait_for('Replace your save "tuesday"? The game saved under that name is '
+                          "lost. (y/N)")
+    caller.send("\r")                                           # Enter: No, nothing replaced
+    await caller.wait_for("Not saved: choose another name (S).")
     caller.send("xy")
     await caller.wait_for("Final score:")
     caller.send("n")

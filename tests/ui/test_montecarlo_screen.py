@@ -208,12 +208,19 @@ async def test_undo_puts_the_pair_back(caller: Caller) -> None:
     assert caller.term.screen.buffer[21][at + 1].bold
 
 
-async def play_until_dealt(caller: Caller, game: MonteCarlo) -> None:
-    """Play hint pairs on screen and in ``game`` until a consolidation deals cards."""
+async def play_until_dealt(caller: Caller, game: MonteCarlo, say_no: bool = False) -> None:
+    """Play hint pairs on screen and in ``game`` until a consolidation deals cards (with
+    ``say_no``, the question before it is first answered with Enter: No, nothing played)."""
     while game.status.value == "playing":
         move = game.hints()[0]
         dealt = len(game.consolidations)
         asked = closing_deal(game, move)
+        if asked and say_no:
+            caller.send(move)
+            await caller.wait_for("(y/N)")
+            caller.send("\r")
+            await caller.wait_for("Not played: pick another pair, or U to take pairs back.")
+            assert f"Score {game.score} " in caller.text
         game.play(move)
         caller.send(move)
         if asked:                       # the last pair of a round: asked first (y/N)
@@ -247,7 +254,7 @@ def legend_counts(event) -> str:
 async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> None:
     await caller.start(NUMBER)
     game = MonteCarlo.new(NUMBER)
-    await play_until_dealt(caller, game)
+    await play_until_dealt(caller, game, say_no=True)
     event = game.last_consolidation
     await caller.wait_for(legend_counts(event))
     assert_marks(caller, event)

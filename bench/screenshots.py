@@ -1,4 +1,5 @@
-"""Render one screenshot per game (and the terminal settings) to docs/screens/*.png.
+"""Render one screenshot per game, its end box (and Mariant's end offer), and the terminal
+settings to docs/screens/*.png.
 
 Each game is dealt from a fixed number and played a few moves by its benchmark's player (or
 the engine's hints), drawn once, written as a plain CP437 repaint and turned into a PNG by
@@ -62,6 +63,57 @@ async def auntmary(path: Path) -> None:
     path.write_bytes(plain_repaint(session.screen, terminal.charset))
 
 
+def _dead_games() -> dict[str, object]:
+    """Each game played from a real deal to where no move is left (or none can win): the
+    positions tests/server/test_game_endings_telnet.py plays through a telnet door."""
+    from door.games.anciento import Anciento
+    from door.games.auntmary import AuntMary
+    from door.games.mariant import Mariant
+    from door.games.montecarlo import MonteCarlo
+
+    mariant = Mariant.new(1)
+    while mariant.stock_count:
+        mariant.play("d")
+    montecarlo = MonteCarlo.new(18)
+    while montecarlo.legal_moves():
+        montecarlo.play(montecarlo.legal_moves()[0])
+    auntmary = AuntMary.new(273)
+    while not auntmary.cannot_win:
+        auntmary.play(auntmary.deal_move() or "s")
+    anciento = Anciento.new(3)
+    while not anciento.is_over:
+        anciento.play(anciento.legal_moves()[0])
+    return {"mariant": mariant, "montecarlo": montecarlo, "auntmary": auntmary,
+            "anciento": anciento}
+
+
+def _screen_of(name: str, session: Session, game: object):
+    from door import gamelist
+
+    return gamelist.game(name).screen_class()(session, game)
+
+
+def end_box(name: str, rank: int | None):
+    """The end box of ``name``'s dead game, ended at the end offer (``rank``: its place)."""
+    async def shot(path: Path) -> None:
+        from door.ui.game_screen import draw_end_box
+
+        session, terminal = _session()
+        screen = _screen_of(name, session, _dead_games()[name])
+        screen.end_here(screen.end_reason())
+        draw_end_box(screen, rank, "", "")
+        path.write_bytes(plain_repaint(session.screen, terminal.charset))
+    return shot
+
+
+async def end_offer(path: Path) -> None:
+    """Mariant's end offer, where nothing can move and nothing is left to deal."""
+    session, terminal = _session()
+    screen = _screen_of("mariant", session, _dead_games()["mariant"])
+    screen.draw_end_offer(screen.end_reason())
+    path.write_bytes(plain_repaint(session.screen, terminal.charset))
+
+
 async def settings_screen(path: Path) -> None:
     from door.ui.settings import draw
 
@@ -80,7 +132,10 @@ async def main(out: Path) -> int:
         return 2
     out.mkdir(parents=True, exist_ok=True)
     shots = {"mariant": mariant, "montecarlo": montecarlo, "auntmary": auntmary,
-             "anciento": anciento, "terminal-settings": settings_screen}
+             "anciento": anciento, "terminal-settings": settings_screen,
+             "mariant-offer": end_offer, "mariant-end": end_box("mariant", None),
+             "montecarlo-end": end_box("montecarlo", 1), "auntmary-end": end_box("auntmary", 2),
+             "anciento-end": end_box("anciento", 1)}
     with tempfile.TemporaryDirectory() as tmp:
         for name, make in shots.items():
             ans = Path(tmp) / f"{name}.ans"

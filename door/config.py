@@ -177,6 +177,7 @@ class LimitsSettings:
     minutes_per_call: int = 60
     messages_per_hour: int = 10  # messages one caller may send in an hour (flood control)
     message_length: int = 2000  # characters in one message's body
+    watch_minutes: int = 60  # watching a live game counts as activity for this long a key
 
 
 @dataclass(frozen=True)
@@ -484,7 +485,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "limits": (LimitsSettings, {"idle_timeout": _int_between(60, 86400),
                                 "minutes_per_call": _int_between(1, 1440),
                                 "messages_per_hour": _int_between(1, 1000),
-                                "message_length": _int_between(100, 20000)}),
+                                "message_length": _int_between(100, 20000),
+                                "watch_minutes": _int_between(1, 1440)}),
     "accounts": (AccountsSettings, {"guest": _bool, "login_attempts": _int_between(1, 100),
                                     "lockout_minutes": _int_between(1, 1440),
                                     "login_timeout": _int_between(2, 3600)}),

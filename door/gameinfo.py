@@ -52,8 +52,9 @@ class HallRule:
         return "fewest points first" if self.lowest_wins else "highest score first"
 
     def counts(self, status: str, cheater: bool) -> bool:
-        """Whether a finished game enters the hall."""
-        if cheater:
+        """Whether a finished game enters the hall: never a cheated or a resigned one (the
+        hall ranks games played to their end)."""
+        if cheater or status == "resigned":
             return False
         return status == "won" if self.won_only else True
 

@@ -128,6 +128,9 @@ class Session:
         self._keys_in_a_row = 0
         self._alarm: asyncio.TimerHandle | None = None  # wakes the read: see _read
         self._idle: tuple[float | None, bool] = (None, False)  # see _key
+        self.idle_hold: Callable[[], bool] | None = None
+        """Asked when the idle limit is reached: True means the caller is busy without
+        typing (watching a live game, door/ui/watch.py), and the idle clock starts over."""
         self._loop: asyncio.AbstractEventLoop | None = None  # the visit's, once known
         terminal.on_resize = self._on_resize
         self.autosave: Callable[[], Awaitable[None]] | None = None
@@ -414,6 +417,9 @@ class Session:
                                               <= self._time_warnings[0]):
                     continue  # the warning is shown at the top of the loop
                 elif loop.time() >= idle_due:
+                    if self.idle_hold is not None and self.idle_hold():
+                        warned, idle_due = False, None  # busy watching: not idle
+                        continue
                     if warned:
                         raise self._ending(IdleTimeout("idle"))
                     warned, idle_due = True, None

@@ -427,6 +427,17 @@ class Anciento(Game):
         return not self.ended and bool(self._history)
 
     @property
+    def finished(self) -> bool:
+        """Ended (``end``, the seed's F10, or the timer): the final score counts."""
+        return self.ended
+
+    @property
+    def no_moves_left(self) -> bool:
+        """No stone can be placed (all 72 are, or the current one fits nowhere), and the
+        game is not ended yet: take back, or end it (R-ANC-4)."""
+        return not self.ended and self.is_over
+
+    @property
     def can_redo(self) -> bool:
         return not self.ended and bool(self._put_back)
 

@@ -10,9 +10,10 @@ The rules, the notation and the JSON form are described in ``docs/auntmary.md``.
   waste top to a column / its foundation, ``2>5`` or ``2:3>5`` tableau run, ``2>f`` column top
   home, ``fH>4`` foundation top back to the tableau, ``auto`` finish a won game, ``resign``.
 * Score = cards on the foundations (+1 in, −1 out).  No automatic loss (R-AM-2): ``resign``
-  ends the game as LOST.  STUCK (no move of any kind left) and ``hopeless`` (moves left, but
-  none can ever raise the score or turn a card, proven) are information only.  Unlimited
-  undo and redo (R-AM-4).
+  ends the game as RESIGNED.  STUCK (no move of any kind left: ``no_moves_left``) and
+  ``hopeless`` (moves left, but none can ever raise the score or turn a card, proven:
+  ``cannot_win``) leave the choice to the player: take back, or end the game there.
+  Unlimited undo and redo (R-AM-4).
 
 The position is an immutable :class:`Position`, so undo and redo are stacks of positions: a
 move can never be half undone, and the score and redeal counter travel with the board.
@@ -600,8 +601,20 @@ class AuntMary(Game):
         if is_won(self.position):
             return Status.WON
         if self.position.resigned:
-            return Status.LOST
+            return Status.RESIGNED
         return Status.STUCK if self.stuck else Status.PLAYING
+
+    @property
+    def finished(self) -> bool:
+        return self.over
+
+    @property
+    def no_moves_left(self) -> bool:
+        return self.stuck
+
+    @property
+    def cannot_win(self) -> bool:
+        return self.hopeless
 
     def hints(self) -> list[str]:
         """Moves in the AIS ``get-hint`` order (docs/rules.md), best first, no repeats.

@@ -6,6 +6,14 @@ the whole state round-trips through JSON; a :class:`GameRecord` (game, number, o
 actions) replays to the same state and score, which is how a stored score is trusted.
 
 An *action* in a record is a move's notation, or one of the words ``undo`` / ``redo``.
+
+Every engine says when a game is over, in the same words (docs/rules.md, "The end of a
+game"): :attr:`Game.finished` (won, resigned, or ended by its own rules: nothing more is
+accepted), :attr:`Game.no_moves_left` (nothing can be played, but a move may still be taken
+back), :attr:`Game.cannot_win` (moves remain, none can ever lead to a win: proven by the
+engine itself), and :attr:`Game.outcome` (what an ended game is stored as).  ``resign``
+(:data:`RESIGN`) is a move in every card game: it ends the game as RESIGNED, which no hall
+of fame counts.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from typing import Any, ClassVar, Self
 
 UNDO = "undo"
 REDO = "redo"
+RESIGN = "resign"
+"""The move that gives a game up (Anciento's is its own ``end``, the seed's F10)."""
 
 
 class IllegalMove(ValueError):
@@ -28,6 +38,7 @@ class Status(enum.StrEnum):
     WON = "won"
     LOST = "lost"      # the rules say the game cannot go on
     STUCK = "stuck"    # information only: no useful move is left, the caller may still act
+    RESIGNED = "resigned"  # the player gave up (``resign``): final, in no hall of fame
 
 
 @dataclass(frozen=True)
@@ -117,6 +128,40 @@ class Game(ABC):
     @property
     @abstractmethod
     def status(self) -> Status: ...
+
+    # -- the end of a game ----------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        """Over for good: won, resigned, or ended by the game's own rules.  Nothing more is
+        accepted, not even an undo (Anciento overrides: its ``end`` is final)."""
+        return self.status in (Status.WON, Status.RESIGNED)
+
+    @property
+    def no_moves_left(self) -> bool:
+        """Not finished, yet nothing can be played: the caller may only take a move back
+        (where :attr:`can_undo`) or end the game here.  Engines with a cheaper test than
+        listing every move override it."""
+        return not self.finished and not self.legal_moves()
+
+    @property
+    def cannot_win(self) -> bool:
+        """Moves remain, but the engine has proven by itself (a complete search, no time
+        limit) that none can ever lead to a win: the game may as well end.  Never a guess:
+        engines without such a proof leave it False (the solver's "still winnable?" answers
+        the question where one exists)."""
+        return False
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would be accepted now."""
+        return False
+
+    @property
+    def outcome(self) -> Status:
+        """What the game is stored as once it has ended: WON, RESIGNED, else LOST (ended
+        with no move left, with no win possible, or by the game's own end)."""
+        status = self.status
+        return status if status in (Status.WON, Status.RESIGNED) else Status.LOST
 
     @abstractmethod
     def hints(self) -> list[str]:

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any, Self
 
-from .base import UNDO, Game, IllegalMove, Status
+from .base import RESIGN, UNDO, Game, IllegalMove, Status
 from .cards import RANKS, SUITS, Card, new_deck
 from .numbers import check_number, shuffled
 
@@ -125,6 +125,7 @@ class Mariant(Game):
         self.auto_moves = 0                   # Auto Ending moves (1 point each)
         self._history: list[Entry] = []
         self._ae_first: int | None = None     # len(actions) when AE first became available
+        self.resigned = False                 # ``resign`` was played: the game is over
 
     # -- creation ------------------------------------------------------------------------------
     @classmethod
@@ -239,9 +240,12 @@ class Mariant(Game):
 
     @property
     def status(self) -> Status:
-        """WON, STUCK (information only: no action at all is possible) or PLAYING."""
+        """WON, RESIGNED, STUCK (no action at all is possible: an undo may still be) or
+        PLAYING."""
         if self.won:
             return Status.WON
+        if self.resigned:
+            return Status.RESIGNED
         if not self.legal_moves():
             return Status.STUCK
         return Status.PLAYING
@@ -253,7 +257,7 @@ class Mariant(Game):
     @property
     def auto_ending_available(self) -> bool:
         """Stock empty, not won, and every non-empty column is one K..A group of 13 cards."""
-        if self._stock or self.won:
+        if self._stock or self.won or self.resigned:
             return False
         for col, cards in enumerate(self._cols):
             if cards and (len(cards) != SUIT_LENGTH or self._down[col]
@@ -278,7 +282,7 @@ class Mariant(Game):
     @property
     def undo_flags_cheater(self) -> bool:
         """Whether the NEXT undo would flag the player as a cheater (R-MAR-10): warn first."""
-        if not self._history or self.won:
+        if not self._history or self.finished:
             return False
         entry = self._history[-1]
         kind = entry[0]
@@ -286,7 +290,15 @@ class Mariant(Game):
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._history) and not self.won
+        return bool(self._history) and not self.finished
+
+    @property
+    def finished(self) -> bool:
+        return self.resigned or self.won      # asked every key: no list of moves for it
+
+    @property
+    def no_moves_left(self) -> bool:
+        return self.status is Status.STUCK
 
     # -- legal moves, help ---------------------------------------------------------------------
     def legal_moves(self) -> list[str]:
@@ -295,8 +307,9 @@ class Mariant(Game):
         MOVEs by source column 1..10, then destination column 1..10, then larger groups
         first (whole group ``3>7`` before ``3:2>7``); then REMOVEs ``r1``..``r0``; then
         ``d`` if the stock is not empty; then ``auto`` if Auto Ending is available.
+        ``resign`` is always accepted but not listed.
         """
-        if self.won:
+        if self.won or self.resigned:
             return []
         cols = self._cols
         tops = [cards[-1] if cards else None for cards in cols]
@@ -338,7 +351,7 @@ class Mariant(Game):
 
     def _group_moves(self) -> list[tuple[int, int]]:
         """Whole-group moves onto non-empty columns, as (src, dst) in column order."""
-        if self.won:
+        if self.won or self.resigned:
             return []
         tops = [cards[-1] if cards else None for cards in self._cols]
         pairs: list[tuple[int, int]] = []
@@ -378,6 +391,8 @@ class Mariant(Game):
             return ("d",)
         if text == AUTO:
             return ("a",)
+        if text == RESIGN:
+            return ("x",)
         if text == UNDO:
             raise IllegalMove("'undo' is not a move: call undo()")
         m = _MOVE_RE.match(text)
@@ -387,7 +402,8 @@ class Mariant(Game):
         m = _REMOVE_RE.match(text)
         if m:
             return ("r", _column_index(m.group(1)))
-        raise IllegalMove(f"not a Mariant move: {move!r} (try 3>7, 3:2>7, r3, d or auto)")
+        raise IllegalMove(f"not a Mariant move: {move!r} (try 3>7, 3:2>7, r3, d, auto or "
+                          "resign)")
 
     def canonical(self, move: str) -> str:
         """The move as records store it, in the current position.
@@ -407,6 +423,8 @@ class Mariant(Game):
             return _step_text(src, count, dst)
         if kind == "r":
             return f"r{column_key(action[1])}"
+        if kind == "x":
+            return RESIGN
         if kind == "d" and self._stock:
             return DEAL
         return AUTO
@@ -439,8 +457,12 @@ class Mariant(Game):
     def _execute(self, action: tuple[Any, ...]) -> None:
         if self.won:
             raise IllegalMove("the game is won: nothing more to play")
+        if self.resigned:
+            raise IllegalMove("the game was resigned: nothing more to play")
         kind = action[0]
-        if kind == "m":
+        if kind == "x":
+            self.resigned = True
+        elif kind == "m":
             _, src, count, dst = action
             count = self._check_move(src, count, dst)
             flipped = self._move(src, count, dst)
@@ -526,6 +548,8 @@ class Mariant(Game):
     def _undo(self) -> None:
         if self.won:
             raise IllegalMove("the game is won: nothing to undo")
+        if self.resigned:
+            raise IllegalMove("the game was resigned: nothing to undo")
         if not self._history:
             raise IllegalMove("nothing to undo")
         flags = self.undo_flags_cheater
@@ -594,6 +618,7 @@ class Mariant(Game):
             "raw_points": self.raw_points,
             "score": self.score,
             "cheater": self.cheater,
+            "resigned": self.resigned,
             "auto_ending_first": self._ae_first,
             "history": [_entry_json(e) for e in self._history],
             "actions": list(self.actions),
@@ -651,6 +676,9 @@ class Mariant(Game):
         game.cheater = data.get("cheater", False)
         if not isinstance(game.cheater, bool):
             raise ValueError("cheater must be true or false")
+        game.resigned = data.get("resigned", False)
+        if not isinstance(game.resigned, bool):
+            raise ValueError("resigned must be true or false")
         first = data.get("auto_ending_first")
         if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
             raise ValueError("auto_ending_first must be a whole number or null")
@@ -696,6 +724,7 @@ class Mariant(Game):
         other.moves, other.undos = self.moves, self.undos
         other.deal_penalty, other.auto_moves = self.deal_penalty, self.auto_moves
         other.cheater = self.cheater
+        other.resigned = self.resigned
         other._history = list(self._history)
         other._ae_first = self._ae_first
         other.actions = list(self.actions)

@@ -10,6 +10,10 @@ Consolidation is automatic in both modes as soon as no adjacent pair is left and
 change the grid (the only move left then, so doing it for the player loses nothing).  The
 "relaxed" mode (Aisleriot/PySolFC) additionally lets the player type ``c`` at any time it
 would change the grid; the default "strict" mode (the seed, R-MC-1) does not.
+
+A consolidation that deals from the stock cannot be undone (R-MC-4: it would show the stock
+order), so neither can the pairs before it: :meth:`MonteCarlo.deals_after` tells a screen
+which move would do that, to warn first.  ``resign`` gives the game up.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from .base import Game, IllegalMove, Status
+from .base import RESIGN, Game, IllegalMove, Status
 from .cards import Card, new_deck
 from .numbers import check_number, shuffled
 
@@ -74,10 +78,11 @@ def pair_name(p: int, q: int) -> str:
 
 
 def parse_move(text: str) -> str | tuple[int, int]:
-    """``c`` -> ``"c"``; ``b2c3`` / ``C3 b2`` / ``b2-c3`` -> (6, 12); ValueError otherwise."""
+    """``c`` -> ``"c"``; ``resign`` -> ``"resign"``; ``b2c3`` / ``C3 b2`` / ``b2-c3`` ->
+    (6, 12); ValueError otherwise."""
     t = "".join(text.split()).replace("-", "").lower()
-    if t == CONSOLIDATE:
-        return CONSOLIDATE
+    if t in (CONSOLIDATE, RESIGN):
+        return t
     if len(t) != 4:
         raise ValueError(f"not a move: {text!r} (expected two positions like b2c3, or c)")
     p, q = parse_position(t[:2]), parse_position(t[2:])
@@ -148,6 +153,8 @@ class _Step:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> _Step:
         parsed = parse_move(str(data["move"]))
+        if parsed == RESIGN:
+            raise ValueError("'resign' cannot be undone")
         shift = Consolidation.from_json(data["shift"]) if data.get("shift") else None
         if shift is not None and shift.dealt:
             raise ValueError("an undoable step cannot contain cards dealt from the stock")
@@ -180,6 +187,7 @@ class MonteCarlo(Game):
         self._history: list[_Step] = []
         self._status: tuple[int, Status] | None = None  # (actions so far, status then)
         self._score: tuple[int, int] | None = None  # (actions so far, score then)
+        self.resigned = False
 
     @classmethod
     def new(cls, number: int, mode: str = "strict", **options: Any) -> Self:
@@ -268,6 +276,8 @@ class MonteCarlo(Game):
     def _status_now(self) -> Status:
         if len(self.removed) == DECK_SIZE:
             return Status.WON
+        if self.resigned:
+            return Status.RESIGNED
         if self._has_pair() or self.can_consolidate_change():
             return Status.PLAYING
         return Status.LOST
@@ -277,7 +287,33 @@ class MonteCarlo(Game):
             parsed = parse_move(move)
         except ValueError:
             return move.strip()
-        return CONSOLIDATE if parsed == CONSOLIDATE else pair_name(*parsed)
+        return parsed if isinstance(parsed, str) else pair_name(*parsed)
+
+    def deals_after(self, move: str) -> int:
+        """How many stock cards the consolidation that ``move`` brings on would deal (0:
+        none, or an illegal move): after such a move nothing before it can be undone."""
+        try:
+            parsed = parse_move(move)
+        except ValueError:
+            return 0
+        if self.status is not Status.PLAYING:
+            return 0
+        if isinstance(parsed, str):
+            if parsed != CONSOLIDATE or self._consolidate_refusal() is not None:
+                return 0
+        else:
+            p, q = parsed
+            a, b = self.grid[p], self.grid[q]
+            if a is None or b is None or a.rank != b.rank or not adjacent(p, q):
+                return 0
+            self.grid[p] = self.grid[q] = None   # looked at in place, then put back
+            try:
+                if self._has_pair():
+                    return 0
+            finally:
+                self.grid[p], self.grid[q] = a, b
+        gaps = sum(card is None for card in self.grid) + (0 if isinstance(parsed, str) else 2)
+        return min(gaps, len(self.stock))
 
     # -- moves -----------------------------------------------------------------------------
     def _apply(self, move: str) -> None:
@@ -288,7 +324,9 @@ class MonteCarlo(Game):
         status = self.status
         if status is not Status.PLAYING:
             raise IllegalMove(f"the game is over ({status.value})")
-        if parsed == CONSOLIDATE:
+        if parsed == RESIGN:
+            self.resigned = True
+        elif parsed == CONSOLIDATE:
             self._play_consolidate()
         else:
             self._play_pair(*parsed)
@@ -349,11 +387,21 @@ class MonteCarlo(Game):
         """Why :meth:`undo` would be refused now, or None (for the UI to grey the key)."""
         if self.status is Status.WON:
             return "the game is won"
+        if self.resigned:
+            return "the game was resigned"
         if not self._history:
             if any(event.dealt for event in self.consolidations):
                 return "cannot undo past a consolidation that dealt cards from the stock"
             return "nothing to undo"
         return None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_refusal() is None
+
+    @property
+    def no_moves_left(self) -> bool:
+        return self.status is Status.LOST
 
     def _undo(self) -> None:
         refusal = self.undo_refusal()
@@ -390,6 +438,7 @@ class MonteCarlo(Game):
         other.consolidations = list(self.consolidations)
         other._history = list(self._history)
         other.actions = list(self.actions)
+        other.resigned = self.resigned
         return other
 
     # -- JSON ------------------------------------------------------------------------------
@@ -404,6 +453,7 @@ class MonteCarlo(Game):
             "removed": [str(c) for c in self.removed],
             "score": self.score,
             "status": self.status.value,
+            "resigned": self.resigned,
             "undo": [step.to_json() for step in self._history],
             "consolidations": [event.to_json() for event in self.consolidations],
             "actions": list(self.actions),
@@ -437,6 +487,9 @@ class MonteCarlo(Game):
         game.consolidations = [Consolidation.from_json(e) for e in data.get("consolidations", [])]
         game._history = [_Step.from_json(s) for s in data.get("undo", [])]
         game.actions = [str(a) for a in data.get("actions", [])]
+        game.resigned = data.get("resigned", False)
+        if not isinstance(game.resigned, bool):
+            raise ValueError("resigned must be true or false")
         game._check_history()
         if "score" in data and data["score"] != game.score:
             raise ValueError(f"score {data['score']!r} does not match the removed cards "

@@ -27,8 +27,8 @@ HALL_SIZE = 10
 
 
 def verify_record(record: GameRecord, score: int, status: str) -> bool:
-    """Replay ``record`` and check the claimed score and win; return the replay's cheater
-    flag.  Raises :class:`RecordRejected` naming what disagrees."""
+    """Replay ``record`` and check the claimed score, win and resignation; return the
+    replay's cheater flag.  Raises :class:`RecordRejected` naming what disagrees."""
     where = f"{record.game} #{record.number}"
     try:
         replayed = gamelist.engine(record.game).replay(record)
@@ -37,10 +37,12 @@ def verify_record(record: GameRecord, score: int, status: str) -> bool:
     if replayed.score != score:
         raise RecordRejected(f"the record of {where} replays to a score of {replayed.score}, "
                              f"not {score}")
-    won = replayed.status == Status.WON
-    if won != (status == Status.WON):
-        raise RecordRejected(f"the record of {where} replays to a game "
-                             f"{'won' if won else 'not won'}, but it was reported {status}")
+    for final in (Status.WON, Status.RESIGNED):
+        replays = replayed.status == final
+        if replays != (status == final):
+            raise RecordRejected(f"the record of {where} replays to a game "
+                                 f"{'' if replays else 'not '}{final}, but it was reported "
+                                 f"{status}")
     return replayed.cheater
 
 

@@ -15,9 +15,10 @@ the letters a–l name columns and are never command keys, on either board size 
 instructions are ``I`` inside the ``?`` help, not on the board).
 
 When no stone can be placed (the pouch is empty, or the current stone fits nowhere) the game
-does not end by itself: take back is still allowed, so the screen says so and waits for X
-or a take back.  After ``end`` the engine's status is WON (all 72 placed) or LOST, which is
-what the frame's ``is_over`` looks for.
+does not end by itself: take back is still allowed, so the frame's end offer says so and
+lets the caller end it (the engine's ``end``), take the stone back, or look first.  After
+``end`` the engine is finished: WON (all 72 placed) or LOST, what the frame's ``is_over``
+looks for.
 
 A hint is the search player's square for the current stone, worked out in the solver pool
 like a demo move: keys work meanwhile (Esc drops the question), the answer is dropped if
@@ -192,6 +193,7 @@ class AncientoScreen(GameScreen):
             self.timer.start()
         self._tell_if_over()            # a loaded or resumed game may be stuck already
         try:
+            await self.check_end()
             while not self.is_over:
                 self._collect_hint()
                 if not self.session.in_burst:  # a pasted burst: only its last keys draw
@@ -205,6 +207,8 @@ class AncientoScreen(GameScreen):
                     self._time_up()
                 if self._hint_job is not None and self._hint_board != self._board_now():
                     self._drop_hint()           # the board moved on: the answer is stale
+                if key is not None and not self.session.in_burst and not self.is_over:
+                    await self.check_end()
                 self.note_moves()
         finally:
             self.session.autosave = None
@@ -256,13 +260,38 @@ class AncientoScreen(GameScreen):
             return "Time is up: the game is over, like it or not."
         if game.status is Status.WON:
             return "All 72 stones placed!"
-        return f"Game ended with {plural(game.stones_left, 'stone')} not placed."
+        return self.ended_here or f"Game ended with {plural(game.stones_left, 'stone')} " \
+            "not placed."
+
+    # -- the end offer ----------------------------------------------------------------------
+    def no_moves_words(self) -> str:
+        stone = self.game.current
+        if stone is None:
+            return "All 72 stones are placed!"
+        return f"{stone_label(stone)} fits nowhere: no stone can be placed."
+
+    def score_words(self) -> str:
+        game = self.game
+        return f"Score so far: {game.points}, and {game.end_bonus()} more as the game ends"
+
+    def take_back_words(self) -> str:
+        return "take the last stone back"
+
+    async def offer_take_back(self) -> None:
+        self.take_back()
+
+    def end_here(self, reason: str) -> None:
+        super().end_here(reason)
+        self.play(END)
 
     def end_notes(self) -> list[str]:
         game = self.game
         left, quatros = stones_left_bonus(game.stones_left), quatro_bonus(game.quatros)
-        return [f"Placements {game.points} + stones-left bonus {left}"
-                f" + Quatro bonus {quatros} ({plural(game.quatros, 'Quatro')})"]
+        notes = [f"Placements {game.points} + stones-left bonus {left}"
+                 f" + Quatro bonus {quatros} ({plural(game.quatros, 'Quatro')})"]
+        if self.ended_here and game.stones_left and not self.timed_out:
+            notes.insert(0, f"Game ended with {plural(game.stones_left, 'stone')} not placed.")
+        return notes
 
     # -- keys ------------------------------------------------------------------------------
     async def on_key(self, key: Key) -> bool:
@@ -283,7 +312,9 @@ class AncientoScreen(GameScreen):
                 self.say("Typed column dropped.")
                 return True
         elif is_digit(char):
-            self.refuse(f"Type the column letter first, then the row: e{char}.")
+            shown = char if choice_number(char, self.game.geo.rows) is not None else "4"
+            self.refuse(f"A square is its column letter, then its row (1 to "
+                        f"{self.game.geo.rows}): e{shown}.")
             return True
         checking = False
         if key.name in ARROWS:
@@ -446,14 +477,19 @@ class AncientoScreen(GameScreen):
         self._tell_if_over()
 
     async def end_game(self) -> None:
+        """X or F10: the seed's End.  With stones still to place it asks first (No unless
+        Y): what ending throws away is every stone not placed yet."""
         game = self.game
-        if not game.is_over:
-            self.draw()
-            if not await confirm(self.session, f"End the game now, with "
-                                 f"{plural(game.stones_left, 'stone')} left?"):
-                self.say("The game goes on.")
-                return
-        self.play("end")
+        reason = self.end_reason()
+        if reason:
+            await self.offer_end(reason)
+            return
+        self.draw()
+        if not await confirm(self.session, f"End the game now? The {game.stones_left} stones "
+                             "left are never placed.", default=False):
+            self.say("The game goes on.")
+            return
+        self.play(END)
 
     def wait(self) -> None:
         if self.timer is None or self.timer.removed:
@@ -484,6 +520,11 @@ class AncientoScreen(GameScreen):
         if not name or not name.strip():
             self.say("Not saved.")
             return
+        if await self._save_taken(name) and not await confirm(
+                self.session, f"Replace your save \"{name.strip()}\"? The game saved under "
+                "that name is lost.", default=False):
+            self.say("Not saved: choose another name (S).")
+            return
         try:
             stored = await store.save_named(player.id, self.name, name, self.game.to_json())
         except ValueError as exc:          # SaveRefused: no name, or too many saves
@@ -492,6 +533,18 @@ class AncientoScreen(GameScreen):
             self.refuse("Saving is unavailable right now; your game goes on.")
         else:
             self.say(f"Saved as \"{stored}\": load it from the Anciento menu (L).")
+
+    async def _save_taken(self, name: str) -> bool:
+        """Whether a save of that name (whatever its case) exists: saving replaces it."""
+        store, player = self.session.store, self.session.player
+        if store is None or player is None:
+            return False
+        try:
+            saves = await store.list_named(player.id, self.name)
+        except Exception:                  # the store logs why; the save itself will say
+            return False
+        key = " ".join(name.split()).lower()
+        return any(save.name.lower() == key for save in saves)
 
     # -- the hint --------------------------------------------------------------------------
     def _board_now(self) -> tuple[str, ...]:
@@ -717,7 +770,7 @@ class AncientoScreen(GameScreen):
         lines: list[tuple[str, str, Attr]] = []
         stone = game.current
         if game.ended:
-            lines.append(("Stone", "(game ended)", theme.LABEL))
+            lines.append(("Stone", "game over", theme.LABEL))
         elif stone is None:
             lines.append(("Stone", "none left", theme.LABEL))
         else:

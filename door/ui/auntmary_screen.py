@@ -22,17 +22,17 @@ Dropping a card where it was picked up sends it home when it can go (the old dou
 stock is empty.  ``T`` gives a tip (again: the next one; ``?`` is the frame's help), ``U``
 undoes, ``R`` or Ctrl-Y redoes, ``A`` auto-finishes when the engine says every card can go
 home (offered on the message line the moment it can), ``X`` resigns after a confirmation.
-Aunt Mary never ends by itself.  The screen says "Stuck" only when no move of any kind is
-left (``game.stuck``: no stock turn, no redeal, no card to move).  When moves remain but the
+Aunt Mary never ends by itself.  "Stuck" is when no move of any kind is left
+(``game.stuck``: no stock turn, no redeal, no card to move).  When moves remain but the
 engine has proven by a complete search that none can send a card home or turn one over
-(``game.hopeless``), it says "No way forward" instead, and the tip says so rather than offer
-a move that cannot help.  Either is said once on the message line and stays in the panel
-for as long as it lasts, pointing at ``X``.
+(``game.hopeless``), it is "No way forward" instead, and the tip says so rather than offer
+a move that cannot help.  Either brings the frame's end offer (end here, take back, or look
+first), and stays in the panel for as long as it lasts, pointing at ``X`` (the offer again)
+and ``U``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
@@ -44,9 +44,9 @@ from ..session import Session
 from ..term import Key
 from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
-from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label
+from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label, shown_cards
 from .game_screen import GameScreen, play_game
-from .widgets import confirm, plural
+from .widgets import plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
 PILE_LEFT, PILE_STEP = 1, 7       # column k's "[" is at PILE_LEFT + PILE_STEP * (k - 1)
@@ -67,12 +67,13 @@ GAP_TEXT = " ·· "
 PICKED_MARK = "»"
 
 STUCK, HOPELESS = "stuck", "hopeless"
-BLOCKED_NOTES = {
-    STUCK: "Stuck: no move of any kind is left. U undoes, X resigns.",
-    HOPELESS: "No way forward: no move can send a card home or turn one over any more. "
-              "U undoes, X resigns.",
+BLOCKED_WORDS = {
+    STUCK: "Stuck: no move of any kind is left.",
+    HOPELESS: "No way forward: no move can send a card home or turn one over any more.",
 }
-BLOCKED_PANEL = {STUCK: "Stuck: X resigns, U undoes", HOPELESS: "No way forward: X, U"}
+BLOCKED_NOTES = {kind: f"{words} U takes back, X ends the game."
+                 for kind, words in BLOCKED_WORDS.items()}
+BLOCKED_PANEL = {STUCK: "Stuck: X ends, U undoes", HOPELESS: "No way forward: X, U"}
 """Left of each picked-up card, on yellow: one cell per card, so picking up a long run and
 putting it down costs a few bytes a card (the glyph reads in monochrome, ``>`` in ASCII)."""
 
@@ -90,7 +91,6 @@ PANEL_MOVES: dict[str, dict[str, str]] = {
 }
 SPOTS = (*PILES, "s", "w", *FOUNDATIONS)   # the Tab order
 ARROWS = ("up", "down", "left", "right")
-CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDC]\b")
 
 LEGEND = [
     ("Arrows", "move the cursor"),
@@ -234,8 +234,6 @@ class AuntMaryScreen(GameScreen):
         elif char == "a":
             self.picked = None
             self._play("auto")
-        elif char == "x":
-            await self._resign()
         elif key.name in ("esc", "backspace") and self.picked is not None:
             self.picked = None
             self.say("Put back.")
@@ -393,7 +391,7 @@ class AuntMaryScreen(GameScreen):
     def refuse(self, reason: str) -> None:
         """The engine's reason, as the screen shows cards (``2C`` -> ``2♣``), as a sentence:
         capitalised, with its full stop."""
-        reason = CARD_TEXT.sub(lambda m: card_label(Card.parse(m[0])), reason)
+        reason = shown_cards(reason)
         if reason and reason[-1] not in ".!?":
             reason += "."
         super().refuse(reason[:1].upper() + reason[1:])
@@ -483,19 +481,23 @@ class AuntMaryScreen(GameScreen):
             assert isinstance(mv.src, str)
             self._go(mv.src)
 
-    async def _resign(self) -> None:
-        self.picked = None
-        home = self.game.score
-        cards = plural(home, "card")
-        if await confirm(self.session, f"Resign? The game ends as lost, with {cards} home."):
-            self._play("resign")
-            self.say(f"You resigned with {cards} home.")
-        else:
-            self.say("Play on.")
+    # -- the end ---------------------------------------------------------------------------
+    def no_moves_words(self) -> str:
+        return BLOCKED_WORDS[STUCK]
 
-    def verdict(self) -> str:
-        """Aunt Mary is never lost by the rules: a LOST game was resigned."""
-        return "You resigned." if self.game.status is Status.LOST else super().verdict()
+    def cannot_win_words(self) -> str:
+        return BLOCKED_WORDS[HOPELESS]
+
+    def score_words(self) -> str:
+        return f"Cards home so far: {self.game.score} of 52"
+
+    async def offer_take_back(self) -> None:
+        self._step_back(undo=True)
+
+    def resign_question(self) -> str:
+        self.picked = None
+        return (f"Resign? The game ends now with {plural(self.game.score, 'card')} home, "
+                "out of the hall of fame.")
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
@@ -653,7 +655,7 @@ class AuntMaryScreen(GameScreen):
         status = game.status
         if status is Status.WON:
             return "All home: you won!", theme.MESSAGE
-        if status is Status.LOST:
+        if status is Status.RESIGNED:
             return "Resigned.", theme.WARNING
         if game.auto_finish_available:
             return "A: finish, all can go home", theme.MESSAGE

@@ -8,6 +8,8 @@ cannot show them, so the same screen reads in CP437, UTF-8 and ASCII.
 
 from __future__ import annotations
 
+import re
+
 from ..games.cards import RANKS, Card
 from ..term.screen import BLACK, RED, WHITE, Attr
 
@@ -17,6 +19,16 @@ BLACK_CARD = Attr(BLACK, WHITE)
 FACE_DOWN = Attr(WHITE, BLACK)
 FACE_DOWN_TEXT = "▒▒"
 EMPTY_SLOT = Attr(WHITE, BLACK)
+
+
+CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDC]\b")
+"""A card as the engines write it in their reasons (``2C``)."""
+
+
+def shown_cards(text: str) -> str:
+    """``text`` with the cards the engines write (``6D QH``) as the board shows them
+    (``6♦ Q♥``; the charset still turns glyphs into letters where it must)."""
+    return CARD_TEXT.sub(lambda m: card_label(Card.parse(m[0])), text)
 
 
 def card_label(card: Card) -> str:

@@ -5,6 +5,12 @@ and the message line, and turns keys into engine moves with :meth:`GameScreen.pl
 :func:`play_game` runs the whole round: choose a deal (or resume), play, store the result,
 and offer "again with the same number / new deal / menu".
 
+How a game ends, the same in all four (docs/rules.md, "The end of a game"): a won game goes
+straight to the end box.  When no move is left, or none can win (the engine's own proof, or
+the solver's answer to "still winnable?"), the *end offer* says so: end the game here (the
+end box follows), take the last move back, or look at the board first (Esc; ``X`` brings
+the offer back).  ``X`` resigns anywhere else, after a question that defaults to No.
+
 Layout on an 80 × N screen (N ≥ 24):
 
 * row 0 — header: door name, game title and game number (always visible);
@@ -27,8 +33,9 @@ from typing import Any, ClassVar
 
 from ..gameinfo import GameInfo
 from ..games import Game, IllegalMove, Status
+from ..games.base import RESIGN, UNDO
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
-from ..games.solvers import WINNABLE, Verdict
+from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from ..session import Session
 from ..store.errors import StoreError, StoreUnavailable
 from ..store.failures import SHORT_REASONS
@@ -54,12 +61,14 @@ from .solver_view import (
 )
 from .still_winnable import DAILY_DAY, STILL_ASKS, StillWinnable, auto_label, auto_on, toggle_auto
 from .still_winnable import KEY as STILL_KEY
-from .widgets import box_text, confirm, header, message, plural, status_line
+from .widgets import box_text, confirm, fit_keys, header, message, plural, status_line
 
 log = logging.getLogger(__name__)
 NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
 
 AGAIN, NEW_DEAL, MENU = "again", "new", "menu"
+RESIGN_KEY = "x"
+SOLVER_PROVED = "The solver proved it: this game cannot be won any more."
 
 
 class LeaveGame(Exception):
@@ -129,6 +138,15 @@ class GameScreen(ABC):
         one counts)."""
         self.back_label = "main menu"
         """Where M goes from the end box (the daily board, for its challenges)."""
+        self.ended_here = ""
+        """Why the caller ended the game at the end offer (no move left, no win possible):
+        "" while it goes on.  The engine's own end states (won, resigned) need none."""
+        self._offer_declined: tuple[str, int] | None = None
+        """The end offer turned down (Esc): its reason and ``len(game.actions)`` then.  Not
+        made again for that reason until a move is taken back."""
+        self._proven_at: int | None = None
+        """``len(game.actions)`` when the solver answered that no win is left (V)."""
+        self._end_known: tuple[int, int | None, str] | None = None  # see end_reason
 
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
@@ -241,16 +259,170 @@ class GameScreen(ABC):
 
     @property
     def is_over(self) -> bool:
-        return self.game.status in (Status.WON, Status.LOST)
+        """Won, resigned or ended by the game's rules, or ended by the caller at the end
+        offer: the round goes on to the end box."""
+        return bool(self.ended_here) or self.game.finished
 
     def end_notes(self) -> list[str]:
         """Lines the end box shows under the final score (e.g. "the lowest score wins")."""
         return []
 
     def verdict(self) -> str:
-        """The end box's first line; a game that ends only by resigning says so instead."""
-        return {Status.WON: "You won!", Status.LOST: "No more moves."}.get(self.game.status,
-                                                                           "Game over.")
+        """The end box's first line: won, resigned, or why the game ended."""
+        status = self.game.status
+        if status is Status.WON:
+            return "You won!"
+        if status is Status.RESIGNED:
+            return "You resigned."
+        return self.ended_here or "Game over."
+
+    # -- the end offer: no move left, or no win possible --------------------------------------
+    def no_moves_words(self) -> str:
+        """The end offer's verdict when nothing can be played (each game says it its way)."""
+        return "No move is left."
+
+    def cannot_win_words(self) -> str:
+        """The end offer's verdict when the engine proves no win is left."""
+        return "No win is possible from here any more."
+
+    def end_reason(self) -> str:
+        """Why the game may end here though it is not finished: no move left, no win
+        possible (the engine's proof, or the solver's); "" while it simply goes on.
+        Worked out again only after an action or a new answer from the solver."""
+        game = self.game
+        known = (len(game.actions), self._proven_at, self.ended_here)
+        if self._end_known is not None and self._end_known[:2] == known[:2]:
+            return self._end_known[2]
+        reason = ""
+        if not game.finished:
+            if game.no_moves_left:
+                reason = self.no_moves_words()
+            elif game.cannot_win:
+                reason = self.cannot_win_words()
+            elif self._proven_at is not None:
+                reason = SOLVER_PROVED
+        self._end_known = (known[0], known[1], reason)
+        return reason
+
+    def _solver_answer(self) -> None:
+        """Peek at a "still winnable?" answer before it is shown: "cannot be won" about the
+        position on the board makes the end offer (a later undo forgets it)."""
+        still = self.still
+        task = still.task if still is not None else None
+        if task is None or not task.done() or task.cancelled():
+            return
+        verdict = task.result()
+        if (verdict is not None and verdict.verdict == NOT_WINNABLE
+                and still is not None and still.asked_at == still.position_mark()):
+            self._proven_at = len(self.game.actions)
+
+    def _forget_stale_proof(self) -> None:
+        """An undo since the solver's "cannot be won" may have made a win possible again."""
+        at = self._proven_at
+        if at is not None and UNDO in self.game.actions[at:]:
+            self._proven_at = None
+
+    def end_offer_due(self) -> str:
+        """The reason to make the end offer now, or "" (none, or turned down already)."""
+        self._forget_stale_proof()
+        reason = self.end_reason()
+        if not reason or self.watching:
+            return ""
+        declined = self._offer_declined
+        if declined is not None and declined[0] == reason and \
+                UNDO not in self.game.actions[declined[1]:]:
+            return ""
+        return reason
+
+    def score_words(self) -> str:
+        """The end offer's line on the score as it stands."""
+        return f"Score so far: {self.game.score}"
+
+    def take_back_words(self) -> str:
+        """The end offer's line for U (what taking back costs, in games where it costs)."""
+        return "take the last move back"
+
+    async def offer_take_back(self) -> None:
+        """U at the end offer: the screen's own undo (its words, its questions)."""
+        try:
+            self.game.undo()
+        except IllegalMove as exc:
+            self.refuse(f"No undo: {exc}.")
+            return
+        self.say("Undone.")
+
+    def end_here(self, reason: str) -> None:
+        """The caller ends the game at the end offer (Anciento plays its ``end``)."""
+        self.ended_here = reason
+
+    async def offer_end(self, reason: str) -> None:
+        """Say why the game may end here, and let the caller choose: end it (the end box
+        follows), take the last move back, or look at the board first.  With no move left
+        and none to take back there is nothing to choose: the game ends."""
+        game, session = self.game, self.session
+        undo, play_on = game.can_undo, not game.no_moves_left
+        if not undo and not play_on:
+            self.end_here(reason)
+            return
+        while True:
+            self.draw_end_offer(reason)
+            await session.show()
+            key = await session.key()
+            char = key.char.lower() if key.is_char else ""
+            if key.name == "resize":
+                continue
+            if key.name == "enter" or char in ("e", RESIGN_KEY) or key.name == "f10":
+                self.end_here(reason)
+            elif char == "u" and undo:
+                await self.offer_take_back()
+            elif key.name == "esc" or char == "q":
+                self._offer_declined = (reason, len(game.actions))
+                self.say(f"{reason} {'U takes back, ' if undo else ''}X ends the game.")
+                if char == "q":
+                    await self.common_key(key)   # leave, asked as on the board
+            else:
+                session.bell()
+                continue
+            return                       # the next frame is drawn whole: the box drew over it
+
+    def draw_end_offer(self, reason: str) -> None:
+        """The end offer's box over the board (see :meth:`offer_end`)."""
+        game = self.game
+        lines = [reason, "", self.score_words(), "",
+                 "[E] or Enter  end the game here: final score, hall of fame"]
+        if game.can_undo:
+            lines.append(f"[U]  {self.take_back_words()}")
+        lines.append("[Esc]  " + ("look at the board first" if game.no_moves_left
+                                  else "play on"))
+        self.draw()
+        box_text(self.session, lines, title=f"{self.title} {short_deal_label(game)}")
+
+    def resign_question(self) -> str:
+        """X: what resigning throws away, asked with No as the answer to Enter."""
+        return (f"Resign? The game ends now with a score of {self.game.score}, out of the "
+                "hall of fame.")
+
+    async def resign(self) -> None:
+        """X: where the game may end anyway (no move left...), the end offer again; else
+        resign after a question (default No)."""
+        reason = self.end_reason()
+        if reason:
+            await self.offer_end(reason)
+            return
+        self.draw()
+        if not await confirm(self.session, self.resign_question(), default=False):
+            self.say("Play on.")
+            return
+        if self.play(RESIGN):
+            self.say("You resigned.")
+
+    async def check_end(self) -> None:
+        """After each key (and as play starts): make the end offer when it is due."""
+        if self.still is not None:
+            self._solver_answer()
+        reason = self.end_offer_due()
+        if reason:
+            await self.offer_end(reason)
 
     _titled: tuple[Game, str] | None = None  # the game the title was made for, and it
 
@@ -343,7 +515,7 @@ class GameScreen(ABC):
         """Row rows−3 (a long message may cover it for one frame, so draw it first)."""
         screen = self.session.screen
         screen.put(screen.rows - 3, 0, " " * screen.cols)
-        screen.put(screen.rows - 3, 1, self.key_line[: screen.cols - 2], theme.DIM)
+        screen.put(screen.rows - 3, 1, fit_keys(self.key_line, screen.cols - 2), theme.DIM)
 
     def draw_key_marks(self) -> None:
         """The key line's marks (see :meth:`key_marks_state`), over the key line's cells:
@@ -375,6 +547,8 @@ class GameScreen(ABC):
                 raise LeaveGame
         elif key.name == "resize":
             pass
+        elif key.is_char and key.char.lower() == RESIGN_KEY:
+            await self.resign()
         elif self.still is not None and key.is_char and key.char.lower() == STILL_KEY:
             self.still.ask()
         else:
@@ -399,17 +573,25 @@ class GameScreen(ABC):
             self.still.after_key()                 # automatic mode: ask about the start too
         waiter = KeyWaiter(self.session)
         try:
+            await self.check_end()                 # a resumed game may have ended already
             while not self.is_over:
                 if self.still is not None:
+                    self._solver_answer()          # "cannot be won": the end offer follows
                     self.still.collect()           # an answer that came: on the message line
                 if not self.session.in_burst:  # a pasted burst: only its last keys draw
                     self.draw()
                 await self.session.show()
                 key = await self.next_key(waiter)
-                if key is None:
+                if key is None:                    # background work: a solver's answer
+                    if self.still is not None:
+                        self._solver_answer()
+                        self.still.collect()       # said under the end offer it may bring
+                    await self.check_end()
                     continue
                 if not await self.on_key(key) and not await self.common_key(key):
                     self.refuse("That key does nothing here: press ? for the keys.")
+                if not self.session.in_burst:  # the last key of a burst decides
+                    await self.check_end()
                 self.note_moves()
                 if self.still is not None:
                     self.still.after_key()
@@ -564,11 +746,16 @@ async def unfinished(session: Session, screen_cls: type[GameScreen]
     if not state:
         return None
     try:
-        return screen_cls.info.engine_class().from_json(state), state
+        game = screen_cls.info.engine_class().from_json(state)
     except (ValueError, KeyError, TypeError):
         log.warning("node %s: unreadable %s resume slot left alone", session.caller.node,
                     screen_cls.name)
         return None
+    if game.finished:  # won or resigned: stored already (or by the keeper soon), not resumed
+        log.info("node %s: finished %s game in the resume slot not offered",
+                 session.caller.node, screen_cls.name)
+        return None
+    return game, state
 
 
 async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Opening | None:
@@ -579,13 +766,22 @@ async def _offer_resume(session: Session, screen_cls: type[GameScreen]) -> Openi
     if found is None:
         return None
     game, state = found
-    session.screen.clear()
-    header(session, screen_cls.title)
     label = f"{screen_cls.title} {deal_label(game)}"
-    box_text(session, [f"You have an unfinished {label}.", "",
-                       "N keeps it for later; a new deal you start replaces it."],
-             title="Welcome back")
-    if not await confirm(session, f"Resume your {label}?"):
+    dead = ["No move is left in it: take a move back, or end it."] if game.no_moves_left \
+        else []
+    while True:  # drawn again whole after a resize
+        session.screen.clear()
+        header(session, screen_cls.title)
+        box_text(session, [f"You have an unfinished {label}.", *dead, "",
+                           "N keeps it for later; a new deal you start replaces it."],
+                 title="Welcome back")
+        message(session, f"Resume your {label}? (Y/n)", theme.WARNING)
+        await session.show()
+        key = await session.key()
+        if key.name != "resize":
+            break
+    char = key.char.lower() if key.is_char else ""
+    if key.name != "enter" and char not in ("y", "o"):
         return None
     return Opening.from_state(game, state)
 
@@ -602,7 +798,7 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     if screen.kept is not None:
         owner = await keeper.claim_of(screen.kept)  # made as play began: in long since
         keeper.forget(screen.kept)
-    args = (player.id, game.record(), game.score, str(game.status),
+    args = (player.id, game.record(), game.score, str(game.outcome),
             game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
     asks, day = screen.still_asks, screen.daily_day
@@ -659,6 +855,7 @@ async def end_of_game(screen: GameScreen) -> str:
     watches a winning line), and what next."""
     rank, note = await _record_result(screen)
     session = screen.session
+    screen.say("")   # what the message line said in play is over with the game
 
     news = await messages_news(session)
     waiter = KeyWaiter(session)
@@ -668,42 +865,51 @@ async def end_of_game(screen: GameScreen) -> str:
         await waiter.close()
 
 
+def draw_end_box(screen: GameScreen, rank: int | None, note: str, news: str) -> bool:
+    """Draw the end box over the finished game: the verdict, the final score and how it is
+    made, the place in the hall of fame, what next.  True when W (a winning line) is on."""
+    game, session = screen.game, screen.session
+    screen.draw()
+    verdict = screen.deal_verdict()
+    won = game.status is Status.WON
+    lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
+    if screen.daily_day is not None:
+        lines.append(attempt_note(screen.daily_day, screen.daily_before, finished=True))
+    if screen.help_note():
+        lines.append(screen.help_note())
+    if screen.deal_task is not None:
+        lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
+                                       session.settings.solver.budget))
+    if rank:
+        lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
+                     "hall of fame!")
+    elif note:
+        lines.append(note)
+    if news:
+        lines += ["", news]
+    again = "the same random game" if game.options.get("random") else deal_label(game)
+    watch = bool(not won and verdict is not None and verdict.verdict == WINNABLE
+                 and verdict.line)
+    lines += ["", f"[A] again with {again}", "[N] a new deal", f"[M] {screen.back_label}"]
+    if watch:
+        lines.append("[W] watch a winning line")
+    box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
+    return watch
+
+
 async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
                    waiter: KeyWaiter) -> str:
     """Show the end box until the caller chooses; redrawn when the deal's verdict comes."""
-    game, session = screen.game, screen.session
+    session = screen.session
     while True:
-        screen.draw()
-        verdict = screen.deal_verdict()
-        won = game.status is Status.WON
-        lines = [screen.verdict(), "", f"Final score: {game.score}", *screen.end_notes()]
-        if screen.daily_day is not None:
-            lines.append(attempt_note(screen.daily_day, screen.daily_before, finished=True))
-        if screen.help_note():
-            lines.append(screen.help_note())
-        if screen.deal_task is not None:
-            lines.append(deal_verdict_line(screen.name, game.number, verdict, won,
-                                           session.settings.solver.budget))
-        if rank:
-            lines.append(f"Your game takes {ordinal(rank)} place in the {screen.title} "
-                         "hall of fame!")
-        elif note:
-            lines.append(note)
-        if news:
-            lines += ["", news]
-        again = "the same random game" if game.options.get("random") else deal_label(game)
-        watch = (not won and verdict is not None and verdict.verdict == WINNABLE
-                 and verdict.line)
-        lines += ["", f"[A] again with {again}", "[N] a new deal", f"[M] {screen.back_label}"]
-        if watch:
-            lines.append("[W] watch a winning line")
-        box_text(session, lines, title=f"{screen.title} {short_deal_label(game)}")
+        watch = draw_end_box(screen, rank, note, news)
         await session.show()
         key = await screen.next_key(waiter)
         if key is None:
             continue                          # the verdict arrived: show it
         choice = key.char.lower() if key.is_char else key.name
         if choice == "w" and watch:
+            verdict = screen.deal_verdict()
             assert verdict is not None
             from .replay import Replay  # the viewer of replays draws with the game screens
 

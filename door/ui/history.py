@@ -43,7 +43,7 @@ def marks(entry: PastGame) -> str:
 def line_of(entry: PastGame) -> str:
     title = gamelist.title(entry.record.game)
     return (f"{entry.ended:%Y-%m-%d %H:%M}  {title[:12]:<12} #{entry.record.number:<11}"
-            f"{entry.score:>7}  {entry.status[:6]:<6}  {marks(entry)}")
+            f"{entry.score:>7}  {entry.status[:8]:<8}  {marks(entry)}")
 
 
 class YourGames:

@@ -24,12 +24,13 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from .. import gamelist
-from ..games import IllegalMove, Status
+from ..games import IllegalMove
 from ..games.cards import Card
 from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ..session import Session
 from ..term import Key
 from . import theme
+from .cards import shown_cards
 from .game_screen import GameScreen, play_game
 from .mariant_board import (
     CARDS_TOP,
@@ -59,9 +60,10 @@ log = logging.getLogger(__name__)
 SUIT_LENGTH = 13
 UNDO_LABEL = "U undo"
 SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
-CHEATER_QUESTION = "Undo a card you have seen? That marks you a cheater: no hall of fame."
-"""One line with its "(Y/n)": a question that wraps covers the key line, which then has
-to be sent again (issue #20: the undo of a deal is the dearest key)."""
+CHEATER_QUESTION = "Undo a card you have seen? You are marked a cheater: no Hit Parade."
+"""One line with its "(y/N)" (No unless Y: the mark is for good): a question that wraps
+covers the key line, which then has to be sent again (issue #20: the undo of a deal is the
+dearest key)."""
 
 
 def complete_suit(game: Mariant, col: int,
@@ -91,8 +93,8 @@ class MariantScreen(GameScreen):
     info = gamelist.MARIANT
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
-    key_line = (f"1-0 pick, put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"
-                " · ? keys")
+    key_line = (f"1-0 pick/put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"
+                " · X resign")
     help_lines: ClassVar[list[str]] = [
         "Build down, one rank at a time, in any suit but the partner suit:",
         "spades never go on clubs nor clubs on spades, hearts never on",
@@ -108,7 +110,7 @@ class MariantScreen(GameScreen):
         "H        mark (▲▲) the columns whose whole group can move",
         "V        view every row of long columns (↑↓ PgUp PgDn to scroll)",
         "I        info: points, cards to deal, hall of fame; I again: rules",
-        "Q        leave (the game is kept for your next visit)",
+        "Q        leave (the game is kept)    X  resign (asks first)",
         "",
         "Points: 1 a move, 2 an undo, 5 per empty column at a deal unless",
         "each column is one clean group.  The LOWEST score wins.",
@@ -192,6 +194,10 @@ class MariantScreen(GameScreen):
             return False
         return True
 
+    def refuse(self, reason: str) -> None:
+        """The engine's reasons name cards as ``6D``: said as the board shows them."""
+        super().refuse(shown_cards(reason))
+
     # -- selecting and moving ----------------------------------------------------------------
     def _selected_cards(self) -> tuple[Card, ...]:
         if self.sel is None:
@@ -259,7 +265,8 @@ class MariantScreen(GameScreen):
             return
         empty, points = deal_penalty(game)
         if points and not await self._ask(
-                f"{plural(empty, 'empty column')}: +{points}. Deal?"):
+                f"{plural(empty, 'empty column')}: this deal costs +{points}. Deal anyway?",
+                default=False):
             self.say("No deal.")
             return
         self.sel = None
@@ -277,7 +284,7 @@ class MariantScreen(GameScreen):
                 self.refuse(f"No undo: {exc}.")
             return
         if game.undo_flags_cheater and not game.cheater and not await self._ask(
-                CHEATER_QUESTION):
+                CHEATER_QUESTION, default=False):
             self.say("Not undone.")
             return
         was_cheater = game.cheater
@@ -362,10 +369,11 @@ class MariantScreen(GameScreen):
         if self.play("auto"):
             self.say(f"Auto Ending: {plural(steps, 'move')}, +{steps}.")
 
-    async def _ask(self, question: str) -> bool:
-        """Ask on the message line over the board as it stands."""
+    async def _ask(self, question: str, default: bool = True) -> bool:
+        """Ask on the message line over the board as it stands (``default``: Enter's
+        answer; No where a yes costs what cannot be had back)."""
         self.draw()
-        return await confirm(self.session, question)
+        return await confirm(self.session, question, default)
 
     def _complete_columns(self) -> set[int]:
         visible = self.game.visible()
@@ -390,8 +398,6 @@ class MariantScreen(GameScreen):
         self.suits_seen &= self._complete_columns()
         if game.auto_ending_offer and not game.won:
             await self._auto_ending(offered=True)
-        if game.status is Status.STUCK:
-            self.say("Nothing can move and nothing is left to deal: U undoes, Q leaves.")
 
     async def _info(self) -> None:
         """INFO: the points in detail, the cards left to deal, and the hall of fame."""
@@ -432,6 +438,23 @@ class MariantScreen(GameScreen):
         return lines
 
     # -- the end ---------------------------------------------------------------------------
+    def no_moves_words(self) -> str:
+        return "Nothing can move and nothing is left to deal."
+
+    def score_words(self) -> str:
+        return f"Points so far: {self.game.score} (the lowest score wins)"
+
+    def take_back_words(self) -> str:
+        cheat = ", marks you a cheater" if self.game.undo_flags_cheater \
+            and not self.game.cheater else ""
+        return f"take the last move back (+2 points{cheat})"
+
+    async def offer_take_back(self) -> None:
+        await self._undo()
+
+    def resign_question(self) -> str:
+        return "Resign? The game ends unwon: only won games enter the Hit Parade."
+
     def end_notes(self) -> list[str]:
         game = self.game
         percent = round(game.multiplier * 100)
@@ -439,15 +462,22 @@ class MariantScreen(GameScreen):
                  "In Mariant the LOWEST score wins."]
         if game.cheater:
             notes.append("Marked a cheater: this game stays out of the hall of fame.")
+        elif not game.won:
+            notes.append("Not won: only won games enter the Hit Parade.")
         return notes
 
     # -- drawing ---------------------------------------------------------------------------
+    def _undo_lit(self) -> bool:
+        """U is "lighted" (R-MAR-10): the next undo would mark a cheater (not once over)."""
+        game = self.game
+        return game.undo_flags_cheater and not game.cheater and not self.is_over
+
     def key_line_state(self) -> Hashable:
-        return (self.key_line, self.game.undo_flags_cheater and not self.game.cheater)
+        return (self.key_line, self._undo_lit())
 
     def draw_key_line(self) -> None:
         super().draw_key_line()
-        if self.game.undo_flags_cheater and not self.game.cheater:
+        if self._undo_lit():
             screen = self.session.screen
             at = self.key_line.find(UNDO_LABEL)
             screen.put(screen.rows - 3, 1 + at, UNDO_LABEL.upper(), theme.WARNING)

@@ -17,6 +17,7 @@ from . import theme
 from .editor import ABANDON_QUESTION, edit_message
 from .widgets import (
     confirm,
+    cut,
     header,
     message,
     plural,
@@ -140,8 +141,8 @@ class MessageCentre:
             index = first + i
             attr = theme.SELECTED if index == self.selected else theme.LABEL
             flag = "*" if msg.unread else " "
-            line = (f" {flag} {pad(self._shown(msg.sender), 20)} "
-                    f"{pad(self._shown(msg.subject), 36)} {msg.sent:%Y-%m-%d}")
+            line = (f" {flag} {pad(cut(self._shown(msg.sender), 20), 20)} "
+                    f"{pad(cut(self._shown(msg.subject), 36), 36)} {msg.sent:%Y-%m-%d}")
             screen.put(TOP + 1 + i, 2, pad(line, screen.cols - 4), attr)
         if self.note:
             message(session, self.note, self.note_attr)
@@ -188,7 +189,7 @@ class MessageCentre:
         screen.put(2, 2, "From:    ", theme.BRIGHT)
         screen.put(2, 11, self._shown(msg.sender), theme.HOTKEY)
         screen.put(3, 2, "Subject: ", theme.BRIGHT)
-        screen.put(3, 11, self._shown(msg.subject), theme.LABEL)
+        screen.put(3, 11, cut(self._shown(msg.subject), screen.cols - 13), theme.LABEL)
         screen.put(4, 2, "Sent:    ", theme.BRIGHT)
         screen.put(4, 11, f"{msg.sent:%Y-%m-%d %H:%M} UTC", theme.LABEL)
         screen.put(5, 2, "─" * BODY_WIDTH, theme.FRAME)
@@ -201,7 +202,8 @@ class MessageCentre:
         status_line(session, READ_KEYS)
 
     async def delete(self, msg: Message) -> bool:
-        if not await confirm(self.session, f"Delete the message from {self._shown(msg.sender)}?"):
+        if not await confirm(self.session, f"Delete the message from {self._shown(msg.sender)}? "
+                             "It cannot be brought back.", default=False):
             return False
         try:
             await self.store.delete_message(self.player.id, msg.id)
@@ -251,7 +253,8 @@ class MessageCentre:
                                       ask_to_cancel=ABANDON_QUESTION)
             if subject is None:
                 return
-        screen.put(5, 2, pad(f"Subject: {self._shown(subject)}", screen.cols - 4), theme.BRIGHT)
+        screen.put(5, 2, pad(cut(f"Subject: {self._shown(subject)}", screen.cols - 4),
+                             screen.cols - 4), theme.BRIGHT)
         body = await edit_message(session, 7, limits.body, text,
                                   ask_first=typed_subject and bool(subject.strip()))
         if body is None:

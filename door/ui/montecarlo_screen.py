@@ -25,6 +25,13 @@ game, and switching colour between the cards a consolidation rewrites cost more 
 bytes.  The counts sit in the legend, where only their digits change, not on the message
 line, where the whole sentence went out each time.
 At the end, the solver pool says whether the deal could be won (``solver_view``).
+
+A consolidation that deals from the stock cannot be undone (R-MC-4: it would show the
+stock's order), and with it every pair before it.  The seed has the door consolidate by
+itself once no pair is left, so the door cannot wait for a key to do it; instead the pair
+(or ``F``) that would bring such a consolidation on is asked about first, saying what it
+closes, with No for an answer to Enter -- unless nothing would be lost (no pair to take
+back and no other pair to choose).
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from ..term.screen import BLACK, YELLOW, Attr
 from . import theme
 from .cards import BLACK_CARD, card_label
 from .game_screen import GameScreen, play_game
+from .widgets import confirm, plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
 GRID_TOP = 3                      # the grid's top border
@@ -74,8 +82,8 @@ MOVED_MARK, DEALT_MARK = "↑", "+"
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
 UNDO_KEY, NO_UNDO_KEY = "U undo", "U none"
-STRICT_KEY_LINE = f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · ? help"
-RELAXED_KEY_LINE = f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate"  # 78 cols
+STRICT_KEY_LINE = f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · X resign"
+RELAXED_KEY_LINE = f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate · X resign"
 """U on the key line: greyed when nothing can be undone (the pairs since cards were last
 dealt from the stock, as the panel says), and in monochrome, which cannot grey, worded.
 Short: it changes at every consolidation that deals, and back at the next pair."""
@@ -90,6 +98,18 @@ def mark_glyph(mark: str, charset: Charset) -> str:
     """``mark`` as the caller's charset sends it in one byte, else its ASCII stand-in (the
     charset's own table): ``↑`` in CP437 with glyphs, ``^`` in UTF-8, CP437 and ASCII."""
     return mark if len(charset.encode_char(mark)) == 1 else ASCII_FALLBACK.get(mark, mark)
+
+
+def closing_deal(game: MonteCarlo, move: str) -> int:
+    """The cards the stock deals after ``move`` when that is worth a question first (R-MC-4:
+    nothing before it can be undone then); 0 when the move deals none, or when nothing
+    would be lost: no pair to take back and no other move that does not deal."""
+    dealt = game.deals_after(move)
+    if not dealt:
+        return 0
+    if not game.can_undo and all(game.deals_after(m) for m in game.legal_moves() if m != move):
+        return 0
+    return dealt
 
 
 def consolidation_summary(event: Consolidation) -> str:
@@ -115,9 +135,9 @@ class MonteCarloScreen(GameScreen):
         "Esc         drop the picked card (with none picked: leave)",
         "H           hint (again: the next)   V  still winnable? (hall marks it)",
         "U           undo pairs, back to the last cards dealt from the stock",
-        "            (a deal from the stock cannot be undone; greyed: none)",
+        "            (a deal from the stock cannot be undone: you are asked first)",
         "F           consolidate now (only when the sysop allows it)",
-        "I           how to play      Q   leave (the game is saved)",
+        "I  how to play     X  resign (asks first)     Q  leave (the game is kept)",
         "",
         "With no pair left the door consolidates: cards slide up (^ or ↑)",
         "and the stock fills the grid (+); the legend counts them.",
@@ -185,9 +205,13 @@ class MonteCarloScreen(GameScreen):
             self.cursor = row * SIZE + (0 if key.name == "home" else SIZE - 1)
         elif key.name == "enter" or char == " ":
             self.typed = ""
-            self._pick(self.cursor)
+            await self._pick(self.cursor)
         elif char and char in COLUMN_KEYS + ROW_KEYS:
-            self._type(char)
+            await self._type(char)
+        elif char.isdigit():
+            where = f"No square {self.typed}{char}: " if self.typed else ""
+            self.typed = ""
+            self.refuse(f"{where}a card's place is its column a-e, then its row 1-5: b2.")
         elif key.name == "backspace":
             self._back()
         elif key.name == "esc" and (self.typed or self.picked is not None):
@@ -199,7 +223,7 @@ class MonteCarloScreen(GameScreen):
             self._undo()
         elif char == "f":
             self.typed, self.picked = "", None
-            self._play(CONSOLIDATE)
+            await self._play(CONSOLIDATE)
         else:
             return False
         if char != "h":
@@ -212,16 +236,16 @@ class MonteCarloScreen(GameScreen):
         col = min(SIZE - 1, max(0, self.cursor % SIZE + dcol))
         self.cursor = row * SIZE + col
 
-    def _type(self, char: str) -> None:
+    async def _type(self, char: str) -> None:
         """A column letter, then a row number, make a position (the chess way: b2)."""
         if char in COLUMN_KEYS:
             self.typed = char        # two letters running: the last one counts
             return
         if not self.typed:
-            self.refuse(f"Type the column letter first, then the row: b{char}.")
+            self.refuse(f"A card's place is its column a-e, then its row 1-5: b{char}.")
             return
         column, self.typed = self.typed, ""
-        self._pick(COLUMN_KEYS.index(column) + SIZE * ROW_KEYS.index(char))
+        await self._pick(COLUMN_KEYS.index(column) + SIZE * ROW_KEYS.index(char))
 
     def _back(self) -> None:
         if self.typed:
@@ -231,7 +255,7 @@ class MonteCarloScreen(GameScreen):
         else:
             self.refuse("Nothing to take back: U undoes a move.")
 
-    def _pick(self, p: int) -> None:
+    async def _pick(self, p: int) -> None:
         card = self.game.grid[p]
         if card is None:
             self.refuse(f"There is no card at {position_name(p)}.")
@@ -247,7 +271,7 @@ class MonteCarloScreen(GameScreen):
             if refusal:
                 self.refuse(refusal)
             else:
-                self._play(pair_name(first, p))
+                await self._play(pair_name(first, p))
 
     def _pair_refusal(self, p: int, q: int) -> str:
         """Why two cards are no pair, naming them as the caller sees them (``9♣``, which
@@ -261,9 +285,28 @@ class MonteCarloScreen(GameScreen):
             return f"{where} are not the same rank."
         return f"{where} do not touch (side by side, above or corner to corner)."
 
-    def _play(self, move: str) -> None:
+    async def _closing_agreed(self, move: str) -> bool:
+        """Before a move that brings on a consolidation dealing from the stock: say what
+        it closes and ask (No unless Y).  True to play it."""
+        game = self.game
+        dealt = closing_deal(game, move)
+        if not dealt:
+            return True
+        what = "this pair" if move != CONSOLIDATE else "consolidating"
+        before = " and the pairs before it" if game.can_undo else ""
+        self.draw()
+        if await confirm(self.session, f"The door then deals {plural(dealt, 'card')} from the "
+                         f"stock: {what}{before} can no longer be undone. Go on?",
+                         default=False):
+            return True
+        self.say("Not played: pick another pair, or U to take pairs back.")
+        return False
+
+    async def _play(self, move: str) -> None:
         """Play a pair or ``c``; say what it removed and what a consolidation did."""
         game = self.game
+        if not await self._closing_agreed(move):
+            return
         before_events, said = len(game.consolidations), self.note
         if not self.play(move):
             return
@@ -280,6 +323,13 @@ class MonteCarloScreen(GameScreen):
     def _mark(self, event: Consolidation) -> None:
         self.marks = {dst: MOVED_MARK for _, dst in event.moves}
         self.marks.update({p: DEALT_MARK for p, _ in event.dealt})
+
+    # -- the end ---------------------------------------------------------------------------
+    def no_moves_words(self) -> str:
+        return "No pair is left, and consolidating would change nothing."
+
+    async def offer_take_back(self) -> None:
+        self._undo()
 
     def _undo(self) -> None:
         self.typed, self.picked = "", None
@@ -428,7 +478,7 @@ class MonteCarloScreen(GameScreen):
                                                    self.deal_verdict())):
             return  # all it shows comes from these: no action, no verdict since, no change
         top, left = GRID_TOP, PANEL_LEFT
-        fill = "F consolidate now" if game.relaxed else "(the door consolidates)"
+        fill = "consolidate now" if game.relaxed else "(the door consolidates)"
         rows = [  # the score is on the status line: twice, it cost every pair twice
             ("Stock", f"{len(game.stock):>2} cards", theme.BRIGHT),  # 10 to 9: one cell
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Hashable
 from typing import cast
 
@@ -153,7 +154,7 @@ def draw_view(view: Viewport, watched: WatchedGame) -> None:
 
 def over_note(watched: WatchedGame) -> str:
     game = watched.game
-    if game.status in (Status.WON, Status.LOST):
+    if game.status is not Status.PLAYING or game.finished or game.cannot_win:
         return (f"{watched.alias}'s game is over: final score {game.score}.  "
                 "Press a key to go back.")
     return f"{watched.alias} has left this game.  Press a key to go back."
@@ -201,6 +202,15 @@ async def watch_game(session: Session, watched: WatchedGame) -> None:
                     f"Watching {watched.alias}"[:40])
     reading: asyncio.Future[Key] | None = None
     shown: Shown = None
+    keyed = [time.monotonic()]  # when the watcher last pressed a key
+    limit = session.settings.limits.watch_minutes * 60
+
+    def busy_watching() -> bool:
+        """Watching a game in play counts as activity, up to sysop.ini's watch_minutes
+        without a key; then the idle limit counts as anywhere else."""
+        return not watched.over and time.monotonic() - keyed[0] < limit
+
+    session.idle_hold = busy_watching
     try:
         while True:
             watcher.woken.clear()
@@ -221,10 +231,12 @@ async def watch_game(session: Session, watched: WatchedGame) -> None:
             if not reading.done():
                 continue
             key, reading = reading.result(), None
+            keyed[0] = time.monotonic()
             letter = key.char.lower() if key.is_char else ""
             if key.name == "esc" or letter == "q" or (watched.over and key.name != "resize"):
                 return
     finally:
+        session.idle_hold = None
         watched.leave(watcher)
         if reading is not None:
             reading.cancel()

@@ -14,6 +14,14 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in ``width`` cells: whole when it fits, else cut short with ``…`` at the end
+    (so a reader knows there was more)."""
+    if text_width(text) <= width:
+        return text
+    return clip(text, width - 1) + "…" if width > 0 else ""
+
+
 def header(session: Session, title: str) -> None:
     """Row 0: the door's name on the left, the screen's title on the right."""
     screen = session.screen
@@ -22,14 +30,45 @@ def header(session: Session, title: str) -> None:
     screen.put(0, screen.cols - len(title) - 1, title, theme.HEADER)
 
 
+KEYS_APART = " · "
+"""Between the items of a line of keys (the status line's, the key line's)."""
+SHORTEST_ALIAS = 12
+"""Cells a long handle keeps on the status line when the keys need the rest."""
+
+
+def essential(item: str) -> bool:
+    """A key every line keeps while any fits: help, quit or leave."""
+    return item.startswith(("?", "Q ", "Q/")) or "Esc" in item
+
+
+def fit_keys(text: str, width: int) -> str:
+    """A line of keys (items joined by " · ") in ``width`` cells: whole when it fits, else
+    the items that do not say how to get help or leave are dropped from the right, and
+    what still does not fit is cut with ``…``."""
+    if text_width(text) <= width:
+        return text
+    items = text.split(KEYS_APART)
+    for i in range(len(items) - 1, -1, -1):
+        if not essential(items[i]) and len(items) > 1:
+            del items[i]
+            if text_width(KEYS_APART.join(items)) <= width:
+                break
+    return cut(KEYS_APART.join(items), width)
+
+
 def status_line(session: Session, text: str) -> None:
-    """The last row: keys and time left.  Never touches the bottom-right cell's meaning."""
+    """The last row: keys and time left.  Never touches the bottom-right cell's meaning.
+    A long handle gives way to the keys (down to :data:`SHORTEST_ALIAS` cells, cut with
+    ``…``), and keys that still do not fit are dropped, help and leave last (fit_keys)."""
     screen = session.screen
     row = screen.rows - 1
     minutes = session.time_left // 60
-    right = f"{session.caller.alias} · {minutes} min left "
+    tail = f" · {minutes} min left "
+    room = screen.cols - 4 - text_width(tail)   # a blank each side, two between
+    alias = cut(session.caller.alias, max(SHORTEST_ALIAS, room - text_width(text)))
+    right = alias + tail
     screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
-    screen.put(row, 1, clip(text, screen.cols - text_width(right) - 3), theme.STATUS)
+    screen.put(row, 1, fit_keys(text, screen.cols - text_width(right) - 3), theme.STATUS)
     screen.put(row, screen.cols - 1 - text_width(right), right, theme.STATUS)
 
 
@@ -127,12 +166,13 @@ async def read_line(session: Session, row: int, col: int, prompt: str, width: in
 def box_text(session: Session, lines: list[str], title: str = "") -> None:
     """A framed panel in the middle of the screen holding ``lines`` (help, notices)."""
     screen = session.screen
-    width = min(screen.cols - 2, max([len(line) for line in lines] + [len(title) + 4]) + 4)
+    width = min(screen.cols - 2,
+                max([text_width(line) for line in lines] + [text_width(title) + 4]) + 4)
     height = min(screen.rows - 2, len(lines) + 2)
     top, left = (screen.rows - height) // 2, (screen.cols - width) // 2
     screen.fill(top, left, height, width, " ", theme.NORMAL)
     screen.box(top, left, height, width, theme.FRAME_BRIGHT, style="╔╗╚╝═║")
     if title:
-        screen.put(top, left + 2, f" {title} ", theme.TITLE)
+        screen.put(top, left + 2, f" {cut(title, width - 6)} ", theme.TITLE)
     for i, line in enumerate(lines[: height - 2]):
-        screen.put(top + 1 + i, left + 2, line[: width - 4], theme.LABEL)
+        screen.put(top + 1 + i, left + 2, cut(line, width - 4), theme.LABEL)

@@ -303,17 +303,18 @@ def test_auto_finish_refused(columns: list[tuple[str, str]], stock: str, waste: 
     assert not g.auto_finish_available and "auto" not in g.legal_moves()
 
 
-def test_resign_is_a_loss_and_ends_the_game() -> None:
+def test_resign_ends_the_game_as_resigned() -> None:
     g = AuntMary.new(10)
     g.play("s")
     g.play("Resign")
-    assert g.status == Status.LOST
+    assert g.status == Status.RESIGNED == g.outcome and g.finished
+    assert not g.no_moves_left and not g.cannot_win and not g.can_undo
     assert g.legal_moves() == [] and g.hints() == []
     for action in (lambda: g.play("s"), g.undo, g.redo, lambda: g.play("resign")):
         with pytest.raises(IllegalMove, match="over"):
             action()
     assert g.record().actions == ["s", "resign"]
-    assert AuntMary.replay(g.record()).status == Status.LOST
+    assert AuntMary.replay(g.record()).status == Status.RESIGNED
 
 
 # Six tops that fit nowhere: no 6/T/Q tops, no Ace, no empty column, empty foundations.
@@ -330,8 +331,10 @@ def test_no_automatic_loss_only_stuck_information() -> None:
     g = dead(stock="", waste="")
     assert g.legal_moves() == [] and g.hints() == []
     assert g.status == Status.STUCK and g.stuck and g.hopeless
+    assert g.no_moves_left and g.cannot_win and not g.finished and g.outcome == Status.LOST
     g.play("resign")
-    assert g.status == Status.LOST and not g.stuck and not g.hopeless
+    assert g.status == Status.RESIGNED and not g.stuck and not g.hopeless
+    assert not g.no_moves_left and not g.cannot_win
 
 
 def test_stuck_only_when_no_move_of_any_kind_is_left() -> None:

@@ -569,8 +569,8 @@ def test_json_is_plain_and_documented_keys() -> None:
     data = game.to_json()
     assert json.loads(json.dumps(data)) == data
     assert set(data) == {"game", "format", "number", "options", "columns", "stock", "removed",
-                         "points", "raw_points", "score", "cheater", "auto_ending_first",
-                         "history", "actions"}
+                         "points", "raw_points", "score", "cheater", "resigned",
+                         "auto_ending_first", "history", "actions"}
     assert data["history"] == [{"action": "d", "to": list(range(1, 11))}]
 
 

@@ -339,7 +339,7 @@ async def test_a_solver_answer_wakes_an_ssh_callers_wait_for_a_key(door_home: Pa
         await to_menu(caller)
         await open_game(caller, "a", 2, "Aunt Mary")     # a deal nobody can win
         caller.send("v")                                 # then nothing: only the wake-up
-        await caller.wait_for(CANNOT, 2 * WAIT)                # can draw the answer
-        caller.send("x")                                 # the read goes on after the wake
-        await caller.wait_for("Resign?")
+        await caller.wait_for(CANNOT, 2 * WAIT)                # can draw the answer (and the
+        caller.send("x")                                 # end offer, which X takes): the
+        await caller.wait_for("[A] again with game #2")  # read goes on after the wake
         await caller.close()

@@ -12,6 +12,7 @@ from waiting import WAIT, until
 from door.config import load_settings
 from door.games.auntmary import AuntMary
 from door.solving import URGENT, solver_pool
+from door.ui.game_screen import SOLVER_PROVED
 from door.ui.still_winnable import CAN, CANNOT, HALL_LEGEND, THINKING
 
 HARD = 55
@@ -26,15 +27,16 @@ async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
         await open_game(caller, "a", 2, "Aunt Mary")        # a deal nobody can win
         caller.send("v")
         await caller.wait_for(CANNOT, 2 * WAIT)
+        assert SOLVER_PROVED in caller.term.text              # the end offer, turned down
         await caller.leave_game()                            # kept, with the question
         caller.send("a")
         await caller.wait_for("Resume your Aunt Mary game #2?")
         caller.send("y")
         await caller.wait_for("Aunt Mary #2")
-        caller.send("x")
-        await caller.wait_for("Resign?")
-        caller.send("y")
-        await caller.wait_for('"Still winnable?" asked 1 time: the hall of fame marks this')
+        caller.send("v")                                     # asked again: the offer again
+        await caller.wait_for(SOLVER_PROVED, 60)
+        caller.send("e")                                     # ended there: a game lost
+        await caller.wait_for('"Still winnable?" asked 2 times: the hall of fame marks this')
         caller.send("m")
         await caller.wait_for("Your choice")
         caller.send("h")

@@ -38,6 +38,32 @@ async def test_anciento_record_is_verified_too(store: Store) -> None:
     assert (await store.number_board("anciento", 505))[0].score == game.score
 
 
+async def test_a_resigned_game_is_stored_as_such_and_never_ranked(store: Store) -> None:
+    """Aunt Mary resigned with 3 cards left is a game kept in its player's list, marked
+    resigned, and in no hall of fame: not "1st place"."""
+    ann = await store.player("direct", "ann", "Ann")
+    game = played_game("auntmary", 31, 6)
+    game.play("resign")
+    assert await store.finish_game(ann.id, game.record(), game.score, str(game.outcome),
+                                   False, T0, T0) is None
+    assert await store.top("auntmary") == []
+    past, total = await store.player_games(ann.id, 0, 10)
+    assert total == 1 and past[0].status == "resigned"
+    assert not counts_for_hall("montecarlo", "resigned", False)
+
+
+@pytest.mark.parametrize("claim", ["lost", "resigned"])
+async def test_a_resignation_must_replay(store: Store, claim: str) -> None:
+    """Claimed resigned but not in the record, or resigned in the record but claimed lost:
+    refused, like a win that does not replay."""
+    ann = await store.player("direct", "ann", "Ann")
+    game = played_game("montecarlo", 77, 5)
+    if claim == "lost":
+        game.play("resign")
+    with pytest.raises(RecordRejected, match="resigned"):
+        await store.finish_game(ann.id, game.record(), game.score, claim, False, T0, T0)
+
+
 @pytest.mark.parametrize("change", ["score", "won", "moves", "game"])
 async def test_a_record_that_disagrees_is_refused_and_nothing_is_stored(
         store: Store, change: str) -> None:

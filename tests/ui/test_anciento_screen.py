@@ -158,9 +158,12 @@ async def test_typed_square_column_then_row(caller: Caller) -> None:
         caller.send("\x1b[C")                     # (a key between: the note is said anew)
     assert "Stones left 65" in caller.text and "Skip taken  off" in caller.text
     caller.send("4")
-    await caller.wait_for("Type the column letter first, then the row: e4.")
+    await caller.wait_for("A square is its column letter, then its row (1 to 8): e4.")
     caller.send("a9")
     await caller.wait_for("No square a9: the rows are 1 to 8.")
+    caller.send("z9")                             # no column z, and no row 9 to suggest
+    await caller.wait_for("A square is its column letter, then its row (1 to 8): e4.")
+    assert "e9" not in caller.text
 
 
 async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:
@@ -307,10 +310,8 @@ async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None
         return stuck()
     monkeypatch.setattr(AncientoScreen, "choose_game", classmethod(choose))
     caller = Caller(settings)
-    await caller.wait_for("Anciento #3")
-    caller.send("n")
-    await caller.wait_for("♠1 fits nowhere: take back (-) or end the game (X).")
-    caller.send("\x1b[21~")                   # F10 ends at once: nothing is left to play
+    # No stone fits and none can be taken back (the start stones stay): nothing to choose,
+    # so the end box comes at once.
     await caller.wait_for("Game ended with 71 stones not placed.")
     assert "Final score: 0" in caller.text
     caller.send("m")
@@ -320,8 +321,8 @@ async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None
 async def test_end_asks_first_while_stones_fit(caller: Caller) -> None:
     await caller.start()
     caller.send("x")
-    await caller.wait_for("End the game now, with 66 stones left? (Y/n)")
-    caller.send("n")
+    await caller.wait_for("End the game now? The 66 stones left are never placed. (y/N)")
+    caller.send("\r")                         # Enter: No
     await caller.wait_for("The game goes on.")
     caller.send("x")
     await caller.wait_for("End the game now")
@@ -449,6 +450,13 @@ async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path)
     await caller.wait_for("Save this game as:")
     caller.send("Tuesday\r")
     await caller.wait_for('Saved as "Tuesday"')
+    caller.send("s")                                            # the name again: asked first
+    await caller.wait_for("Save this game as:")
+    caller.send("tuesday\r")
+    await caller.wait_for('Replace your save "tuesday"? The game saved under that name is '
+                          "lost. (y/N)")
+    caller.send("\r")                                           # Enter: No, nothing replaced
+    await caller.wait_for("Not saved: choose another name (S).")
     caller.send("xy")
     await caller.wait_for("Final score:")
     caller.send("n")

@@ -111,13 +111,21 @@ def build(columns: list[tuple[list[str], list[str]]], foundations: dict[str, int
 
 
 async def caller_for(settings: Settings, monkeypatch, game: AuntMary, **terminal: Any) -> Caller:
-    """A caller whose next game is ``game`` (the screen's ``choose_game`` returns it)."""
+    """A caller whose next game is ``game`` (the screen's ``choose_game`` returns it).  A
+    built position with no way forward opens with the end offer: Esc plays on."""
     async def choose(cls, session):
         return AuntMary.from_json(game.to_json())   # the test keeps its own to play along
     monkeypatch.setattr(AuntMaryScreen, "choose_game", classmethod(choose))
     caller = Caller(settings, **terminal)
     await caller.wait_for(f"Aunt Mary #{game.number}")
+    if game.no_moves_left or game.cannot_win:
+        await caller.wait_for(OFFER_END)
+        caller.send("\x1b")
+        await caller.wait_until(lambda: OFFER_END not in caller.text, "the offer gone")
     return caller
+
+
+OFFER_END = "[E] or Enter  end the game here"
 
 
 @pytest.fixture
@@ -220,7 +228,11 @@ async def test_stock_turns_and_redeals_up_to_three_passes(settings: Settings,
     assert "2♣" in caller.slot("w", STOCK_ROW) and "S: redeal" in caller.text
     caller.send("s")
     await caller.wait_for("Pass 3 of 3: the waste is the stock again.")
-    caller.send("ss")
+    caller.send("s")
+    await caller.wait_for(OFFER_END)                       # stuck: nothing left to turn
+    caller.send("\x1b")
+    await caller.wait_until(lambda: OFFER_END not in caller.text, "the offer gone")
+    caller.send("s")
     await caller.wait_for("No redeal left: this was the last of 3 passes")
     assert "stock done" in caller.text
     await caller.close()
@@ -279,24 +291,38 @@ async def test_tip_names_a_move_and_puts_the_cursor_on_it(caller: Caller) -> Non
         await caller.wait_for(f"Tip: {describe(game, hints[1])}")
 
 
-async def test_stuck_is_said_and_resign_ends_the_game(settings: Settings, monkeypatch) -> None:
+async def test_stuck_brings_the_end_offer(settings: Settings, monkeypatch) -> None:
+    """Stuck: the end offer says so; Esc looks at the board (the panel keeps saying it), X
+    brings the offer back, U there takes the move back, and E ends the game: the end box
+    says why.  Resigning is for a game that goes on, and asks first (default No)."""
     game = build([([], ["KS"]), ([], ["KH"]), ([], ["KD"]), ([], ["KC"]), ([], ["5S"]),
                   ([], ["9H"])], stock=["2C"], waste=("4H",), redeals=2)
     assert not game.stuck
     caller = await caller_for(settings, monkeypatch, game)
     assert "Stuck" not in caller.text
     caller.send("s")                                       # 4♥ goes under 2♣ for good
-    await caller.wait_for("Stuck: no move of any kind is left. U undoes, X resigns.")
-    assert "Stuck: X resigns" in caller.text               # and it stays in the panel
+    await caller.wait_for(OFFER_END)
+    assert "Stuck: no move of any kind is left." in caller.text
+    assert "[U]  take the last move back" in caller.text
+    caller.send("\x1b")
+    await caller.wait_until(lambda: OFFER_END not in caller.text, "the offer gone")
+    assert "Stuck: no move of any kind is left. U takes back, X ends the game." in caller.text
+    assert "Stuck: X ends, U undoes" in caller.text        # and it stays in the panel
     caller.send("x")
-    await caller.wait_for("Resign? The game ends as lost, with 0 cards home.")
-    caller.send("n")
+    await caller.wait_for(OFFER_END)
+    caller.send("u")
+    await caller.wait_for("Undone.")
+    assert OFFER_END not in caller.text and "Stuck" not in caller.text
+    caller.send("x")
+    await caller.wait_for("Resign? The game ends now with 0 cards home, out of the hall of "
+                          "fame. (y/N)")
+    caller.send("\r")                                      # Enter: No
     await caller.wait_for("Play on.")
-    caller.send("x")
-    await caller.wait_for("Resign?")
-    caller.send("y")
-    await caller.wait_for("You resigned.")
-    assert "Final score: 0" in caller.text
+    caller.send("s")
+    await caller.wait_for(OFFER_END)
+    caller.send("e")
+    await caller.wait_for("Final score: 0")
+    assert "Stuck: no move of any kind is left." in caller.text
     caller.send("m")
     await asyncio.wait_for(caller.task, WAIT)
 
@@ -309,7 +335,7 @@ async def test_no_way_forward_is_not_stuck_while_moves_remain(settings: Settings
     game = build([([], ["KS"]), ([], ["KH"]), ([], ["KD"]), ([], ["KC"]), ([], ["5H"]),
                   ([], ["9H"])], stock=["2C"], waste=("4H",), redeals=1)
     assert game.legal_moves() == ["s"] and game.hopeless and not game.stuck
-    caller = await caller_for(settings, monkeypatch, game)
+    caller = await caller_for(settings, monkeypatch, game)  # the offer, turned down
     assert "Pass 2 of 3" in caller.text and "Stock 1" in caller.text
     assert "No way forward: X, U" in caller.text and "Stuck" not in caller.text
     caller.send("t")
@@ -318,11 +344,19 @@ async def test_no_way_forward_is_not_stuck_while_moves_remain(settings: Settings
         caller.send("s")
         await caller.settle()
         assert "Stuck" not in caller.text and "No way forward: X, U" in caller.text
+        assert OFFER_END not in caller.text               # turned down: not made again
     caller.send("s")                                       # the last card of the last pass
-    await caller.wait_for("Stuck: no move of any kind is left. U undoes, X resigns.")
+    await caller.wait_for(OFFER_END)                       # stuck now: another reason
+    assert "Stuck: no move of any kind is left." in caller.text
+    caller.send("\x1b")
+    await caller.wait_until(lambda: OFFER_END not in caller.text, "the offer gone")
+    assert "Stuck: no move of any kind is left. U takes back, X ends the game." in caller.text
     assert "Pass 3 of 3 · stock done" in caller.text
     caller.send("u")                                       # a move again: no longer stuck
-    await caller.wait_for("No way forward: no move can send a card home")
+    await caller.wait_for(OFFER_END)                       # a take back: offered again
+    assert "No way forward: no move can send a card home" in caller.text
+    caller.send("\x1b")
+    await caller.wait_until(lambda: OFFER_END not in caller.text, "the offer gone")
     assert "Stuck" not in caller.text and "No way forward: X, U" in caller.text
     await caller.close()
 
@@ -468,9 +502,10 @@ def test_instructions_file_is_ours_and_fits() -> None:
 
 async def resign(caller: Caller) -> None:
     caller.send("x")
-    await caller.wait_for("Resign?")
+    await caller.wait_for("out of the hall of fame. (y/N)")
     caller.send("y")
     await caller.wait_for("You resigned.")
+    assert "hall of fame!" not in caller.text             # a resigned game takes no place
 
 
 async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settings,

@@ -22,7 +22,7 @@ from door.games import IllegalMove
 from door.games.cards import RANKS, new_deck
 from door.games.mariant import Mariant, column_key
 from door.store import Store
-from door.ui.cards import card_label
+from door.ui.cards import card_label, shown_cards
 from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, KEYS, column_x, foot_row
 from door.ui.mariant_screen import CHEATER_QUESTION, MariantScreen
 
@@ -214,7 +214,7 @@ async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> 
     await caller.wait_until(lambda: "»" in caller.column(src)[-1], "outlined")
     bells = caller.bells
     caller.send(column_key(dst))
-    await caller.wait_for(reason[:60])
+    await caller.wait_for(shown_cards(reason)[:60])          # 6♦, as the board shows it
     assert caller.bells == bells + 1
     group = game.group_length(src)
     outlined = [*before[src][:-group], *(f"»{face}«" for face in before[src][-group:])]
@@ -283,16 +283,16 @@ async def test_deal_then_undo_warns_about_cheating(caller: Caller) -> None:
         assert caller.column(col) == shown(game, col), col
     assert "U UNDO" in caller.text                             # the undo is "lighted"
     caller.send("u")
-    await caller.wait_for("marks you a cheater")
+    await caller.wait_for(CHEATER_QUESTION)
     # One line: the key line above it stays (a wrapped question would cover it).
-    assert caller.term.lines[-2].strip() == CHEATER_QUESTION + " (Y/n)"
+    assert caller.term.lines[-2].strip() == CHEATER_QUESTION + " (y/N)"
     assert "U UNDO" in caller.term.lines[-3]
-    caller.send("n")
+    caller.send("\r")                                          # Enter: No, the mark is for good
     await caller.wait_for("Not undone.")
     assert "U UNDO" in caller.term.lines[-3]                   # the key line is back
     assert "Score 0 " in caller.text
     caller.send("u")
-    await caller.wait_for("marks you a cheater")
+    await caller.wait_for(CHEATER_QUESTION)
     caller.send("y")
     await caller.wait_for("Undone: +2. Marked a cheater.")
     assert "CHEATER" in caller.text and "Score 2 " in caller.text and "To deal 74" in caller.text
@@ -325,11 +325,11 @@ async def test_deal_with_empty_columns_asks_first(monkeypatch, settings) -> None
     caller = Caller(settings)
     await caller.wait_for("Mariant #7")
     caller.send("d")
-    await caller.wait_for("8 empty columns: +40. Deal? (Y/n)")
-    caller.send("n")
+    await caller.wait_for("8 empty columns: this deal costs +40. Deal anyway? (y/N)")
+    caller.send("\r")                                          # Enter: No
     await caller.wait_for("No deal.")
     caller.send("d")
-    await caller.wait_for("empty columns: +40. Deal?")
+    await caller.wait_for("this deal costs +40. Deal anyway?")
     caller.send("y")
     await caller.score(40)
     assert caller.column(0)[-1] == card_label(stock[0])
@@ -740,3 +740,20 @@ async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) 
     await caller.wait_for("(2 down, 1 up)")
     number = int(re.search(r"Mariant #(\d+)", caller.text).group(1))
     assert solve("mariant", number, {"fd": 2, "fu": 1}, seconds=60).verdict == "winnable"
+
+
+@pytest.mark.parametrize("charset", ["utf8", "ascii"])
+async def test_a_refusal_names_cards_as_the_board_shows_them(settings, charset: str) -> None:
+    """The engine writes ``6D``; the message line shows ``6♦`` as the board does (and the
+    charset turns both into letters on a terminal without the glyphs)."""
+    src, dst, reason = refused_pair(Mariant.new(NUMBER))
+    words = reason.split(":")[0]                     # "6D does not go onto QH"
+    caller = Caller(settings, charset=charset)
+    await caller.start()
+    caller.send(KEYS[src] + KEYS[dst])
+    if charset == "utf8":
+        await caller.wait_for(shown_cards(words))
+        assert words not in caller.text and shown_cards(words) != words
+    else:                                            # letters: S H D C
+        await caller.wait_for(words)
+    await caller.close()

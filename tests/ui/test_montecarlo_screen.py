@@ -20,7 +20,14 @@ from door.games.cards import Card
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
 from door.ui import replay
 from door.ui.cards import card_label
-from door.ui.montecarlo_screen import MOVED_MARK, MonteCarloScreen, cell_origin, mark_glyph
+from door.ui.montecarlo_screen import (
+    MOVED_MARK,
+    MonteCarloScreen,
+    cell_origin,
+    closing_deal,
+    mark_glyph,
+)
+from door.ui.widgets import plural
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -75,6 +82,7 @@ async def caller(settings: Settings):
 
 
 NUMBER = 11982
+OFFER = "[E] or Enter  end the game here"
 
 
 async def test_numbered_deal_is_on_screen(caller: Caller) -> None:
@@ -139,7 +147,9 @@ async def test_typing_shows_the_half_and_esc_backspace_take_it_back(caller: Call
     caller.send("h")                           # another message, then pick and drop with Esc
     await caller.wait_for("Hint:")
     caller.send(row)                           # the row alone: the column comes first
-    await caller.wait_for(f"Type the column letter first, then the row: b{row}.")
+    await caller.wait_for(f"A card's place is its column a-e, then its row 1-5: b{row}.")
+    caller.send("b9")                          # no row 9: said, and nothing picked
+    await caller.wait_for("No square b9: a card's place is its column a-e, then its row 1-5")
     caller.send(column + row)
     await caller.settle()
     assert caller.cell(p)[1] == "»"
@@ -198,13 +208,25 @@ async def test_undo_puts_the_pair_back(caller: Caller) -> None:
     assert caller.term.screen.buffer[21][at + 1].bold
 
 
-async def play_until_dealt(caller: Caller, game: MonteCarlo) -> None:
-    """Play hint pairs on screen and in ``game`` until a consolidation deals cards."""
+async def play_until_dealt(caller: Caller, game: MonteCarlo, say_no: bool = False) -> None:
+    """Play hint pairs on screen and in ``game`` until a consolidation deals cards (with
+    ``say_no``, the question before it is first answered with Enter: No, nothing played)."""
     while game.status.value == "playing":
         move = game.hints()[0]
         dealt = len(game.consolidations)
+        asked = closing_deal(game, move)
+        if asked and say_no:
+            caller.send(move)
+            await caller.wait_for("(y/N)")
+            caller.send("\r")
+            await caller.wait_for("Not played: pick another pair, or U to take pairs back.")
+            assert f"Score {game.score} " in caller.text
         game.play(move)
         caller.send(move)
+        if asked:                       # the last pair of a round: asked first (y/N)
+            await caller.wait_for(f"The door then deals {plural(asked, 'card')} from the "
+                                  "stock:")
+            caller.send("y")
         await caller.wait_for(f"Score {game.score} ")
         if len(game.consolidations) > dealt and game.last_consolidation.dealt:
             return
@@ -232,7 +254,7 @@ def legend_counts(event) -> str:
 async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> None:
     await caller.start(NUMBER)
     game = MonteCarlo.new(NUMBER)
-    await play_until_dealt(caller, game)
+    await play_until_dealt(caller, game, say_no=True)
     event = game.last_consolidation
     await caller.wait_for(legend_counts(event))
     assert_marks(caller, event)
@@ -294,6 +316,9 @@ async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path)
     relaxed.send(position_name(p) + position_name(q))
     await relaxed.wait_for(f"Score {game.score} ")
     relaxed.send("F")
+    assert closing_deal(game, "c")        # the pairs before can no longer be undone: asked
+    await relaxed.wait_for("before it can no longer be undone. Go on? (y/N)")
+    relaxed.send("y")
     game.play("c")
     event = game.last_consolidation
     await relaxed.wait_for(legend_counts(event))
@@ -358,7 +383,10 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
     caller = Caller(settings, charset="utf8")
     await caller.wait_for("Monte Carlo #7")
     caller.send("a1b1")
-    await caller.wait_for("No more moves.")
+    await caller.wait_for(OFFER)          # no pair left: the last pair may come back
+    assert "[U]  take the last move back" in caller.text
+    caller.send("\r")
+    await caller.wait_for("No pair is left, and consolidating would change nothing.")
     await caller.wait_for("This deal could be won: W shows a winning line.", timeout=2 * WAIT)
     final = lost_in_one(7)
     final.play("a1b1")
@@ -390,6 +418,8 @@ async def test_nobody_could_win_this_deal(settings: Settings, monkeypatch) -> No
     caller = Caller(settings, charset="utf8")
     await caller.wait_for(f"Monte Carlo #{number}")
     caller.send("a1b1")
+    await caller.wait_for(OFFER)
+    caller.send("e")
     await caller.wait_for(f"Nobody could win deal #{number}.", timeout=2 * WAIT)
     assert "[W] watch" not in caller.text
     caller.send("m")

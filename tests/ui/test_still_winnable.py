@@ -19,9 +19,11 @@ from door.games.montecarlo import MonteCarlo
 from door.games.solvers import solve
 from door.solving import URGENT, solver_pool
 from door.ui.auntmary_screen import AuntMaryScreen
+from door.ui.game_screen import SOLVER_PROVED
 from door.ui.montecarlo_screen import MonteCarloScreen
 from door.ui.still_winnable import CAN, CANNOT, THINKING
 
+PLAY_ON = "[Esc]  play on"
 HARD = 55
 """An Aunt Mary deal that keeps the solver busy for minutes (as in tests/test_solving.py)."""
 
@@ -63,6 +65,13 @@ async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settin
     caller.send("V")
     await caller.wait_for(CANNOT, timeout=2 * WAIT)
     assert "Before your" not in caller.text
+    # Proven: the end offer, the answer on the message line under it.
+    assert SOLVER_PROVED in caller.text and PLAY_ON in caller.text
+    caller.send("\x1b")
+    await caller.wait_until(lambda: PLAY_ON not in caller.text, "the offer gone")
+    caller.send("s")
+    await caller.settle()
+    assert PLAY_ON not in caller.text                       # turned down: not made again
     await caller.close()
 
 

@@ -11,6 +11,7 @@ that ends because every line closed (its window is only a deadline)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -55,7 +56,9 @@ class EchoServer:
         return clients
 
     def echo(self, conn: socket.socket, got: bytearray, limit: int | None) -> None:
-        with conn:
+        """Echo a client's keys until it leaves (closing, or resetting as the C loop does
+        when its window ends: either is the end of its run, not an error)."""
+        with conn, contextlib.suppress(ConnectionResetError, BrokenPipeError):
             keys = 0
             while data := conn.recv(4096):
                 got += data

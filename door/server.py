@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import socket
@@ -25,6 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from . import gamelist
 from .boards import BoardLogin, BoardRefused, board_login
+from .collector import CallCollector
+from .collector import tune as tune_collector
 from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
@@ -153,6 +154,8 @@ class Door:
         self.hangup = asyncio.Event()
         self.keeper = (GameKeeper(store, settings.database.save_every)
                        if store is not None else None)
+        self.collector = CallCollector()
+        """Frees what ended calls leave in reference cycles (door/collector.py)."""
         if store is not None:
             store.game_stored = self._log_game_end
 
@@ -220,6 +223,7 @@ class Door:
                          _elapsed(start))
             if own_ticket:
                 ticket.close()
+            self.collector.ended(len(self.live))
 
     def _hang_up(self, terminal: Terminal, hangup: asyncio.Event, reason: str) -> None:
         """The pool's hang-up for a connection its listener did not admit: the visit ends
@@ -486,20 +490,6 @@ class Ports(NamedTuple):
     web: int | None = None
 
 
-def tune_garbage_collector() -> None:
-    """Keep the cyclic collector off the keystroke path of a busy server.
-
-    A thousand sessions hold millions of long-lived objects; with CPython's default
-    thresholds (700, 10, 10) the collector runs every few hundred allocations and its
-    older-generation passes walk them all, which showed as a 62 ms p99 keystroke latency at
-    1,000 callers (bench/load.py).  Freezing what start-up made and collecting the young
-    generation every 50,000 allocations instead brought it to 5 ms and cut CPU by a sixth.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
-
-
 async def serve(settings: Settings, bind: str, port: int,
                 started: asyncio.Future | None = None, ssh_port: int | None = None,
                 stop: asyncio.Event | None = None, rlogin_port: int | None = None,
@@ -571,7 +561,8 @@ async def serve(settings: Settings, bind: str, port: int,
             nudged=worker.nodes.nudged if worker is not None else None))
         if started is not None:
             started.set_result(ports)
-        tune_garbage_collector()
+        tune_collector()
+        door.collector.start()
         await stop.wait()
         watch.cancel()
         log.info("stopping: telling %d callers", len(door.live))
@@ -580,6 +571,7 @@ async def serve(settings: Settings, bind: str, port: int,
             loop.remove_reader(worker.lifeline)
         for sig in signals:
             loop.remove_signal_handler(sig)
+        door.collector.stop()
         began = time.monotonic()
         await link.stop()  # its rows go: the games here end with the server
         await door.shutdown(SHUTDOWN_S - 1.5)  # before the servers close their connections

@@ -17,7 +17,7 @@ import telnetlib3
 from ..guard import address_of
 from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
-from .terminal import Terminal
+from .terminal import INPUT_HELD, READ_SIZE, Terminal
 
 log = logging.getLogger(__name__)
 
@@ -36,16 +36,26 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
     buffer twice; this reader keeps its loop and hands the whole buffer over.  It works on
     the parent's own state (buffer, EOF, exception, waiter: telnetlib3 5.x), so whatever
     telnetlib3 itself feeds (data after an IAC, EOF, a lost connection) reaches
-    :meth:`take` in the order it came."""
+    :meth:`take` in the order it came.
+
+    It holds at most INPUT_HELD bytes: a caller sending faster than the door's input pacing
+    lets the session read loses what comes past that (a flood, not a typist), and the
+    connection goes on being read, so that a hang-up behind the flood is seen at once."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
+        self.dropped = 0
+        """Bytes dropped past INPUT_HELD."""
 
     def feed_data(self, data: bytes) -> None:
         if self._transport is not None:  # flow control wanted: the parent's way
             super().feed_data(data)
             return
+        room = INPUT_HELD - len(self._buffer)
+        if len(data) > room:
+            self.dropped += len(data) - max(0, room)
+            data = data[:max(0, room)]
         self._buffer += data
         waiter = self._waiter
         if waiter is not None:
@@ -71,21 +81,26 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
         self._waiter = None
 
     def take_now(self) -> bytes:
-        """Every byte buffered; ``b""`` when there is none (at EOF).  Raises the
-        connection's error, as ``read`` does, once the bytes before it are taken."""
+        """The bytes buffered, READ_SIZE at most; ``b""`` when there is none (at EOF).
+        Raises the connection's error, as ``read`` does, once the bytes before it are
+        taken."""
         buffer = self._buffer
         if not buffer:
             if self._exception is not None:
                 raise self._exception
             return b""
-        data = bytes(buffer)
-        buffer.clear()
+        if len(buffer) <= READ_SIZE:  # a key or a few: the usual read
+            data = bytes(buffer)
+            buffer.clear()
+        else:
+            data = bytes(buffer[:READ_SIZE])
+            del buffer[:READ_SIZE]
         if self._paused:
             self._maybe_resume_transport()
         return data
 
     async def take(self) -> bytes:
-        """Every byte buffered, after waiting for one if there is none; ``b""`` at EOF."""
+        """:meth:`take_now`, after waiting for a byte if there is none; ``b""`` at EOF."""
         waiter = self.wait_for_data()
         if waiter is not None:
             try:
@@ -294,6 +309,8 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:
             self.ticket.close()
+        if self.reader is not None:  # unread keys: never played now, and up to INPUT_HELD
+            self.reader._buffer.clear()
         if self.terminal is not None:  # what the caller typed before hanging up is dropped
             self.terminal.gone = True
             self.terminal.wake()
@@ -355,6 +372,21 @@ async def start_telnet(host: str, port: int, run_session: SessionRunner,
     """Listen for telnet callers; each gets ``run_session(terminal)``.  With a ``pool``,
     each connection is admitted to it (or refused) as it is accepted."""
     protocol = type("PooledTelnetServer", (DoorTelnetServer,), {"login_pool": pool})
-    return await telnetlib3.create_server(
+    server = await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
         encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)
+    server._new_client = _NoClients()  # type: ignore[assignment]
+    return server
+
+
+class _NoClients:
+    """Stands in for ``telnetlib3.Server``'s queue of negotiated connections, which feeds
+    ``wait_for_client()``: the door never calls it (each connection runs the shell), and the
+    queue kept the last 1,000 connections of each listener alive, dead or not, with their
+    reader's unread bytes (tens of MiB after a flood, never given back)."""
+
+    def put_nowait(self, protocol: object) -> None:
+        """Forget it: nothing waits for clients here."""
+
+    def get_nowait(self) -> object:
+        raise asyncio.QueueEmpty

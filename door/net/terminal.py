@@ -23,6 +23,13 @@ if TYPE_CHECKING:
     from ..pool import Ticket
 
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
+READ_SIZE = 4096
+"""Bytes one read hands the session at most.  The session turns them into keys and plays
+those before it reads again, so a paste costs at most this many keys at a time."""
+INPUT_HELD = 64 * 1024
+"""Bytes of a caller's input a transport keeps for the session (two minutes of the server's
+input pacing): a flood beyond it waits in the kernel (the web stops reading its socket) or
+is dropped (telnet, which goes on reading so that a hang-up is seen at once)."""
 MAX_ROWS = 60
 MAX_WINDOW = 1000
 """Larger reported sizes are nonsense (or hostile): taken as this many cells."""

@@ -23,15 +23,11 @@ from ..guard import address_of
 from ..pool import LoginPool, Refused
 from ..term import Charset
 from .telnet import notice
-from .terminal import Terminal
+from .terminal import INPUT_HELD, READ_SIZE, Terminal
 
 log = logging.getLogger(__name__)
 
 SessionRunner = Callable[[Terminal], Awaitable[None]]
-READ_SIZE = 4096
-INPUT_HELD = 64 * 1024
-"""Bytes of keys waiting for the session before the socket stops being read: a flood then
-waits in the kernel's buffers (and the caller's), not in our memory."""
 CLOSE_WAIT_S = 2.0  # a closing socket's last frame and close handshake, at most
 
 

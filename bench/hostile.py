@@ -30,8 +30,9 @@ tests/server cover those caps and lockouts.
     python bench/hostile.py --seconds 20 --sequences 2000 --silent 100
 
 Prints: sequences tried, server errors, tracebacks logged, crashes; the control caller's
-p50 / p99 / max per key and its refusals; the machine's load.  Figures only: the test suite
-never runs this.
+p50 / p99 / max per key and its refusals; the machine's load; each worker's RSS before the
+attack (after a few warm-up calls), at its peak and after it (bench/rsswatch.py).  Figures
+only: the test suite never runs this.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ sys.path.insert(0, str(REPO))
 import asyncssh  # noqa: E402
 import telnetlib3  # noqa: E402
 from load import Line, pct, proc_stats, stop  # noqa: E402
+from rsswatch import RssWatch  # noqa: E402
 
 ATTACKER = "::1"
 CONTROL = "127.0.0.1"
@@ -434,6 +436,40 @@ async def control(port: int, seconds: float) -> dict:
     return out
 
 
+# -- the memory figures (bench/rsswatch.py) ---------------------------------------------------
+
+WARM_UPS = 4
+"""Visits before the "before" figure, each opening the four games: with two workers, the
+kernel's spread of four calls warms both but for one time in eight."""
+
+
+async def warm_up(port: int) -> None:
+    """Calls that sign up and open each game once, so that the figure before the attack is
+    the plateau of a server that has had callers (screens, games and queries loaded)."""
+    for n in range(WARM_UPS):
+        caller = await Telnet.open(port, CONTROL)
+        try:
+            await caller.until_any(b"Handle:")
+            await enter(caller, f"warm{n}", known=False)
+            for target in MENU_KEYS:
+                await open_game(caller, target)
+                caller.send(b"q")
+                if await caller.until_any(b"Leave this game?", b"Your choice") != \
+                        b"Your choice":
+                    caller.send(b"y")
+                    await caller.until_any(b"Your choice")
+        finally:
+            caller.close()
+
+
+async def watch_memory(server_pid: int, port: int) -> RssWatch:
+    """The server's RSS per worker, warmed up and settled (the "before" figure)."""
+    watch = RssWatch(server_pid)
+    await warm_up(port)
+    await watch.before()
+    return watch
+
+
 # -- the run ----------------------------------------------------------------------------------
 
 def make_home() -> Path:
@@ -519,9 +555,11 @@ async def main() -> None:
     tally = Tally()
     crashed = False
     try:
+        memory = await watch_memory(server.pid, port)
         _, cpu0 = proc_stats(server.pid)
         began = time.monotonic()
         until = began + args.seconds
+        sampler = asyncio.create_task(memory.sample_until(until))
         ctl = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--control", str(port), "--seconds", str(args.seconds),
             stdout=asyncio.subprocess.PIPE)
@@ -544,10 +582,11 @@ async def main() -> None:
         result = json.loads(out.decode().strip().splitlines()[-1])
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, sampler, return_exceptions=True)
         wall = time.monotonic() - began
         _, cpu1 = proc_stats(server.pid)
         load = os.getloadavg()
+        await memory.after()
         crashed = crashed or server.returncode is not None
     finally:
         await stop(server)
@@ -580,10 +619,13 @@ async def main() -> None:
           f"calls; ssh: {tally.ssh_handshakes} handshakes, {tally.ssh_refused} refused, "
           f"{tally.ssh_garbage} garbage, {tally.password_tries} passwords tried, "
           f"{tally.password_cut_off} connections cut off")
+    for line in memory.lines():
+        print(line)
     if tally.tried < args.sequences:
         print(f"fewer than {args.sequences} sequences: run longer (--seconds)")
     print(json.dumps({"tally": asdict(tally), "control": result, "errors": errors,
-                      "tracebacks": tracebacks, "crashed": crashed, "load": load}))
+                      "tracebacks": tracebacks, "crashed": crashed, "load": load,
+                      "rss_kib": memory.figures()}))
     subprocess.run(["uptime"], check=False)
 
 

@@ -150,7 +150,7 @@ async def rss_run(n: int) -> None:
           " per caller")
 
 
-async def traced_run(n: int) -> None:
+async def traced_run(n: int, lines: int = 0) -> None:
     async with idle_callers(n, traced=True) as run:
         before = await run.snapshot()
         await run.add(0, n, 8)
@@ -169,15 +169,26 @@ async def traced_run(n: int) -> None:
     for what, size in grown.most_common():
         if abs(size) / alive >= 51:
             print(f"| {what} | {size / alive / 1024:.1f} | {100 * size / total:.0f} % |")
+    if lines:
+        sites = after.compare_to(before, "lineno")
+        print("\n| where (innermost frame) | bytes per caller |\n|---|---:|")
+        for stat in sites[:lines]:
+            frame = stat.traceback[0]
+            where = re.sub(r".*/(site-packages|door)/", r"\1/", frame.filename)
+            print(f"| {where}:{frame.lineno} | {stat.size_diff / alive:.0f} |")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=400)
+    parser.add_argument("--lines", type=int, default=0, metavar="K",
+                        help="also the K allocation sites that grew most, per caller")
+    parser.add_argument("--traced-only", action="store_true", help="skip the untraced run")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    await rss_run(args.callers)
-    await traced_run(args.callers)
+    if not args.traced_only:
+        await rss_run(args.callers)
+    await traced_run(args.callers, args.lines)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from .collector import tune as tune_collector
 from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
+from .idle_rows import IdleRows
 from .logfiles import FORMAT, PrivateRotatingFileHandler, PrivateWatchedFileHandler
 from .loglimit import limit_repeats
 from .net.buffers import bound_send_buffers
@@ -385,6 +386,10 @@ class Door:
                 call.hangup.set()
                 call.terminal.wake()
 
+    def sessions(self) -> list[Session]:
+        """The visits going on, logging in or playing."""
+        return [call.session for call in self.live.values() if call.session is not None]
+
     def call_tokens(self) -> dict[int, str]:
         """This server's calls: node → token (kept alive, and watched for hang-up orders)."""
         return {c.session.caller.node: c.session.caller.token for c in self.live.values()
@@ -559,12 +564,14 @@ async def serve(settings: Settings, bind: str, port: int,
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
             nudged=worker.nodes.nudged if worker is not None else None))
+        idle = asyncio.create_task(IdleRows(door.sessions).run())
         if started is not None:
             started.set_result(ports)
         tune_collector()
         door.collector.start()
         await stop.wait()
         watch.cancel()
+        idle.cancel()
         log.info("stopping: telling %d callers", len(door.live))
     finally:
         if worker is not None:

@@ -158,6 +158,13 @@ def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) 
     return best
 
 
+_COMMON: dict[int, list[Cell]] = {}
+"""Row lists that idle callers' screens share (:meth:`Renderer.share_rows`), by the
+identities of their cells."""
+COMMON_ROWS = 4096
+"""Rows kept in ``_COMMON`` at most (under 3 MiB): past it the table starts afresh."""
+
+
 class Renderer:
     """Diffing ANSI renderer for one caller.  Call :meth:`frame` with each new screen.
 
@@ -200,6 +207,33 @@ class Renderer:
         if leader._attr != _UNKNOWN and leader._attr != self._attr:
             out += sgr_change(self._attr, leader._attr, self.color)
         return out
+
+    def share_rows(self, screen: Screen) -> int:
+        """Hold each row of ``screen`` unchanged since the last frame as one list with every
+        other idle caller's equal row (a login screen, a board's frame, the keys' help);
+        returns how many rows changed lists.  For a caller who has been idle a while: it
+        costs a hash of each row.  Safe because neither the screen nor a renderer writes a
+        row list a frame holds: the screen copies it before its first change."""
+        shown = self._shown
+        cells, versions, framed = screen.cells, screen.row_versions, screen.framed
+        shared = 0
+        for r in range(screen.rows):
+            row = cells[r]
+            if versions[r] > framed:  # changed since the frame: the screen's own
+                continue
+            key = hash(tuple(map(id, row)))
+            common = _COMMON.get(key)
+            if common is None or common != row:
+                if len(_COMMON) >= COMMON_ROWS:
+                    _COMMON.clear()
+                _COMMON[key] = row
+                continue
+            if common is not row:
+                if shown is not None and shown[r] is row:
+                    shown[r] = common
+                cells[r] = common
+                shared += 1
+        return shared
 
     # -- the frame ------------------------------------------------------------------------
     def frame(self, screen: Screen) -> bytes:

@@ -255,6 +255,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         super().__init__(*args, **kwargs)
         self._writer_factory = GuardedTelnetWriter
         self._reader_factory = DoorTelnetReader
+        # asyncio's drain waiters (append, remove, iterate): an empty list is 56 bytes, the
+        # deque asyncio makes 760, for every connection of a flood.
+        self._drain_waiters: list[asyncio.Future[None]] = []
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self.login_pool is not None:

@@ -158,11 +158,12 @@ def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) 
     return best
 
 
-_COMMON: dict[int, list[Cell]] = {}
+_COMMON: dict[int, list[list[Cell]]] = {}
 """Row lists that idle callers' screens share (:meth:`Renderer.share_rows`), by the
-identities of their cells."""
-COMMON_ROWS = 4096
-"""Rows kept in ``_COMMON`` at most (under 3 MiB): past it the table starts afresh."""
+identities of every fourth of their cells: up to BUCKET rows equal there, told apart by
+comparing them whole (by identity first: in C, quick)."""
+COMMON_ROWS, BUCKET = 4096, 8
+"""Keys kept in ``_COMMON`` at most (a few MiB): past it the table starts afresh."""
 
 
 class Renderer:
@@ -221,12 +222,19 @@ class Renderer:
             row = cells[r]
             if versions[r] > framed:  # changed since the frame: the screen's own
                 continue
-            key = hash(tuple(map(id, row)))
-            common = _COMMON.get(key)
-            if common is None or common != row:
+            key = hash(tuple(map(id, row[::4])))
+            bucket = _COMMON.get(key)
+            if bucket is None:
                 if len(_COMMON) >= COMMON_ROWS:
                     _COMMON.clear()
-                _COMMON[key] = row
+                bucket = _COMMON[key] = []
+            for common in bucket:
+                if common == row:
+                    break
+            else:
+                if len(bucket) >= BUCKET:
+                    del bucket[0]
+                bucket.append(row)
                 continue
             if common is not row:
                 if shown is not None and shown[r] is row:

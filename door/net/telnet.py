@@ -244,6 +244,10 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
 
     terminal: TelnetTerminal | None = None
     login_pool: LoginPool | None = None  # set on the class start_telnet makes
+    listener: telnetlib3.Server | None = None
+    """The telnetlib3 server (set on the class too), whose list of connections loses a
+    closed one at once here, not at its next accept (after a flood, none may come for
+    hours, and the closed connections of the flood's last seconds stayed listed)."""
     ticket: Ticket | None = None
     _refused = False
     _heard = False
@@ -314,6 +318,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
             self.ticket.close()
         if self.reader is not None:  # unread keys: never played now, and up to INPUT_HELD
             self.reader._buffer.clear()
+        listener = self.listener
+        if listener is not None and self in listener._protocols:
+            listener._protocols.remove(self)
         if self.terminal is not None:  # what the caller typed before hanging up is dropped
             self.terminal.gone = True
             self.terminal.wake()
@@ -374,11 +381,13 @@ async def start_telnet(host: str, port: int, run_session: SessionRunner,
                        pool: LoginPool | None = None) -> telnetlib3.Server:
     """Listen for telnet callers; each gets ``run_session(terminal)``.  With a ``pool``,
     each connection is admitted to it (or refused) as it is accepted."""
-    protocol = type("PooledTelnetServer", (DoorTelnetServer,), {"login_pool": pool})
+    protocol = cast(type[DoorTelnetServer], type("PooledTelnetServer", (DoorTelnetServer,),
+                                                {"login_pool": pool}))
     server = await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
         encoding=False, force_binary=True, connect_maxwait=1.0, timeout=0)
     server._new_client = _NoClients()  # type: ignore[assignment]
+    protocol.listener = server
     return server
 
 

@@ -44,23 +44,18 @@ async def calls_that_end(port: int, count: int) -> None:
 async def test_ended_calls_leave_no_session_terminal_or_protocol(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
         await calls_that_end(ports.telnet, CALLS)
-        staying = await call(ports.telnet)  # a line still open: its objects stay, and it
-        # makes telnetlib3 forget the closed connections it lists (it does so at each new one)
+        seen: list[tuple[int, int, int]] = []
+
+        def nothing_left() -> bool:
+            gc.collect()
+            seen[:] = [(alive(Session), alive(TelnetTerminal), alive(DoorTelnetServer))]
+            return seen[0] == (0, 0, 0)
+
         try:
-            seen: list[tuple[int, int, int]] = []
-
-            def only_the_open_line() -> bool:
-                gc.collect()
-                seen[:] = [(alive(Session), alive(TelnetTerminal), alive(DoorTelnetServer))]
-                return seen[0] == (1, 1, 1)  # the open line's, at the login screen
-
-            try:
-                await until(only_the_open_line, f"{CALLS} ended calls leaving nothing behind")
-            except AssertionError as exc:
-                raise AssertionError(f"{exc}: sessions, terminals, protocols alive: {seen}"
-                                     ) from None
-        finally:
-            staying.close()
+            await until(nothing_left, f"{CALLS} ended calls leaving nothing behind")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: sessions, terminals, protocols alive: {seen}"
+                                 ) from None
 
 
 async def test_a_quiet_server_collects_what_calls_left(door_home: Path,

@@ -447,19 +447,23 @@ async def warm_up(port: int) -> None:
     """Calls that sign up and open each game once, so that the figure before the attack is
     the plateau of a server that has had callers (screens, games and queries loaded)."""
     for n in range(WARM_UPS):
-        caller = await Telnet.open(port, CONTROL)
+        caller = None
         try:
+            caller = await Telnet.open(port, CONTROL)
             await caller.until_any(b"Handle:")
             await enter(caller, f"warm{n}", known=False)
             for target in MENU_KEYS:
                 await open_game(caller, target)
                 caller.send(b"q")
-                if await caller.until_any(b"Leave this game?", b"Your choice") != \
-                        b"Your choice":
+                if await caller.until_any(b"Leave this game?", b"Your choice",
+                                          timeout=60) != b"Your choice":
                     caller.send(b"y")
-                    await caller.until_any(b"Your choice")
+                    await caller.until_any(b"Your choice", timeout=60)
+        except (ConnectionError, TimeoutError, OSError) as exc:  # a slow machine: go on
+            print(f"warm-up visit {n}: {type(exc).__name__}: {exc}"[:200], flush=True)
         finally:
-            caller.close()
+            if caller is not None:
+                caller.close()
 
 
 async def watch_memory(server_pid: int, port: int) -> RssWatch:

@@ -107,6 +107,11 @@ class CallCollector:
         self._seen = seen
         self._timer = asyncio.get_running_loop().call_later(self.quiet_s, self._look)
 
+    def trim(self) -> None:
+        """Hand the memory freed inside the C library's heap back to the system now."""
+        if self._trim is not None:
+            self._trim()
+
     def collect(self, trim: bool = False, whatever: bool = False) -> None:
         """Collect every generation now, if a call has ended since the last time (or
         ``whatever``); ``trim``: and hand the memory freed since the last trim back to the
@@ -121,8 +126,7 @@ class CallCollector:
             self._untrimmed = True
         if trim and self._untrimmed:
             self._untrimmed = False
-            if self._trim is not None:
-                self._trim()
+            self.trim()
         if ended or whatever:
             log.debug("collected %d objects (%d calls ended) in %.1f ms", found, ended,
                       1000 * (time.perf_counter() - began))

@@ -19,6 +19,9 @@ from .session import Session
 EVERY_S = 10.0
 """Seconds between two looks; a screen unchanged across one look shares at the next (a
 connection sending nothing is hung up after 15 s: most of a silent flood is shared)."""
+TRIM_FROM = 256
+"""Rows freed in one look (some 180 KiB) past which their memory goes back to the system:
+the rows freed are holes among live allocations, which the C library keeps otherwise."""
 PER_TURN = 4
 """Screens shared before the event loop serves the other callers again (a screen's rows
 take 0.1 to 1 ms to hash)."""
@@ -27,8 +30,11 @@ take 0.1 to 1 ms to hash)."""
 class IdleRows:
     """Shares the rows of screens unchanged since the last look (module docstring)."""
 
-    def __init__(self, sessions: Callable[[], Iterable[Session]]) -> None:
+    def __init__(self, sessions: Callable[[], Iterable[Session]],
+                 trim: Callable[[], object] | None = None) -> None:
         self.sessions = sessions
+        self.trim = trim
+        """Hands freed memory back to the system, after a look that freed TRIM_FROM rows."""
         self.shared = 0
         """Rows that took another caller's list, so far."""
         self._seen: weakref.WeakKeyDictionary[Session, int] = weakref.WeakKeyDictionary()
@@ -40,7 +46,7 @@ class IdleRows:
             await self.look()
 
     async def look(self) -> None:
-        hashed = 0
+        hashed, before = 0, self.shared
         for session in list(self.sessions()):
             screen = session.screen
             version = screen.version
@@ -54,3 +60,5 @@ class IdleRows:
                 if hashed % PER_TURN == 0:
                     await asyncio.sleep(0)
             self._seen[session] = version
+        if self.trim is not None and self.shared - before >= TRIM_FROM:
+            self.trim()

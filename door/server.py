@@ -580,7 +580,7 @@ async def serve(settings: Settings, bind: str, port: int,
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
             nudged=worker.nodes.nudged if worker is not None else None))
-        idle = asyncio.create_task(IdleRows(door.sessions).run())
+        idle = asyncio.create_task(IdleRows(door.sessions, door.collector.trim).run())
         if started is not None:
             started.set_result(ports)
         tune_collector()

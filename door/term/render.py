@@ -159,9 +159,10 @@ def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) 
 
 
 _COMMON: dict[int, list[list[Cell]]] = {}
-"""Row lists that idle callers' screens share (:meth:`Renderer.share_rows`), by the
-identities of every fourth of their cells: up to BUCKET rows equal there, told apart by
-comparing them whole (by identity first: in C, quick)."""
+"""Row lists that idle callers' screens share (:meth:`Renderer.share_rows`), by every
+fourth of their cells: up to BUCKET rows equal there, told apart by comparing them whole
+(cell by cell, by identity first: in C, quick).  By value, not identity: screens draw
+equal cells that are not one object (boxes, art)."""
 COMMON_ROWS, BUCKET = 4096, 8
 """Keys kept in ``_COMMON`` at most (a few MiB): past it the table starts afresh."""
 
@@ -222,7 +223,7 @@ class Renderer:
             row = cells[r]
             if versions[r] > framed:  # changed since the frame: the screen's own
                 continue
-            key = hash(tuple(map(id, row[::4])))
+            key = hash(tuple(row[::4]))
             bucket = _COMMON.get(key)
             if bucket is None:
                 if len(_COMMON) >= COMMON_ROWS:

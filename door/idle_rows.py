@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable, Iterable
 
 from .session import Session
+from .term.render import forget_common_rows
 
 EVERY_S = 10.0
 """Seconds between two looks; a screen unchanged across one look shares at the next (a
@@ -47,7 +48,10 @@ class IdleRows:
 
     async def look(self) -> None:
         hashed, before = 0, self.shared
-        for session in list(self.sessions()):
+        sessions = list(self.sessions())
+        if not sessions:
+            forget_common_rows()  # rows of callers gone, kept for nobody
+        for session in sessions:
             screen = session.screen
             version = screen.version
             last = self._seen.get(session)

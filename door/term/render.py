@@ -163,8 +163,28 @@ _COMMON: dict[int, list[list[Cell]]] = {}
 fourth of their cells: up to BUCKET rows equal there, told apart by comparing them whole
 (cell by cell, by identity first: in C, quick).  By value, not identity: screens draw
 equal cells that are not one object (boxes, art)."""
-COMMON_ROWS, BUCKET = 4096, 8
-"""Keys kept in ``_COMMON`` at most (a few MiB): past it the table starts afresh."""
+COMMON_ROWS, BUCKET = 2048, 8
+"""Rows kept in ``_COMMON`` at most (under 1.5 MiB; past it the table starts afresh), and
+rows under one key."""
+_common_rows = 0
+
+
+def forget_common_rows() -> None:
+    """Empty the table of shared rows (no caller left: the rows it keeps are nobody's)."""
+    global _common_rows
+    _COMMON.clear()
+    _common_rows = 0
+
+
+def _keep_common(bucket: list[list[Cell]], row: list[Cell]) -> None:
+    global _common_rows
+    if len(bucket) >= BUCKET:
+        del bucket[0]
+    elif _common_rows >= COMMON_ROWS:
+        forget_common_rows()
+    else:
+        _common_rows += 1
+    bucket.append(row)
 
 
 class Renderer:
@@ -226,16 +246,12 @@ class Renderer:
             key = hash(tuple(row[::4]))
             bucket = _COMMON.get(key)
             if bucket is None:
-                if len(_COMMON) >= COMMON_ROWS:
-                    _COMMON.clear()
                 bucket = _COMMON[key] = []
             for common in bucket:
                 if common == row:
                     break
             else:
-                if len(bucket) >= BUCKET:
-                    del bucket[0]
-                bucket.append(row)
+                _keep_common(bucket, row)
                 continue
             if common is not row:
                 if shown is not None and shown[r] is row:

@@ -322,7 +322,10 @@ class Door:
         node = caller.node
         if board is not None:
             await self._board_caller(session, board)
-        if not await self._one_call_per_account(session, task):
+        try:
+            if not await self._one_call_per_account(session, task):
+                return
+        except SessionEnded:  # hung up at "Hang up the call on node N?": nothing to save
             return
         how = " (ssh auth)" if account else f" (rlogin, board {board.board.tag})" if board \
             else ""

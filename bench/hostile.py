@@ -61,7 +61,7 @@ sys.path.insert(0, str(REPO))
 import asyncssh  # noqa: E402
 import telnetlib3  # noqa: E402
 from load import Line, pct, proc_stats, stop  # noqa: E402
-from rsswatch import RssWatch  # noqa: E402
+from rsswatch import SETTLE_S, RssWatch  # noqa: E402
 
 ATTACKER = "::1"
 CONTROL = "127.0.0.1"
@@ -466,9 +466,9 @@ async def warm_up(port: int) -> None:
                 caller.close()
 
 
-async def watch_memory(server_pid: int, port: int) -> RssWatch:
+async def watch_memory(server_pid: int, port: int, settle_s: float) -> RssWatch:
     """The server's RSS per worker, warmed up and settled (the "before" figure)."""
-    watch = RssWatch(server_pid)
+    watch = RssWatch(server_pid, settle_s)
     await warm_up(port)
     await watch.before()
     return watch
@@ -543,6 +543,9 @@ async def main() -> None:
                              "password loops")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--keep", action="store_true", help="keep the door home (its log)")
+    parser.add_argument("--settle", type=float, default=SETTLE_S, metavar="S",
+                        help=f"seconds of quiet before the RSS figures before and after the "
+                             f"attack (default {SETTLE_S:g})")
     parser.add_argument("--log-level", default="warning", help="the server's (default warning)")
     parser.add_argument("--control", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -559,7 +562,7 @@ async def main() -> None:
     tally = Tally()
     crashed = False
     try:
-        memory = await watch_memory(server.pid, port)
+        memory = await watch_memory(server.pid, port, args.settle)
         _, cpu0 = proc_stats(server.pid)
         began = time.monotonic()
         until = began + args.seconds

@@ -1,7 +1,9 @@
 """Memory per idle caller of ``reussite serve``, and where it goes.
 
-Callers sign up and open a Monte Carlo deal the way ``bench/load.py``'s callers do, then sit
-idle.  Two runs of a real server in its own process:
+Callers sign up and open a Monte Carlo deal the way ``bench/load.py``'s callers do (each
+their own deal with ``--deals distinct``), then sit idle; or (``--who pool``) connections
+sit at the login screen with a few letters typed, as a flood of idle logins would.  Two
+runs of a real server in its own process:
 
 1. untraced: the server's RSS after one warm-up caller, at N/2 and at N callers; prints the
    growth per caller from the warm-up (what load.py reports) and the slope between N/2 and
@@ -9,7 +11,8 @@ idle.  Two runs of a real server in its own process:
 2. under tracemalloc: the Python memory the N callers added, per caller, by the part of the
    program that allocated it (innermost frame of each allocation's traceback).
 
-    python bench/bench_memory.py [--callers 400]
+    python bench/bench_memory.py [--callers 400] [--who pool] [--deals distinct]
+                                 [--settle 65] [--lines 30]
 
 Figures only: the test suite never runs this.
 """
@@ -28,10 +31,11 @@ import sys
 import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import Result, door_caller, make_home, proc_stats, stop
+from load import NUMBER, Line, Result, door_caller, make_home, proc_stats, stop
 
 from door.compiled import build_name
 
@@ -88,6 +92,32 @@ async def start(home: Path, traced: bool) -> tuple[asyncio.subprocess.Process, i
     return proc, int(re.search(r"telnet on \S+ port (\d+)", line).group(1)), snap_path
 
 
+MODE: dict[str, Any] = {"who": "players", "deals": "same", "settle": 0.0}
+"""What the callers are (--who, --deals) and how long they sit before a figure (--settle)."""
+
+
+async def pool_caller(port: int, go: asyncio.Event, res: Result) -> None:
+    """A connection in the login pool: at the login screen, a few letters of a handle
+    typed (a connection that sends nothing is hung up after first_byte_timeout)."""
+    writer = None
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        line = Line(reader, writer)
+        await line.until(b"Handle:")
+        line.send(b"idl")
+        await asyncio.sleep(0.2)
+        res.settled += 1
+        await line.idle_until(go)
+    except Exception as exc:
+        res.failed += 1
+        res.settled += 1
+        if len(res.errors) < 3:
+            res.errors.append(f"pool caller: {type(exc).__name__}: {exc}")
+    finally:
+        if writer is not None:
+            writer.close()
+
+
 class IdleCallers:
     """A server with one warmed-up caller; :meth:`add` brings more callers in, idle."""
 
@@ -101,13 +131,20 @@ class IdleCallers:
         return proc_stats(self.proc.pid)[0]
 
     async def add(self, first: int, last: int, concurrency: int) -> None:
-        """Callers ``first``..``last - 1``; returns once all of them are in or failed."""
+        """Callers ``first``..``last - 1``; returns once all of them are in or failed, and
+        SETTLE seconds more."""
         ready = asyncio.Semaphore(concurrency)
-        self.tasks += [asyncio.create_task(door_caller(i, self.port, [], self.go, ready,
-                                                       self.res)) for i in range(first, last)]
+        if MODE["who"] == "pool":
+            self.tasks += [asyncio.create_task(pool_caller(self.port, self.go, self.res))
+                           for i in range(first, last)]
+        else:
+            self.tasks += [asyncio.create_task(door_caller(
+                i, self.port, [], self.go, ready, self.res,
+                number=NUMBER + i if MODE["deals"] == "distinct" else NUMBER))
+                for i in range(first, last)]
         while self.res.settled < last:
             await asyncio.sleep(0.2)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0 + MODE["settle"])
 
     async def snapshot(self) -> tracemalloc.Snapshot:
         os.kill(self.proc.pid, signal.SIGUSR1)
@@ -143,8 +180,8 @@ async def rss_run(n: int) -> None:
         await run.add(n // 2, n, 32)
         rss_n = run.rss
     alive = max(1, n - run.res.failed)
-    print(f"untraced, {alive} of {n} callers idle in a game (failed: {run.res.failed}); "
-          f"{build_name()}")
+    print(f"untraced, {alive} of {n} callers idle (failed: {run.res.failed}: "
+          f"{run.res.errors}); {build_name()}")
     print(f"  server RSS after the warm-up caller: {rss0 / 1024:.1f} MiB, with them: "
           f"{rss_n / 1024:.1f} MiB")
     print(f"  growth per caller from the warm-up (load.py's figure): {(rss_n - rss0) / alive:.0f}"
@@ -153,7 +190,7 @@ async def rss_run(n: int) -> None:
           " per caller")
 
 
-async def traced_run(n: int) -> None:
+async def traced_run(n: int, lines: int = 0) -> None:
     async with idle_callers(n, traced=True) as run:
         before = await run.snapshot()
         await run.add(0, n, 8)
@@ -172,15 +209,39 @@ async def traced_run(n: int) -> None:
     for what, size in grown.most_common():
         if abs(size) / alive >= 51:
             print(f"| {what} | {size / alive / 1024:.1f} | {100 * size / total:.0f} % |")
+    if lines:
+        sites = after.compare_to(before, "lineno")
+        print("\n| where (innermost frame) | bytes per caller |\n|---|---:|")
+        for stat in sites[:lines]:
+            frame = stat.traceback[0]
+            where = re.sub(r".*/(site-packages|door)/", r"\1/", frame.filename)
+            print(f"| {where}:{frame.lineno} | {stat.size_diff / alive:.0f} |")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=400)
+    parser.add_argument("--lines", type=int, default=0, metavar="K",
+                        help="also the K allocation sites that grew most, per caller")
+    parser.add_argument("--traced-only", action="store_true", help="skip the untraced run")
+    parser.add_argument("--rss-only", action="store_true", help="skip the traced run")
+    parser.add_argument("--who", choices=["players", "pool"], default="players",
+                        help="players: signed up, idle in a Monte Carlo deal (default); pool: "
+                             "connections at the login screen, a few letters typed")
+    parser.add_argument("--deals", choices=["same", "distinct"], default="same",
+                        help="players: all on one deal (default, as load.py) or each its own")
+    parser.add_argument("--settle", type=float, default=0.0, metavar="S",
+                        help="seconds the callers sit idle before each figure (the door's "
+                             "idle screens share their rows after 30 to 60 s)")
     args = parser.parse_args()
+    MODE.update(who=args.who, deals=args.deals, settle=args.settle)
+    print(f"callers: {args.who}" + (f", {args.deals} deal" if args.who == "players" else "")
+          + f", figures after {args.settle:g} s idle")
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    await rss_run(args.callers)
-    await traced_run(args.callers)
+    if not args.traced_only:
+        await rss_run(args.callers)
+    if not args.rss_only:
+        await traced_run(args.callers, args.lines)
 
 
 if __name__ == "__main__":

@@ -43,8 +43,9 @@ throughout; it prints their tries, refusals, evictions and login times, the log'
 and the server's RSS before, at peak and after.
 
 Prints: sequences tried, server errors, tracebacks logged, crashes; the control caller's
-p50 / p99 / max per key and its refusals; the machine's load.  Figures only: the test suite
-never runs this.
+p50 / p99 / max per key and its refusals; the machine's load; each worker's RSS before the
+attack (after a few warm-up calls), at its peak and after it (bench/rsswatch.py).  Figures
+only: the test suite never runs this.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ import asyncssh  # noqa: E402
 import pyte  # noqa: E402
 import telnetlib3  # noqa: E402
 from load import Line, pct, proc_stats, server_pids, shown, stop  # noqa: E402
+from rsswatch import SETTLE_S, RssWatch  # noqa: E402
 
 ATTACKER = "::1"
 CONTROL = "127.0.0.1"
@@ -675,6 +677,44 @@ def print_web_flood(flood: WebFlood, connections: int) -> None:
               f"{counts['ms']} ms: {answers}; the log grew {grown} bytes")
 
 
+# -- the memory figures (bench/rsswatch.py) ---------------------------------------------------
+
+WARM_UPS = 4
+"""Visits before the "before" figure, each opening the four games: with two workers, the
+kernel's spread of four calls warms both but for one time in eight."""
+
+
+async def warm_up(port: int) -> None:
+    """Calls that sign up and open each game once, so that the figure before the attack is
+    the plateau of a server that has had callers (screens, games and queries loaded)."""
+    for n in range(WARM_UPS):
+        caller = None
+        try:
+            caller = await Telnet.open(port, CONTROL)
+            await caller.until_any(b"Handle:")
+            await enter(caller, f"warm{n}", known=False)
+            for target in MENU_KEYS:
+                await open_game(caller, target)
+                caller.send(b"q")
+                if await caller.until_any(b"Leave this game?", b"Your choice",
+                                          timeout=60) != b"Your choice":
+                    caller.send(b"y")
+                    await caller.until_any(b"Your choice", timeout=60)
+        except (ConnectionError, TimeoutError, OSError) as exc:  # a slow machine: go on
+            print(f"warm-up visit {n}: {type(exc).__name__}: {exc}"[:200], flush=True)
+        finally:
+            if caller is not None:
+                caller.close()
+
+
+async def watch_memory(server_pid: int, port: int, settle_s: float) -> RssWatch:
+    """The server's RSS per worker, warmed up and settled (the "before" figure)."""
+    watch = RssWatch(server_pid, settle_s)
+    await warm_up(port)
+    await watch.before()
+    return watch
+
+
 # -- the run ----------------------------------------------------------------------------------
 
 def make_home(settings: dict | None = None) -> Path:
@@ -751,6 +791,9 @@ async def main() -> None:
                         help="connections at once from one address in each web round")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--keep", action="store_true", help="keep the door home (its log)")
+    parser.add_argument("--settle", type=float, default=SETTLE_S, metavar="S",
+                        help=f"seconds of quiet before the RSS figures before and after the "
+                             f"attack (default {SETTLE_S:g})")
     parser.add_argument("--log-level", default="warning", help="the server's (default warning)")
     parser.add_argument("--control", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--pasters", type=int, default=32,
@@ -816,9 +859,11 @@ async def main() -> None:
     tally = Tally()
     crashed = False
     try:
+        memory = await watch_memory(server.pid, port, args.settle)
         _, cpu0 = proc_stats(server.pid)
         began = time.monotonic()
         until = began + args.seconds
+        sampler = asyncio.create_task(memory.sample_until(until))
         ctl = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--control", str(port), "--seconds", str(args.seconds),
             stdout=asyncio.subprocess.PIPE)
@@ -843,10 +888,11 @@ async def main() -> None:
         result = json.loads(out.decode().strip().splitlines()[-1])
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, sampler, return_exceptions=True)
         wall = time.monotonic() - began
         _, cpu1 = proc_stats(server.pid)
         load = os.getloadavg()
+        await memory.after()
         crashed = crashed or server.returncode is not None
         if args.pasters:
             await paste_attack(port, home, server.pid, args.pasters)
@@ -887,6 +933,15 @@ async def main() -> None:
     print(json.dumps({"tally": asdict(tally), "web_flood": asdict(flood), "control": result,
                       "errors": errors,
                       "tracebacks": tracebacks, "crashed": crashed, "load": load}))
+
+
+    for line in memory.lines():
+        print(line)
+    if tally.tried < args.sequences:
+        print(f"fewer than {args.sequences} sequences: run longer (--seconds)")
+    print(json.dumps({"tally": asdict(tally), "control": result, "errors": errors,
+                      "tracebacks": tracebacks, "crashed": crashed, "load": load,
+                      "rss_kib": memory.figures()}))
     subprocess.run(["uptime"], check=False)
 
 

@@ -419,9 +419,9 @@ async def play_keys(line: Line, keys: list[bytes], res: Result) -> None:
 
 async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
                       ready: asyncio.Semaphore, res: Result, ssh_port: int = 0,
-                      offset: float = 0.0, web: str = "") -> None:
+                      offset: float = 0.0, web: str = "", number: int = NUMBER) -> None:
     """One caller; ``ssh_port``: by SSH there; ``web``: "deflate" or "plain", by the web
-    door's WebSocket on ``port``."""
+    door's WebSocket on ``port``; ``number``: the Monte Carlo deal it opens."""
     conn = line = None
     settled = False
     try:
@@ -452,7 +452,7 @@ async def door_caller(i: int, port: int, keys: list[bytes], go: asyncio.Event,
             await line.until(b"Your choice")
             line.send(b"c")
             await line.until(b"Game number:")
-            line.send(f"{NUMBER}\r".encode())
+            line.send(f"{number}\r".encode())
             await line.until(b"Monte Carlo")
             await asyncio.sleep(0.2)
             line.buf.clear()

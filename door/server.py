@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import socket
@@ -25,9 +24,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from . import gamelist
 from .boards import BoardLogin, BoardRefused, board_login
+from .collector import CallCollector
+from .collector import tune as tune_collector
 from .compiled import build_name
 from .config import Settings
 from .guard import LoginLimiter, address_of, host_of
+from .idle_rows import IdleRows
 from .listeners import Listener, Plan
 from .logfiles import open_log
 from .loglimit import limit_repeats
@@ -69,13 +71,29 @@ SHUTDOWN_NOTICE = (b"\r\n\x1b[0m\x1b[1;33m The door is closing for maintenance. 
                    b"saved: call again soon.\x1b[0m\r\n")
 
 
+class Flag:
+    """Set once, asked on every read: what an asyncio.Event is to code that never waits on
+    it, without the Event's deque of waiters (760 bytes a call)."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
 class Call(NamedTuple):
-    """One live connection: its visit (None until it has one), its line, and the event
+    """One live connection: its visit (None until it has one), its line, and the flag
     that hangs up this caller alone (a later call of the same handle took over)."""
 
     session: Session | None
     terminal: Terminal
-    hangup: asyncio.Event
+    hangup: Flag
 
 
 class Nodes(Protocol):
@@ -158,6 +176,8 @@ class Door:
         self.hangup = asyncio.Event()
         self.keeper = (GameKeeper(store, settings.database.save_every)
                        if store is not None else None)
+        self.collector = CallCollector()
+        """Frees what ended calls leave in reference cycles (door/collector.py)."""
         if store is not None:
             store.game_stored = self._log_game_end
 
@@ -180,7 +200,7 @@ class Door:
         start = time.monotonic()
         task = asyncio.current_task()
         assert task is not None
-        own_hangup = asyncio.Event()
+        own_hangup = Flag()
         terminal.meter = InputMeter(self.hangup, own_hangup)
         kind = terminal.kind or "telnet"
         if self.closing:
@@ -231,8 +251,9 @@ class Door:
                         _elapsed(start))
             if own_ticket:
                 ticket.close()
+            self.collector.ended(len(self.live))
 
-    def _hang_up(self, terminal: Terminal, hangup: asyncio.Event, reason: str) -> None:
+    def _hang_up(self, terminal: Terminal, hangup: Flag, reason: str) -> None:
         """The pool's hang-up for a connection its listener did not admit: the visit ends
         at its next read, as on carrier loss, and the listener closes the line."""
         with contextlib.suppress(Exception):
@@ -313,7 +334,10 @@ class Door:
         node = caller.node
         if board is not None:
             await self._board_caller(session, board)
-        if not await self._one_call_per_account(session, task):
+        try:
+            if not await self._one_call_per_account(session, task):
+                return
+        except SessionEnded:  # hung up at "Hang up the call on node N?": nothing to save
             return
         how = f" ({'ssh auth' if terminal.kind == 'ssh' else 'resumed'})" if account else \
             f" (rlogin, board {board.board.tag})" if board else ""
@@ -393,6 +417,10 @@ class Door:
                 call.hangup.set()
                 call.terminal.wake()
 
+    def sessions(self) -> list[Session]:
+        """The visits going on, logging in or playing."""
+        return [call.session for call in self.live.values() if call.session is not None]
+
     def call_tokens(self) -> dict[int, str]:
         """This server's calls: node → token (kept alive, and watched for hang-up orders)."""
         return {c.session.caller.node: c.session.caller.token for c in self.live.values()
@@ -443,7 +471,7 @@ class InputMeter:
     ``hangups`` is set, reads say the caller has gone: the session saves and ends as on
     carrier loss."""
 
-    def __init__(self, *hangups: asyncio.Event) -> None:
+    def __init__(self, *hangups: asyncio.Event | Flag) -> None:
         self.hangups = hangups
         self.tokens, self.last = _FULL_BUCKET, time.monotonic()
 
@@ -501,20 +529,6 @@ class Ports(NamedTuple):
     ssh: int | None
     rlogin: int | None = None
     web: int | None = None
-
-
-def tune_garbage_collector() -> None:
-    """Keep the cyclic collector off the keystroke path of a busy server.
-
-    A thousand sessions hold millions of long-lived objects; with CPython's default
-    thresholds (700, 10, 10) the collector runs every few hundred allocations and its
-    older-generation passes walk them all, which showed as a 62 ms p99 keystroke latency at
-    1,000 callers (bench/load.py).  Freezing what start-up made and collecting the young
-    generation every 50,000 allocations instead brought it to 5 ms and cut CPU by a sixth.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
 
 
 async def serve(settings: Settings, bind: str, port: int,
@@ -590,11 +604,14 @@ async def serve(settings: Settings, bind: str, port: int,
         watch = asyncio.create_task(watch_hang_up_orders(
             store, door.call_tokens, door.hang_up_node,
             nudged=worker.nodes.nudged if worker is not None else None))
+        idle = asyncio.create_task(IdleRows(door.sessions, door.collector.trim).run())
         if started is not None:
             started.set_result(ports)
-        tune_garbage_collector()
+        tune_collector()
+        door.collector.start()
         await stop.wait()
         watch.cancel()
+        idle.cancel()
         if league is not None:
             league.cancel()
         log.info("stopping: telling %d callers", len(door.live))
@@ -605,6 +622,7 @@ async def serve(settings: Settings, bind: str, port: int,
             await relay.stop()
         for sig in signals:
             loop.remove_signal_handler(sig)
+        door.collector.stop()
         began = time.monotonic()
         await link.stop()  # its rows go: the games here end with the server
         await door.shutdown(SHUTDOWN_S - 1.5)  # before the servers close their connections

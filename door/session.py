@@ -163,7 +163,7 @@ class Session:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
         exception may clear ``autosave`` before ``run_visit`` (door.ui.visit) gets to save."""
         self._hook_at_end = self.autosave or self._hook_at_end
-        self.ended_by = exc
+        self.ended_by = type(exc)(*exc.args)  # not the one raised: its traceback holds us
         return exc
 
     async def save_game_in_progress(self) -> None:

@@ -37,11 +37,17 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
     buffer twice; this reader keeps its loop and hands the whole buffer over.  It works on
     the parent's own state (buffer, EOF, exception, waiter: telnetlib3 5.x), so whatever
     telnetlib3 itself feeds (data after an IAC, EOF, a lost connection) reaches
-    :meth:`take` in the order it came."""
+    :meth:`take` in the order it came.
+
+    It holds at most INPUT_HELD bytes: a caller sending faster than the door's input pacing
+    lets the session read loses what comes past that (a flood, not a typist), and the
+    connection goes on being read, so that a hang-up behind the flood is seen at once."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
+        self.dropped = 0
+        """Bytes dropped past INPUT_HELD."""
 
     def feed_data(self, data: bytes) -> None:
         """The caller's bytes, kept up to INPUT_HELD waiting; past that they are dropped.
@@ -53,13 +59,11 @@ class DoorTelnetReader(telnetlib3.TelnetReader):
         if self._transport is not None:  # flow control wanted: the parent's way
             super().feed_data(data)
             return
-        buffer = self._buffer
-        room = INPUT_HELD - len(buffer)
+        room = INPUT_HELD - len(self._buffer)
         if len(data) > room:
-            if room <= 0:
-                return
-            data = data[:room]
-        buffer += data
+            self.dropped += len(data) - max(0, room)
+            data = data[:max(0, room)]
+        self._buffer += data
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None
@@ -260,6 +264,10 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
 
     terminal: TelnetTerminal | None = None
     login_pool: LoginPool | None = None  # set on the class start_telnet makes
+    listener: telnetlib3.Server | None = None
+    """The telnetlib3 server (set on the class too), whose list of connections loses a
+    closed one at once here, not at its next accept (after a flood, none may come for
+    hours, and the closed connections of the flood's last seconds stayed listed)."""
     ticket: Ticket | None = None
     _refused = False
     _heard = False
@@ -274,6 +282,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         super().__init__(*args, **kwargs)
         self._writer_factory = GuardedTelnetWriter
         self._reader_factory = DoorTelnetReader
+        # asyncio's drain waiters (append, remove, iterate): an empty list is 56 bytes, the
+        # deque asyncio makes 760, for every connection of a flood.
+        self._drain_waiters: list[asyncio.Future[None]] = []
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self.login_pool is not None:
@@ -352,6 +363,11 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:
             self.ticket.close()
+        if self.reader is not None:  # unread keys: never played now, and up to INPUT_HELD
+            self.reader._buffer.clear()
+        listener = self.listener
+        if listener is not None and self in listener._protocols:
+            listener._protocols.remove(self)
         if self.terminal is not None:  # what the caller typed before hanging up is dropped
             self.terminal.dropped()
         if not self._refused:
@@ -412,7 +428,24 @@ async def start_telnet(host: str, port: int, run_session: SessionRunner,
                        pool: LoginPool | None = None) -> telnetlib3.Server:
     """Listen for telnet callers; each gets ``run_session(terminal)``.  With a ``pool``,
     each connection is admitted to it (or refused) as it is accepted."""
-    protocol = type("PooledTelnetServer", (DoorTelnetServer,), {"login_pool": pool})
-    return await telnetlib3.create_server(
+    protocol = cast(type[DoorTelnetServer], type("PooledTelnetServer", (DoorTelnetServer,),
+                                                {"login_pool": pool}))
+    server = await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
         encoding=False, force_binary=True, connect_maxwait=NEGOTIATION_WAIT_S, timeout=0)
+    server._new_client = _NoClients()  # type: ignore[assignment]
+    protocol.listener = server
+    return server
+
+
+class _NoClients:
+    """Stands in for ``telnetlib3.Server``'s queue of negotiated connections, which feeds
+    ``wait_for_client()``: the door never calls it (each connection runs the shell), and the
+    queue kept the last 1,000 connections of each listener alive, dead or not, with their
+    reader's unread bytes (tens of MiB after a flood, never given back)."""
+
+    def put_nowait(self, protocol: object) -> None:
+        """Forget it: nothing waits for clients here."""
+
+    def get_nowait(self) -> object:
+        raise asyncio.QueueEmpty

@@ -79,14 +79,22 @@ _MODIFIERS = {2: "shift-", 3: "alt-", 4: "alt-shift-", 5: "ctrl-", 6: "ctrl-shif
               7: "ctrl-alt-", 8: "ctrl-alt-shift-"}
 
 
-_WHOLE: dict[bytes, Key] = {bytes([b]): char(chr(b)) for b in range(0x20, 0x7F)}
+_SHARED: dict[str, Key] = {c: char(c) for c in (
+    [chr(b) for b in range(0x20, 0x7F)] + list(bytes(range(0x80, 0x100)).decode("cp437")))}
+"""One key object per character of ASCII and CP437, shared by every caller: a paste of
+4,096 characters waiting to be played is a queue of references, not 4,096 new keys."""
+_SHARED.update({c: Key(f"ctrl-{chr(ord(c) + 64).lower()}") for c in map(chr, range(32))})
+_SHARED.update({"\r": Key("enter"), "\n": Key("enter"), "\x08": Key("backspace"),
+                "\x7f": Key("backspace"), "\t": Key("tab"), "\x1b": Key("esc")})
+ESC = _SHARED["\x1b"]
+_WHOLE: dict[bytes, Key] = {bytes([b]): _SHARED[chr(b)] for b in range(0x20, 0x7F)}
 _WHOLE.update({b"\x1b" + intro + final: Key(name) for intro in (b"[", b"O")
                for final, name in ((b"A", "up"), (b"B", "down"), (b"C", "right"),
                                    (b"D", "left"), (b"H", "home"), (b"F", "end"))})
 """Reads that are one whole common key (a letter, an arrow, Home, End: the bulk of what
 callers send), as the tables above decode them: looked up at once when the decoder waits
 for nothing, instead of walked through a character at a time."""
-ENTER = Key("enter")
+ENTER = _SHARED["\r"]
 _ENTERS = {b"\r": True, b"\r\n": False, b"\r\0": False}
 """Reads that are one Enter, the same way: whether a LF or NUL may still follow (to be
 swallowed), as after a lone CR."""
@@ -118,7 +126,7 @@ class KeyDecoder:
     def flush(self) -> list[Key]:
         """No byte followed: a lone Esc is a real Esc key; a partial sequence is dropped."""
         pending, self._pending = self._pending, ""
-        return [Key("esc")] if pending == "\x1b" else []
+        return [ESC] if pending == "\x1b" else []
 
     def feed(self, data: bytes) -> list[Key]:
         if not self._pending and data and not (
@@ -142,10 +150,10 @@ class KeyDecoder:
         if self._pending:
             if not " " <= ch <= "~":  # a control or non-ASCII byte ends any sequence
                 if self._pending == "\x1b" and ch == "\x1b":
-                    keys.append(Key("esc"))  # Esc Esc: one Esc key, the second may start more
+                    keys.append(ESC)  # Esc Esc: one Esc key, the second may start more
                     return
                 if self._pending == "\x1b":
-                    keys.append(Key("esc"))
+                    keys.append(ESC)
                 self._pending = ""
             else:
                 self._pending += ch
@@ -156,23 +164,19 @@ class KeyDecoder:
         if ch == "\x1b":
             self._pending = ch
         elif ch == "\r":
-            keys.append(Key("enter"))
+            keys.append(ENTER)
             self._after_cr = True
         elif ch == "\n":
             if not after_cr:
-                keys.append(Key("enter"))
+                keys.append(ENTER)
         elif ch == "\x00":
             pass  # the NUL of CR NUL, or a stray NUL: never a key
-        elif ch in "\x08\x7f":
-            keys.append(Key("backspace"))
-        elif ch == "\t":
-            keys.append(Key("tab"))
-        elif code < 32:
-            keys.append(Key(f"ctrl-{chr(code + 64).lower()}"))
+        elif code < 32 or ch == "\x7f":
+            keys.append(_SHARED[ch])  # backspace, tab, ctrl-a …
         elif ch == "\ufffd" or not ch.isprintable():
             pass  # undecodable bytes and C1 controls are dropped, not typed
         else:
-            keys.append(char(ch))
+            keys.append(_SHARED.get(ch) or char(ch))
 
     def _continue_sequence(self, keys: list[Key]) -> None:
         seq = self._pending
@@ -180,7 +184,7 @@ class KeyDecoder:
             if seq[1] in "[O":
                 return
             self._pending = ""  # Alt-x arrives as Esc x: an Esc, then the x
-            keys.append(Key("esc"))
+            keys.append(ESC)
             self._feed_char(seq[1], keys)
             return
         last = seq[-1]

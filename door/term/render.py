@@ -158,6 +158,35 @@ def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) 
     return best
 
 
+_COMMON: dict[int, list[list[Cell]]] = {}
+"""Row lists that idle callers' screens share (:meth:`Renderer.share_rows`), by every
+fourth of their cells: up to BUCKET rows equal there, told apart by comparing them whole
+(cell by cell, by identity first: in C, quick).  By value, not identity: screens draw
+equal cells that are not one object (boxes, art)."""
+COMMON_ROWS, BUCKET = 2048, 8
+"""Rows kept in ``_COMMON`` at most (under 1.5 MiB; past it the table starts afresh), and
+rows under one key."""
+_common_rows = 0
+
+
+def forget_common_rows() -> None:
+    """Empty the table of shared rows (no caller left: the rows it keeps are nobody's)."""
+    global _common_rows
+    _COMMON.clear()
+    _common_rows = 0
+
+
+def _keep_common(bucket: list[list[Cell]], row: list[Cell]) -> None:
+    global _common_rows
+    if len(bucket) >= BUCKET:
+        del bucket[0]
+    elif _common_rows >= COMMON_ROWS:
+        forget_common_rows()
+    else:
+        _common_rows += 1
+    bucket.append(row)
+
+
 class Renderer:
     """Diffing ANSI renderer for one caller.  Call :meth:`frame` with each new screen.
 
@@ -200,6 +229,36 @@ class Renderer:
         if leader._attr != _UNKNOWN and leader._attr != self._attr:
             out += sgr_change(self._attr, leader._attr, self.color)
         return out
+
+    def share_rows(self, screen: Screen) -> int:
+        """Hold each row of ``screen`` unchanged since the last frame as one list with every
+        other idle caller's equal row (a login screen, a board's frame, the keys' help);
+        returns how many rows changed lists.  For a caller who has been idle a while: it
+        costs a hash of each row.  Safe because neither the screen nor a renderer writes a
+        row list a frame holds: the screen copies it before its first change."""
+        shown = self._shown
+        cells, versions, framed = screen.cells, screen.row_versions, screen.framed
+        shared = 0
+        for r in range(screen.rows):
+            row = cells[r]
+            if versions[r] > framed:  # changed since the frame: the screen's own
+                continue
+            key = hash(tuple(row[::4]))
+            bucket = _COMMON.get(key)
+            if bucket is None:
+                bucket = _COMMON[key] = []
+            for common in bucket:
+                if common == row:
+                    break
+            else:
+                _keep_common(bucket, row)
+                continue
+            if common is not row:
+                if shown is not None and shown[r] is row:
+                    shown[r] = common
+                cells[r] = common
+                shared += 1
+        return shared
 
     # -- the frame ------------------------------------------------------------------------
     def frame(self, screen: Screen) -> bytes:

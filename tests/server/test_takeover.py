@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
 from serverhelp import SSHCaller, call, configure, login, open_game, running, signup, to_menu
+from waiting import until
 
 from door.games.montecarlo import MonteCarlo, position_name
 
@@ -72,6 +75,27 @@ async def test_the_decline_stays_up_as_the_goodbye_does(door_home: Path) -> None
         second.send(" ")  # a key ends it at once
         await second.wait_closed()
         first.close()
+
+
+async def test_a_second_call_hanging_up_at_the_question_is_no_error(
+        door_home: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A caller whose line drops while "Hang up the call on node 1?" waits: the visit ends
+    as on any hang-up, with no traceback in the log; the first call goes on."""
+    async with running(door_home, ssh=False) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Remy", "again-pw")
+        await to_menu(first)
+        second = await call(ports.telnet)
+        await login(second, "Remy", "again-pw")
+        await second.wait_for("already in the door on node 1")
+        second.close()
+        await second.wait_closed()
+        first.send("w")  # who's online: the second call's node goes, the first stays
+        await first.wait_for("Doing")
+        await until(lambda: [line.split()[:2] for line in first.term.lines[3:20]
+                             if line.strip()] == [["1", "Remy"]], "node 2 gone")
+        first.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
 async def test_guests_share_a_record_and_come_in_together(door_home: Path) -> None:

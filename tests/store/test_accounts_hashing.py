@@ -58,3 +58,20 @@ def test_hashing_threads_do_not_keep_scrypts_buffer() -> None:
                          text=True, check=True, timeout=4 * WAIT)
     grown_kib = int(out.stdout)
     assert grown_kib < 8 * 1024, f"RSS grew {grown_kib} KiB over 12 hashes"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="niceness is a thread's own on Linux only; elsewhere it is left")
+async def test_hashes_run_at_a_lower_priority_than_the_event_loop() -> None:
+    """The event loop's thread keeps its niceness; the hashing threads take 10 more, so a
+    burst of logins waits for the cores rather than the callers playing (bench/soak.py)."""
+    import os
+    import threading
+
+    from door.store.accounts import HASHING_NICE, _hashing
+
+    loop_nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    hashing_nice = await _hashing("127.0.0.1", lambda: os.getpriority(
+        os.PRIO_PROCESS, threading.get_native_id()))
+    assert hashing_nice == min(19, loop_nice + HASHING_NICE)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == loop_nice

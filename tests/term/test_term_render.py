@@ -290,3 +290,46 @@ def test_a_colour_change_leaves_the_terminal_as_a_reset_would(old: Attr, new: At
     reset = b"\x1b[0m"
     assert shown(reset + sgr_change(Attr(-1, -1), old) + sgr_change(old, new)) == shown(
         reset + sgr_change(Attr(-1, -1), new))
+
+
+@PROPERTY
+@given(data=st.data())
+def test_screens_sharing_rows_still_show_each_its_own(data) -> None:
+    """Idle screens hold their equal rows as one list (Renderer.share_rows, door/idle_rows.py);
+    drawing on one afterwards changes neither the other screen nor what its renderer
+    remembers: each next frame takes its own terminal to its own screen."""
+    charset = Charset("utf8")
+    screens = [data.draw(frames()), data.draw(frames())]
+    for screen in screens[1:]:  # rows in common: the second starts as a copy of the first
+        for r in data.draw(st.sets(st.integers(0, 23))):
+            screen.writable_row(r)[:] = screens[0].cells[r]
+    renderers = [Renderer(charset), Renderer(charset)]
+    terms = [pyte_for(charset), pyte_for(charset)]
+    for screen, renderer, term in zip(screens, renderers, terms, strict=True):
+        term.feed(renderer.frame(screen))
+    shared = sum(renderer.share_rows(screen)
+                 for screen, renderer in zip(screens, renderers, strict=True))
+    common = sum(a == b for a, b in zip(screens[0].cells, screens[1].cells, strict=True))
+    assert shared >= common - 1  # all but one of the equal rows took another's list
+    before = [[list(row) for row in screen.cells] for screen in screens]
+    data.draw(scribbles(screens[0], paint=True))
+    assert [list(row) for row in screens[1].cells] == before[1]
+    for screen, renderer, term in zip(screens, renderers, terms, strict=True):
+        term.feed(renderer.frame(screen))
+        assert mismatches(term, screen, charset) == []
+
+
+def test_only_rows_unchanged_since_the_frame_are_shared() -> None:
+    a, b = Screen(), Screen()
+    for screen in (a, b):
+        screen.put(3, 5, "same")
+        Renderer().frame(screen)
+    renderer = Renderer()
+    renderer.frame(a)
+    a.put(4, 0, "drawn since the frame")
+    Renderer().share_rows(b)
+    renderer.share_rows(a)
+    assert a.cells[3] is b.cells[3]
+    assert a.cells[4] is not b.cells[4]
+    a.put(3, 5, "SAME")
+    assert "".join(c.ch for c in b.cells[3][5:9]) == "same"

@@ -17,7 +17,7 @@ from waiting import WAIT, until
 
 import door.collector
 from door.net.telnet import DoorTelnetReader, DoorTelnetServer, TelnetTerminal
-from door.net.terminal import INPUT_HELD, READ_SIZE
+from door.net.buffers import INPUT_HELD, READ_SIZE
 from door.session import Session
 
 CALLS = 6

@@ -516,7 +516,8 @@ def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: 
 
 
 def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
-           clock: Callable[[], float]) -> SolveResult:
+           clock: Callable[[], float],
+           watch: Callable[[_Search], None] | None = None) -> SolveResult:
     begin = clock()
     deadline = None if seconds is None else begin + seconds
     if game.won:
@@ -536,6 +537,8 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
             except _OutOfBudget:
                 stopped = True
             nodes = search.nodes
+            if found is None and watch is not None:
+                watch(search)
             if found is not None:
                 return _result(game, search, found, deadline, lambda: clock() - begin)
             if (node_limit is not None and nodes >= node_limit) or (
@@ -563,4 +566,45 @@ def _result(game: Mariant, search: _Search, found: int, deadline: float | None,
     return SolveResult(UNKNOWN, search.nodes, spent())
 
 
-__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "solve"]
+# -- the furthest line when no win is found (hints) -------------------------------------------
+
+def _progress(search: _Search, state: State) -> tuple[int, int, int]:
+    """How far a position has gone: cards dealt, cards off the board (complete suits), and
+    face-down cards turned (each more is better)."""
+    cols, dealt = state
+    on_board = sum(len(col) for col in cols)
+    down = sum(c >= DOWN for col in cols for c in col)
+    return dealt, -on_board, -down
+
+
+def best_line(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: int = 1,
+              node_limit: int | None = None, seconds: float | None = None) -> SolveResult:
+    """A winning line when one is found within the budget, as :func:`solve`; else (verdict
+    unknown) the line to the furthest position the searches reached: the most cards
+    dealt, then the most suits off the board, then the fewest cards face down."""
+    game = _game(game_or_position, fd, fu)
+    best: list[tuple[tuple[int, int, int], list[str]]] = []
+
+    def watch(search: _Search) -> None:
+        if len(search.tree) < 2:
+            return
+        index = max(range(len(search.tree)),
+                    key=lambda i: _progress(search, search.tree[i][0]))
+        progress = _progress(search, search.tree[index][0])
+        if not best or progress > best[0][0]:
+            best[:] = [(progress, [_notation(a) for a in search.line(index)])]
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = _solve(game, node_limit, seconds, time.process_time, watch)
+    finally:
+        if collecting:
+            gc.enable()
+    if result.verdict != UNKNOWN or not best:
+        return result
+    return SolveResult(UNKNOWN, result.nodes, result.seconds, best[0][1])
+
+
+__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "best_line",
+           "solve"]

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import engine
+from . import Game, engine
 from .auntmary import AuntMary
+from .hints import previous_position, scratch, simplify, undoes
 from .mariant import Mariant
 from .montecarlo import MonteCarlo
 
@@ -40,6 +41,10 @@ class Verdict:
     seconds: float
     line: list[str] | None = field(default=None)
     penalty: int | None = None
+    best: list[str] | None = None
+    """A hint's line when no win is known: to the best score found (:func:`hint`)."""
+    take_back: bool = False
+    """A hint's: the only winning line found starts by taking the last action back."""
 
     @property
     def winnable(self) -> bool | None:
@@ -53,13 +58,18 @@ class Verdict:
             data["penalty"] = self.penalty
         if self.line is not None:
             data["line"] = list(self.line)
+        if self.best is not None:
+            data["best"] = list(self.best)
+        if self.take_back:
+            data["take_back"] = True
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Verdict:
         return cls(str(data["game"]), int(data["number"]), dict(data.get("options") or {}),
                    str(data["verdict"]), int(data["nodes"]), float(data["seconds"]),
-                   data.get("line"), data.get("penalty"))
+                   data.get("line"), data.get("penalty"), data.get("best"),
+                   bool(data.get("take_back")))
 
 
 def _verdict_word(word: str) -> str:
@@ -72,11 +82,21 @@ def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
     """Solve deal ``number`` of ``game`` with ``options`` -- or, with ``position``, that
     position (a game's JSON state) -- within ``seconds`` of CPU time and/or ``node_limit``.
     ValueError for an unknown game, a game with no solver, or bad options."""
+    return _solve(_subject(game, number, options, position), seconds, node_limit)
+
+
+def _subject(game: str, number: int, options: dict[str, Any] | None,
+             position: dict[str, Any] | None) -> Game:
     if game not in SOLVABLE:
         raise ValueError(f"no solver for {game!r}; solvers: {', '.join(SOLVABLE)}")
     cls = engine(game)
-    subject = cls.from_json(position) if position is not None else cls.new(number,
-                                                                          **(options or {}))
+    return cls.from_json(position) if position is not None else cls.new(number,
+                                                                       **(options or {}))
+
+
+def _solve(subject: Game, seconds: float | None, node_limit: int | None = None) -> Verdict:
+    """The verdict on a game's position as it stands."""
+    game = subject.name
     options = dict(subject.options)
     start = time.process_time()
     if isinstance(subject, MonteCarlo):
@@ -97,6 +117,104 @@ def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
     mar = mar_solve(subject, node_limit=node_limit, seconds=seconds)
     return Verdict(game, subject.number, options, _verdict_word(mar.verdict), mar.nodes,
                    mar.seconds, mar.moves, mar.penalty)
+
+
+# -- hints ------------------------------------------------------------------------------------
+
+SOLVE_SHARE = 0.7
+"""Of a hint's budget, the share the search for a win may take; the rest goes to the line
+to the best score when no win is found (and to a first move that does not undo the last)."""
+
+
+def hint(game: str, number: int, options: dict[str, Any] | None = None, *,
+         position: dict[str, Any] | None = None, seconds: float = 5.0) -> Verdict:
+    """What a hint shows for the position (a game's JSON state; the deal without it), within
+    ``seconds`` of CPU time.
+
+    Winnable: ``line`` is a winning line, cleaned of cycles and detours
+    (:func:`door.games.hints.simplify`), whose first move does not undo the game's last
+    action (:func:`door.games.hints.undoes`) -- another first move is searched for when the
+    solver's does; ``take_back`` when none was found (the caller's last action lost the
+    win: take it back).  Otherwise ``best`` is the line to the best score found (Monte
+    Carlo: the best there is; Aunt Mary: the most cards home found; Mariant, when no win
+    is found: the furthest position reached), its first move not undoing the last action."""
+    subject = _subject(game, number, options, position)
+    deadline = time.process_time() + seconds
+    previous = previous_position(subject)
+    verdict = _solve(subject, seconds * SOLVE_SHARE) if not isinstance(subject, Mariant) \
+        else _mariant_best(subject, seconds * SOLVE_SHARE)
+    if verdict.verdict == WINNABLE and verdict.line is not None:
+        line = simplify(subject, verdict.line)
+        if line and previous is not None and undoes(subject, line[0], previous):
+            other = _other_first_move(subject, previous, deadline)
+            if other is None:
+                return replace(verdict, line=line, take_back=True)
+            line = other
+        return replace(verdict, line=line)
+    best = _best(subject, verdict, deadline)
+    if best and previous is not None and undoes(subject, best[0], previous):
+        best = _first_not_undoing(subject, previous)
+    return replace(verdict, line=None, best=best or None)
+
+
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.process_time())
+
+
+def _mariant_best(subject: Game, seconds: float) -> Verdict:
+    from .mariant_solver import best_line
+
+    assert isinstance(subject, Mariant)
+    start = time.process_time()
+    found = best_line(subject, seconds=seconds)
+    verdict = _verdict_word(found.verdict)
+    line = found.moves if verdict == WINNABLE else None
+    return Verdict(subject.name, subject.number, dict(subject.options), verdict, found.nodes,
+                   time.process_time() - start, line, found.penalty,
+                   found.moves if verdict == UNKNOWN else None)
+
+
+def _best(subject: Game, verdict: Verdict, deadline: float) -> list[str]:
+    """The line to the best score found (see :func:`hint`), cleaned."""
+    if isinstance(subject, MonteCarlo):
+        from .montecarlo_solver import best_line as mc_best
+
+        moves = mc_best(subject, seconds=max(0.1, _left(deadline))).moves or []
+    elif isinstance(subject, AuntMary):
+        from .auntmary_solver import best_line as am_best
+
+        moves = am_best(subject, seconds=max(0.1, _left(deadline))).moves
+    else:
+        moves = verdict.best or []
+    return simplify(subject, moves)
+
+
+def _candidates(subject: Game, previous: Game) -> list[str]:
+    """The first moves that do not undo the last action, the engine's hints first."""
+    moves = list(dict.fromkeys([*subject.hints(), *subject.legal_moves()]))
+    return [m for m in moves if not undoes(subject, m, previous)]
+
+
+def _other_first_move(subject: Game, previous: Game, deadline: float) -> list[str] | None:
+    """A winning line from the position whose first move does not undo the last action
+    (each other first move tried in turn, the engine's hints first), or None when none is
+    found within the budget."""
+    for move in _candidates(subject, previous):
+        if _left(deadline) <= 0:
+            return None
+        after = scratch(subject)
+        after.play(move)
+        verdict = _solve(after, max(0.05, _left(deadline) / 2))
+        if verdict.verdict == WINNABLE and verdict.line is not None:
+            return simplify(subject, [move, *verdict.line])
+    return None
+
+
+def _first_not_undoing(subject: Game, previous: Game) -> list[str]:
+    """No win is known and the best line starts by undoing the last action: the engine's
+    first hint (or legal move) that does not."""
+    moves = _candidates(subject, previous)
+    return moves[:1]
 
 
 # -- reporting a run of deals ----------------------------------------------------------------

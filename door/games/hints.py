@@ -1,0 +1,254 @@
+"""Hints that never mislead: the moves of a solver's line, checked on the engine.
+
+A card game's hint is the first move of a line the solver found from the position: a
+winning line when there is one, else the line to the best score it found.  Lines are
+followed on a scratch copy of the game, and every position on them gets a key
+(:func:`position_key`, the position alone: no score, no history), so that
+
+* a line is cleaned before it is shown (:func:`simplify`): a stretch that comes back to a
+  position it passed (a cycle) is cut, and two moves in a row that one move does
+  (``6C`` home, then back onto ``7D``: a *detour*) become that one move;
+* a hint never undoes the caller's last action (:func:`undoes`): it does not lead back to
+  the position before that action, nor move again the cards that action just moved where
+  one move from that position would have put them;
+* a line is kept (:class:`Line`): the next hint along it is a look-up, and a caller who
+  comes back onto it (by undoing, say) finds it again.
+
+Pure: no solver runs here (``door.games.solvers.hint`` does that); this module only follows
+lines through the engines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .auntmary import AuntMary, parse_move
+from .base import Game, GameRecord, IllegalMove
+from .mariant import Mariant
+from .montecarlo import MonteCarlo
+
+WIN = "win"
+"""A line that wins."""
+BEST = "best"
+"""A line to the best score the solver found (no win known from the position)."""
+
+
+# -- positions ----------------------------------------------------------------------------
+
+def position_key(game: Game) -> str:
+    """The position as text: equal for the same cards in the same places (and, in Aunt
+    Mary, the same redeals used), whatever the score or the moves that led there."""
+    if isinstance(game, MonteCarlo):
+        return "".join(str(c) if c is not None else ".." for c in game.grid) + \
+            f"/{len(game.stock)}"
+    if isinstance(game, AuntMary):
+        pos = game.position
+        columns = "|".join(f"{d}{''.join(map(str, col))}"
+                           for col, d in zip(pos.columns, pos.down, strict=True))
+        found = "".join(f"{r:x}" for r in pos.foundations)
+        return (f"{columns}/{''.join(map(str, pos.waste))}/{len(pos.stock)}/{found}"
+                f"/{pos.redeals}{'R' if pos.resigned else ''}")
+    if isinstance(game, Mariant):
+        columns = "|".join(f"{d}{''.join(map(str, col))}"
+                           for col, d in zip(game.columns, game.face_down, strict=True))
+        return f"{columns}/{game.stock_count}/{''.join(game.removed)}"
+    raise ValueError(f"no position key for {game.name}")
+
+
+def scratch(game: Game) -> Game:
+    """A copy to play a line on (its undo history may be left behind)."""
+    if isinstance(game, MonteCarlo | Mariant):
+        return game.copy()
+    if isinstance(game, AuntMary):
+        return AuntMary(game.number, game.position)
+    raise ValueError(f"no scratch copy for {game.name}")
+
+
+def previous_position(game: Game) -> Game | None:
+    """The position before the game's last action (a move, an undo or a redo), replayed
+    from the deal; None at the start."""
+    if not game.actions:
+        return None
+    record = game.record()
+    try:
+        return type(game).replay(GameRecord(record.game, record.number, record.options,
+                                            record.actions[:-1]))
+    except (IllegalMove, ValueError):
+        return None
+
+
+def _spots(game: Game, move: str) -> tuple[str, str] | None:
+    """Where a move takes cards from and puts them (None for a move that puts no card
+    down in a place another move could take it from: a pair, a deal, a stock turn)."""
+    if isinstance(game, AuntMary):
+        try:
+            mv = parse_move(move)
+        except IllegalMove:
+            return None
+        if mv.kind != "move":
+            return None
+        src = str(mv.src)
+        if mv.dst == "f":
+            pos = game.position
+            card = pos.waste[-1] if mv.src == "w" else pos.columns[mv.src][-1]  # type: ignore[index]
+            return src, "f" + card.suit
+        return src, str(mv.dst)
+    if isinstance(game, Mariant):
+        text = "".join(move.split())
+        if ">" not in text or text.startswith("r"):
+            return None
+        src, dst = text.split(">", 1)
+        return src.split(":")[0], dst
+    return None
+
+
+def _reaches(before: Game, target: str) -> bool:
+    """Is ``target`` the position ``before`` is, or one move from it?"""
+    if position_key(before) == target:
+        return True
+    for move in before.legal_moves():
+        trial = scratch(before)
+        try:
+            trial.play(move)
+        except IllegalMove:
+            continue
+        if position_key(trial) == target:
+            return True
+    return False
+
+
+def is_detour(before: Game, first: str, second: str) -> bool:
+    """Do ``first`` then ``second`` (from ``before``) move the same cards twice where no
+    move or one move would do: the second one takes back or redirects the first?"""
+    spots = _spots(before, first)
+    if spots is None:
+        return False
+    middle = scratch(before)
+    try:
+        middle.play(first)
+    except IllegalMove:
+        return False
+    then = _spots(middle, second)
+    if then is None or then[0] != spots[1]:
+        return False
+    after = scratch(middle)
+    try:
+        after.play(second)
+    except IllegalMove:
+        return False
+    return _reaches(before, position_key(after))
+
+
+def undoes(game: Game, move: str, previous: Game | None = None) -> bool:
+    """Would ``move``, played now, undo the game's last action?  It would if it leads back
+    to the position before that action, or if that action and ``move`` are a detour
+    (:func:`is_detour`).  ``previous``: that position when the caller has it."""
+    if previous is None:
+        previous = previous_position(game)
+        if previous is None:
+            return False
+    after = scratch(game)
+    try:
+        after.play(move)
+    except IllegalMove:
+        return False
+    if position_key(after) == position_key(previous):
+        return True
+    last = game.actions[-1] if game.actions else ""
+    if last in ("undo", "redo"):
+        return False
+    return is_detour(previous, last, move)
+
+
+# -- lines --------------------------------------------------------------------------------
+
+def follow(game: Game, moves: list[str]) -> tuple[list[Game], list[str]]:
+    """Play ``moves`` on scratch copies: the positions (one more than the moves played) and
+    the moves played, up to the first one the engine refuses."""
+    states = [scratch(game)]
+    played: list[str] = []
+    for move in moves:
+        state = scratch(states[-1])
+        try:
+            state.play(move)
+        except IllegalMove:
+            break
+        states.append(state)
+        played.append(move)
+    return states, played
+
+
+def simplify(game: Game, moves: list[str]) -> list[str]:
+    """The line without its cycles and detours (see the module docstring): it reaches the
+    same end in no more moves, and no position twice."""
+    states, played = follow(game, moves)
+    keys = [position_key(s) for s in states]
+    changed = True
+    while changed:
+        changed = False
+        seen: dict[str, int] = {}
+        for i, key in enumerate(keys):
+            if key in seen:                 # a cycle: cut it out
+                j = seen[key]
+                del keys[j:i], states[j:i], played[j:i]
+                changed = True
+                break
+            seen[key] = i
+        if changed:
+            continue
+        for i in range(len(played) - 1):
+            if not is_detour(states[i], played[i], played[i + 1]):
+                continue
+            direct = _direct_move(states[i], keys[i + 2])
+            if direct is None:              # back where it was: both go
+                del keys[i:i + 2], states[i:i + 2], played[i:i + 2]
+            else:
+                del keys[i + 1], states[i + 1], played[i + 1]
+                played[i] = direct
+            changed = True
+            break
+    return played
+
+
+def _direct_move(before: Game, target: str) -> str | None:
+    """The one move from ``before`` to the position ``target`` (None: it is ``before``)."""
+    if position_key(before) == target:
+        return None
+    for move in before.legal_moves():
+        trial = scratch(before)
+        try:
+            trial.play(move)
+        except IllegalMove:
+            continue
+        if position_key(trial) == target:
+            return move
+    raise ValueError("no direct move to that position")
+
+
+@dataclass
+class Line:
+    """A line from a position: its moves and the key of every position on it (``keys[i]``
+    before ``moves[i]``).  ``kind``: WIN or BEST."""
+
+    kind: str
+    moves: list[str]
+    keys: list[str]
+    _index: dict[str, int] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def through(cls, game: Game, moves: list[str], kind: str) -> Line:
+        """The line ``moves`` from ``game``, cut at the first move the engine refuses."""
+        states, played = follow(game, moves)
+        return cls(kind, played, [position_key(s) for s in states])
+
+    def __post_init__(self) -> None:
+        for i, key in enumerate(self.keys[:-1]):
+            self._index.setdefault(key, i)
+
+    def step(self, key: str) -> int | None:
+        """The index of the move to play from the position ``key``, if it is on the line
+        (its end excluded)."""
+        return self._index.get(key)
+
+    def ends_in_win(self) -> bool:
+        return self.kind == WIN

@@ -30,7 +30,9 @@ from .montecarlo import MonteCarlo
 WIN = "win"
 """A line that wins."""
 BEST = "best"
-"""A line to the best score the solver found (no win known from the position)."""
+"""A line to the best score (no win is left from the position)."""
+TRY = "try"
+"""A line to the best score found (no win found from the position within the budget)."""
 
 
 # -- positions ----------------------------------------------------------------------------
@@ -228,7 +230,7 @@ def _direct_move(before: Game, target: str) -> str | None:
 @dataclass
 class Line:
     """A line from a position: its moves and the key of every position on it (``keys[i]``
-    before ``moves[i]``).  ``kind``: WIN or BEST."""
+    before ``moves[i]``).  ``kind``: WIN, BEST or TRY."""
 
     kind: str
     moves: list[str]
@@ -250,5 +252,38 @@ class Line:
         (its end excluded)."""
         return self._index.get(key)
 
-    def ends_in_win(self) -> bool:
-        return self.kind == WIN
+
+
+class Lines:
+    """The lines a game's hints follow, the newest first: the next hint is the next move of
+    the first one the position is on, unless that move would undo the last action."""
+
+    def __init__(self, keep: int = 4) -> None:
+        self.keep = keep
+        self.lines: list[Line] = []
+
+    def learn(self, start: Game, moves: list[str], kind: str) -> None:
+        """Keep the line ``moves`` from the position ``start``."""
+        line = Line.through(start, moves, kind)
+        if line.moves:
+            self.lines = [line, *self.lines[:self.keep - 1]]
+
+    def advice(self, game: Game) -> tuple[str, str] | None:
+        """(the line's kind, the move) for the position as it stands, or None when no line
+        kept goes on from it.  A move found on a line the game did not follow to here is
+        checked against the last action (:func:`undoes`)."""
+        key = position_key(game)
+        previous: Game | None = None
+        for line in self.lines:
+            step = line.step(key)
+            if step is None:
+                continue
+            move = line.moves[step]
+            if game.actions:
+                previous = previous or previous_position(game)
+                followed = (previous is not None and step > 0
+                            and position_key(previous) == line.keys[step - 1])
+                if not followed and undoes(game, move, previous):
+                    continue
+            return line.kind, move
+        return None

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import Game, engine
 from .auntmary import AuntMary
-from .hints import previous_position, scratch, simplify, undoes
+from .hints import BEST, TRY, WIN, previous_position, scratch, simplify, undoes
 from .mariant import Mariant
 from .montecarlo import MonteCarlo
 
@@ -155,6 +155,16 @@ def hint(game: str, number: int, options: dict[str, Any] | None = None, *,
     if best and previous is not None and undoes(subject, best[0], previous):
         best = _first_not_undoing(subject, previous)
     return replace(verdict, line=None, best=best or None)
+
+
+def hint_line(verdict: Verdict) -> tuple[list[str], str] | None:
+    """The line a verdict brings for hints, and its kind (``door.games.hints``: WIN, BEST
+    when no win is left, TRY when none was found in the budget); None if it brings none."""
+    if verdict.verdict == WINNABLE and verdict.line:
+        return list(verdict.line), WIN
+    if verdict.best:
+        return list(verdict.best), BEST if verdict.verdict == NOT_WINNABLE else TRY
+    return None
 
 
 def _left(deadline: float) -> float:

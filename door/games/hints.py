@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .auntmary import AuntMary, parse_move
-from .base import Game, GameRecord, IllegalMove
+from .base import REDO, UNDO, Game, GameRecord, IllegalMove, apply_actions
 from .mariant import Mariant
 from .montecarlo import MonteCarlo
 
@@ -58,25 +58,34 @@ def position_key(game: Game) -> str:
 
 
 def scratch(game: Game) -> Game:
-    """A copy to play a line on (its undo history may be left behind)."""
-    if isinstance(game, MonteCarlo | Mariant):
+    """An independent copy to play on (undo and redo included)."""
+    if isinstance(game, MonteCarlo | Mariant | AuntMary):
         return game.copy()
-    if isinstance(game, AuntMary):
-        return AuntMary(game.number, game.position)
-    raise ValueError(f"no scratch copy for {game.name}")
+    raise ValueError(f"no copy of {game.name}")
 
 
 def previous_position(game: Game) -> Game | None:
-    """The position before the game's last action (a move, an undo or a redo), replayed
-    from the deal; None at the start."""
+    """The position before the game's last action (a move, an undo or a redo): the last
+    action taken back on a copy, else the game replayed from its deal without it; None at
+    the start, or when it cannot be known (Monte Carlo never undoes cards dealt)."""
     if not game.actions:
         return None
+    last = game.actions[-1]
+    copy = scratch(game)
+    try:
+        copy.redo() if last == UNDO else copy.undo()
+        return copy
+    except IllegalMove:
+        pass
     record = game.record()
     try:
-        return type(game).replay(GameRecord(record.game, record.number, record.options,
-                                            record.actions[:-1]))
+        before = type(game).replay(GameRecord(record.game, record.number, record.options,
+                                              record.actions[:-1]))
+        again = scratch(before)
+        apply_actions(again, record.actions[-1:])
     except (IllegalMove, ValueError):
         return None
+    return before if position_key(again) == position_key(game) else None
 
 
 def _spots(game: Game, move: str) -> tuple[str, str] | None:
@@ -157,7 +166,7 @@ def undoes(game: Game, move: str, previous: Game | None = None) -> bool:
     if position_key(after) == position_key(previous):
         return True
     last = game.actions[-1] if game.actions else ""
-    if last in ("undo", "redo"):
+    if last in (UNDO, REDO):
         return False
     return is_detour(previous, last, move)
 

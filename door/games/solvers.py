@@ -15,9 +15,20 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import Game, engine
+from . import Game, IllegalMove, Status, engine
 from .auntmary import AuntMary
-from .hints import BEST, TRY, WIN, previous_position, scratch, simplify, undoes
+from .base import UNDO
+from .hints import (
+    BEST,
+    TRY,
+    WIN,
+    Lines,
+    position_key,
+    previous_position,
+    scratch,
+    simplify,
+    undoes,
+)
 from .mariant import Mariant
 from .montecarlo import MonteCarlo
 
@@ -225,6 +236,68 @@ def _first_not_undoing(subject: Game, previous: Game) -> list[str]:
     first hint (or legal move) that does not."""
     moves = _candidates(subject, previous)
     return moves[:1]
+
+
+@dataclass
+class HintRun:
+    """A game played by following its hints (:func:`follow_hints`): the moves, whether it
+    was won, and the seconds each hint took -- asked of the solver (a job in the door's
+    pool) or looked up on a line kept."""
+
+    moves: list[str] = field(default_factory=list)
+    won: bool = False
+    asked: list[float] = field(default_factory=list)
+    looked_up: list[float] = field(default_factory=list)
+    repeated: str | None = None
+    """A position reached twice (never, unless a hint is wrong): its key."""
+    take_back: bool = False
+    """A hint said to take the last action back (then done: ``undo`` in ``moves``); never
+    while following the hints, only after a move of the caller's own."""
+
+
+def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None,
+                 limit: int = 3000) -> HintRun:
+    """Play a copy of ``game`` by its hints, as the door gives them: the next move of a
+    line kept (``lines``: e.g. the deal's winning line, as the door has it from the
+    deal's verdict), else the solver's answer for the position (:func:`hint`, ``seconds``
+    of CPU) -- until the game is over, no hint is left, or ``limit`` moves."""
+    game = scratch(game)
+    book = lines if lines is not None else Lines()
+    run = HintRun()
+    seen = {position_key(game)}
+    while game.status is Status.PLAYING and len(run.moves) < limit:
+        started = time.perf_counter()
+        found = book.advice(game)
+        if found is None:
+            verdict = hint(game.name, game.number, dict(game.options),
+                           position=game.to_json(), seconds=seconds)
+            if verdict.take_back:             # the caller is told to take it back: U
+                run.asked.append(time.perf_counter() - started)
+                run.take_back = True
+                try:
+                    game.undo()
+                except IllegalMove:
+                    break
+                run.moves.append(UNDO)
+                continue
+            line = hint_line(verdict)
+            if line is not None:
+                book.learn(game, *line)
+                found = book.advice(game)
+            run.asked.append(time.perf_counter() - started)
+        else:
+            run.looked_up.append(time.perf_counter() - started)
+        if found is None:
+            break
+        game.play(found[1])
+        run.moves.append(found[1])
+        key = position_key(game)
+        if key in seen:
+            run.repeated = key
+            break
+        seen.add(key)
+    run.won = game.status is Status.WON
+    return run
 
 
 # -- reporting a run of deals ----------------------------------------------------------------

@@ -271,9 +271,10 @@ class Lines:
         self.keep = keep
         self.lines: list[Line] = []
 
-    def learn(self, start: Game, moves: list[str], kind: str) -> None:
-        """Keep the line ``moves`` from the position ``start``."""
-        line = Line.through(start, moves, kind)
+    def learn(self, start: Game, moves: list[str], kind: str, clean: bool = True) -> None:
+        """Keep the line ``moves`` from the position ``start``, cleaned (:func:`simplify`)
+        unless it was already."""
+        line = Line.through(start, simplify(start, moves) if clean else moves, kind)
         if line.moves:
             self.lines = [line, *self.lines[:self.keep - 1]]
 

@@ -282,7 +282,7 @@ def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None
                 continue
             line = hint_line(verdict)
             if line is not None:
-                book.learn(game, *line)
+                book.learn(game, *line, clean=False)     # hint() cleaned it
                 found = book.advice(game)
             run.asked.append(time.perf_counter() - started)
         else:

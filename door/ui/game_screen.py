@@ -504,8 +504,8 @@ class GameScreen(ABC):
         """The end box's line on the solver's help asked during the game ("" for none)."""
         if not self.still_asks:
             return ""
-        return (f"The solver's help (hints, \"still winnable?\") asked "
-                f"{plural(self.still_asks, 'time')}: the hall of fame marks this game.")
+        return (f"The solver helped {plural(self.still_asks, 'time')} (hints, \"still "
+                "winnable?\"): the hall marks it.")
 
     # -- hints from the solvers (door/ui/solver_hint.py) ----------------------------------------
     def ask_hint(self) -> None:

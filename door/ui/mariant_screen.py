@@ -113,9 +113,8 @@ class MariantScreen(GameScreen):
         "         as a cheater (an undo taking back a card you have seen)",
         "H        hint: the solver's move (its cards selected, ok where)",
         f"{VIEW_KEY.upper()}        view every row of long columns (↑↓ PgUp PgDn to scroll)",
-        "V        still winnable? (the hall of fame marks the game)",
         "I        info: points, cards to deal, hall of fame; I again: rules",
-        "Q        leave (the game is kept for your next visit)",
+        "V        still winnable? (hall marks it)   Q  leave (kept)",
         "",
         "Points: 1 a move, 2 an undo, 5 per empty column at a deal unless",
         "each column is one clean group.  The LOWEST score wins.",
@@ -316,7 +315,8 @@ class MariantScreen(GameScreen):
         cards = game.columns[src]
         if not count or count > len(cards):
             return text
-        self.sel, self.count = src, count
+        if self.sel is None:                  # not when the caller picked cards meanwhile
+            self.sel, self.count = src, count
         self.marks = {dst: FITS_MARK}
         more = f"+{count - 1}" if count > 1 else ""
         onto = (f"onto {card_label(game.columns[dst][-1])}" if game.columns[dst]

@@ -89,12 +89,13 @@ class SolverHint:
         return self.screen.session.settings.solver.hint_budget
 
     # -- lines ----------------------------------------------------------------------------
-    def learn(self, start: Game, verdict: Verdict | None) -> None:
+    def learn(self, start: Game, verdict: Verdict | None, clean: bool = True) -> None:
         """Keep the line a verdict about the position ``start`` brings (a winning line, or
-        a hint's line to the best score)."""
+        a hint's line to the best score); ``clean``: not cleaned yet (a verdict's line;
+        a hint's answer was, in the pool)."""
         found = hint_line(verdict) if verdict is not None else None
         if found is not None:
-            self.book.learn(start, *found)
+            self.book.learn(start, *found, clean=clean)
 
     def _learn_deal(self) -> None:
         """The deal's verdict, once it has come: its winning line from the start."""
@@ -166,11 +167,11 @@ class SolverHint:
             return Advice(UNAVAILABLE)
         mark, start = asked
         if mark != len(self.screen.game.actions):
-            self.learn(start, verdict)
+            self.learn(start, verdict, clean=False)
             return None
         if verdict.take_back:
             return Advice(TAKE_BACK)
-        self.learn(start, verdict)
+        self.learn(start, verdict, clean=False)
         return self._advice_here() or Advice(NONE)
 
     def after_key(self) -> None:

@@ -11,8 +11,9 @@ line kept, else the solver's answer within the hint budget).  The properties:
 
 The searches are deterministic for the same position, so the hint finds the line the proof
 found; positions the solver cannot decide within ``QUICK_S`` of CPU are left out, and the
-hints get a budget far above it (a busy machine slows a search down, never changes it).  Few examples and
-quick deals: this runs in the suite.  bench/hints.py has the figures over 300 deals a game.
+hints get a budget far above it (a busy machine slows a search down, never changes it).
+Few examples and quick deals: this runs in the suite.  bench/hints.py has the figures over
+300 deals a game.
 """
 
 from __future__ import annotations

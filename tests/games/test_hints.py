@@ -8,6 +8,7 @@ import pytest
 from test_auntmary import make
 from test_mariant import stuck_position
 
+from door.games import solvers
 from door.games.auntmary import AuntMary
 from door.games.auntmary_solver import best_line as am_best
 from door.games.hints import (
@@ -25,7 +26,7 @@ from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.games.montecarlo_solver import best_line as mc_best
 from door.games.montecarlo_solver import solve as mc_solve
-from door.games.solvers import hint, hint_line
+from door.games.solvers import hint, hint_line, solve
 
 
 def club_six() -> AuntMary:
@@ -98,24 +99,33 @@ def test_home_and_back_onto_another_host_is_a_detour_and_a_hint_never_does_it() 
     assert undoes(game, "1>f")                        # after an undo, not the move again
 
 
+def off_the_line_of_deal_3() -> AuntMary:
+    """Deal 3 after its line's first move (♣A home) and the caller's own move bringing it
+    back down: the solver's line from there starts by sending it home again."""
+    game = AuntMary.new(3)
+    game.play(simplify(game, solve("auntmary", 3).line or [])[0])
+    game.play("fC>4")
+    found = solve("auntmary", 3, position=game.to_json(), seconds=10).line or []
+    assert undoes(game, simplify(game, found)[0])
+    return game
+
+
 def test_a_hint_finds_another_first_move_when_the_solvers_undoes_the_last_action() -> None:
-    game = AuntMary.new(3)                            # winnable (tests/games: solver)
-    verdict = hint("auntmary", 3, seconds=10)
-    assert verdict.winnable and verdict.line
-    first = verdict.line[0]
-    game.play(first)
-    for move in game.legal_moves():                   # a move the solver did not pick
-        trial = game.copy()
-        trial.play(move)
-        answer = hint("auntmary", 3, position=trial.to_json(), seconds=10)
-        if answer.winnable and answer.line and not answer.take_back:
-            assert not undoes(trial, answer.line[0])
-            after = trial.copy()
-            for step in answer.line:
-                after.play(step)
-            assert after.status.value == "won"
-            return
-    pytest.fail("no winnable position one move off the line")
+    game = off_the_line_of_deal_3()
+    answer = hint("auntmary", 3, position=game.to_json(), seconds=10)
+    assert answer.winnable and answer.line and not answer.take_back
+    assert not undoes(game, answer.line[0])
+    after = game.copy()
+    for move in answer.line:
+        after.play(move)
+    assert after.status.value == "won"
+
+
+def test_with_no_other_first_move_found_the_hint_says_take_it_back(monkeypatch) -> None:
+    monkeypatch.setattr(solvers, "_other_first_move", lambda *args: None)
+    game = off_the_line_of_deal_3()
+    answer = hint("auntmary", 3, position=game.to_json(), seconds=10)
+    assert answer.take_back and answer.line and undoes(game, answer.line[0])
 
 
 # -- lines kept ----------------------------------------------------------------------------

@@ -34,7 +34,7 @@ async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
         caller.send("x")
         await caller.wait_for("Resign?")
         caller.send("y")
-        await caller.wait_for('"Still winnable?" asked 1 time: the hall of fame marks this')
+        await caller.wait_for('The solver helped 1 time (hints, "still winnable?"): the hall')
         caller.send("m")
         await caller.wait_for("Your choice")
         caller.send("h")

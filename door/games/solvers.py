@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -256,11 +257,12 @@ class HintRun:
 
 
 def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None,
-                 limit: int = 3000) -> HintRun:
+                 limit: int = 3000, ask: Callable[[Game], Verdict] | None = None) -> HintRun:
     """Play a copy of ``game`` by its hints, as the door gives them: the next move of a
     line kept (``lines``: e.g. the deal's winning line, as the door has it from the
-    deal's verdict), else the solver's answer for the position (:func:`hint`, ``seconds``
-    of CPU) -- until the game is over, no hint is left, or ``limit`` moves."""
+    deal's verdict), else the solver's answer for the position (``ask``; by default
+    :func:`hint` in this process, ``seconds`` of CPU) -- until the game is over, no hint
+    is left, or ``limit`` moves."""
     game = scratch(game)
     book = lines if lines is not None else Lines()
     run = HintRun()
@@ -269,8 +271,9 @@ def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None
         started = time.perf_counter()
         found = book.advice(game)
         if found is None:
-            verdict = hint(game.name, game.number, dict(game.options),
-                           position=game.to_json(), seconds=seconds)
+            verdict = ask(game) if ask is not None else hint(
+                game.name, game.number, dict(game.options), position=game.to_json(),
+                seconds=seconds)
             if verdict.take_back:             # the caller is told to take it back: U
                 run.asked.append(time.perf_counter() - started)
                 run.take_back = True

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..games import Game
 from ..games.hints import BEST, TRY, WIN, Lines, scratch
-from ..games.solvers import WINNABLE, Verdict, hint_line
+from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict, hint_line
 
 if TYPE_CHECKING:
     from .game_screen import GameScreen
@@ -45,6 +45,8 @@ NONE = "none"
 """An advice's kind: no move to suggest."""
 UNAVAILABLE = "unavailable"
 """An advice's kind: the solver could not be asked."""
+NOT_FOUND = "not found"
+"""An advice's kind: the solver found no move within the budget (a very busy machine)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ def hint_words(advice: Advice, what: str, budget: float) -> str:
         return "Your last move lost the win: U takes it back."
     if advice.kind == UNAVAILABLE:
         return "No hint right now: the solver could not be asked."
+    if advice.kind == NOT_FOUND:
+        return f"No hint: the solver found none in {budget:g} s. Try again, or play on."
     return "No hint: no move is left."
 
 
@@ -172,7 +176,8 @@ class SolverHint:
         if verdict.take_back:
             return Advice(TAKE_BACK)
         self.learn(start, verdict, clean=False)
-        return self._advice_here() or Advice(NONE)
+        return self._advice_here() or Advice(NONE if verdict.verdict == NOT_WINNABLE
+                                             else NOT_FOUND)
 
     def after_key(self) -> None:
         """A move (or undo) since the question went out: it is about a position left

@@ -2,7 +2,10 @@
 
 ``solve("auntmary", 17)`` or ``solve("mariant", 5, {"fd": 3, "fu": 2}, seconds=10)`` returns
 a :class:`Verdict`: winnable / not winnable / unknown (the budget ran out), the work done,
-and a winning line in the game's own notation (replayable through its engine).  Also here:
+and a winning line in the game's own notation (replayable through its engine).  ``hint(...)``
+is what a card game's hint asks: the line it follows (docs/solvability.md, "Hints"), and
+``follow_hints`` plays a game by its hints as the door gives them (tests, bench/hints.py).
+Also here:
 the confidence interval and percentiles used to report a run of deals (``reussite solve
 --range``, ``bench/solvers.py``, docs/solvability.md), and the estimate made from a sample
 of a run's unknown deals solved again with a larger budget (``--again``).

@@ -270,18 +270,28 @@ class Lines:
     def __init__(self, keep: int = 4) -> None:
         self.keep = keep
         self.lines: list[Line] = []
+        self._pending: list[tuple[Game, list[str], str, bool]] = []
+        """Lines learnt and not followed through yet (newest last): most are never asked
+        for ("still winnable?" after every move brings one a move), so the work of
+        following one waits for a hint."""
 
     def learn(self, start: Game, moves: list[str], kind: str, clean: bool = True) -> None:
         """Keep the line ``moves`` from the position ``start``, cleaned (:func:`simplify`)
         unless it was already."""
-        line = Line.through(start, simplify(start, moves) if clean else moves, kind)
-        if line.moves:
-            self.lines = [line, *self.lines[:self.keep - 1]]
+        self._pending = [*self._pending, (start, list(moves), kind, clean)][-self.keep:]
+
+    def _follow_pending(self) -> None:
+        for start, moves, kind, clean in self._pending:
+            line = Line.through(start, simplify(start, moves) if clean else moves, kind)
+            if line.moves:
+                self.lines = [line, *self.lines[:self.keep - 1]]
+        self._pending = []
 
     def advice(self, game: Game) -> tuple[str, str] | None:
         """(the line's kind, the move) for the position as it stands, or None when no line
         kept goes on from it.  A move found on a line the game did not follow to here is
         checked against the last action (:func:`undoes`)."""
+        self._follow_pending()
         key = position_key(game)
         previous: Game | None = None
         for line in self.lines:

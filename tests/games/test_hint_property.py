@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -90,11 +91,15 @@ def test_mariant_hints(number: int, moves: int, seed: int) -> None:
     check_following(reached("mariant", number, {"fd": 2, "fu": 1}, moves, seed))
 
 
-def test_aunt_mary_115_first_hint_keeps_the_win() -> None:
-    """The issue's deal: its old first hint (the engine's order) lost the win."""
-    game = engine("auntmary").new(115)
+@pytest.mark.parametrize(("name", "number"), [("auntmary", 115), ("montecarlo", 18),
+                                             ("montecarlo", 35)])
+def test_the_issues_deals_first_hint_keeps_the_win(name: str, number: int) -> None:
+    """The issue's deals: their old first hints (the engines' orders) lost the win."""
+    game = engine(name).new(number)
+    assert solve(name, number, seconds=BUDGET).winnable
     run = follow_hints(game, seconds=BUDGET, limit=1)
-    after = engine("auntmary").new(115)
+    after = engine(name).new(number)
     after.play(run.moves[0])
-    assert solve("auntmary", 115, position=after.to_json(), seconds=BUDGET).winnable
+    assert solve(name, number, position=after.to_json(), seconds=BUDGET).winnable
     assert position_key(after) != position_key(game)
+    assert run.moves[0] != game.hints()[0]           # not the old hint, which lost

@@ -66,8 +66,9 @@ def scratch(game: Game) -> Game:
 
 def previous_position(game: Game) -> Game | None:
     """The position before the game's last action (a move, an undo or a redo): the last
-    action taken back on a copy, else the game replayed from its deal without it; None at
-    the start, or when it cannot be known (Monte Carlo never undoes cards dealt)."""
+    action taken back on a copy, else (no undo past cards dealt in Monte Carlo, no redo in
+    Mariant) the game replayed from its deal without it; None at the start, or when it
+    cannot be known (a position not dealt from its number)."""
     if not game.actions:
         return None
     last = game.actions[-1]
@@ -101,8 +102,8 @@ def _spots(game: Game, move: str) -> tuple[str, str] | None:
         src = str(mv.src)
         if mv.dst == "f":
             pos = game.position
-            card = pos.waste[-1] if mv.src == "w" else pos.columns[mv.src][-1]  # type: ignore[index]
-            return src, "f" + card.suit
+            pile = pos.columns[mv.src] if isinstance(mv.src, int) else pos.waste
+            return (src, "f" + pile[-1].suit) if pile else None
         return src, str(mv.dst)
     if isinstance(game, Mariant):
         text = "".join(move.split())
@@ -113,10 +114,8 @@ def _spots(game: Game, move: str) -> tuple[str, str] | None:
     return None
 
 
-def _reaches(before: Game, target: str) -> bool:
-    """Is ``target`` the position ``before`` is, or one move from it?"""
-    if position_key(before) == target:
-        return True
+def _move_to(before: Game, target: str) -> str | None:
+    """The move that leads from ``before`` to the position ``target``, if one does."""
     for move in before.legal_moves():
         trial = scratch(before)
         try:
@@ -124,8 +123,8 @@ def _reaches(before: Game, target: str) -> bool:
         except IllegalMove:
             continue
         if position_key(trial) == target:
-            return True
-    return False
+            return move
+    return None
 
 
 def is_detour(before: Game, first: str, second: str) -> bool:
@@ -147,7 +146,8 @@ def is_detour(before: Game, first: str, second: str) -> bool:
         after.play(second)
     except IllegalMove:
         return False
-    return _reaches(before, position_key(after))
+    target = position_key(after)
+    return target == position_key(before) or _move_to(before, target) is not None
 
 
 def undoes(game: Game, move: str, previous: Game | None = None) -> bool:
@@ -208,32 +208,15 @@ def simplify(game: Game, moves: list[str]) -> list[str]:
         if changed:
             continue
         for i in range(len(played) - 1):
-            if not is_detour(states[i], played[i], played[i + 1]):
-                continue
-            direct = _direct_move(states[i], keys[i + 2])
-            if direct is None:              # back where it was: both go
-                del keys[i:i + 2], states[i:i + 2], played[i:i + 2]
-            else:
+            # (no cycle is left, so a detour here ends one move away, not back at the start)
+            direct = (_move_to(states[i], keys[i + 2])
+                      if is_detour(states[i], played[i], played[i + 1]) else None)
+            if direct is not None:
                 del keys[i + 1], states[i + 1], played[i + 1]
                 played[i] = direct
-            changed = True
-            break
+                changed = True
+                break
     return played
-
-
-def _direct_move(before: Game, target: str) -> str | None:
-    """The one move from ``before`` to the position ``target`` (None: it is ``before``)."""
-    if position_key(before) == target:
-        return None
-    for move in before.legal_moves():
-        trial = scratch(before)
-        try:
-            trial.play(move)
-        except IllegalMove:
-            continue
-        if position_key(trial) == target:
-            return move
-    raise ValueError("no direct move to that position")
 
 
 @dataclass

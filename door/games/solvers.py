@@ -149,10 +149,11 @@ def hint(game: str, number: int, options: dict[str, Any] | None = None, *,
     Winnable: ``line`` is a winning line, cleaned of cycles and detours
     (:func:`door.games.hints.simplify`), whose first move does not undo the game's last
     action (:func:`door.games.hints.undoes`) -- another first move is searched for when the
-    solver's does; ``take_back`` when none was found (the caller's last action lost the
-    win: take it back).  Otherwise ``best`` is the line to the best score found (Monte
-    Carlo: the best there is; Aunt Mary: the most cards home found; Mariant, when no win
-    is found: the furthest position reached), its first move not undoing the last action."""
+    solver's does; ``take_back`` when none was found within the budget (the only win
+    found starts by taking the caller's last action back).  Otherwise ``best`` is the line
+    to the best score found (Monte Carlo: the best there is; Aunt Mary: the most cards home
+    found; Mariant, when no win is found: the furthest position reached), its first move
+    not undoing the last action."""
     subject = _subject(game, number, options, position)
     deadline = time.process_time() + seconds
     previous = previous_position(subject)
@@ -231,7 +232,9 @@ def _other_first_move(subject: Game, previous: Game, deadline: float) -> list[st
         after.play(move)
         verdict = _solve(after, max(0.05, _left(deadline) / 2))
         if verdict.verdict == WINNABLE and verdict.line is not None:
-            return simplify(subject, [move, *verdict.line])
+            line = simplify(subject, [move, *verdict.line])
+            if line and not undoes(subject, line[0], previous):
+                return line
     return None
 
 

@@ -68,7 +68,7 @@ def hint_words(advice: Advice, what: str, budget: float) -> str:
     if advice.kind == TRY:
         return f"No win found in {budget:g} s. Best try: {what}"
     if advice.kind == TAKE_BACK:
-        return "Your last move lost the win: U takes it back."
+        return "The only win found starts by taking your last move back: U."
     if advice.kind == UNAVAILABLE:
         return "No hint right now: the solver could not be asked."
     if advice.kind == NOT_FOUND:

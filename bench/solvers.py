@@ -5,7 +5,7 @@ median / p95 / max CPU seconds per deal, per game and option.
                             [--only montecarlo-strict auntmary mariant-2+1 …]
 
 Lines: Monte Carlo strict and relaxed, Aunt Mary, Mariant at setups 2+1 (the default),
-3+2 and 2+4.  Every winning line is replayed through its engine (a line that does not win
+2+2, 3+2 and 2+4.  Every winning line is replayed through its engine (a line that does not win
 would be a bug; the count is printed).  Times are CPU seconds of the solving process; the
 machine's load average is printed beside them.  The figures of docs/solvability.md come
 from ``reussite solve GAME --range 1-10000`` (same code, longer).  Never run by the tests.
@@ -27,6 +27,7 @@ LINES: dict[str, tuple[str, dict[str, Any]]] = {
     "montecarlo-relaxed": ("montecarlo", {"mode": "relaxed"}),
     "auntmary": ("auntmary", {}),
     "mariant-2+1": ("mariant", {"fd": 2, "fu": 1}),
+    "mariant-2+2": ("mariant", {"fd": 2, "fu": 2}),
     "mariant-3+2": ("mariant", {"fd": 3, "fu": 2}),
     "mariant-2+4": ("mariant", {"fd": 2, "fu": 4}),
 }

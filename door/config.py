@@ -207,6 +207,7 @@ class SolverSettings:
 
     workers: int = field(default_factory=_default_workers)
     budget: float = 10.0  # CPU seconds one verdict may take before it is "unknown"
+    hint_budget: float = 5.0  # CPU seconds a card game's hint may take (door/ui/solver_hint)
 
 
 def _default_color(text: str) -> Callable[[], Attr]:
@@ -493,7 +494,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
     "database": (DatabaseSettings, {"url": _db_url,
                                     "save_every": _seconds_between(0.5, 60)}),
     "solver": (SolverSettings, {"workers": _int_between(1, 64),
-                                "budget": _seconds_between(1, 300)}),
+                                "budget": _seconds_between(1, 300),
+                                "hint_budget": _seconds_between(0.5, 60)}),
     "web": (WebSettings, {"enabled": _bool, "bind": _optional_addresses,
                           "port": _PORT, "tls_cert": _optional_path,
                           "tls_key": _optional_path, "origins": _origins,

@@ -4,7 +4,9 @@ It says ``ready`` once it will die with the door, then reads one job per line on
 (JSON: game, number, options, position, seconds), solves it, and writes the verdict as one
 JSON line on stdout, until stdin closes (the door is gone).
 A job ``{"kind": "move", "game": "anciento", "position": …}`` asks the search player for its
-move instead (the Demo, the Hint): the answer is ``{"move": "e4"}``.
+move instead (the Demo, the Hint): the answer is ``{"move": "e4"}``.  A job with ``"kind":
+"hint"`` asks for a card game's hint (``door.games.solvers.hint``): a verdict with the line
+the hint follows.
 It lowers its own priority first, so that solving never slows the door's callers down: a
 2-core machine gives the door's event loop the CPU it needs and the solver the rest.
 On Linux it also asks the kernel to kill it when the door dies: a worker the pool had
@@ -39,7 +41,7 @@ def die_with_parent() -> None:
 
 
 def main() -> None:
-    from .games.solvers import solve
+    from .games.solvers import hint, solve
 
     die_with_parent()
     with contextlib.suppress(OSError, AttributeError):  # not allowed, or not here
@@ -52,6 +54,10 @@ def main() -> None:
         try:
             if job.get("kind") == "move":
                 answer = player_move(job)
+            elif job.get("kind") == "hint":
+                answer = hint(job["game"], job["number"], job.get("options") or {},
+                              position=job.get("position"),
+                              seconds=float(job.get("seconds") or 5.0)).to_json()
             else:
                 answer = solve(job["game"], job["number"], job.get("options") or {},
                                position=job.get("position"), seconds=job.get("seconds"),

@@ -18,6 +18,9 @@ once, and at most ``size`` more sit stopped: ``2 × size`` processes at the very
 asks after every move would keep a long one from ever finishing; an extra worker running
 beside it would take a core more from the callers.  docs/solvability.md has the figures.)
 
+A card game's hint (:meth:`SolverPool.hint`) is an urgent job too: the solver's winning
+line from the caller's position, or the line to the best score when no win is known.
+
 Everyone waiting for the same answer shares one job: callers opening the same deal, and a
 "still winnable?" asked on the position as dealt, which is the deal's own verdict (the job
 then becomes urgent).  A job is dropped only when the last one waiting for it leaves.
@@ -199,6 +202,26 @@ class SolverPool:
             while len(self._known) > KNOWN_DEALS:
                 self._known.popitem(last=False)
         return verdict
+
+    async def hint(self, game: str, number: int, options: dict[str, Any] | None = None, *,
+                   position: dict[str, Any] | None = None, seconds: float = 5.0) -> Verdict:
+        """A card game's hint for a position (``door.games.solvers.hint``: a verdict with
+        the line the hint follows), worked out in the pool as an urgent job (the caller
+        waits for it); a verdict "unknown" with no line when the job overran its wall-clock
+        guard.  Cancelling the awaiting task drops the job."""
+        if self.closed:
+            raise RuntimeError("the solver pool is closed")
+        options = options or {}
+        spec = {"kind": "hint", "game": game, "number": number, "options": options,
+                "position": position, "seconds": seconds}
+        started = time.monotonic()
+        answer = await self._answer(json.dumps(spec, sort_keys=True), spec,
+                                    seconds * WALL_FACTOR + WALL_EXTRA, urgent=True)
+        if answer is None:
+            return Verdict(game, number, options, UNKNOWN, 0, time.monotonic() - started)
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        return Verdict.from_json(answer)
 
     async def player_move(self, game: str, position: dict[str, Any],
                           seconds: float = PLAYER_SECONDS, urgent: bool = True) -> str | None:

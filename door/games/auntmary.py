@@ -653,6 +653,13 @@ class AuntMary(Game):
         pos = self.position
         return pos.waste[-1] if src == "w" else pos.columns[int(src) - 1][-1]
 
+    def copy(self) -> Self:
+        """An independent copy, undo and redo included (positions are immutable)."""
+        other = type(self)(self.number, self.position)
+        other._undo_stack, other._redo_stack = list(self._undo_stack), list(self._redo_stack)
+        other.actions, other.cheater = list(self.actions), self.cheater
+        return other
+
     # -- JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         pos = self.position

@@ -886,3 +886,62 @@ def _solve(pos: Position, node_limit: int | None, seconds: float | None,
         line += replay.notation(move)
         replay.apply(move)
     return SolveResult(WINNABLE, spent + search.nodes, elapsed, line)
+
+
+# -- the best score when no win is known (hints) --------------------------------------------
+
+class _BestSearch(_Search):
+    """The same search, noting the line to the most cards home it meets (the score).  It
+    stops only at a win or at its budget: the best found is then the hint's line."""
+
+    def __init__(self, pos: Position, node_limit: int | None, deadline: float | None) -> None:
+        super().__init__(pos, node_limit, deadline)
+        self.best_home = sum(self.found)
+        self.best_path: list[Move] = []
+
+    def _enter(self, pre: int, pre_state: int,
+               after: Move | None = None) -> list[tuple[Move, Any]] | bool | None:
+        entered = super()._enter(pre, pre_state, after)
+        if entered is not None:
+            found = self.found
+            home = found[0] + found[1] + found[2] + found[3]
+            if home > self.best_home:
+                self.best_home, self.best_path = home, list(self.path)
+        return entered
+
+
+@dataclass(frozen=True)
+class BestLine:
+    """The most cards home found from a position and a line that gets them there (empty
+    when no move sends one more card home); ``complete``: every position was explored
+    (the best there is), else the best found within the budget."""
+
+    home: int
+    moves: list[str]
+    complete: bool
+
+
+def best_line(game_or_position: AuntMary | Position | dict[str, Any] | int, *,
+              node_limit: int | None = None, seconds: float | None = None) -> BestLine:
+    """The line to the most cards home found within the budget (the hint when no win is
+    known from the position)."""
+    pos = _position(game_or_position)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        deadline = None if seconds is None else time.process_time() + seconds
+        search = _BestSearch(pos, node_limit, deadline)
+        complete = True
+        try:
+            search.run()
+        except _OutOfBudget:
+            complete = False
+        replay = _Search(pos, None, None)
+        line: list[str] = []
+        for move in search.best_path:
+            line += replay.notation(move)
+            replay.apply(move)
+        return BestLine(search.best_home, line, complete)
+    finally:
+        if collecting:
+            gc.enable()

@@ -47,14 +47,23 @@ UNKNOWN = "unknown"
 
 DOWN = 64
 """Added to a card id (``(rank - 1) * 4 + suit``, suits S H D C) while it is face down."""
-ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0, 0.0), (10.0, 2.0, 4.0, 1.0, 2.0, 1.0),
-            (10.0, 3.0, 4.0, 1.0, 1.0, 0.0), (10.0, 3.0, 4.0, 1.0, 1.0, 1.0),
-            (10.0, 3.0, 6.0, 1.0, 1.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5),
-            (15.0, 2.0, 4.0, 1.0, 2.0, 2.0), (10.0, 2.0, 8.0, 1.0, 2.0, 1.0))
+ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0, 0.0, 0.0), (10.0, 2.0, 4.0, 1.0, 2.0, 1.0, 0.0),
+            (10.0, 3.0, 4.0, 1.0, 1.0, 0.0, 0.0), (10.0, 3.0, 4.0, 1.0, 1.0, 1.0, 0.0),
+            (10.0, 3.0, 6.0, 1.0, 1.0, 0.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5, 0.0),
+            (15.0, 2.0, 4.0, 1.0, 2.0, 2.0, 0.0), (10.0, 2.0, 8.0, 1.0, 2.0, 1.0, 0.0))
 """Weights of the position score -- face-down cards, breaks, empty columns (minus), cards
-dealt (minus), same-suit pairs (minus), face-up cards lying on face-down ones -- for the
-successive attempts: a search that stalls is started again with the next set (each finds
-wins the others miss).  Chosen on deals 10001 … 10200, away from the figures' deals."""
+dealt (minus), same-suit pairs (minus), face-up cards lying on face-down ones, Kings lying
+on a card -- for the successive attempts: a search that stalls is started again with the
+next set (each finds wins the others miss).  Chosen on deals 10001 … 10200, away from the
+figures' deals."""
+KING_WEIGHT = 8.0
+"""A King lying on any card, face up or down: it moves only to an empty column, so every
+card under it waits for one (the positions the searches failed from had Kings dealt onto
+face-down cards and no empty column left)."""
+KING_ATTEMPTS = tuple((*weights[:6], KING_WEIGHT) for weights in ATTEMPTS)
+"""The same sets with the King weight: they win other deals than those (4 of 12 that 10 s
+left unknown at 2 down 2 up), and lose some those win at once (deal 15): so they come after
+them, never instead (docs/solvability.md)."""
 ATTEMPT_NODES = 15_000
 """Positions expanded per attempt; the cap doubles after each round of ATTEMPTS."""
 PHASE_NODES = 1500
@@ -80,6 +89,8 @@ def _compatible(x: int, y: int) -> bool:
 
 
 COMPAT = [[_compatible(x, y) for y in range(52)] for x in range(52)]
+KING_IDS = 48
+"""The Kings' card ids: 48 … 51."""
 
 
 def card_id(card: Card) -> int:
@@ -237,8 +248,9 @@ class _Search:
         if value is None:
             w = self.weights
             if col:
-                down, breaks, same, cover = _column_features(col)
-                value = w[0] * down + w[1] * breaks - w[4] * same + w[5] * cover
+                down, breaks, same, cover, kings = _column_features(col)
+                value = (w[0] * down + w[1] * breaks - w[4] * same + w[5] * cover
+                         + w[6] * kings)
             else:
                 value = -w[2]
             if len(self._costs) > 200_000:
@@ -349,12 +361,14 @@ class _Search:
         return [a for step in reversed(actions) for a in step]
 
 
-def _column_features(col: bytes) -> tuple[int, int, int, int]:
-    """(face-down cards, breaks, same-suit pairs, face-up cards on face-down ones) of one
-    column."""
-    down = breaks = same = 0
+def _column_features(col: bytes) -> tuple[int, int, int, int, int]:
+    """(face-down cards, breaks, same-suit pairs, face-up cards on face-down ones, Kings on
+    a card) of one column."""
+    down = breaks = same = kings = 0
     below = -1
     for c in col:
+        if below >= 0 and c & (DOWN - 1) >= KING_IDS:
+            kings += 1
         if c >= DOWN:
             down += 1
         elif 0 <= below < DOWN:
@@ -363,7 +377,7 @@ def _column_features(col: bytes) -> tuple[int, int, int, int]:
             elif c & 3 == below & 3:
                 same += 1
         below = c
-    return down, breaks, same, len(col) - down if down else 0
+    return down, breaks, same, len(col) - down if down else 0, kings
 
 
 def _notation(action: Action) -> str:
@@ -483,16 +497,17 @@ Attempt = tuple[int, int, tuple[float, ...]]
 
 
 def _attempts() -> Iterator[list[Attempt]]:
-    """Rounds of searches: quick narrow ones first; then the first wide one (it wins some
-    deals that no quick one does); quick ones a little wider; then wide ones whose cap
-    doubles each round."""
+    """Rounds of searches: quick narrow ones first, then the same with the King weight;
+    then the first wide one (it wins some deals that no quick one does); quick ones a
+    little wider, both kinds; then wide ones whose cap doubles each round."""
     narrow, wider = QUICK_PHASE_NODES
     yield [(narrow, QUICK_NODES, weights) for weights in ATTEMPTS]
+    yield [(narrow, QUICK_NODES, weights) for weights in KING_ATTEMPTS]
     yield [(PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0])]
-    yield [(wider, QUICK_NODES, weights) for weights in ATTEMPTS]
+    yield [(wider, QUICK_NODES, weights) for weights in ATTEMPTS + KING_ATTEMPTS]
     cap = ATTEMPT_NODES
     while True:
-        yield [(PHASE_NODES, cap, weights) for weights in ATTEMPTS]
+        yield [(PHASE_NODES, cap, weights) for weights in ATTEMPTS + KING_ATTEMPTS]
         cap *= 2
 
 
@@ -516,7 +531,8 @@ def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: 
 
 
 def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
-           clock: Callable[[], float]) -> SolveResult:
+           clock: Callable[[], float],
+           watch: Callable[[_Search], None] | None = None) -> SolveResult:
     begin = clock()
     deadline = None if seconds is None else begin + seconds
     if game.won:
@@ -536,13 +552,15 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
             except _OutOfBudget:
                 stopped = True
             nodes = search.nodes
+            if found is None and watch is not None:
+                watch(search)
             if found is not None:
                 return _result(game, search, found, deadline, lambda: clock() - begin)
             if (node_limit is not None and nodes >= node_limit) or (
                     deadline is not None and clock() > deadline):
                 return SolveResult(UNKNOWN, nodes, clock() - begin)
         # every wide search of a full round ran dry: a higher cap would change nothing
-        if not stopped and len(round_) == len(ATTEMPTS) and phase_nodes == PHASE_NODES:
+        if not stopped and len(round_) > 1 and phase_nodes == PHASE_NODES:
             return SolveResult(UNKNOWN, nodes, clock() - begin)
     raise AssertionError("unreachable: the rounds never end")
 
@@ -563,4 +581,45 @@ def _result(game: Mariant, search: _Search, found: int, deadline: float | None,
     return SolveResult(UNKNOWN, search.nodes, spent())
 
 
-__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "solve"]
+# -- the furthest line when no win is found (hints) -------------------------------------------
+
+def _progress(search: _Search, state: State) -> tuple[int, int, int]:
+    """How far a position has gone: cards dealt, cards off the board (complete suits), and
+    face-down cards turned (each more is better)."""
+    cols, dealt = state
+    on_board = sum(len(col) for col in cols)
+    down = sum(c >= DOWN for col in cols for c in col)
+    return dealt, -on_board, -down
+
+
+def best_line(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: int = 1,
+              node_limit: int | None = None, seconds: float | None = None) -> SolveResult:
+    """A winning line when one is found within the budget, as :func:`solve`; else (verdict
+    unknown) the line to the furthest position the searches reached: the most cards
+    dealt, then the most suits off the board, then the fewest cards face down."""
+    game = _game(game_or_position, fd, fu)
+    best: list[tuple[tuple[int, int, int], list[str]]] = []
+
+    def watch(search: _Search) -> None:
+        if len(search.tree) < 2:
+            return
+        index = max(range(len(search.tree)),
+                    key=lambda i: _progress(search, search.tree[i][0]))
+        progress = _progress(search, search.tree[index][0])
+        if not best or progress > best[0][0]:
+            best[:] = [(progress, [_notation(a) for a in search.line(index)])]
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = _solve(game, node_limit, seconds, time.process_time, watch)
+    finally:
+        if collecting:
+            gc.enable()
+    if result.verdict != UNKNOWN or not best:
+        return result
+    return SolveResult(UNKNOWN, result.nodes, result.seconds, best[0][1])
+
+
+__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "best_line",
+           "solve"]

@@ -22,7 +22,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .montecarlo import ADJACENT_PAIRS, CELLS, CONSOLIDATE, MODES, MonteCarlo, pair_name
+from .montecarlo import (
+    ADJACENT_PAIRS,
+    CELLS,
+    CLEAR_BONUS,
+    CONSOLIDATE,
+    MODES,
+    MonteCarlo,
+    pair_name,
+)
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
@@ -232,3 +240,103 @@ def solve(game_or_position: MonteCarlo | dict[str, Any] | int, mode: str | None 
     if moves and not game.pairs() and game.can_consolidate_change():
         moves.insert(0, CONSOLIDATE)   # a position left unconsolidated: the player types c
     return SolveResult(WINNABLE, mode, search.nodes, moves)
+
+
+# -- the best score when no win is left (hints) ---------------------------------------------
+
+@dataclass(frozen=True)
+class BestLine:
+    """The most points a position can still score (pips of the cards removed from here,
+    with the clearing bonus) and a line that scores them; ``complete`` is False when the
+    time ran out first (the line is then None)."""
+
+    points: int
+    moves: list[str] | None
+    complete: bool
+
+
+class _Best:
+    """Every phase's best: the pips its pairs remove plus the best of the phase the
+    consolidation leads to (a game over scores what it removed).  Memoised by phase start,
+    as the search above; a phase is explored as the same set of removed-position masks."""
+
+    def __init__(self, stock: bytes, relaxed: bool, deadline: float | None) -> None:
+        self.stock = stock
+        self.relaxed = relaxed
+        self.deadline = deadline
+        self.nodes = 0
+        self.memo: dict[bytes, tuple[int, list[Pair], bool, bytes | None]] = {}
+        self._consolidated = _Search(stock, relaxed)._consolidated
+
+    def value(self, grid: bytes, sidx: int) -> int:
+        key = grid + bytes((sidx,))
+        known = self.memo.get(key)
+        if known is not None:
+            return known[0]
+        pairs = [step for step, a, b in zip(_STEPS, _FIRST(grid), _SECOND(grid.translate(_GAP)),
+                                            strict=True) if a == b]
+        occupied = sum(1 << p for p in range(CELLS) if grid[p])
+        parent: dict[int, tuple[int, int, int] | None] = {0: None}
+        pips = {0: 0}
+        todo = [0]
+        best: tuple[int, int, bool, bytes | None] = (-1, 0, False, None)
+        ceiling = sum(grid) + sum(self.stock[sidx:]) + CLEAR_BONUS   # every card: a win
+        while todo and best[0] < ceiling:
+            mask = todo.pop()
+            self.nodes += 1
+            if self.deadline is not None and not self.nodes & 1023 and (
+                    time.process_time() > self.deadline):
+                raise _OutOfTime
+            any_pair = False
+            for p, q, bits in pairs:
+                if not mask & bits:
+                    any_pair = True
+                    if mask | bits not in parent:
+                        parent[mask | bits] = (mask, p, q)
+                        pips[mask | bits] = pips[mask] + grid[p] + grid[q]
+                        todo.append(mask | bits)
+            if any_pair and not self.relaxed:
+                continue
+            after = self._consolidated(grid, sidx, mask, occupied & ~mask)
+            if after is None:
+                if any_pair:
+                    continue                  # relaxed: pairs are left, play goes on
+                total = pips[mask]            # the game is over here
+            elif after == b"":
+                total = pips[mask] + CLEAR_BONUS
+            else:
+                total = pips[mask] + self.value(after[:CELLS], after[CELLS])
+            if total > best[0]:
+                best = (total, mask, any_pair, after or None)
+        self.memo[key] = (best[0], _pairs_to(parent, best[1]), best[2], best[3])
+        return best[0]
+
+    def line(self, grid: bytes, sidx: int) -> list[str | Pair]:
+        out: list[str | Pair] = []
+        key: bytes | None = grid + bytes((sidx,))
+        while key is not None:
+            _, pairs, typed, after = self.memo[key]
+            out += pairs
+            if typed and after is not None:
+                out.append(CONSOLIDATE)
+            key = after
+        return out
+
+
+def best_line(game_or_position: MonteCarlo | dict[str, Any] | int, mode: str | None = None,
+              *, seconds: float | None = None) -> BestLine:
+    """The line to the best score from the position (the hint when no win is left).
+
+    Exhaustive like :func:`solve`'s proof of a lost position, and about as long."""
+    game, mode = _position(game_or_position, mode)
+    grid = bytes(0 if c is None else c.rank for c in game.grid)
+    best = _Best(bytes(c.rank for c in game.stock), mode == "relaxed",
+                 None if seconds is None else time.process_time() + seconds)
+    try:
+        points = best.value(grid, 0)
+    except _OutOfTime:
+        return BestLine(0, None, False)
+    moves = [m if isinstance(m, str) else pair_name(*m) for m in best.line(grid, 0)]
+    if moves and not game.pairs() and game.can_consolidate_change():
+        moves.insert(0, CONSOLIDATE)
+    return BestLine(max(points, 0), moves, True)

@@ -2,7 +2,10 @@
 
 ``solve("auntmary", 17)`` or ``solve("mariant", 5, {"fd": 3, "fu": 2}, seconds=10)`` returns
 a :class:`Verdict`: winnable / not winnable / unknown (the budget ran out), the work done,
-and a winning line in the game's own notation (replayable through its engine).  Also here:
+and a winning line in the game's own notation (replayable through its engine).  ``hint(...)``
+is what a card game's hint asks: the line it follows (docs/solvability.md, "Hints"), and
+``follow_hints`` plays a game by its hints as the door gives them (tests, bench/hints.py).
+Also here:
 the confidence interval and percentiles used to report a run of deals (``reussite solve
 --range``, ``bench/solvers.py``, docs/solvability.md), and the estimate made from a sample
 of a run's unknown deals solved again with a larger budget (``--again``).
@@ -12,11 +15,24 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import engine
+from . import Game, IllegalMove, Status, engine
 from .auntmary import AuntMary
+from .base import UNDO
+from .hints import (
+    BEST,
+    TRY,
+    WIN,
+    Lines,
+    position_key,
+    previous_position,
+    scratch,
+    simplify,
+    undoes,
+)
 from .mariant import Mariant
 from .montecarlo import MonteCarlo
 
@@ -40,6 +56,10 @@ class Verdict:
     seconds: float
     line: list[str] | None = field(default=None)
     penalty: int | None = None
+    best: list[str] | None = None
+    """A hint's line when no win is known: to the best score found (:func:`hint`)."""
+    take_back: bool = False
+    """A hint's: the only winning line found starts by taking the last action back."""
 
     @property
     def winnable(self) -> bool | None:
@@ -53,13 +73,18 @@ class Verdict:
             data["penalty"] = self.penalty
         if self.line is not None:
             data["line"] = list(self.line)
+        if self.best is not None:
+            data["best"] = list(self.best)
+        if self.take_back:
+            data["take_back"] = True
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Verdict:
         return cls(str(data["game"]), int(data["number"]), dict(data.get("options") or {}),
                    str(data["verdict"]), int(data["nodes"]), float(data["seconds"]),
-                   data.get("line"), data.get("penalty"))
+                   data.get("line"), data.get("penalty"), data.get("best"),
+                   bool(data.get("take_back")))
 
 
 def _verdict_word(word: str) -> str:
@@ -72,11 +97,21 @@ def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
     """Solve deal ``number`` of ``game`` with ``options`` -- or, with ``position``, that
     position (a game's JSON state) -- within ``seconds`` of CPU time and/or ``node_limit``.
     ValueError for an unknown game, a game with no solver, or bad options."""
+    return _solve(_subject(game, number, options, position), seconds, node_limit)
+
+
+def _subject(game: str, number: int, options: dict[str, Any] | None,
+             position: dict[str, Any] | None) -> Game:
     if game not in SOLVABLE:
         raise ValueError(f"no solver for {game!r}; solvers: {', '.join(SOLVABLE)}")
     cls = engine(game)
-    subject = cls.from_json(position) if position is not None else cls.new(number,
-                                                                          **(options or {}))
+    return cls.from_json(position) if position is not None else cls.new(number,
+                                                                       **(options or {}))
+
+
+def _solve(subject: Game, seconds: float | None, node_limit: int | None = None) -> Verdict:
+    """The verdict on a game's position as it stands."""
+    game = subject.name
     options = dict(subject.options)
     start = time.process_time()
     if isinstance(subject, MonteCarlo):
@@ -97,6 +132,181 @@ def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
     mar = mar_solve(subject, node_limit=node_limit, seconds=seconds)
     return Verdict(game, subject.number, options, _verdict_word(mar.verdict), mar.nodes,
                    mar.seconds, mar.moves, mar.penalty)
+
+
+# -- hints ------------------------------------------------------------------------------------
+
+SOLVE_SHARE = 0.7
+"""Of a hint's budget, the share the search for a win may take; the rest goes to the line
+to the best score when no win is found (and to a first move that does not undo the last)."""
+
+
+def hint(game: str, number: int, options: dict[str, Any] | None = None, *,
+         position: dict[str, Any] | None = None, seconds: float = 5.0) -> Verdict:
+    """What a hint shows for the position (a game's JSON state; the deal without it), within
+    ``seconds`` of CPU time.
+
+    Winnable: ``line`` is a winning line, cleaned of cycles and detours
+    (:func:`door.games.hints.simplify`), whose first move does not undo the game's last
+    action (:func:`door.games.hints.undoes`) -- another first move is searched for when the
+    solver's does; ``take_back`` when none was found within the budget (the only win
+    found starts by taking the caller's last action back).  Otherwise ``best`` is the line
+    to the best score found (Monte Carlo: the best there is; Aunt Mary: the most cards home
+    found; Mariant, when no win is found: the furthest position reached), its first move
+    not undoing the last action."""
+    subject = _subject(game, number, options, position)
+    deadline = time.process_time() + seconds
+    previous = previous_position(subject)
+    verdict = _solve(subject, seconds * SOLVE_SHARE) if not isinstance(subject, Mariant) \
+        else _mariant_best(subject, seconds * SOLVE_SHARE)
+    if verdict.verdict == WINNABLE and verdict.line is not None:
+        line = simplify(subject, verdict.line)
+        if line and previous is not None and undoes(subject, line[0], previous):
+            other = _other_first_move(subject, previous, deadline)
+            if other is None:
+                return replace(verdict, line=line, take_back=True)
+            line = other
+        return replace(verdict, line=line)
+    best = _best(subject, verdict, deadline)
+    if best and previous is not None and undoes(subject, best[0], previous):
+        best = _first_not_undoing(subject, previous)
+    return replace(verdict, line=None, best=best or None)
+
+
+def hint_line(verdict: Verdict) -> tuple[list[str], str] | None:
+    """The line a verdict brings for hints, and its kind (``door.games.hints``: WIN, BEST
+    when no win is left, TRY when none was found in the budget); None if it brings none."""
+    if verdict.verdict == WINNABLE and verdict.line:
+        return list(verdict.line), WIN
+    if verdict.best:
+        return list(verdict.best), BEST if verdict.verdict == NOT_WINNABLE else TRY
+    return None
+
+
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.process_time())
+
+
+def _mariant_best(subject: Game, seconds: float) -> Verdict:
+    from .mariant_solver import best_line
+
+    assert isinstance(subject, Mariant)
+    start = time.process_time()
+    found = best_line(subject, seconds=seconds)
+    verdict = _verdict_word(found.verdict)
+    line = found.moves if verdict == WINNABLE else None
+    return Verdict(subject.name, subject.number, dict(subject.options), verdict, found.nodes,
+                   time.process_time() - start, line, found.penalty,
+                   found.moves if verdict == UNKNOWN else None)
+
+
+def _best(subject: Game, verdict: Verdict, deadline: float) -> list[str]:
+    """The line to the best score found (see :func:`hint`), cleaned."""
+    if isinstance(subject, MonteCarlo):
+        from .montecarlo_solver import best_line as mc_best
+
+        moves = mc_best(subject, seconds=max(0.1, _left(deadline))).moves or []
+    elif isinstance(subject, AuntMary):
+        from .auntmary_solver import best_line as am_best
+
+        moves = am_best(subject, seconds=max(0.1, _left(deadline))).moves
+    else:
+        moves = verdict.best or []
+    return simplify(subject, moves)
+
+
+def _candidates(subject: Game, previous: Game) -> list[str]:
+    """The first moves that do not undo the last action, the engine's hints first."""
+    moves = list(dict.fromkeys([*subject.hints(), *subject.legal_moves()]))
+    return [m for m in moves if not undoes(subject, m, previous)]
+
+
+def _other_first_move(subject: Game, previous: Game, deadline: float) -> list[str] | None:
+    """A winning line from the position whose first move does not undo the last action
+    (each other first move tried in turn, the engine's hints first), or None when none is
+    found within the budget."""
+    for move in _candidates(subject, previous):
+        if _left(deadline) <= 0:
+            return None
+        after = scratch(subject)
+        after.play(move)
+        verdict = _solve(after, max(0.05, _left(deadline) / 2))
+        if verdict.verdict == WINNABLE and verdict.line is not None:
+            line = simplify(subject, [move, *verdict.line])
+            if line and not undoes(subject, line[0], previous):
+                return line
+    return None
+
+
+def _first_not_undoing(subject: Game, previous: Game) -> list[str]:
+    """No win is known and the best line starts by undoing the last action: the engine's
+    first hint (or legal move) that does not."""
+    moves = _candidates(subject, previous)
+    return moves[:1]
+
+
+@dataclass
+class HintRun:
+    """A game played by following its hints (:func:`follow_hints`): the moves, whether it
+    was won, and the seconds each hint took -- asked of the solver (a job in the door's
+    pool) or looked up on a line kept."""
+
+    moves: list[str] = field(default_factory=list)
+    won: bool = False
+    asked: list[float] = field(default_factory=list)
+    looked_up: list[float] = field(default_factory=list)
+    repeated: str | None = None
+    """A position reached twice (never, unless a hint is wrong): its key."""
+    take_back: bool = False
+    """A hint said to take the last action back (then done: ``undo`` in ``moves``); never
+    while following the hints, only after a move of the caller's own."""
+
+
+def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None,
+                 limit: int = 3000, ask: Callable[[Game], Verdict] | None = None) -> HintRun:
+    """Play a copy of ``game`` by its hints, as the door gives them: the next move of a
+    line kept (``lines``: e.g. the deal's winning line, as the door has it from the
+    deal's verdict), else the solver's answer for the position (``ask``; by default
+    :func:`hint` in this process, ``seconds`` of CPU) -- until the game is over, no hint
+    is left, or ``limit`` moves."""
+    game = scratch(game)
+    book = lines if lines is not None else Lines()
+    run = HintRun()
+    seen = {position_key(game)}
+    while game.status is Status.PLAYING and len(run.moves) < limit:
+        started = time.perf_counter()
+        found = book.advice(game)
+        if found is None:
+            verdict = ask(game) if ask is not None else hint(
+                game.name, game.number, dict(game.options), position=game.to_json(),
+                seconds=seconds)
+            if verdict.take_back:             # the caller is told to take it back: U
+                run.asked.append(time.perf_counter() - started)
+                run.take_back = True
+                try:
+                    game.undo()
+                except IllegalMove:
+                    break
+                run.moves.append(UNDO)
+                continue
+            line = hint_line(verdict)
+            if line is not None:
+                book.learn(game, *line, clean=False)     # hint() cleaned it
+                found = book.advice(game)
+            run.asked.append(time.perf_counter() - started)
+        else:
+            run.looked_up.append(time.perf_counter() - started)
+        if found is None:
+            break
+        game.play(found[1])
+        run.moves.append(found[1])
+        key = position_key(game)
+        if key in seen:
+            run.repeated = key
+            break
+        seen.add(key)
+    run.won = game.status is Status.WON
+    return run
 
 
 # -- reporting a run of deals ----------------------------------------------------------------

@@ -19,7 +19,8 @@ only, mixable:
 
 Dropping a card where it was picked up sends it home when it can go (the old double click);
 ``H`` sends home the card under the cursor.  ``S`` turns a stock card, or redeals when the
-stock is empty.  ``T`` gives a tip (again: the next one; ``?`` is the frame's help), ``U``
+stock is empty.  ``T`` gives a tip, the solver's next move (door/ui/solver_hint.py; ``?``
+is the frame's help), ``U``
 undoes, ``R`` or Ctrl-Y redoes, ``A`` auto-finishes when the engine says every card can go
 home (offered on the message line the moment it can), ``X`` resigns after a confirmation.
 Aunt Mary never ends by itself.  "Stuck" is when no move of any kind is left
@@ -178,7 +179,7 @@ class AuntMaryScreen(GameScreen):
         "            a card back where you picked it up",
         "S           turn a stock card; on an empty stock: redeal (3 passes)",
         "Esc/Bksp    put back what you picked up",
-        "T  tip (again: the next)   A  auto-finish   X  resign (asks first)",
+        "T  tip: the solver's move  A  auto-finish   X  resign (asks first)",
         "U  undo   R or Ctrl-Y  redo (as many as you like, free)",
         "I  how to play   Q  leave (kept)   V  still winnable? (hall marks it)",
         "",
@@ -191,7 +192,6 @@ class AuntMaryScreen(GameScreen):
         self.spot = "1"
         self.depth = 1                              # cards of the column under the cursor
         self.picked: tuple[str, int | None] | None = None   # (spot, count; None: what fits)
-        self.tip_index = 0
         self.tip_spot: str | None = None
         """Where the last tip's move goes, lit until the next key."""
         self.was_blocked = ""
@@ -239,8 +239,6 @@ class AuntMaryScreen(GameScreen):
             self.say("Put back.")
         else:
             return False
-        if char != "t":
-            self.tip_index = 0
         return True
 
     # -- the cursor ------------------------------------------------------------------------
@@ -454,21 +452,18 @@ class AuntMaryScreen(GameScreen):
         self.picked = None
         game = self.game
         if game.auto_finish_available:
-            self.say("Tip: every card can go home now: press A.")
+            self.say("Hint: every card can go home now: press A.")
             return
         blocked = self._blocked()
         if blocked:
             self.refuse(f"No tip: {BLOCKED_NOTES[blocked][0].lower()}{BLOCKED_NOTES[blocked][1:]}")
             return
-        hints = game.hints()
-        if not hints:
-            self.refuse("No tip: nothing useful is left. U undoes, X resigns.")
-            return
-        index = self.tip_index % len(hints)
-        self.tip_index = index + 1
-        move = hints[index]
-        more = f" ({index + 1} of {len(hints)})" if len(hints) > 1 else ""
-        self.say(f"Tip: {describe(game, move)}{more}")
+        self.ask_hint()
+
+    def show_hint(self, move: str) -> str:
+        """A tip's move: where it goes is lit, the cursor is put on what it moves."""
+        game = self.game
+        words = describe(game, move)
         self.tip_spot = tip_target(game, move)
         mv = parse_move(move)
         if mv.kind in ("s", "r"):
@@ -477,9 +472,9 @@ class AuntMaryScreen(GameScreen):
             src = str(mv.src + 1)
             home = mv.dst == "f"      # only the top card goes home: the cursor on it alone
             self._go(src, 1 if home else mv.cards or self._run(src))
-        else:
-            assert isinstance(mv.src, str)
+        elif isinstance(mv.src, str):
             self._go(mv.src)
+        return words
 
     # -- the end ---------------------------------------------------------------------------
     def no_moves_words(self) -> str:

@@ -51,6 +51,7 @@ from .instructions import show_instructions
 from .menu import messages_news
 from .number_input import DIGITS_ONLY, read_digits
 from .parts import Parts
+from .solver_hint import Advice, hint_words
 from .solver_view import (
     deal_verdict_line,
     pick_winnable,
@@ -686,8 +687,35 @@ class GameScreen(ABC):
         """The end box's line on the solver's help asked during the game ("" for none)."""
         if not self.still_asks:
             return ""
-        return (f"\"Still winnable?\" asked {plural(self.still_asks, 'time')}: "
-                "the hall of fame marks this game.")
+        return (f"The solver helped {plural(self.still_asks, 'time')} (hints, \"still "
+                "winnable?\"): the hall marks it.")
+
+    # -- hints from the solvers (door/ui/solver_hint.py) ----------------------------------------
+    def ask_hint(self) -> None:
+        """The hint key: the solver's next move, at once when a line is known, else when
+        its answer comes (``tell_hint``)."""
+        if self.still is None:
+            return
+        advice = self.still.hint.ask()
+        if advice is not None:
+            self.tell_hint(advice)
+
+    def tell_hint(self, advice: Advice) -> None:
+        """Show a hint: the screen lights its move (:meth:`show_hint`) and the message line
+        says it; each move shown counts as the solver's help."""
+        budget = self.session.settings.solver.hint_budget
+        if advice.move is None:
+            self.refuse(hint_words(advice, "", budget))
+            return
+        self.say(hint_words(advice, self.show_hint(advice.move), budget))
+        if self.still is not None:
+            self.still.asks += 1
+            self.still_asked()
+
+    def show_hint(self, move: str) -> str:
+        """Light a hint's move on the board; return how the message line says it (the
+        move's notation, unless the screen says it better)."""
+        return move
 
     def still_asked(self) -> None:
         """A "still winnable?" question went out: the count is saved with the game."""

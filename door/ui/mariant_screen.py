@@ -10,8 +10,10 @@ complete suit is removed with ``R`` and its column, or by pressing its own colum
 move or a deal completes one.
 
 Deal (D), Undo (U, with a warning first when the undo would mark the caller a cheater),
-Help (H: ``▲▲`` under the columns whose whole group can move), View (V: scroll through
-columns too tall for the screen), Info (I: points, cards to deal, the hall of fame) and
+Hint (H: the solver's next move, its cards selected and ``ok`` under where they go, so
+that the destination's key plays it: door/ui/solver_hint.py), "still winnable?" (V, as in
+the other card games), View (L: scroll through columns too tall for the screen), Info (I:
+points, cards to deal, the hall of fame) and
 Auto Ending (A, or D with an empty stock; offered by itself the first time it becomes
 possible) complete the original's control panel.  Scores are penalty points: the lowest
 wins, which the info line, Info and the end box all say.
@@ -30,14 +32,13 @@ from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ..session import Session
 from ..term import Key
 from . import theme
-from .cards import shown_cards
+from .cards import card_label, shown_cards
 from .game_screen import GameScreen, play_game
 from .mariant_board import (
     CARDS_TOP,
     COLUMNS,
     FACE_OFFSET,
     FITS_MARK,
-    HELP_MARK,
     INFO_ROW,
     KEYS,
     card_rows,
@@ -60,6 +61,9 @@ log = logging.getLogger(__name__)
 SUIT_LENGTH = 13
 UNDO_LABEL = "U undo"
 SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
+VIEW_KEY = "l"
+"""View (look at every row of long columns): V is "still winnable?", as in the other card
+games."""
 CHEATER_QUESTION = "Undo a card you have seen? You are marked a cheater: no Hit Parade."
 """One line with its "(y/N)" (No unless Y: the mark is for good): a question that wraps
 covers the key line, which then has to be sent again (issue #20: the undo of a deal is the
@@ -91,10 +95,11 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
 
 class MariantScreen(GameScreen):
     info = gamelist.MARIANT
+    still_winnable: ClassVar[bool] = True
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
-    key_line = (f"1-0 pick/put · ↑↓ size · D deal · {UNDO_LABEL} · H help · V view · I info"
-                " · X resign")
+    key_line = (f"1-0 pick/put · ↑↓ size · D deal · {UNDO_LABEL} · H hint · "
+                f"{VIEW_KEY.upper()} view · I info · X resign")
     help_lines: ClassVar[list[str]] = [
         "Build down, one rank at a time, in any suit but the partner suit:",
         "spades never go on clubs nor clubs on spades, hearts never on",
@@ -107,10 +112,10 @@ class MariantScreen(GameScreen):
         "D        deal a card on each column (A: Auto Ending, at the end)",
         "U        undo, 2 points; warns you first when it would mark you",
         "         as a cheater (an undo taking back a card you have seen)",
-        "H        mark (▲▲) the columns whose whole group can move",
-        "V        view every row of long columns (↑↓ PgUp PgDn to scroll)",
+        "H        hint: the solver's move (its cards selected, ok where)",
+        f"{VIEW_KEY.upper()}        view every row of long columns (↑↓ PgUp PgDn to scroll)",
         "I        info: points, cards to deal, hall of fame; I again: rules",
-        "Q        leave (the game is kept)    X  resign (asks first)",
+        "V        still winnable? (hall marks it)   X resign   Q leave",
         "",
         "Points: 1 a move, 2 an undo, 5 per empty column at a deal unless",
         "each column is one clean group.  The LOWEST score wins.",
@@ -181,8 +186,9 @@ class MariantScreen(GameScreen):
         elif char == "u":
             await self._undo()
         elif char == "h":
-            self._help()
-        elif char == "v":
+            self.sel = None
+            self.ask_hint()
+        elif char == VIEW_KEY:
             self._start_view()
         elif char == "i":
             await self._info()
@@ -298,13 +304,30 @@ class MariantScreen(GameScreen):
         self.say("Undone: +2." + (" Marked a cheater." if game.cheater and not was_cheater
                                   else ""))
 
-    def _help(self) -> None:
-        columns = self.game.help_columns()
-        if not columns:
-            self.say("No whole group fits on another column: use an empty column, or deal (D).")
-            return
-        self.marks = {c: HELP_MARK for c in columns}
-        self.say(f"Help: {' '.join(KEYS[c] for c in columns)} can move whole (▲▲).")
+    def show_hint(self, move: str) -> str:
+        """A hint's move: its cards selected (the destination's key then plays it) and
+        ``ok`` under where they go; a removal, a deal or Auto Ending is named."""
+        game = self.game
+        text = "".join(move.split())
+        if text == "d":
+            return "deal (D)."
+        if text == "auto":
+            return "Auto Ending (A)."
+        if text.startswith("r"):
+            return f"remove the complete suit of column {text[1:]} (R, {text[1:]})."
+        src_key, dst_key = text.split(">")
+        src, dst = KEYS.index(src_key[0]), KEYS.index(dst_key)
+        count = int(src_key[2:]) if ":" in src_key else game.group_length(src)
+        cards = game.columns[src]
+        if not count or count > len(cards):
+            return text
+        if self.sel is None:                  # not when the caller picked cards meanwhile
+            self.sel, self.count = src, count
+        self.marks = {dst: FITS_MARK}
+        more = f"+{count - 1}" if count > 1 else ""
+        onto = (f"onto {card_label(game.columns[dst][-1])}" if game.columns[dst]
+                else f"to empty column {dst_key}")
+        return f"{card_label(cards[-count])}{more} {onto}: press {dst_key}."
 
     def _start_view(self) -> None:
         rows = self.session.screen.rows
@@ -314,9 +337,11 @@ class MariantScreen(GameScreen):
             return
         self.viewing, self.scroll = True, 0
         if total <= view_rows(rows):
-            self.say("View: every card of every column.  V or Esc goes back to play.")
+            self.say(f"View: every card of every column.  {VIEW_KEY.upper()} or Esc goes back "
+                     "to play.")
         else:
-            self.say("View: ↑↓ PgUp PgDn Home End scroll; V or Esc goes back to play.")
+            self.say(f"View: ↑↓ PgUp PgDn Home End scroll; {VIEW_KEY.upper()} or Esc goes back "
+                     "to play.")
 
     def _view_key(self, key: Key, char: str) -> bool:
         """Scroll the view; False for a key that is not the view's (it leaves the view)."""
@@ -327,7 +352,7 @@ class MariantScreen(GameScreen):
                     "home": -total, "end": total}[key.name]
             self.scroll = min(last, max(0, self.scroll + step))
             return True
-        if char == "v" or key.name == "esc":
+        if char == VIEW_KEY or key.name == "esc":
             self.viewing = False
             self.say("Back to play: long columns show their first and last cards.")
             return True
@@ -531,7 +556,7 @@ class MariantScreen(GameScreen):
         if self.viewing:
             total = view_height(visible)
             text = (f"VIEW rows {self.scroll + 1}-{min(total, self.scroll + height)} of "
-                    f"{total} · ↑↓ PgUp PgDn scroll · V back")
+                    f"{total} · ↑↓ PgUp PgDn scroll · {VIEW_KEY.upper()} back")
             cheater = False
             attr = theme.TITLE
         else:

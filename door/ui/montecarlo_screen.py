@@ -51,6 +51,7 @@ from ..games.montecarlo import (
     MonteCarlo,
     adjacent,
     pair_name,
+    parse_position,
     position_name,
 )
 from ..session import Session
@@ -133,7 +134,7 @@ class MonteCarloScreen(GameScreen):
         "            type b2c3 to remove the pair at b2 and c3",
         "Backspace   take back a typed letter or the picked card",
         "Esc         drop the picked card (with none picked: leave)",
-        "H           hint (again: the next)   V  still winnable? (hall marks it)",
+        "H           the solver's hint        V  still winnable? (hall marks it)",
         "U           undo pairs, back to the last cards dealt from the stock",
         "            (a deal from the stock cannot be undone: you are asked first)",
         "F           consolidate now (only when the sysop allows it)",
@@ -153,7 +154,6 @@ class MonteCarloScreen(GameScreen):
         if game.last_consolidation is not None:  # a resumed game shows them as they were
             self._mark(game.last_consolidation)
         self.hinted: tuple[int, ...] = ()
-        self.hint_index = 0
 
     # -- options and keys --------------------------------------------------------------------
     @classmethod
@@ -226,8 +226,6 @@ class MonteCarloScreen(GameScreen):
             await self._play(CONSOLIDATE)
         else:
             return False
-        if char != "h":
-            self.hint_index = 0
         return True
 
     # -- actions ---------------------------------------------------------------------------
@@ -353,24 +351,19 @@ class MonteCarloScreen(GameScreen):
 
     def _hint(self) -> None:
         self.typed, self.picked = "", None
-        pairs = self.game.pairs()  # the hints as positions, in the same order
-        if not pairs:  # the hints are then a consolidation, or nothing
-            if self.game.hints():
-                self.say("No pair is left: press F to consolidate.")
-            else:
-                self.refuse("No move is left.")
-            return
-        index = self.hint_index % len(pairs)
-        self.hint_index = index + 1
-        p, q = pairs[index]
+        self.ask_hint()
+
+    def show_hint(self, move: str) -> str:
+        """A hint's pair lit on the board (the cursor stays where it is: moving it would
+        cost its brackets twice), named in a few bytes on the message line."""
+        if move == CONSOLIDATE:
+            return "consolidate (F)."
+        p, q = parse_position(move[:2]), parse_position(move[2:])
         a, b = self.game.grid[p], self.game.grid[q]
-        assert a is not None and b is not None
-        # The pair is lit on the board; the cursor stays where it is (moving it would
-        # cost its brackets twice), and the line names the pair in a few bytes.
+        if a is None or b is None:
+            return move
         self.hinted = (p, q)
-        more = f" ({index + 1} of {len(pairs)})" if len(pairs) > 1 else ""
-        self.say(f"Hint: {position_name(p)}{position_name(q)}, {card_label(a)} "
-                 f"{card_label(b)}{more}")
+        return f"{move}, {card_label(a)} {card_label(b)}"
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
@@ -483,7 +476,7 @@ class MonteCarloScreen(GameScreen):
             ("Stock", f"{len(game.stock):>2} cards", theme.BRIGHT),  # 10 to 9: one cell
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
             ("", "", theme.LABEL),
-            ("H", "hint (again: next pair)", theme.LABEL),
+            ("H", "hint: the solver's move", theme.LABEL),
             ("U", "undo to the last deal", theme.LABEL),  # greyed on the key line
             ("F" if game.relaxed else "", fill, theme.LABEL),
             ("?", "all the keys", theme.LABEL),

@@ -1,6 +1,6 @@
 """"Still winnable?": can a win still be reached from the caller's CURRENT position?
 
-Monte Carlo and Aunt Mary offer it (key V, and, when switched on, after every move).  The
+The three card games offer it (key V, and, when switched on, after every move).  The
 question goes to the solver pool (``door.solving``) with the position as it stands -- for
 Aunt Mary the full deal, face-down cards and stock included, which is why only yes / no is
 ever shown, never a move.  The answer appears on the message line when it comes, in
@@ -9,8 +9,12 @@ has since left is marked with how many moves ago it was asked (in automatic mode
 dropped instead: the new position's question is already on its way).
 
 Every question asked is counted with the game (``games.still_asks``, which also counts
-Anciento's hints: the solver's help, either way): the hall of fame marks games played with
-this help, as a reminder that the caller knew more than the cards show.
+the hints: the solver's help, either way): the hall of fame marks games played with this
+help, as a reminder that the caller knew more than the cards show.
+
+The screen's hints (``door.ui.solver_hint``) go with it: this object hands them the
+answers as they come, drops their question when the caller moves on, and gives them the
+winning lines its own answers bring (the next hint is then a look-up).
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from ..games import Game
+from ..games.hints import scratch
 from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
 from . import theme
+from .solver_hint import SolverHint
 from .solver_view import ask, has_deal_verdict
 from .visit_choice import VisitChoice
 
@@ -78,7 +85,11 @@ class StillWinnable:
         self.task: asyncio.Task[Verdict | None] | None = None
         self.asked_at = -1
         """``len(game.actions)`` when the question in ``task`` was asked."""
+        self.asked_game: Game | None = None
+        """The position the question in ``task`` is about (a winning line starts there)."""
         self.auto_asked = False
+        self.hint = SolverHint(screen)
+        """The screen's hints (the hint key asks them; their answers come through here)."""
 
     @property
     def session(self) -> Session:
@@ -118,25 +129,34 @@ class StillWinnable:
                                               dict(game.options), position, urgent=True))
         self.task.add_done_callback(lambda _: self.screen.wakeup.set())
         self.asked_at, self.auto_asked = mark, auto
+        self.asked_game = scratch(game)
         self.asks += 1
         self.screen.still_asked()
         if not auto:
             self.screen.say(THINKING)
 
     def after_key(self) -> None:
-        """In automatic mode, ask about each new position."""
+        """In automatic mode, ask about each new position.  A hint asked about a position
+        left behind is dropped."""
+        self.hint.after_key()
         if self.auto and self.asked_at != self.position_mark() and not self.screen.is_over:
             self.ask(auto=True)
 
     def collect(self) -> bool:
-        """Show an answer that has come (True if the message line changed)."""
+        """Show an answer that has come, a hint's or this question's (True if the message
+        line changed)."""
+        advice = self.hint.collect()
+        if advice is not None:
+            self.screen.tell_hint(advice)
         task = self.task
         if task is None or not task.done():
-            return False
+            return advice is not None
         self.task = None
         if task.cancelled():
-            return False
+            return advice is not None
         verdict = task.result()
+        if self.asked_game is not None:
+            self.hint.learn(self.asked_game, verdict)   # a winning line: the next hints
         moved = self.position_mark() - self.asked_at
         words = answer_words(verdict, self.session.settings.solver.budget)
         if moved:
@@ -152,6 +172,7 @@ class StillWinnable:
     def stop(self) -> None:
         if self.task is not None and not self.task.done():
             self.task.cancel()
+        self.hint.stop()
 
 
 def moves_ago(actions: int) -> str:

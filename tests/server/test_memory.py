@@ -16,8 +16,8 @@ from serverhelp import call, login, running, signup, to_menu
 from waiting import WAIT, until
 
 import door.collector
-from door.net.telnet import DoorTelnetReader, DoorTelnetServer, TelnetTerminal
 from door.net.buffers import INPUT_HELD, READ_SIZE
+from door.net.telnet import DoorTelnetReader, DoorTelnetServer, TelnetTerminal
 from door.session import Session
 
 CALLS = 6

@@ -34,9 +34,9 @@ async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
         caller.send("y")
         await caller.wait_for("Aunt Mary #2")
         caller.send("v")                                     # asked again: the offer again
-        await caller.wait_for(SOLVER_PROVED, 60)
+        await caller.wait_for(SOLVER_PROVED, 2 * WAIT)
         caller.send("e")                                     # ended there: a game lost
-        await caller.wait_for('"Still winnable?" asked 2 times: the hall of fame marks this')
+        await caller.wait_for('The solver helped 2 times (hints, "still winnable?"): the hall')
         caller.send("m")
         await caller.wait_for("Your choice")
         caller.send("h")

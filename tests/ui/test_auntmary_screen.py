@@ -19,6 +19,8 @@ from waiting import WAIT
 from door.config import Settings
 from door.games.auntmary import AuntMary
 from door.games.cards import SUITS, Card, new_deck
+from door.games.hints import simplify
+from door.games.solvers import hint, solve
 from door.ui import replay
 from door.ui.auntmary_screen import (
     DOWN_ROW,
@@ -277,18 +279,42 @@ async def test_foundation_card_comes_back_down(settings: Settings, monkeypatch) 
     await caller.close()
 
 
-async def test_tip_names_a_move_and_puts_the_cursor_on_it(caller: Caller) -> None:
-    await caller.start(NUMBER)
-    game = AuntMary.new(NUMBER)
-    hints = game.hints()
-    caller.send("t")
-    await caller.wait_for(f"Tip: {describe(game, hints[0])}")
-    target = tip_target(game, hints[0])
-    if target in PILES:                        # where the cards go is lit on the board
-        assert f"*{card_label(game.columns[int(target) - 1][-1])}*" in caller.text
-    if len(hints) > 1:
+async def test_tip_is_the_solvers_move_and_puts_the_cursor_on_it(caller: Caller) -> None:
+    """T: the first move of the solver's winning line (deal 3 can be won), where it goes
+    lit; played, the next T is the line's next move."""
+    await caller.start(3)
+    game = AuntMary.new(3)
+    line = simplify(game, solve("auntmary", 3).line or [])
+    for move in line[:2]:
         caller.send("t")
-        await caller.wait_for(f"Tip: {describe(game, hints[1])}")
+        await caller.wait_for(f"Hint: {describe(game, move)}", timeout=60)
+        target = tip_target(game, move)
+        if target in PILES and game.columns[int(target) - 1]:   # where the cards go: lit
+            assert f"*{card_label(game.columns[int(target) - 1][-1])}*" in caller.text
+        caller.send(hot_keys(move))
+        game.play(move)
+        await caller.wait_until(lambda: f"Stock {len(game.stock)} " in caller.text
+                                and f"Score {game.score} " in caller.text, "played")
+
+
+def hot_keys(move: str) -> str:
+    """The keys that play a move of a column, the waste or the stock (``2>5``: pick up
+    column 2, drop on 5 -- as many cards as fit, the only count that does)."""
+    if move in ("s", "r"):
+        return "s"
+    src, dst = move.split(">")
+    assert not src.startswith("f"), "foundation cards back down: use the cursor"
+    return src.split(":")[0] + dst
+
+
+async def test_with_no_win_left_the_tip_says_so_and_gives_the_best_score(caller: Caller
+                                                                         ) -> None:
+    await caller.start(NUMBER)                       # deal 2: nobody can win it
+    best = hint("auntmary", NUMBER, seconds=10).best
+    assert best
+    caller.send("t")
+    await caller.wait_for(f"No win is left. Best score: {describe(AuntMary.new(NUMBER), best[0])}",
+                          timeout=60)
 
 
 async def test_stuck_brings_the_end_offer(settings: Settings, monkeypatch) -> None:
@@ -420,7 +446,7 @@ async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) 
     caller = Caller(settings, charset=charset)
     await caller.start(NUMBER)
     caller.send("t")
-    await caller.wait_for("Tip:")
+    await caller.wait_for("Hint:", timeout=60)
     caller.send("5?")
     await caller.wait_for("Press any key to go back.")
     caller.send("x")

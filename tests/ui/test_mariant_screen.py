@@ -20,11 +20,14 @@ from waiting import WAIT
 from door.config import Settings, load_settings
 from door.games import IllegalMove
 from door.games.cards import RANKS, new_deck
+from door.games.hints import simplify
 from door.games.mariant import Mariant, column_key
+from door.games.solvers import solve
 from door.store import Store
 from door.ui.cards import card_label, shown_cards
 from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, KEYS, column_x, foot_row
 from door.ui.mariant_screen import CHEATER_QUESTION, MariantScreen
+from door.ui.still_winnable import CAN
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = 617
@@ -337,27 +340,39 @@ async def test_deal_with_empty_columns_asks_first(monkeypatch, settings) -> None
     await caller.close()
 
 
-async def test_help_marks_the_movable_columns(caller: Caller) -> None:
+async def test_hint_selects_the_solvers_move_and_its_key_plays_it(caller: Caller) -> None:
+    """H: the first move of the solver's winning line, its cards selected and ``ok`` under
+    where they go; the destination's key plays it, and the next hint (along the same line)
+    comes at once."""
     await caller.start()
     game = Mariant.new(NUMBER)
-    movable = game.help_columns()
-    assert movable
+    verdict = solve("mariant", NUMBER, {"fd": 2, "fu": 1}, seconds=60)
+    assert verdict.winnable and verdict.line
     caller.send("h")
-    await caller.wait_for(f"Help: {' '.join(KEYS[c] for c in movable)} can move whole (▲▲).")
+    await caller.wait_for(": press ", timeout=60)
+    move = simplify(game, verdict.line)[0]
+    dst = move.split(">")[1]
+    assert f": press {dst}." in caller.text
+    dst_col = KEYS.index(dst)
+    assert caller.foot(dst_col).strip() == "ok"
     for col in range(10):
-        assert (caller.mark(col) == " ▲▲ ") == (col in movable), col
-    caller.send("\x1b[C")                                       # any key: the marks go
-    await caller.settle()
-    assert all(caller.mark(col).strip() == "" for col in range(10))
-
-
-async def test_help_with_nothing_movable_gives_the_advice(monkeypatch, settings) -> None:
-    given(monkeypatch, position([([], ["9H"]), ([], ["9C"])]))
-    caller = Caller(settings)
-    await caller.wait_for("Mariant #7")
+        if col != dst_col:
+            assert caller.foot(col).strip() != "ok", col
+    caller.send(dst)                                    # the selection goes there
+    game.play(move)
+    await caller.wait_until(lambda: all(caller.column(c) == shown(game, c) for c in range(10)),
+                            "the hinted move played")
     caller.send("h")
-    await caller.wait_for("use an empty column, or deal (D)")
-    await caller.close()
+    await caller.wait_for(": press ")
+    jobs = caller.session.solvers._jobs.values()      # the line kept: no job asked
+    assert not [job for job in jobs if job.spec.get("kind") == "hint"]
+
+
+async def test_v_asks_still_winnable_as_in_the_other_card_games(caller: Caller) -> None:
+    await caller.start()
+    assert "V still winnable?" in caller.text                 # the status line offers it
+    caller.send("v")
+    await caller.wait_for(CAN, timeout=60)
 
 
 async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, settings) -> None:
@@ -371,7 +386,7 @@ async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, setti
     assert column[:7] == ["▒▒×2", *(card_label_text(c) for c in up[:5]), "+7"]
     assert column[7:] == [card_label_text(c) for c in up[12:]]
     assert len(column) == 17                                    # all the card rows
-    caller.send("v")
+    caller.send("l")
     await caller.wait_for("VIEW rows 1-18 of 23")               # the foot row too
     assert caller.column(0, foot=True)[:4] == ["▒▒×2", "K♥", "Q♥", "J♥"]
     assert len(caller.column(0, foot=True)) == 18
@@ -381,7 +396,7 @@ async def test_long_column_is_compressed_and_the_view_scrolls(monkeypatch, setti
     caller.send("\x1b[F")                                       # End
     await caller.wait_for("VIEW rows 6-23 of 23")
     assert caller.column(0, foot=True)[-1] == "5♦"
-    caller.send("v")
+    caller.send("l")
     await caller.wait_for("Back to play")
     assert caller.column(0)[6] == "+7"
     await caller.close()
@@ -402,7 +417,7 @@ async def test_every_row_is_used_and_the_view_cuts_no_card(monkeypatch, settings
     assert column[:first] == [card_label_text(c) for c in up[:first]]
     assert column[first:first + 2] == ["+2", card_label_text(up[first + 2])]  # two hidden
     assert column[-1] == card_label_text(up[-1])
-    caller.send("v")
+    caller.send("l")
     await caller.wait_for(f"VIEW rows 1-{cards} of {cards}")
     assert "View: every card of every column." in caller.text
     assert caller.column(0, foot=True) == [card_label_text(c) for c in up]
@@ -419,7 +434,7 @@ def card_label_text(text: str) -> str:
 
 async def test_view_with_short_columns_says_so(caller: Caller) -> None:
     await caller.start()
-    caller.send("v")
+    caller.send("l")
     await caller.wait_for("Every card is on the screen already")
 
 

@@ -17,7 +17,9 @@ from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.games.cards import Card
+from door.games.hints import simplify
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
+from door.games.solvers import hint, solve
 from door.ui import replay
 from door.ui.cards import card_label
 from door.ui.montecarlo_screen import (
@@ -275,19 +277,35 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     assert_marks(caller, second)
 
 
-async def test_hint_names_a_pair_and_cycles(caller: Caller) -> None:
-    await caller.start(NUMBER)
-    game = MonteCarlo.new(NUMBER)
-    hints = game.hints()
-    caller.send("h")
-    p, q = parse_position(hints[0][:2]), parse_position(hints[0][2:])
-    await caller.wait_for(f"Hint: {hints[0]}, {card_label(game.grid[p])} "
-                          f"{card_label(game.grid[q])}")
-    assert caller.cell(p)[1] == "*" and caller.cell(q)[1] == "*"      # lit on the board
-    assert caller.cell(0)[0] == "["                                   # the cursor stays
-    if len(hints) > 1:
+async def test_hint_is_the_solvers_move_and_the_next_follows_its_line(caller: Caller) -> None:
+    """H lights the first pair of the solver's winning line; played, the next H lights the
+    next pair of the same line at once (no new question to the solver)."""
+    number = next(n for n in range(1, 60) if solve("montecarlo", n).winnable)
+    await caller.start(number)
+    game = MonteCarlo.new(number)
+    line = simplify(game, solve("montecarlo", number).line or [])
+    for move in line[:2]:
         caller.send("h")
-        await caller.wait_for(f"Hint: {hints[1]}")
+        p, q = parse_position(move[:2]), parse_position(move[2:])
+        await caller.wait_for(f"Hint: {move}, {card_label(game.grid[p])} "
+                              f"{card_label(game.grid[q])}", timeout=60)
+        assert caller.cell(p)[1] == "*" and caller.cell(q)[1] == "*"      # lit on the board
+        caller.send(move)
+        game.play(move)
+        await caller.wait_for(f"Score {game.score} ")
+    jobs = caller.session.solvers._jobs.values()
+    assert not [job for job in jobs if job.spec.get("kind") == "hint"]
+
+
+async def test_with_no_win_left_the_hint_says_so_and_gives_the_best_score(caller: Caller
+                                                                          ) -> None:
+    number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "not winnable"
+                  and MonteCarlo.new(n).pairs())
+    await caller.start(number)
+    best = hint("montecarlo", number, {"mode": "strict"}).best
+    assert best
+    caller.send("h")
+    await caller.wait_for(f"No win is left. Best score: {best[0]}", timeout=60)
 
 
 async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path) -> None:

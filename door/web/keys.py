@@ -21,9 +21,9 @@ def _letters(text: str) -> tuple[Key, ...]:
 
 
 GAME_KEYS: dict[str, tuple[Key, ...]] = {
-    "montecarlo": _letters("HUF?"),
+    "montecarlo": _letters("HUFXYN"),
     "auntmary": _letters("123456WFSHTURXYN"),
-    "mariant": _letters("1234567890DUHVI?"),
+    "mariant": _letters("1234567890DUHLIXYN"),
     "anciento": _letters("N-+XSV"),
 }
 """Each game's keys, by its registry name; a game without a list gets the common keys."""

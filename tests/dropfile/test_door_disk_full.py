@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 from doorproc import PtyDoor, door_command
 from homehelp import configure, logged_once_a_minute
+from montecarlohelp import keys_for
 
 from door.games.montecarlo import MonteCarlo
 
@@ -95,12 +96,12 @@ def play_through(door: PtyDoor, data: Path, full: Callable[[], object],
     alert = f"Not saved yet ({why}): your moves are kept."
     for _ in range(3):
         move = game.legal_moves()[0]
-        door.send(move.encode())
+        door.send(keys_for(game, move).encode())
         game.play(move)
         door.wait_for(f"Score {game.score}")
     door.wait_for(alert)  # as soon as the keeper has tried: no key needed to see it
     move = game.legal_moves()[0]
-    door.send(move.encode())
+    door.send(keys_for(game, move).encode())
     game.play(move)
     door.wait_for(f"Score {game.score}")
     assert alert in door.term.text  # the move's own note did not wipe it

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from homehelp import logged_once_a_minute
+from montecarlohelp import keys_for
 from serverhelp import call, open_game, signup, to_menu
 from waiting import until
 from workerhelp import log_text, serving
@@ -50,12 +51,12 @@ async def test_a_caller_knows_their_moves_wait_and_they_are_written_when_room_re
         alert = "Not saved yet (file size limit): your moves are kept."
         for _ in range(4):
             move = game.legal_moves()[0]
-            caller.send(move)
+            caller.send(keys_for(game, move))
             game.play(move)
             await caller.wait_for(f"Score {game.score}")
         await caller.wait_for(alert)  # no key needed: it comes as the keeper fails
         move = game.legal_moves()[0]
-        caller.send(move)
+        caller.send(keys_for(game, move))
         game.play(move)
         await caller.wait_for(f"Score {game.score}")
         await caller.settle()

@@ -4,7 +4,7 @@ Its commands are read from the page and run as printed, with ``/srv/reussite`` a
 folder.  Two lines are not run: ``python3 -m venv`` and ``pip install``, whose virtualenv
 is this interpreter's (the home's ``.venv`` is a link to it).  The ports are set in
 sysop.ini's ``[server]``, as the page says, to free ones.  Then a real telnet client (GNU
-telnet on a pty) makes an account with ``NEW``, resigns a game and logs off; the OpenSSH
+telnet on a pty) makes an account with ``NEW``, ends a game and logs off; the OpenSSH
 client comes back with that handle, trusts the host key and gives the password; the log
 holds the lines of the Logs section; Ctrl-C stops the door.  The systemd unit's
 ``ExecStart`` runs in its ``WorkingDirectory`` with its ``LimitNOFILE``, and ``systemctl
@@ -168,14 +168,14 @@ def test_first_start_a_telnet_caller_then_ssh_the_log_and_ctrl_c(home: Path) -> 
             telnet.wait_for("Again:")
             telnet.send(f"{PASSWORD}\r".encode())
             telnet.to_menu()
-            telnet.send(b"a")
-            telnet.wait_for("Game number:")
-            telnet.send(b"7\r")
-            telnet.wait_for("Aunt Mary #7")
+            telnet.send(b"n")  # Anciento, ended at once: a game for the hall of fame
+            telnet.wait_for("New Anciento game")
+            telnet.send(b"s7\r")
+            telnet.wait_for("Anciento #7")
             telnet.send(b"x")
-            telnet.wait_for("Resign?")
+            telnet.wait_for("End the game now")
             telnet.send(b"y")
-            telnet.wait_for("Final score: 0")
+            telnet.wait_for("Final score")
             telnet.send(b"m")
             telnet.wait_for("Your choice")
             telnet.send(b"q")
@@ -209,7 +209,7 @@ def test_first_start_a_telnet_caller_then_ssh_the_log_and_ctrl_c(home: Path) -> 
         for shape in log_shapes():
             assert any(shape.search(line) for line in log.splitlines()), \
                 f"no line like {shape.pattern!r} in data/reussite.log:\n{log}"
-        assert f"{HANDLE} finished auntmary #7: lost, score 0" in log  # resigned
+        assert f"{HANDLE} finished anciento #7: " in log  # ended at once
         assert serve.stop(signal.SIGINT) == 0  # Ctrl-C in the terminal
     finally:
         serve.close()

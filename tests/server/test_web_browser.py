@@ -16,6 +16,7 @@ from browserhelp import (
     type_keys,
     wait_for_text,
 )
+from montecarlohelp import end_keys, keys_for
 from programs import missing
 from serverhelp import running
 from waiting import WAIT
@@ -42,15 +43,16 @@ async def test_a_browser_caller_plays_monte_carlo_and_finds_the_score(door_home:
 
         game = MonteCarlo.new(NUMBER)
         first = game.legal_moves()[0]
-        await type_keys(page, first)  # remove a pair
+        await type_keys(page, keys_for(game, first))  # remove a pair
         game.play(first)
         screen = await wait_for_text(page, f"Score {game.score}", WAIT)
         assert game.score > 0 and "Score 0" not in screen
         while game.legal_moves():  # and on to the end of the deal
             move = game.legal_moves()[0]
-            await type_keys(page, move)
+            await type_keys(page, keys_for(game, move))
             game.play(move)
             await wait_for_text(page, f"Score {game.score}", WAIT)
+        await type_keys(page, end_keys(game))
         await wait_for_text(page, f"Final score: {game.score}", WAIT)
         assert await page.evaluate("window.reussite.term.cols") == 80
         assert not errors, errors

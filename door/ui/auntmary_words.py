@@ -47,24 +47,33 @@ def move_words(game: AuntMary, move: str) -> str:
     return f"{where} {card_words(card)}{more} onto column {mv.dst + 1}, {onto}"
 
 
+def stock_words(game: AuntMary) -> str:
+    """``Stock: 12 cards. Waste: 7 of clubs on top, 3 cards.``"""
+    waste = game.waste
+    return (f"Stock: {plural(len(game.stock), 'card')}. Waste: "
+            + (f"{card_words(waste[-1])} on top, {plural(len(waste), 'card')}."
+               if waste else "empty."))
+
+
+def column_words(game: AuntMary, k: int) -> str:
+    """``Column 2: 1 face down, then King of spades, Queen of hearts.``"""
+    col, down = game.columns[k], game.face_down[k]
+    parts = [f"{down} face down"] if down else []
+    if len(col) > down:
+        parts.append(("then " if down else "") + cards_words(col[down:]))
+    return f"Column {k + 1}: {', '.join(parts) if parts else 'empty'}."
+
+
 def board_words(screen: AuntMaryScreen) -> list[str]:
     game = screen.game
-    waste = game.waste
     lines = [f"Aunt Mary, game {game.number}. Home: {game.score} of 52 cards. "
              f"Pass {game.pass_number} of {PASSES}.",
-             f"Stock: {plural(len(game.stock), 'card')}. Waste: "
-             + (f"{card_words(waste[-1])} on top, {plural(len(waste), 'card')}."
-                if waste else "empty."),
+             stock_words(game),
              "Foundations: " + ", ".join(
                  f"{SUIT_WORDS[suit]} up to {card_words(Card(rank, suit)).split(' of ')[0]}"
                  if (rank := game.foundations[suit]) else f"{SUIT_WORDS[suit]} empty"
                  for suit in SUITS) + "."]
-    for k in range(len(PILES)):
-        col, down = game.columns[k], game.face_down[k]
-        parts = [f"{down} face down"] if down else []
-        if len(col) > down:
-            parts.append(("then " if down else "") + cards_words(col[down:]))
-        lines.append(f"Column {k + 1}: {', '.join(parts) if parts else 'empty'}.")
+    lines += [column_words(game, k) for k in range(len(PILES))]
     if screen.picked is not None:
         spot, count = screen.picked
         lines.append(f"Picked up from {spot_words(spot)}"

@@ -83,7 +83,10 @@ class ScreenAccess:
     async def keys_for(self, key: Key) -> list[Key]:
         if key.name == DESCRIBE_KEY:  # again on the words: back to the screen
             return [Key("esc")] if self._describing else await self.describe()
-        screen = self.session.screen
+        session = self.session
+        screen = session.screen
+        if not session.mouse:
+            return []  # reports nobody asked for (another program left the mouse on)
         if key.name not in ("click", "right-click") or not (
                 0 <= key.y < screen.rows and 0 <= key.x < screen.cols):
             return []  # the wheel, the middle button, a click off the screen: nothing

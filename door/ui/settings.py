@@ -177,7 +177,7 @@ def draw(session: Session, note: str = "") -> None:
                theme.LABEL)
     if note:
         message(session, note)
-    status_line(session, "C charset · O colour · R rows · W watching · M mouse · Q/Esc back")
+    status_line(session, "C O R W M: change them · Q/Esc: back")
 
 
 def mouse_label(session: Session) -> str:

@@ -72,11 +72,12 @@ class ScreenAccess:
         self._said: tuple[object, list[str]] = (None, [])  # the game, its sentences said
         self._describing = False
 
-    def board(self) -> Board | None:
-        """The game whose board the caller sees now (not a replay's: it plays nothing)."""
+    def board(self, playing: bool = True) -> Board | None:
+        """The game whose board the caller sees now; with ``playing``, not a replay's,
+        whose board plays nothing (its words are the position shown all the same)."""
         owner = self.session.showing
         info = getattr(owner, "info", None)
-        if not isinstance(info, GameInfo) or getattr(owner, "watching", True):
+        if not isinstance(info, GameInfo) or (playing and getattr(owner, "watching", True)):
             return None
         return owner  # type: ignore[return-value]  # a GameScreen, checked by its record
 
@@ -103,7 +104,7 @@ class ScreenAccess:
 
     def words(self, board: Board | None = None) -> list[str]:
         """The screen in sentences: the game's own words for its board, else its text."""
-        board = board or self.board()
+        board = board or self.board(playing=False)
         words: Any = board.info.words_function() if board is not None else None
         if board is None or words is None:
             return screen_words(self.session.screen)
@@ -135,7 +136,7 @@ class ScreenAccess:
     def after_frame(self) -> None:
         """Tell a terminal that announces the sentences of a game's board that changed
         with this frame (all of them for a game it had not heard of)."""
-        board = self.board()
+        board = self.board(playing=False)
         if board is None:
             return
         lines = self.words(board)

@@ -2,8 +2,10 @@
 
 The session owns the caller's :class:`Screen`, :class:`Renderer` and :class:`KeyDecoder`;
 UI code draws into ``session.screen``, calls :meth:`Session.show` and waits on
-:meth:`Session.key`.  Carrier loss, idle time-out and time-up arrive as exceptions so that
-every screen unwinds through the same path (save, goodbye, close).
+:meth:`Session.key`.  Mouse keys and the describe key never reach a screen as they are:
+the visit's :class:`Access` (door/ui/access.py) turns them into the keys they mean there.
+Carrier loss, idle time-out and time-up arrive as exceptions so that every screen unwinds
+through the same path (save, goodbye, close).
 """
 
 from __future__ import annotations
@@ -389,7 +391,9 @@ class Session:
         ``woken`` is for wakeable terminals (``terminal.wakeable``); ``timeout`` works on any.
         Bytes typed meanwhile wait in the terminal for the next call.  The idle limit counts
         afresh from a wait ``woken`` interrupted, but not from one that timed out: a screen
-        that redraws a clock every second still lets its caller idle out."""
+        that redraws a clock every second still lets its caller idle out.  A mouse key or
+        the describe key is handed to :attr:`access` first (it may show a page and wait for
+        keys of its own): the keys it gives back come next, in place of it."""
         while True:
             key = await self._key(woken, timeout)
             if key is not None and key.name in self._claimed:

@@ -82,9 +82,13 @@ async def test_a_phone_plays_monte_carlo_to_its_end_by_taps_alone(door_home: Pat
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         await page.goto(f"http://127.0.0.1:{ports.web}/")
         await wait_for(page, "Handle:")
+        inputmode = "document.querySelector('.xterm-helper-textarea').getAttribute('inputmode')"
+        assert await page.evaluate(inputmode) == "none"  # a tap plays: no keyboard pops up
         await tap_key(page, "⌨")  # the handle is the phone keyboard's; the rest is taps
+        assert await page.evaluate(inputmode) == "text"
         await sign_up(page, "Fingers", "fingers-pw")
         await touch_text(page, "[C]", tap=True)  # the main menu's entry
+        assert await page.evaluate(inputmode) == "none"  # the tap put the keyboard away
         await wait_for(page, "Game number:")
         await touch_text(page, "Enter: random deal", tap=True)  # the status line's key
         text = await wait_for(page, "Monte Carlo #")

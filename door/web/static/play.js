@@ -97,12 +97,20 @@
     keybar.textContent = "";
     button("⌨", function () {  // a tap's focus opens the phone's keyboard
       term.blur();
+      phoneKeyboard(true);
       term.focus();
     }, "Keyboard");
     const common = MODE === "play" ? COMMON_KEYS.concat([WORDS_KEY]) : COMMON_KEYS;
     for (const k of common.concat(keys || [])) {
       button(k[0], function () { sendText(k[1]); }, k[2] || "");
     }
+  }
+  // On a touch screen a tap on the terminal is a click for the door (cards, menus): the
+  // phone's keyboard stays down (inputmode "none") until ⌨ asks for it, and the next tap
+  // on the screen puts it away.
+  const COARSE = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+  function phoneKeyboard(wanted) {
+    if (COARSE && term.textarea) term.textarea.setAttribute("inputmode", wanted ? "text" : "none");
   }
   function keysFor(what) {
     return keymap[what] || (MODE === "replay" ? keymap.replay : []);
@@ -310,6 +318,10 @@
   ]).catch(function () {}) : Promise.resolve();
   fontReady.then(function () {
     term.open($("terminal"));
+    phoneKeyboard(false);
+    term.textarea.addEventListener("blur", function () { phoneKeyboard(false); });
+    $("terminal").addEventListener("touchstart", function () { phoneKeyboard(false); },
+                                   { passive: true });
     term.textarea.setAttribute("aria-label", "The door's screen: type here");
     if (reader.checked) term.options.screenReaderMode = true;
     setKeys(keysFor(MODE === "watch" ? "Watch a Game" : MODE));

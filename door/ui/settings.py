@@ -177,7 +177,7 @@ def draw(session: Session, note: str = "") -> None:
                theme.LABEL)
     if note:
         message(session, note)
-    status_line(session, "C O R W M: change them · Q/Esc: back")
+    status_line(session, f"{' '.join(key for key, _, _ in lines)}: change them · Q/Esc back")
 
 
 def mouse_label(session: Session) -> str:

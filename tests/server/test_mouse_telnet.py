@@ -191,7 +191,7 @@ async def test_a_terminal_that_says_nothing_is_not_asked_unless_its_caller_says(
         caller.send("m")
         await caller.wait_for("Mouse and touch: on")
         assert MOUSE_ON in caller.term.raw
-        await click_text(caller, "Q/Esc: back")
+        await click_text(caller, "Q/Esc back")
         await caller.wait_for("Your choice")
         await caller.log_off()
         assert caller.term.raw.rfind(MOUSE_OFF) > caller.term.raw.rfind(MOUSE_ON)

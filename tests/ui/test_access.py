@@ -230,3 +230,43 @@ async def test_f9_shows_the_words_and_gives_the_board_back() -> None:
     caller.send(b"\x1b[<0;7;5M")  # now a1 is picked
     await caller.wait_until(lambda: "»" in caller.term.lines[4][5:11], "a1 picked")
     await caller.close()
+
+
+def test_aunt_mary_clicks_pick_exactly_the_cards_clicked_and_the_right_button_sends_home(
+        ) -> None:
+    from door.ui.auntmary_pointer import board_keys
+
+    game = AuntMary.new(16)
+    screen = AuntMaryScreen(session(), game)
+    up = len(game.columns[1]) - game.face_down[1]
+    assert board_keys(screen, Key("click", "", pile_left(1) + 2, UP_TOP + up - 1)) == [
+        Key("enter")]
+    assert (screen.spot, screen.depth) == ("2", 1)
+    assert board_keys(screen, Key("right-click", "", pile_left(4) + 1, UP_TOP)) == [
+        Key("char", "h")]
+    assert screen.spot == "5"
+    screen.picked = ("2", 1)  # something picked up: put back first, then home
+    assert board_keys(screen, Key("right-click", "", SLOT_COL["w"] + 1, 3)) == [
+        Key("esc"), Key("char", "h")]
+    assert board_keys(screen, Key("click", "", 79, 22)) is None  # off the board
+
+
+def test_mariant_clicks_on_the_selection_choose_its_first_card_then_drop_it() -> None:
+    game = Mariant.new(11982, fd=2, fu=1)
+    while not any(game.group_length(c) > 1 for c in range(10)):
+        game.play(next(m for m in game.legal_moves() if ">" in m))
+    col = next(c for c in range(10) if game.group_length(c) > 1)
+    group = game.group_length(col)
+    screen = MariantScreen(session(), game)
+    screen.sel, screen.count = col, group
+    down, up = game.visible()[col]
+    rows = fitted_column(down, len(up), 24 - 4 - CARDS_TOP, group)
+    top = CARDS_TOP + len(rows) - 1  # the column's last card: one card selected
+    x = column_x(col) + 3
+    assert mariant_keys(screen, Key("click", "", x, top)) == [Key("down")] * (group - 1)
+    first = top - group + 1  # the group's first card: the whole group, as selected
+    assert mariant_keys(screen, Key("click", "", x, first)) == [Key("esc")]
+    other = (col + 1) % 10
+    assert mariant_keys(screen, Key("click", "", column_x(other) + 3, CARDS_TOP)) == [
+        Key("enter")]
+    assert screen.cursor == other

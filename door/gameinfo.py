@@ -87,6 +87,13 @@ class GameInfo:
     retired: Mapping[str, str] = field(default_factory=dict)
     """Keys its section no longer has, with why: a sysop.ini that still sets one loads,
     and the log says the key is ignored."""
+    pointer: str = ""
+    """Its board's clicks, "module:function" (imported on first use): a click or tap on
+    the board, and the screen, into the keys that act there (door/ui/access.py); "": the
+    board's clicks do nothing (the key line and the menus still answer them)."""
+    words: str = ""
+    """Its board in sentences, "module:function": what the describe key shows and the web
+    page's live region says; "": the screen's text, row by row."""
 
     @property
     def label(self) -> str:
@@ -103,6 +110,14 @@ class GameInfo:
     def engine_class(self) -> type[Game]:
         cls: type[Game] = _load(self.engine)
         return cls
+
+    def pointer_function(self) -> Any:
+        """The board's clicks (``pointer``), None without one (typed loosely: below ui)."""
+        return _load(self.pointer) if self.pointer else None
+
+    def words_function(self) -> Any:
+        """The board in sentences (``words``), None without one."""
+        return _load(self.words) if self.words else None
 
     def screen_class(self) -> type:
         """The GameScreen subclass (typed loosely: this module is below ``door.ui``)."""

@@ -100,6 +100,7 @@ class AncientoSettings:
 MARIANT = register(GameInfo(
     name="mariant", title="Mariant", menu_key="M", menu_label="Mariant (Marie Antoinette)",
     engine="door.games.mariant:Mariant", screen="door.ui.mariant_screen:MariantScreen",
+    pointer="door.ui.mariant_pointer:board_keys", words="door.ui.mariant_words:board_words",
     settings=MariantSettings, validate=_mariant_fits,
     options={"face_down": int_between(2, 6), "face_up": int_between(1, 5),
              "winnable_only": on_off},
@@ -110,6 +111,7 @@ MONTECARLO = register(GameInfo(
     name="montecarlo", title="Monte Carlo", menu_key="C",
     engine="door.games.montecarlo:MonteCarlo",
     screen="door.ui.montecarlo_screen:MonteCarloScreen",
+    pointer="door.ui.montecarlo_pointer:board_keys", words="door.ui.montecarlo_words:board_words",
     settings=MonteCarloSettings,
     options={"consolidation": choice("strict", "relaxed"), "winnable_only": on_off,
              "still_winnable_auto": on_off},
@@ -118,6 +120,7 @@ MONTECARLO = register(GameInfo(
 AUNTMARY = register(GameInfo(
     name="auntmary", title="Aunt Mary", menu_key="A",
     engine="door.games.auntmary:AuntMary", screen="door.ui.auntmary_screen:AuntMaryScreen",
+    pointer="door.ui.auntmary_pointer:board_keys", words="door.ui.auntmary_words:board_words",
     settings=AuntMarySettings,
     options={"winnable_only": on_off, "still_winnable_auto": on_off},
     retired={"passes": "Aunt Mary always has three passes, as its rules say"},
@@ -126,6 +129,7 @@ AUNTMARY = register(GameInfo(
 ANCIENTO = register(GameInfo(
     name="anciento", title="Anciento", menu_key="N",
     engine="door.games.anciento:Anciento", screen="door.ui.anciento_screen:AncientoScreen",
+    pointer="door.ui.anciento_pointer:board_keys", words="door.ui.anciento_words:board_words",
     settings=AncientoSettings,
     options={"board": choice("8x12", "8x8"), "easy": on_off}))
 

@@ -2,8 +2,10 @@
 
 The session owns the caller's :class:`Screen`, :class:`Renderer` and :class:`KeyDecoder`;
 UI code draws into ``session.screen``, calls :meth:`Session.show` and waits on
-:meth:`Session.key`.  Carrier loss, idle time-out and time-up arrive as exceptions so that
-every screen unwinds through the same path (save, goodbye, close).
+:meth:`Session.key`.  Mouse keys and the describe key never reach a screen as they are:
+the visit's :class:`Access` (door/ui/access.py) turns them into the keys they mean there.
+Carrier loss, idle time-out and time-up arrive as exceptions so that every screen unwinds
+through the same path (save, goodbye, close).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .config import Settings
 from .dropfile import MAX_TIME_LEFT_S
 from .net.terminal import Terminal
 from .term import Attr, Key, KeyDecoder, Renderer, Screen
+from .term.keys import MOUSE_KEYS
+from .term.mouse import MOUSE_OFF, MOUSE_ON
 from .term.width import wrap
 from .ui.theme import BRIGHT, WARNING
 
@@ -45,6 +49,21 @@ hold the event loop for all of them at once, nor be played after a hang-up."""
 BURST_KEYS = 16
 """While at least this many keys wait (a paste or a flood: no typist is that far ahead), a
 frame is put off; a few keys typed ahead still get every frame."""
+
+
+class Access(Protocol):
+    """Ways in besides the keyboard's (door/ui/access.py): the keys it ``claims`` (mouse
+    keys and the describe key) are handed to :meth:`keys_for`, which says what each
+    means on the screen as it stands (a click on a card: the keys that pick it), or acts
+    itself (the describe key shows the screen in words) and gives none."""
+
+    claims: frozenset[str]
+
+    async def keys_for(self, key: Key) -> list[Key]: ...
+
+    def after_frame(self) -> None:
+        """A frame went out (a terminal that announces changes in words is told)."""
+        ...
 
 
 class SessionEnded(Exception):
@@ -133,6 +152,15 @@ class Session:
         typing (watching a live game, door/ui/watch.py), and the idle clock starts over."""
         self._loop: asyncio.AbstractEventLoop | None = None  # the visit's, once known
         terminal.on_resize = self._on_resize
+        self.access: Access | None = None
+        """The mouse and the describe key (door/ui/access.py), once the visit attaches it."""
+        self._claimed: frozenset[str] = MOUSE_KEYS  # keys for ``access`` (none: dropped)
+        self.mouse = False
+        """The caller's terminal was asked to report the mouse (:meth:`set_mouse`)."""
+        self._frame_of: tuple[object, int] = (None, -1)  # see frame_of
+        self.showing: object = None
+        """Whose frame the caller sees (a game screen's, :meth:`frame_of`), or None: a
+        menu, a box or a question drawn over it."""
         self.autosave: Callable[[], Awaitable[None]] | None = None
         self._hook_at_end: Callable[[], Awaitable[None]] | None = None
         self.ended_by: SessionEnded | None = None
@@ -176,6 +204,24 @@ class Session:
             await hook()
         except Exception:
             log.exception("node %s: could not save the game in progress", self.caller.node)
+
+    # -- the mouse and the describe key ----------------------------------------------------
+    def attach(self, access: Access) -> None:
+        """Hand the mouse keys and the describe key to ``access`` from now on."""
+        self.access, self._claimed = access, access.claims
+
+    def set_mouse(self, on: bool) -> None:
+        """Ask the caller's terminal to report the mouse, or to stop (door/term/mouse.py);
+        the key decoder then reads the X10 form too."""
+        if on != self.mouse:
+            self.mouse = self.decoder.mouse = on
+            self.terminal.write(MOUSE_ON if on else MOUSE_OFF)
+
+    def frame_of(self, owner: object) -> None:
+        """The screen as it stands is ``owner``'s frame (a game screen calls this when it
+        has drawn its board): shown as it is, the caller sees ``owner`` (:attr:`showing`)
+        until anything else draws over it (a box, a question)."""
+        self._frame_of = (owner, self.screen.version)
 
     # -- output ---------------------------------------------------------------------------
     def notify(self, text: str, attr: Attr | None = None) -> None:
@@ -243,6 +289,8 @@ class Session:
             self._deferred = True
             return
         self._deferred = self._alert_due = False
+        owner, version = self._frame_of
+        self.showing = owner if version == self.screen.version else None
         if self.too_small:
             data = self._small_window_frame()
         elif self._notice is not None or self._alert is not None:
@@ -268,6 +316,8 @@ class Session:
             data, self._bell = b"\x07" + data, False
         if data and self._waits(data):  # as send does, without a coroutine a frame
             await self._drained()
+        if data and self.terminal.announces and self.access is not None:
+            self.access.after_frame()
 
     async def send(self, data: bytes) -> None:
         """Write ``data`` and wait until it is on its way; a caller who reads nothing for
@@ -344,9 +394,15 @@ class Session:
         ``woken`` is for wakeable terminals (``terminal.wakeable``); ``timeout`` works on any.
         Bytes typed meanwhile wait in the terminal for the next call.  The idle limit counts
         afresh from a wait ``woken`` interrupted, but not from one that timed out: a screen
-        that redraws a clock every second still lets its caller idle out."""
+        that redraws a clock every second still lets its caller idle out.  A mouse key or
+        the describe key is handed to :attr:`access` first (it may show a page and wait for
+        keys of its own): the keys it gives back come next, in place of it."""
         while True:
             key = await self._key(woken, timeout)
+            if key is not None and key.name in self._claimed:
+                if self.access is not None and not self.too_small:  # else nothing to click
+                    self._keys.extendleft(reversed(await self.access.keys_for(key)))
+                continue
             if key is None or not self.too_small:
                 return key
             if key.is_char and key.char in "qQ":

@@ -35,7 +35,8 @@ from door.term import Attr, Charset, Renderer, Screen
 
 ROOT = Path(__file__).resolve().parent.parent
 RENDERER_TESTS = ("tests/term/test_term_render.py", "tests/term/test_term_screen_put.py",
-                  "tests/term/test_term_keys.py", "tests/term/test_term_charset.py")
+                  "tests/term/test_term_keys.py", "tests/term/test_term_charset.py",
+                  "tests/term/test_term_mouse.py")
 BUILD_MINUTES = 15  # a busy 2-core machine; a quiet one compiles in about 12 s
 
 

@@ -233,6 +233,15 @@ class Terminal(ABC):
         title and its key bar) does; the others have nowhere to."""
         return None
 
+    announces = False
+    """The caller asked to hear what changed, in words, after each move (the web page's
+    screen-reader switch: its live region); :meth:`announce` is then called."""
+
+    def announce(self, text: str) -> None:
+        """What changed on the board, in sentences (door/ui/access.py), for a terminal
+        that can say it beside the screen (the web page's live region)."""
+        return None
+
     def cursor_shown(self, shown: bool) -> None:
         """Whether the frame being sent has a cursor (a screen without one leaves it
         wherever the last cell was written).  The web page hides xterm.js's cursor then;

@@ -6,7 +6,9 @@ messages, UTF-8 (xterm.js decodes nothing else).  Everything a caller writes in 
 the event loop goes out as one message, so a frame is one WebSocket message, not dozens.
 Beside the screen the door sends a few text messages, JSON, for the page around the
 terminal: ``{"doing": "Playing Monte Carlo", "caller": "Ada"}`` when the caller changes
-screens (its title and key bar follow), and whatever the listener adds (``side``).
+screens (its title and key bar follow), ``{"say": "…"}`` with what changed on the board in
+words, for the page's live region, once the page asked with ``{"describe": true}`` (its
+screen-reader switch), and whatever the listener adds (``side``).
 
 :func:`serve_websocket` is the listener's side of door/pool.py's interface: admit, heard on
 every message, the pool's hang-up closes the socket, the ticket closed when it is gone.
@@ -134,6 +136,9 @@ class WebSocketTerminal(Terminal):
         if self.on_doing is not None:
             self.on_doing(alias, activity)
 
+    def announce(self, text: str) -> None:
+        self.side({"say": text})
+
     def cursor_shown(self, shown: bool) -> None:
         if shown != self._cursor:
             self._cursor = shown
@@ -178,6 +183,16 @@ def window_size(text: str) -> tuple[int, int] | None:
     if isinstance(cols, int) and isinstance(rows, int) and 0 < cols < 1000 and 0 < rows < 1000:
         return cols, rows
     return None
+
+
+def announcements_wanted(text: str) -> bool | None:
+    """``{"describe": true}`` (the page's screen-reader switch, on or off): whether the
+    page wants what changed said in words after each move; None for anything else."""
+    try:
+        wanted = json.loads(text)["describe"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return wanted if isinstance(wanted, bool) else None
 
 
 async def serve_websocket(ws: web.WebSocketResponse, peer: str, run_session: SessionRunner,
@@ -253,3 +268,7 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
             size = window_size(message.data)
             if size is not None:
                 terminal.resized(*size)
+            else:
+                wants = announcements_wanted(message.data)
+                if wants is not None:
+                    terminal.announces = wants

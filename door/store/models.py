@@ -88,6 +88,9 @@ class PlayerRow(Base):
     expert: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     watchable: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """False: the player refuses to be watched (Terminal Settings)."""
+    mouse: Mapped[bool | None] = mapped_column(Boolean)
+    """The mouse asked for (True) or not (False) whatever the terminal; None: as the
+    terminal's type says (Terminal Settings)."""
     games_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created: Mapped[datetime]
     last_seen: Mapped[datetime]

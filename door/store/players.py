@@ -22,7 +22,8 @@ from .records import Player, player_of
 from .text import clean_line
 
 PLAYER_SETTINGS = {"charset": (str, type(None)), "color": (bool, type(None)),
-                   "rows": (int, type(None)), "expert": (bool,), "watchable": (bool,)}
+                   "rows": (int, type(None)), "expert": (bool,), "watchable": (bool,),
+                   "mouse": (bool, type(None))}
 
 
 class Players(Database):
@@ -55,7 +56,8 @@ class Players(Database):
 
     @unit
     async def update_player_settings(self, player_id: int, **changes: Any) -> None:
-        """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``, ``watchable``."""
+        """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``, ``watchable``,
+        ``mouse``."""
         for key, value in changes.items():
             if key not in PLAYER_SETTINGS or not isinstance(value, PLAYER_SETTINGS[key]):
                 raise ValueError(f"not a player setting: {key}={value!r}")

@@ -25,6 +25,9 @@ class Player:
     last_seen: datetime | None = None
     watchable: bool = True
     """Other callers may watch this player's games (a Terminal Settings choice)."""
+    mouse: bool | None = None
+    """The mouse on (True) or off (False) whatever the terminal; None: by the terminal's
+    type (a Terminal Settings choice)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,7 @@ class Limits:
 def player_of(row: Any) -> Player:
     return Player(row.id, row.source, row.user_id, row.alias, row.charset, row.color, row.rows,
                   bool(row.expert), row.games_played, row.created, row.last_seen,
-                  bool(row.watchable))
+                  bool(row.watchable), row.mouse)
 
 
 def online_of(row: Any) -> OnlineNode:

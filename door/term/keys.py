@@ -13,6 +13,12 @@ table.
 - An unknown or malformed sequence is swallowed whole, never leaked as letters; terminal
   reports (cursor position, device attributes) are swallowed too.
 - Any bytes are accepted; nothing raises.
+- Mouse reports (a click, a tap on the web page, a wheel turn) become keys too, named
+  ``click``, ``right-click``, ``middle-click``, ``wheel-up`` and ``wheel-down``, with the
+  cell under the pointer in ``x`` and ``y`` (0-based): the SGR form (``CSI < b;x;y M``,
+  xterm's mode 1006) always, and the older X10 form (``CSI M`` and three bytes) once the
+  session has turned the mouse on (:attr:`KeyDecoder.mouse`), since SCO's F1 is ``CSI M``
+  too.  Releases and motion are swallowed: a press is the whole click.  docs/terminal.md.
 
 Why a table and not blessed (research/stack.md §3.5): blessed decodes through the terminfo
 entry of one terminal kind, so a SyncTERM caller's End (``CSI K``) or PgUp (``CSI V``), or a
@@ -30,14 +36,21 @@ from typing import NamedTuple
 
 
 class Key(NamedTuple):
-    """A named key (``up``, ``f1``, ``enter``, ``ctrl-r``…) or a printable ``char``."""
+    """A named key (``up``, ``f1``, ``enter``, ``ctrl-r``…) or a printable ``char``; a
+    mouse key (``click``…) has the cell it was on in ``x`` (column) and ``y`` (row)."""
 
     name: str
     char: str = ""
+    x: int = 0
+    y: int = 0
 
     @property
     def is_char(self) -> bool:
         return self.name == "char"
+
+    @property
+    def is_mouse(self) -> bool:
+        return self.name in MOUSE_KEYS
 
     def __str__(self) -> str:
         return self.char if self.is_char else self.name
@@ -45,6 +58,29 @@ class Key(NamedTuple):
 
 def char(c: str) -> Key:
     return Key("char", c)
+
+
+MOUSE_KEYS = frozenset(("click", "middle-click", "right-click", "wheel-up", "wheel-down"))
+"""The names of mouse keys (:attr:`Key.is_mouse`)."""
+_BUTTONS = ("click", "middle-click", "right-click")
+"""A press's button (the report's low two bits; 3 is a release in the X10 form)."""
+_WHEEL = ("wheel-up", "wheel-down")
+X10_START = "\x1b[M"
+"""An X10 mouse report: this, then three bytes (button, column, row, each plus 32)."""
+_CP437_BYTES = {c: i + 128 for i, c in enumerate(bytes(range(128, 256)).decode("cp437"))}
+"""An X10 report's bytes above 127 (a column past 95) as the CP437 decoder reads them."""
+
+
+def mouse_key(button: int, col: int, row: int) -> Key | None:
+    """A mouse report's key: ``button`` as xterm encodes it (bits 0-1 the button, 32
+    motion, 64 the wheel; 4, 8, 16 modifiers, which are ignored), ``col`` and ``row``
+    1-based.  None for what is no click: motion, a release, a cell off the screen."""
+    if button < 0 or col < 1 or row < 1 or button & 32:
+        return None
+    low = button & 3
+    if button & 64:
+        return Key(_WHEEL[low], "", col - 1, row - 1) if low < 2 else None
+    return Key(_BUTTONS[low], "", col - 1, row - 1) if low < 3 else None
 
 
 # CSI <n> ~  (VT220, xterm, PuTTY, Linux console, rxvt)
@@ -110,6 +146,9 @@ class KeyDecoder:
         self._pending = ""      # an unfinished escape sequence
         self._after_cr = False  # swallow the LF or NUL of a CR LF / CR NUL pair
         self.last_report: tuple[int, int] | None = None  # the last cursor position report
+        self.mouse = False
+        """The session turned the mouse on: ``CSI M`` starts an X10 mouse report (three
+        bytes follow); else it is SCO's F1, as it is when nothing follows it."""
 
     def set_encoding(self, encoding: str) -> None:
         """``cp437``, ``utf8`` or ``ascii``: how bytes above 127 are read."""
@@ -124,9 +163,12 @@ class KeyDecoder:
         return bool(self._pending)
 
     def flush(self) -> list[Key]:
-        """No byte followed: a lone Esc is a real Esc key; a partial sequence is dropped."""
+        """No byte followed: a lone Esc is a real Esc key, a lone ``CSI M`` SCO's F1 (with
+        the mouse on, it waited for a report's bytes); a partial sequence is dropped."""
         pending, self._pending = self._pending, ""
-        return [ESC] if pending == "\x1b" else []
+        if pending == "\x1b":
+            return [ESC]
+        return [Key("f1")] if pending == X10_START else []
 
     def feed(self, data: bytes) -> list[Key]:
         if not self._pending and data and not (
@@ -147,6 +189,9 @@ class KeyDecoder:
         return keys
 
     def _feed_char(self, ch: str, keys: list[Key]) -> None:
+        if self.mouse and self._pending[:3] == X10_START:  # its three bytes may be any
+            self._x10_byte(ch, keys)
+            return
         if self._pending:
             if not " " <= ch <= "~":  # a control or non-ASCII byte ends any sequence
                 if self._pending == "\x1b" and ch == "\x1b":
@@ -177,6 +222,18 @@ class KeyDecoder:
             pass  # undecodable bytes and C1 controls are dropped, not typed
         else:
             keys.append(_SHARED.get(ch) or char(ch))
+
+    def _x10_byte(self, ch: str, keys: list[Key]) -> None:
+        """One of an X10 mouse report's three bytes (button, column, row, each plus 32)."""
+        self._pending += ch
+        if len(self._pending) < 6:
+            return
+        values = [ord(c) if c < "\x80" else _CP437_BYTES.get(c, -1) for c in self._pending[3:]]
+        self._pending = ""
+        if min(values) >= 32:
+            key = mouse_key(values[0] - 32, values[1] - 32, values[2] - 32)
+            if key is not None:
+                keys.append(key)
 
     def _continue_sequence(self, keys: list[Key]) -> None:
         seq = self._pending
@@ -215,6 +272,8 @@ class KeyDecoder:
             if key:
                 keys.append(key)
             return
+        if seq == X10_START and self.mouse:
+            return  # an X10 mouse report: its three bytes come next (_x10_byte)
         if "@" <= last <= "~":
             self._pending = ""
             key = self._decode_csi(seq[2:-1], last)
@@ -224,8 +283,13 @@ class KeyDecoder:
             self._pending = ""  # not a sequence after all: drop it whole
 
     def _decode_csi(self, params: str, final: str) -> Key | None:
+        if params[:1] == "<" and final == "M":  # an SGR mouse press: CSI < b ; x ; y M
+            fields = params[1:].split(";")
+            if len(fields) == 3 and all(f.isdigit() and len(f) < 6 for f in fields):
+                return mouse_key(int(fields[0]), int(fields[1]), int(fields[2]))
+            return None
         if params[:1] in ("?", "<", "=", ">"):
-            return None  # a private report (device attributes, mouse…): swallowed
+            return None  # a private report (device attributes, a mouse release…): swallowed
         fields = params.split(";") if params else []
         if not all(f.isdigit() or not f for f in fields) or len(fields) > 4:
             return None

@@ -447,6 +447,7 @@ class GameScreen(ABC):
         self.draw_board()
         self.draw_footer()
         parts.end(screen)
+        self.session.frame_of(self)  # a click on the board, F9: this game (door/ui/access.py)
 
     _message_rows = 1  # the rows the message last drawn took (two cover the key line)
     _footer: tuple[Hashable, ...] | None = None  # what the bottom rows showed then

@@ -1,10 +1,15 @@
-"""Terminal settings: a test pattern, and the caller's charset, colour and screen rows.
+"""Terminal settings: a test pattern, and the caller's charset, colour, screen rows and mouse.
 
 The pattern shows what decides the choice at a glance: line boxes, the four suits, a
 face-down card, shades and the eight colours with their bright versions.  A caller whose
 boxes look like garbage presses C until they look right.  Changes apply at once (the whole
 screen is redrawn in the new form) and are kept with the caller's player record, so the
 next call starts in the same form once the caller is known (:func:`apply_saved_choice`).
+
+The mouse (M) is automatic at first: on where the terminal's type says it reports clicks
+(door/term/mouse.py), off elsewhere; M turns it on for a terminal that does not say so, or
+off for one whose mouse the caller would rather keep for selecting text, and back to
+automatic.  It is kept with the player record at once, as the watching choice is.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from ..term.charset import Charset
 from ..term.screen import BLACK, COLOR_NAMES, WHITE, Attr
 from ..watch import watching_on
 from . import theme
+from .access import mouse_wanted
 from .widgets import header, message, status_line
 
 # The charset choices in the order C cycles through them: (charset, glyphs, label).
@@ -159,18 +165,50 @@ def draw(session: Session, note: str = "") -> None:
     player = session.player
     if player is not None and watching_on(session.settings):
         lines.append(("W", "Others may watch my games", "yes" if player.watchable else "no"))
+    lines.append(("M", "Mouse and touch", mouse_label(session)))
     for i, (key, label, value) in enumerate(lines):
         r = row + 1 + i
         col = screen.put(r, 6, f"[{key}] ", theme.HOTKEY)
         col = screen.put(r, col, f"{label}: ", theme.LABEL)
         screen.put(r, col, value, theme.BRIGHT)
-    screen.put(row + 6, 6, "If the box, suits or accents look wrong, press C until they look "
+    screen.put(row + 7, 6, "If the box, suits or accents look wrong, press C until they look "
                "right.", theme.LABEL)
-    screen.put(row + 7, 6, "Every screen of the door reads in monochrome and in ASCII too.",
+    screen.put(row + 8, 6, "Every screen of the door reads in monochrome and in ASCII too.",
                theme.LABEL)
     if note:
         message(session, note)
-    status_line(session, "C charset · O colour · R rows · W watching · Q/Esc back")
+    status_line(session, f"{' '.join(key for key, _, _ in lines)}: change them · Q/Esc back")
+
+
+def mouse_label(session: Session) -> str:
+    """The mouse line's value: ``on``, ``off``, or ``automatic`` and what it gives here."""
+    player = session.player
+    choice = player.mouse if player is not None else None
+    if choice is not None or player is None:
+        return "on" if session.mouse else "off"
+    return f"automatic: {'on' if session.mouse else 'off'} for this terminal"
+
+
+async def cycle_mouse(session: Session) -> str:
+    """M: automatic, on, off, automatic …; the terminal is asked (or told to stop) at once,
+    and the choice kept with the player record.  Without one: on or off for this call."""
+    store, player = session.store, session.player
+    if player is None:
+        session.set_mouse(not session.mouse)
+        return f"Mouse {'on' if session.mouse else 'off'} (for this call)."
+    choice = {None: True, True: False, False: None}[player.mouse]
+    session.player = replace(player, mouse=choice)
+    session.set_mouse(mouse_wanted(session))
+    said = {True: "Mouse on: click or tap a card, a place or a menu entry.",
+            False: "Mouse off: the door never asks your terminal for it.",
+            None: "Mouse automatic: on where the terminal says it reports clicks."}[choice]
+    if store is None:
+        return said + "  (For this call only.)"
+    try:
+        await store.update_player_settings(player.id, mouse=choice)
+    except Exception as exc:  # StoreUnavailable says why in plain words
+        return f"{said}  Not kept for next time: {exc}"
+    return said
 
 
 async def toggle_watchable(session: Session) -> str:
@@ -178,7 +216,7 @@ async def toggle_watchable(session: Session) -> str:
     store, player = session.store, session.player
     if player is None or not watching_on(session.settings):
         session.bell()
-        return "Press C, O, R, or Q to go back."
+        return "Press C, O, R, M, or Q to go back."
     watchable = not player.watchable
     session.player = replace(player, watchable=watchable)
     said = ("Others may watch your games." if watchable
@@ -225,9 +263,12 @@ async def terminal_settings(session: Session) -> None:
         elif letter == "w":
             note = await toggle_watchable(session)
             continue
+        elif letter == "m":
+            note = await cycle_mouse(session)
+            continue
         elif key.name != "resize":
             session.bell()
-            note = "Press C, O, R, or Q to go back."
+            note = "Press C, O, R, M, or Q to go back."
             continue
         else:
             continue

@@ -22,6 +22,7 @@ from ..session import (
     TimeUp,
     WindowTooSmall,
 )
+from . import access
 from .menu import QuitDoor, main_menu, straight_to
 from .title import goodbye, title
 from .widgets import message
@@ -34,6 +35,7 @@ async def run_visit(session: Session) -> None:
     """A whole visit: title, main menu, goodbye.  Ends quietly on carrier loss."""
     log.info("node %s: %s connected from %s", session.caller.node, session.caller.alias,
              session.terminal.peer or "local")
+    access.start(session)  # the mouse and the describe key, on every screen from here
     try:
         if session.start_action is None and session.first_action is None:
             await title(session)
@@ -85,4 +87,5 @@ async def run_visit(session: Session) -> None:
         await asyncio.shield(session.save_game_in_progress())
         raise
     finally:
+        access.finish(session)  # the terminal as it was: a BBS gets its caller back
         log.info("node %s: %s left", session.caller.node, session.caller.alias)

@@ -105,6 +105,9 @@ class Viewport:
         self.casts: dict[tuple[str, bool], Broadcast] = {}
         """The bytes of each change, per charset (name, glyphs) of its watchers."""
 
+    def frame_of(self, owner: object) -> None:
+        """A game screen drew its board here: nobody clicks on a viewport."""
+
     def broadcast(self, charset: Charset) -> Broadcast:
         """This charset's bytes, rendered up to the viewport's current drawing."""
         key = (charset.name, charset.c0_glyphs)

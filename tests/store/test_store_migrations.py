@@ -24,7 +24,7 @@ async def test_upgrade_creates_the_schema_once(db_url: str) -> None:
     try:
         assert await store.revision() is None
         await store.migrate()
-        assert await store.revision() == head() == "0007"
+        assert await store.revision() == head() == "0008"
         await store.migrate()  # already there: nothing to do
         async with store.engine.connect() as conn:
             tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))

@@ -3,7 +3,11 @@
 // messages, the window's size as {"resize": [cols, rows]}; the screen comes back as binary
 // messages of UTF-8 terminal bytes, and a few text messages beside it: {"doing", "caller"}
 // when the caller changes screens (the title and the key bar follow), {"resume": token}
-// once logged in (kept for this tab: a dropped line calls again without the password).
+// once logged in (kept for this tab: a dropped line calls again without the password),
+// {"say": text} with what changed on a game's board in words, once the page asked with
+// {"describe": true} (the screen-reader switch): its live region reads it out.
+// The door asks xterm.js to report the mouse (a click, or a tap: the browser makes a tap
+// a click), and xterm.js sends the reports as keys: a card or a menu entry is clicked.
 // The door's screen is 80 columns wide and 24 to 60 rows tall: the font grows or shrinks
 // so that 80 columns and 25 rows (24 on a phone) fit, cells widen to fill the width when
 // the height is what limits the font, then as many rows as fit are used.
@@ -24,6 +28,7 @@
   const COMMON_KEYS = [["Esc", "\x1b", "Escape"], ["←", "\x1b[D", "Left"],
     ["↑", "\x1b[A", "Up"], ["↓", "\x1b[B", "Down"], ["→", "\x1b[C", "Right"],
     ["Enter", "\r"], ["Space", " "]];
+  const WORDS_KEY = ["F9", "\x1b[20~", "F9: the screen in words"];
   const $ = function (id) { return document.getElementById(id); };
   const body = document.body, status = $("status"), main = $("screen");
   const MODE = body.dataset.mode || "play", SOCKET = body.dataset.socket || "/play";
@@ -92,11 +97,20 @@
     keybar.textContent = "";
     button("⌨", function () {  // a tap's focus opens the phone's keyboard
       term.blur();
+      phoneKeyboard(true);
       term.focus();
     }, "Keyboard");
-    for (const k of COMMON_KEYS.concat(keys || [])) {
+    const common = MODE === "play" ? COMMON_KEYS.concat([WORDS_KEY]) : COMMON_KEYS;
+    for (const k of common.concat(keys || [])) {
       button(k[0], function () { sendText(k[1]); }, k[2] || "");
     }
+  }
+  // On a touch screen a tap on the terminal is a click for the door (cards, menus): the
+  // phone's keyboard stays down (inputmode "none") until ⌨ asks for it, and the next tap
+  // on the screen puts it away.
+  const COARSE = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+  function phoneKeyboard(wanted) {
+    if (COARSE && term.textarea) term.textarea.setAttribute("inputmode", wanted ? "text" : "none");
   }
   function keysFor(what) {
     return keymap[what] || (MODE === "replay" ? keymap.replay : []);
@@ -114,6 +128,24 @@
       socket.send(JSON.stringify({ resize: [term.cols, term.rows] }));
     }
   }
+  // -- the live region: what changed on the board, in words ----------------------------
+  const said = document.createElement("div");
+  said.id = "said";
+  said.setAttribute("aria-live", "polite");
+  said.setAttribute("aria-atomic", "true");
+  said.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;" +
+    "overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0";
+  document.body.appendChild(said);
+  function sayNews(text) {  // emptied first: the same words twice are read twice
+    said.textContent = "";
+    setTimeout(function () { said.textContent = text; }, 50);
+  }
+  function askForWords() {
+    if (socket && socket.readyState === WebSocket.OPEN && MODE === "play") {
+      socket.send(JSON.stringify({ describe: !!reader.checked }));
+    }
+  }
+
   function side(message) {
     if (typeof message.doing === "string") {
       doing = message.doing;
@@ -123,6 +155,7 @@
       setKeys(keysFor(doing));
     }
     if (typeof message.resume === "string" && session) session.setItem(TOKEN, message.resume);
+    if (typeof message.say === "string") sayNews(message.say);
   }
   function connect() {
     clearTimeout(timer);
@@ -148,6 +181,7 @@
       term.reset();
       online();
       sendSize();
+      if (reader.checked) askForWords();
       term.focus();
     };
     socket.onmessage = function (event) {
@@ -270,10 +304,11 @@
   reader.addEventListener("change", function () {
     term.options.screenReaderMode = reader.checked;
     if (local) local.setItem(READER, reader.checked ? "on" : "off");
+    askForWords();
   });
 
   window.reussite = {  // tests read the screen here
-    term: term, screenText: screenText, cellWidth: cellWidth,
+    term: term, screenText: screenText, cellWidth: cellWidth, said: said,
     get socket() { return socket; },
   };
 
@@ -283,6 +318,10 @@
   ]).catch(function () {}) : Promise.resolve();
   fontReady.then(function () {
     term.open($("terminal"));
+    phoneKeyboard(false);
+    term.textarea.addEventListener("blur", function () { phoneKeyboard(false); });
+    $("terminal").addEventListener("touchstart", function () { phoneKeyboard(false); },
+                                   { passive: true });
     term.textarea.setAttribute("aria-label", "The door's screen: type here");
     if (reader.checked) term.options.screenReaderMode = true;
     setKeys(keysFor(MODE === "watch" ? "Watch a Game" : MODE));

@@ -29,7 +29,7 @@ from ..term import Key
 from ..term.keys import MOUSE_KEYS
 from ..term.mouse import reports_mouse
 from .describe import screen_words, show_words
-from .pointer import key_at
+from .pointer import box_key_at, key_at
 
 DESCRIBE_KEY = "f9"
 """The key that shows the screen in words (``F9``)."""
@@ -92,6 +92,9 @@ class ScreenAccess:
                 0 <= key.y < screen.rows and 0 <= key.x < screen.cols):
             return []  # the wheel, the middle button, a click off the screen: nothing
         board = self.board()
+        boxed = box_key_at(screen.text()[key.y], key.x) if key.name == "click" else None
+        if boxed is not None:
+            return [boxed]
         if board is not None:
             pointer = board.info.pointer_function()
             keys = pointer(board, key) if pointer is not None else None

@@ -129,6 +129,23 @@ def chunks(row: str) -> list[Chunk]:
     return out
 
 
+BOX_KEY = re.compile(r"\[(\S{1,9})\]")
+
+
+def box_key_at(row: str, col: int) -> Key | None:
+    """The key of a box's ``[E]`` or a question's ``(y/N)`` under column ``col``, or None.
+    Boards never write these: a click on one is the box's, even over a game's board (the
+    end offer, a question), whatever the game's own map would make of that cell."""
+    for match in YES_NO.finditer(row):
+        for group in (1, 2):
+            if match.start(group) <= col < match.end(group):
+                return char(match.group(group).lower())
+    for match in BOX_KEY.finditer(row):
+        if match.start() <= col < match.end():
+            return key_named(match.group(1))
+    return None
+
+
 def key_at(row: str, col: int) -> Key | None:
     """The key a click at column ``col`` of this row of text means, or None."""
     label: list[Spot] = []

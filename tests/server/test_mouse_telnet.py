@@ -142,7 +142,7 @@ async def test_aunt_mary_by_clicks(telnet_door) -> None:
             and "»" not in caller.term.text, "the run moved")
     await click_text(caller, "X resign", sgr)
     await caller.wait_for("Resign?")
-    await click_text(caller, "(Y/n)", x10, offset=1)
+    await click_text(caller, "(y/N)", x10, offset=1)  # the question's Y (No is its default)
     await caller.wait_for("You resigned")
     await click_text(caller, "[M]")
     await caller.wait_for("Your choice")

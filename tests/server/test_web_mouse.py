@@ -7,7 +7,9 @@ question's Y), where the live region says each move in words as the engine has i
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from browserhelp import (
 from browserhelp import wait_for_text as wait_for
 from programs import missing
 from serverhelp import running
+from waiting import WAIT
 
 from door.games import Status
 from door.games.auntmary import AuntMary
@@ -69,6 +72,17 @@ async def touch(page: Any, row: int, col: int, tap: bool) -> None:
         await page.mouse.click(x, y)
 
 
+async def wait_for_any(page: Any, *needles: str) -> str:
+    """The screen's text once one of ``needles`` is on it."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        text = await screen_text(page)
+        if any(needle in text for needle in needles):
+            return text
+        assert time.monotonic() < deadline, f"none of {needles!r} came; screen:\n{text}"
+        await asyncio.sleep(0.05)
+
+
 async def touch_text(page: Any, needle: str, tap: bool, offset: int = 0) -> None:
     """Tap or click the screen's text ``needle`` (its first cell, plus ``offset``)."""
     row, col = find(await screen_text(page), needle)
@@ -94,13 +108,19 @@ async def test_a_phone_plays_monte_carlo_to_its_end_by_taps_alone(door_home: Pat
         text = await wait_for(page, "Monte Carlo #")
         number = int(re.search(r"Monte Carlo #(\d+)", text).group(1))  # type: ignore[union-attr]
         game = MonteCarlo.new(number)
-        while game.status is Status.PLAYING:
+        while game.status is Status.PLAYING and game.pairs():
             p, q = game.pairs()[0]
             for place in (p, q):
                 row, col = cell_origin(place)
                 await touch(page, row, col + 2, tap=True)
+            asks = game.deals_after(pair_name(p, q))  # it may ask before it deals
             game.play(pair_name(p, q))
-            await wait_for(page, f"Score {game.score:<3}")
+            scored = f"Score {game.score:<3}"
+            if asks and "(y/N)" in await wait_for_any(page, "(y/N)", scored):
+                await touch_text(page, "(y/N)", tap=True, offset=1)
+            await wait_for(page, scored)
+        if "[E] or Enter" in await wait_for_any(page, "[E] or Enter", "Final score"):
+            await touch_text(page, "[E]", tap=True)  # the end offer (a move to take back)
         await wait_for(page, f"Final score: {game.score}")
         await touch_text(page, "[M]", tap=True)  # the end box's "main menu"
         await wait_for(page, "Your choice")
@@ -144,7 +164,7 @@ async def test_a_desktop_plays_aunt_mary_by_mouse_clicks(door_home: Path) -> Non
             await wait_for(page, f"Home {game.score} of 52")
         await touch_text(page, "X resign", tap=False)  # the key line
         await wait_for(page, "Resign?")
-        await touch_text(page, "(Y/n)", tap=False, offset=1)  # the question's Y
+        await touch_text(page, "(y/N)", tap=False, offset=1)  # the question's Y
         await wait_for(page, "You resigned")
         await touch_text(page, "[M]", tap=False)
         await wait_for(page, "Your choice")

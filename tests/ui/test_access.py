@@ -270,3 +270,19 @@ def test_mariant_clicks_on_the_selection_choose_its_first_card_then_drop_it() ->
     assert mariant_keys(screen, Key("click", "", column_x(other) + 3, CARDS_TOP)) == [
         Key("enter")]
     assert screen.cursor == other
+
+
+@pytest.mark.parametrize(("row", "col", "key"), [
+    ("║ [E] or Enter  end the game here ║", 3, "e"), ("║ [U]  take the last move back", 2, "u"),
+    ("can no longer be undone. Go on? (y/N)", 33, "y"),
+    ("can no longer be undone. Go on? (y/N)", 35, "n"), ("│  K♦  │  7♥  │", 3, None),
+    ("║ [E] or Enter", 6, None),
+])
+def test_a_box_key_or_a_question_wins_over_the_board(row: str, col: int,
+                                                     key: str | None) -> None:
+    """The end offer and the questions are drawn over a game's board: a click on their
+    ``[E]`` or ``(y/N)`` is theirs, never the cell's underneath."""
+    from door.ui.pointer import box_key_at
+
+    found = box_key_at(row, col)
+    assert (found.char if found is not None else None) == key

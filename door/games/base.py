@@ -167,6 +167,24 @@ class Game(ABC):
     def hints(self) -> list[str]:
         """Suggested moves, best first, in notation (may be empty)."""
 
+    # -- what the solvers' hints need (door/games/hints.py) -------------------------------
+    def copy(self) -> Self:
+        """An independent copy to play on, undo and redo included (engines override it
+        with a cheaper one than this JSON round trip)."""
+        return type(self).from_json(self.to_json())
+
+    def position_key(self) -> str:
+        """The position as text, equal for the same position whatever the score or the
+        moves that led there: hints cut cycles and find detours by it.  A game whose
+        record has a solver must give one; the others never need it."""
+        raise NotImplementedError(f"{self.name} has no position key")
+
+    def move_spots(self, move: str) -> tuple[str, str] | None:
+        """Where ``move`` takes cards from and puts them, for the hints' detours; None for
+        a move that puts nothing down where another move could take it from (the
+        default: no detour is ever seen)."""
+        return None
+
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The full state, enough to continue the game (includes number, options, actions)."""

@@ -14,7 +14,6 @@ from sqlalchemy import case, delete, func, select, update
 from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
 from ..games.base import UNDO
-from ..games.daily import is_daily
 from . import queries
 from .core import Database, unit
 from .errors import RecordRejected, UnknownPlayer
@@ -94,7 +93,7 @@ class Scores(Database):
                     started=started, ended=ended, still_asks=max(0, int(still_asks)),
                     duration_s=max(0, int((ended - started).total_seconds())))
                 .returning(GameRow.id))).scalar_one()
-            if daily_day is not None and is_daily(record.game, record.number,
+            if daily_day is not None and gamelist.is_daily(record.game, record.number,
                                                   record.options, daily_day):
                 await conn.execute(self._insert(conn, DailyEntryRow).values(
                     day=daily_day, game=record.game, player_id=player_id, game_id=game_id,

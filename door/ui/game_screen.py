@@ -45,9 +45,9 @@ from ..term import Key
 from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
-from .anciento_timer import KeyWaiter
 from .daily_status import attempt_note, daily_attempt
 from .instructions import show_instructions
+from .key_waiter import KeyWaiter
 from .menu import messages_news
 from .number_input import DIGITS_ONLY, read_digits
 from .parts import Parts
@@ -100,15 +100,17 @@ class GameScreen(ABC):
     numbers: ClassVar[range] = CARD_GAME_NUMBERS
     solvable: ClassVar[bool] = False
     """A solver says at the end whether the deal could be won (the record has a solver)."""
+    still_winnable: ClassVar[bool] = False
+    """V asks the solver whether the game can still be won from here (door/ui/still_winnable)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's screen takes its name, title and solver from its record (``info``)."""
+        """A game's screen takes its name, title, solver and "still winnable?" from its
+        record (``info``)."""
         super().__init_subclass__(**kwargs)
         if "info" in cls.__dict__:
             cls.name, cls.title = cls.info.name, cls.info.title
-            cls.solvable = cls.info.solver_budget is not None
-    still_winnable: ClassVar[bool] = False
-    """V asks the solver whether the game can still be won from here (door/ui/still_winnable)."""
+            cls.solvable = cls.info.solver is not None
+            cls.still_winnable = cls.info.still_winnable
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session

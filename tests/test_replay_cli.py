@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
-from door.games import engine
+from door.gamelist import engine
 
 GAMES = ["mariant", "montecarlo", "auntmary", "anciento"]
 

@@ -11,7 +11,8 @@ from pyteterm import ScreenCaller
 from waiting import WAIT
 
 from door.config import Settings
-from door.games import Game, GameRecord, Status, engine
+from door.gamelist import engine
+from door.games import Game, GameRecord, Status
 from door.ui.replay import Positions, Replay
 
 

@@ -1,10 +1,15 @@
 """One record per game: a toy game registered here (engine, screen, settings, hall rule,
-instructions, menu entry all defined in this file) shows up everywhere the door lists games,
-with no other change to the door: sysop.ini, the main menu, play, the hall of fame, the
-instructions.  And the four built-in records agree with the engines and the shipped files."""
+instructions, menu entry all defined in this file; no solver, no daily challenge) shows up
+everywhere the door lists games, with no other change to the door: sysop.ini, the main
+menu, play, the hall of fame, the instructions.  The built-in records agree with the
+engines and the shipped files; and outside the games' own modules, door/ names no game but
+in the registry.  (tests/server/test_every_game.py runs every game, the toy fifth game of
+tests/toygame/ among them, through the rest of the door.)"""
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +21,6 @@ from pyteterm import TelnetCaller
 from door import gamelist
 from door.config import ConfigError, default_menu, load_settings, parse_settings
 from door.gameinfo import GameInfo, HallRule, OptionError
-from door.gamelist import engine as pure_engine
 from door.games import Game, IllegalMove, Status
 from door.store.queries import counts_for_hall, rank_key
 from door.term import Key
@@ -222,7 +226,9 @@ async def test_menu_play_hall_of_fame_and_instructions(door_with_pebbles: int) -
 
 @pytest.mark.parametrize("info", gamelist.games(), ids=gamelist.names())
 def test_builtin_record_agrees_with_the_door(info: GameInfo) -> None:
-    assert info.engine_class() is pure_engine(info.name)  # the engine layer finds it too
+    engine = info.engine_class()
+    assert engine.name == info.name and engine.__module__.startswith("door.games.")
+    assert info.screen.startswith("door.ui.") and info.engine.startswith("door.games.")
     screen = info.screen_class()
     assert issubclass(screen, GameScreen) and screen.info is info
     assert (REPO / "ansi" / info.instructions_file).is_file()
@@ -235,3 +241,50 @@ def test_builtin_record_agrees_with_the_door(info: GameInfo) -> None:
     assert info.settings is type(parse_settings("", REPO).games[info.name])
     if info.options:
         assert f"\n[{info.name}]\n" in ini
+
+
+GAME_MODULE = re.compile(r"door/(games|ui)/(?P<game>[a-z]+)(_[a-z_]+)?\.py$")
+
+
+def test_outside_its_own_modules_only_the_registry_names_a_game() -> None:
+    """The code of door/ (comments and docstrings aside: its names and its strings) names a
+    game -- its registry name or its title -- only in door/gamelist.py and in the game's own
+    modules (door/games/<name>*.py, door/ui/<name>*.py)."""
+    words = {w for info in gamelist.games() for w in (info.name, info.title)}
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(words)), re.IGNORECASE)
+    found = []
+    for path in sorted((REPO / "door").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        own = GAME_MODULE.match(rel)
+        if rel == "door/gamelist.py" or (own and own["game"] in gamelist.names()):
+            continue
+        found += [f"{rel}:{line}: {word}" for line, word in
+                  _code_words(path.read_text(encoding="utf-8")) if pattern.search(word)]
+    assert found == []
+
+
+def _code_words(source: str) -> list[tuple[int, str]]:
+    """The source's names and string constants, with their lines: all but its comments and
+    docstrings (a string standing alone as a statement)."""
+    tree = ast.parse(source)
+    docs = {id(node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    words: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in docs:
+            words.append((line, node.value))
+        elif isinstance(node, ast.Name):
+            words.append((line, node.id))
+        elif isinstance(node, ast.Attribute):
+            words.append((line, node.attr))
+        elif isinstance(node, ast.ImportFrom):
+            words += [(line, node.module or ""), *((line, a.name) for a in node.names)]
+        elif isinstance(node, ast.Import):
+            words += [(line, a.name) for a in node.names]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words.append((line, node.name))
+        elif isinstance(node, ast.arg):
+            words.append((line, node.arg))
+    return words

@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
-import pytest
-
 from door import gamelist
 from door.config import Settings
+from door.gameinfo import GameInfo
 from door.ui.anciento_screen import AncientoScreen
 from door.ui.montecarlo_screen import RELAXED_KEY_LINE, STRICT_KEY_LINE
 from door.web.keys import keymap
@@ -35,8 +34,8 @@ def shown(line: str) -> set[str]:
     return keys
 
 
-@pytest.mark.parametrize("game", gamelist.names())
-def test_each_games_keys_are_on_its_key_line(game: str, settings: Settings) -> None:
+def test_each_games_keys_are_on_its_key_line(every_game: GameInfo, settings: Settings) -> None:
+    game = every_game.name
     keys = keymap(settings)[f"Playing {gamelist.title(game)}"]
     offered = {label for label, _ in keys}
     assert offered == set(gamelist.game(game).web_keys)    # the record's, as it gives them

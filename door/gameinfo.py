@@ -50,9 +50,9 @@ class HallRule:
     """How a game's hall of fame ranks and reads.  Ties always go to the earlier game, and a
     game flagged as cheated never enters."""
 
-    lowest_wins: bool = False  # fewest points first (Mariant's penalty points)
+    lowest_wins: bool = False  # fewest points first (penalty points)
     won_only: bool = False  # only won games enter
-    name: str = ""  # the list's own name ("Mariant's Hit Parade"); "": "<title>: Hall of Fame"
+    name: str = ""  # the list's own name ("Pebble Parade"); "": "<title>: Hall of Fame"
     score_column: str = "Score"  # the heading of its score column (terminal and web)
 
     @property
@@ -85,7 +85,7 @@ class GameInfo:
     """One game: everything outside its engine and its screen that the door needs."""
 
     name: str  # registry name: [section] of sysop.ini, [menu] action, stored game column
-    title: str  # what callers read: "Monte Carlo"
+    title: str  # what callers read: "Pebbles"
     engine: str  # its ``door.games`` engine class, "module:Class" (imported on first use)
     screen: str  # its ``door.ui`` GameScreen subclass, "module:Class"
     menu_key: str  # the main menu's default hot key (sysop.ini [menu] may change it)

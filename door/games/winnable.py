@@ -1,7 +1,7 @@
 """Deal numbers the solvers proved winnable, shipped with the package ("Winnable deals only").
 
-Solving on demand is too slow for Aunt Mary (most deals cannot be won, and a verdict takes
-up to seconds) and for Mariant, so the door picks from lists made once and shipped in
+Solving on demand is too slow for some games (most deals cannot be won, or a verdict takes
+up to seconds), so the door picks from lists made once and shipped in
 ``door/games/winnable/`` -- one file per game and option, ``#`` comment lines saying how it
 was made, then one number a line.  Each was made by ``reussite solve GAME --range A-B
 --out FILE.jsonl`` and keeps the deals whose verdict was "winnable" (every such verdict

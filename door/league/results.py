@@ -30,7 +30,7 @@ BOARD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._\-]{0,29}")
 """A board's name in the league: 1–30 letters, digits, spaces, dots, dashes, underscores."""
 HANDLE_MAX = 40
 MAX_MOVES = 10_000
-"""Actions in one record at most (undo and redo included): a long Mariant game with every
+"""Actions in one record at most (undo and redo included): a long card game with every
 undo is a few thousand."""
 MOVE_MAX_CHARS = 32
 MAX_OPTIONS = 8

@@ -71,7 +71,7 @@ class Scores(Database):
         rank it earned in its game's hall of fame (1–10), or None if it did not place.
         ``resume_owner``: the game's resume slot is emptied in the same transaction, if
         that owner still holds it.  ``still_asks``: how often "still winnable?" was asked, or
-        an Anciento hint shown (the hall marks the game).  ``daily_day``: started as that
+        a search player's hint shown (the hall marks the game).  ``daily_day``: started as that
         day's challenge; if its deal and options are that day's (``door.games.daily``) and
         the player has no finished attempt at it yet, it is their counted attempt."""
         status = str(status)
@@ -121,7 +121,7 @@ class Scores(Database):
         return await self._board(queries.hall_filter(game, PlayerRow.source == source), limit)
 
     async def number_board(self, game: str, number: int, limit: int = 10) -> list[ScoreEntry]:
-        """The best games on one deal ("best on Anciento #505")."""
+        """The best games on one deal ("best on Pebbles #505")."""
         return await self._board(queries.hall_filter(game, GameRow.number == number), limit)
 
     @unit

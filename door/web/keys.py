@@ -1,7 +1,7 @@
 """The keys the play page's key bar offers (phones and tablets have no Esc, arrows or
 letters at hand): always Esc, the arrows, Enter and Space (play.js has those), and the
 keys of the screen the caller is on, as the door names it in its ``{"doing": …}`` side
-message (who's online's words: "main menu", "Playing Aunt Mary").
+message (who's online's words: "main menu", "Playing <title>").
 
 Each game's keys are its record's ``web_keys`` (door/gamelist.py): those its key line shows
 (a test holds each game's list to its screen's ``key_line``), plus Y and N where the game

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .games.base import Game
 from .games.daily import DailyDeal, DailyRule, daily_deal
 from .games.solvers import Solver, Verdict, hint_game, solve_game
 from .games.winnable import pick_listed, winnable_numbers
 from .values import Parser
+
+if TYPE_CHECKING:  # annotations only: start-up reads the records without datetime
+    from datetime import date
 
 
 class OptionError(ValueError):

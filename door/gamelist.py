@@ -17,15 +17,17 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .gameinfo import GameInfo, HallRule, OptionError
 from .games.base import Game
 from .games.daily import DailyDeal, DailyRule, same_options
 from .games.solvers import Solver, Verdict
 from .values import choice, int_between, on_off
+
+if TYPE_CHECKING:  # annotations only: start-up reads the records without datetime
+    from datetime import date
 
 PLUGINS = "REUSSITE_GAME_MODULES"
 """The environment variable naming modules that register games of their own (tests)."""

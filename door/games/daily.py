@@ -24,13 +24,14 @@ the frozen ``undecided`` keeps it out, so every date keeps its deal across relea
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .winnable import winnable_numbers
+
+if TYPE_CHECKING:  # the records hold DailyRule: start-up imports this module, not datetime
+    from datetime import date
 
 MAX_CANDIDATES = 100_000
 """Past this many draws without a winnable deal, a list is broken (ValueError)."""
@@ -71,6 +72,8 @@ def seed(day: date, game: str) -> str:
 def seed_value(day: date, game: str, k: int = 0) -> int:
     """``h(k)``: the first 8 bytes of SHA-256 of the seed (``seed#k`` past the first draw),
     big-endian."""
+    import hashlib  # late: start-up reads the records; a deal is drawn later
+
     text = seed(day, game) if k == 0 else f"{seed(day, game)}#{k}"
     return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
 

@@ -26,6 +26,7 @@ from door.games import Game, Status
 from door.games.hints import position_key
 from door.games.solvers import NOT_WINNABLE, WINNABLE
 from door.ui.game_screen import GameScreen
+from door.ui.still_winnable import CAN, CANNOT
 
 REPO = Path(__file__).resolve().parent.parent
 NOON = datetime(2031, 5, 17, 12, 30, tzinfo=UTC)
@@ -273,4 +274,9 @@ async def test_the_menu_offers_it_and_the_daily_board_deals_it(
         caller.send("p")
         await caller.wait_for("Daily challenge of 2031-05-17")
         assert f"{info.title} #{deal.number}" in caller.term.text
+        if info.still_winnable:            # V: asked of the solver pool's worker process
+            await caller.settle()
+            caller.send("v")
+            await caller.wait_until(lambda: any(answer in caller.term.text for answer in (
+                CAN, CANNOT, "Could not tell")), "the solver's answer", timeout=4 * WAIT)
         caller.close()

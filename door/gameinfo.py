@@ -20,7 +20,7 @@ game screens, nor the engines.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -127,8 +127,15 @@ class GameInfo:
     page's live region says; "": the screen's text, row by row."""
 
     def __post_init__(self) -> None:
+        """A record that contradicts itself fails when it is written, not when played."""
         if self.still_winnable and self.solver is None:
             raise ValueError(f"{self.name}: still_winnable wants a solver")
+        if not is_dataclass(self.settings):
+            raise TypeError(f"{self.name}: settings must be a frozen dataclass")
+        keys = {f.name for f in fields(self.settings)}
+        if set(self.options) != keys:
+            raise ValueError(f"{self.name}: options {sorted(self.options)} are not the "
+                             f"settings' fields {sorted(keys)}")
 
     @property
     def label(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -133,6 +133,13 @@ def test_the_record_names_everything(pebbles: GameInfo) -> None:
     assert rank_key("pebbles", 3) < rank_key("pebbles", 4)  # fewest points first
     with pytest.raises(ValueError, match="registered already"):
         gamelist.register(PEBBLES)
+
+
+def test_a_record_that_contradicts_itself_is_refused() -> None:
+    with pytest.raises(ValueError, match="still_winnable wants a solver"):
+        replace(PEBBLES, still_winnable=True)
+    with pytest.raises(ValueError, match=r"options \['heap'\] are not the settings' fields"):
+        replace(PEBBLES, options={"heap": int_between(1, 9)})
 
 
 def test_unregistered_game_is_unknown_everywhere(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ has this registry import such modules first thing, so that the processes the doo
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -236,9 +237,15 @@ def default_options() -> dict[str, Any]:
 
 
 def _register_plugins() -> None:
-    """Import the modules ``REUSSITE_GAME_MODULES`` names: each registers its game."""
+    """Import the modules ``REUSSITE_GAME_MODULES`` names: each registers its game.  One
+    that cannot be imported is named in one line on stderr (no traceback: the door starts
+    without its games)."""
     for module in filter(None, (m.strip() for m in os.environ.get(PLUGINS, "").split(","))):
-        import_module(module)
+        try:
+            import_module(module)
+        except ImportError as exc:
+            sys.stderr.write(f"{PLUGINS}: cannot import {module!r} ({exc}): its games are "
+                             "not offered\n")
 
 
 _register_plugins()

@@ -295,3 +295,28 @@ def _code_words(source: str) -> list[tuple[int, str]]:
         elif isinstance(node, ast.arg):
             words.append((line, node.arg))
     return words
+
+
+def test_a_process_registers_the_games_reussite_game_modules_names() -> None:
+    """A process the door starts knows a game kept elsewhere (the toy game), and one told
+    of a module that is not there says so in one line and offers the others."""
+    import os
+    import subprocess
+    import sys
+
+    from waiting import WAIT
+
+    def names(modules: str) -> subprocess.CompletedProcess[str]:
+        env = dict(os.environ, PYTHONPATH=str(REPO / "tests"))
+        env[gamelist.PLUGINS] = modules
+        return subprocess.run([sys.executable, "-c", "from door import gamelist; "
+                               "print(' '.join(gamelist.names()))"], env=env, cwd=REPO,
+                              capture_output=True, text=True, timeout=2 * WAIT)
+
+    found = names("toygame.plugin")
+    assert found.stdout.split() == [*gamelist.names(), "toy"] and found.stderr == ""
+    missing = names("toygame.nothing_here")
+    assert missing.stdout.split() == list(gamelist.names())
+    assert missing.stderr == (f"{gamelist.PLUGINS}: cannot import 'toygame.nothing_here' "
+                              "(No module named 'toygame.nothing_here'): its games are not "
+                              "offered\n")

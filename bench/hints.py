@@ -33,15 +33,10 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from door.games import Game, engine
+from door.gamelist import engine, solve
+from door.games import Game
 from door.games.hints import WIN, Lines
-from door.games.solvers import (
-    WINNABLE,
-    Verdict,
-    follow_hints,
-    percentile,
-    solve,
-)
+from door.games.solvers import WINNABLE, Verdict, follow_hints, percentile
 from door.solving import SolverPool
 
 LINES: dict[str, tuple[str, dict[str, Any]]] = {

@@ -49,8 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchkit import REPO, p95
 
 from door.config import load_settings
-from door.games import engine
-from door.games.daily import GAMES, daily_deal
+from door.gamelist import daily_deal, daily_games, engine
 from door.league.keys import BoardKey
 from door.league.results import LeagueResult, parse_result
 from door.league.sync import LeagueClient, LeagueNode, client_session, join_hub
@@ -94,7 +93,7 @@ def verification(samples: int) -> None:
           "real games per game:")
     everything: list[float] = []
     sizes: list[int] = []
-    for game in GAMES:
+    for game in daily_games():
         times, moves = [], []
         for seed in range(samples):
             wire = json.dumps(sign(key, "Bench", f"P{seed}", played(game, seed)).to_json())
@@ -210,7 +209,7 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
             node = LeagueNode(replace(settings, league=replace(settings.league, name=name,
                                                                hub=False)), store, key)
             members.append(node)
-        games = [played(GAMES[i % 4], i) for i in range(min(results, 400))]
+        games = [played(daily_games()[i % 4], i) for i in range(min(results, 400))]
         for i in range(results):
             node = members[i % len(members)]
             result = sign(node.key, node.name, f"Caller{i // len(members)}",
@@ -259,7 +258,7 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
         for node in pulling:
             ladders.append([[(e.board, e.handle, e.score) for e in
                              await node.store.league_ladder(game, datetime.now(UTC).date(), 50)]
-                            for game in GAMES])
+                            for game in daily_games()])
         assert all(ladder == ladders[0] for ladder in ladders), "the observers disagree"
         print(f"   every push taken by the hub {pushed - start:.1f} s after the last result "
               f"(hub CPU {hub_cpu:.1f} s: {hub_cpu / results * 1e3:.2f} ms a result, replay "

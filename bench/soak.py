@@ -49,7 +49,8 @@ from bench_ui_auntmary import source_and_target  # noqa: E402
 from bench_ui_mariant import KEYS as MARIANT_KEYS  # noqa: E402
 from load import Line, make_home, proc_stats, start_door, stop  # noqa: E402
 
-from door.games import Game, GameRecord, Status, engine  # noqa: E402
+from door.gamelist import engine  # noqa: E402
+from door.games import Game, GameRecord, Status  # noqa: E402
 from door.store import Store  # noqa: E402
 from door.store.models import GameRow  # noqa: E402
 from door.term import Key  # noqa: E402

@@ -19,8 +19,9 @@ import sys
 from multiprocessing import get_context
 from typing import Any
 
-from door.games import IllegalMove, Status, engine
-from door.games.solvers import Verdict, solve, summarize
+from door.gamelist import engine, solve
+from door.games import IllegalMove, Status
+from door.games.solvers import Verdict, summarize
 
 LINES: dict[str, tuple[str, dict[str, Any]]] = {
     "montecarlo-strict": ("montecarlo", {"mode": "strict"}),

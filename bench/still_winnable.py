@@ -19,7 +19,8 @@ import time
 from collections import Counter
 from typing import Any
 
-from door.games import Game, engine
+from door.gamelist import engine
+from door.games import Game
 from door.games.solvers import percentile
 from door.solving import SolverPool
 

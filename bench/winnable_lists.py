@@ -17,8 +17,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from door.games import IllegalMove, Status, engine
-from door.games.winnable import FOLDER, list_name
+from door.gamelist import engine
+from door.gamelist import game as record
+from door.games import IllegalMove, Status
+from door.games.winnable import FOLDER
 
 OUT = Path(__file__).resolve().parent.parent / "door" / "games" / FOLDER
 
@@ -43,7 +45,7 @@ def merged(paths: list[str]) -> dict[str, list[dict]]:
             if not line:
                 continue
             row = json.loads(line)
-            rows = by_name.setdefault(list_name(row["game"], row["options"]), {})
+            rows = by_name.setdefault(record(row["game"]).winnable_list(row["options"]), {})
             old = rows.get(row["number"])
             if old is None or old["verdict"] == "unknown" or row["verdict"] == "winnable":
                 rows[row["number"]] = row

@@ -275,7 +275,7 @@ class Settings:
     league: LeagueSettings = field(default_factory=LeagueSettings)
 
     def __getattr__(self, name: str) -> Any:
-        """A game's settings by its name: ``settings.mariant.face_down``."""
+        """A game's settings by its name: ``settings.<name>.<key>``."""
         games = self.__dict__.get("games")
         if games is not None and name in games:
             return games[name]

@@ -3,10 +3,11 @@
 It says ``ready`` once it will die with the door, then reads one job per line on stdin
 (JSON: game, number, options, position, seconds), solves it, and writes the verdict as one
 JSON line on stdout, until stdin closes (the door is gone).
-A job ``{"kind": "move", "game": "anciento", "position": …}`` asks the search player for its
-move instead (the Demo, the Hint): the answer is ``{"move": "e4"}``.  A job with ``"kind":
-"hint"`` asks for a card game's hint (``door.games.solvers.hint``): a verdict with the line
-the hint follows.
+A job ``{"kind": "move", "game": …, "position": …}`` asks the game's search player (its
+record's ``player``) for its move instead (the Demo, the Hint): the answer is ``{"move":
+"e4"}``.  A job with ``"kind": "hint"`` asks for a card game's hint
+(``door.games.solvers.hint_game``): a verdict with the line the hint follows.  Games are
+found by name in the registry, :mod:`door.gamelist`.
 It lowers its own priority first, so that solving never slows the door's callers down: a
 2-core machine gives the door's event loop the CPU it needs and the solver the rest.
 On Linux it also asks the kernel to kill it when the door dies: a worker the pool had
@@ -41,7 +42,7 @@ def die_with_parent() -> None:
 
 
 def main() -> None:
-    from .games.solvers import hint, solve
+    from .gamelist import hint, solve
 
     die_with_parent()
     with contextlib.suppress(OSError, AttributeError):  # not allowed, or not here
@@ -69,13 +70,12 @@ def main() -> None:
 
 
 def player_move(job: dict[str, Any]) -> dict[str, Any]:
-    """The search player's move for the game state in the job (Anciento only)."""
-    if job.get("game") != "anciento" or not isinstance(job.get("position"), dict):
-        raise ValueError("a move job wants game anciento and its position")
-    from .games.anciento import Anciento
-    from .games.anciento_player import search_move
+    """The search player's move for the game state in the job (a game with a player)."""
+    from .gamelist import game
 
-    return {"move": search_move(Anciento.from_json(job["position"]))}
+    if not isinstance(job.get("position"), dict):
+        raise ValueError("a move job wants a game and its position")
+    return {"move": game(str(job.get("game"))).player_move(job["position"])}
 
 
 if __name__ == "__main__":

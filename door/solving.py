@@ -7,8 +7,8 @@ and answers "unknown"), and a wall-clock guard on top for a machine too busy to 
 CPU.  When the caller who asked leaves -- the task awaiting the verdict is cancelled -- the
 worker is killed at once and the job forgotten; the next job starts a fresh worker.
 
-Two priorities.  A job a caller is waiting for (``urgent``: "still winnable?", Anciento's
-Hint and Demo, a winnable deal to play) goes before the background ones (a deal's verdict
+Two priorities.  A job a caller is waiting for (``urgent``: "still winnable?", a search
+player's Hint and Demo, a winnable deal to play) goes before the background ones (a deal's verdict
 for the end of the game, a replay's).  When every worker is busy with background jobs, an
 urgent job *suspends* one (SIGSTOP: it keeps its work, its CPU budget does not run and its
 wall-clock guard is paused) and runs on a worker of its own; the suspended job goes on
@@ -205,7 +205,7 @@ class SolverPool:
 
     async def hint(self, game: str, number: int, options: dict[str, Any] | None = None, *,
                    position: dict[str, Any] | None = None, seconds: float = 5.0) -> Verdict:
-        """A card game's hint for a position (``door.games.solvers.hint``: a verdict with
+        """A card game's hint for a position (``door.games.solvers.hint_game``: a verdict with
         the line the hint follows), worked out in the pool as an urgent job (the caller
         waits for it); a verdict "unknown" with no line when the job overran its wall-clock
         guard.  Cancelling the awaiting task drops the job."""
@@ -225,7 +225,7 @@ class SolverPool:
 
     async def player_move(self, game: str, position: dict[str, Any],
                           seconds: float = PLAYER_SECONDS, urgent: bool = True) -> str | None:
-        """A search player's move for a game's JSON state (Anciento: Demo, Hint), worked out
+        """A search player's move for a game's JSON state (a game's Demo and Hint), worked out
         in the pool like a verdict (urgent: the caller waits for it); None when the job
         overran its wall-clock guard.  Cancelling the awaiting task drops the job."""
         if self.closed:

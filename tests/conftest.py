@@ -1,15 +1,26 @@
-"""Shared fixtures: a door home in a temporary folder, a telnet door on an ephemeral port."""
+"""Shared fixtures: a door home in a temporary folder, a telnet door on an ephemeral port,
+and the games: ``every_game`` runs a test once per game -- each record of the registry, and
+the toy fifth game kept in the test tree (tests/toygame/), registered for that run."""
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from toygame.record import TOY
 
+from door import gamelist
 from door.config import Settings, load_settings
+from door.gameinfo import GameInfo
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+EVERY_GAME = (*gamelist.names(), TOY.name)
+"""Every game a per-game test runs for: the registry's records and the toy game."""
 
 
 @pytest.fixture
@@ -24,6 +35,25 @@ def door_home(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(door_home: Path) -> Settings:
     return load_settings(door_home)
+
+
+@pytest.fixture
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[GameInfo]:
+    """Toy Patience registered for the test: in this process, and (through
+    ``REUSSITE_GAME_MODULES`` and ``PYTHONPATH``) in every process the door starts."""
+    monkeypatch.setenv(gamelist.PLUGINS, "toygame.plugin")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(TESTS), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    with gamelist.registered(TOY) as info:
+        yield info
+
+
+@pytest.fixture(params=EVERY_GAME)
+def every_game(request: pytest.FixtureRequest) -> GameInfo:
+    """Each game in turn (the toy one registered for its run)."""
+    if request.param == TOY.name:
+        request.getfixturevalue("toy_game")
+    return gamelist.game(request.param)
 
 
 @pytest.fixture

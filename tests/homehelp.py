@@ -6,6 +6,10 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from toygame.record import INSTRUCTIONS, TOY
+
+from door.gameinfo import GameInfo
+
 
 def configure(home: Path, section: str | None = None, **keys: object) -> None:
     """Set keys in home/sysop.ini by uncommenting their line: ``configure(home, guest="on")``;
@@ -37,3 +41,16 @@ def logged_once_a_minute(log: str, reason: str) -> None:
     stamps = [datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S") for line in lines]
     minutes = (stamps[-1] - stamps[0]).total_seconds() / 60
     assert len(lines) <= 1 + int(minutes), "\n".join(lines)
+
+
+def offer_game(door_home: Path, info: GameInfo) -> None:
+    """Put a game the shipped sysop.ini does not list on the door home's main menu, with its
+    rules page, as a sysop adding it does (docs/adding-a-game.md, step 4)."""
+    ini = door_home / "sysop.ini"
+    text = ini.read_text(encoding="utf-8")
+    line = f"{info.name} = {info.menu_key} | {info.label} | on\n"
+    if line not in text:
+        ini.write_text(text.replace("quit = Q |", f"{line}quit = Q |"), encoding="utf-8")
+    page = door_home / "ansi" / info.instructions_file
+    if info is TOY and not page.exists():
+        page.write_text(INSTRUCTIONS, encoding="cp437")

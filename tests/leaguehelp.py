@@ -10,8 +10,7 @@ from typing import Any
 
 from homehelp import configure
 
-from door.games import engine
-from door.games.daily import daily_deal
+from door.gamelist import daily_deal, engine
 from door.league.keys import BoardKey
 from door.league.results import LeagueResult
 

@@ -1,12 +1,17 @@
 """One record per game: a toy game registered here (engine, screen, settings, hall rule,
-instructions, menu entry all defined in this file) shows up everywhere the door lists games,
-with no other change to the door: sysop.ini, the main menu, play, the hall of fame, the
-instructions.  And the four built-in records agree with the engines and the shipped files."""
+instructions, menu entry all defined in this file; no solver, no daily challenge) shows up
+everywhere the door lists games, with no other change to the door: sysop.ini, the main
+menu, play, the hall of fame, the instructions.  The built-in records agree with the
+engines and the shipped files; and outside the games' own modules, door/ names no game but
+in the registry.  (tests/server/test_every_game.py runs every game, the toy fifth game of
+tests/toygame/ among them, through the rest of the door.)"""
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -17,8 +22,6 @@ from door import gamelist
 from door.config import ConfigError, default_menu, load_settings, parse_settings
 from door.gameinfo import GameInfo, HallRule, OptionError
 from door.games import Game, IllegalMove, Status
-from door.games import engine as pure_engine
-from door.games.solvers import SOLVABLE
 from door.store.queries import counts_for_hall, rank_key
 from door.term import Key
 from door.ui.game_screen import GameScreen
@@ -132,6 +135,13 @@ def test_the_record_names_everything(pebbles: GameInfo) -> None:
         gamelist.register(PEBBLES)
 
 
+def test_a_record_that_contradicts_itself_is_refused() -> None:
+    with pytest.raises(ValueError, match="still_winnable wants a solver"):
+        replace(PEBBLES, still_winnable=True)
+    with pytest.raises(ValueError, match=r"options \['heap'\] are not the settings' fields"):
+        replace(PEBBLES, options={"heap": int_between(1, 9)})
+
+
 def test_unregistered_game_is_unknown_everywhere(tmp_path: Path) -> None:
     assert "pebbles" not in gamelist.names()
     with pytest.raises(ConfigError, match=r":1: \[pebbles\]: unknown section"):
@@ -223,14 +233,90 @@ async def test_menu_play_hall_of_fame_and_instructions(door_with_pebbles: int) -
 
 @pytest.mark.parametrize("info", gamelist.games(), ids=gamelist.names())
 def test_builtin_record_agrees_with_the_door(info: GameInfo) -> None:
-    assert info.engine_class() is pure_engine(info.name)  # the engine layer finds it too
+    engine = info.engine_class()
+    assert engine.name == info.name and engine.__module__.startswith("door.games.")
+    assert info.screen.startswith("door.ui.") and info.engine.startswith("door.games.")
     screen = info.screen_class()
     assert issubclass(screen, GameScreen) and screen.info is info
     assert (REPO / "ansi" / info.instructions_file).is_file()
     assert (REPO / "door" / "defaults" / "ansi" / info.instructions_file).is_file()
-    assert (info.solver_budget is not None) == (info.name in SOLVABLE)
+    if info.solver is not None:                       # its solver module answers both
+        module = info.solver.load()
+        assert callable(module.solve) and callable(module.best_line)
     ini = (REPO / "door" / "defaults" / "sysop.ini").read_text(encoding="utf-8")
     assert f"\n{info.name} = {info.menu_key} | {info.label} | on\n" in ini
     assert info.settings is type(parse_settings("", REPO).games[info.name])
     if info.options:
         assert f"\n[{info.name}]\n" in ini
+
+
+GAME_MODULE = re.compile(r"door/(games|ui)/(?P<game>[a-z]+)(_[a-z_]+)?\.py$")
+
+
+def test_outside_its_own_modules_only_the_registry_names_a_game() -> None:
+    """The code of door/ (comments and docstrings aside: its names and its strings) names a
+    game -- its registry name or its title -- only in door/gamelist.py and in the game's own
+    modules (door/games/<name>*.py, door/ui/<name>*.py)."""
+    words = {w for info in gamelist.games() for w in (info.name, info.title)}
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(words)), re.IGNORECASE)
+    found = []
+    for path in sorted((REPO / "door").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        own = GAME_MODULE.match(rel)
+        if rel == "door/gamelist.py" or (own and own["game"] in gamelist.names()):
+            continue
+        found += [f"{rel}:{line}: {word}" for line, word in
+                  _code_words(path.read_text(encoding="utf-8")) if pattern.search(word)]
+    assert found == []
+
+
+def _code_words(source: str) -> list[tuple[int, str]]:
+    """The source's names and string constants, with their lines: all but its comments and
+    docstrings (a string standing alone as a statement)."""
+    tree = ast.parse(source)
+    docs = {id(node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    words: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in docs:
+            words.append((line, node.value))
+        elif isinstance(node, ast.Name):
+            words.append((line, node.id))
+        elif isinstance(node, ast.Attribute):
+            words.append((line, node.attr))
+        elif isinstance(node, ast.ImportFrom):
+            words += [(line, node.module or ""), *((line, a.name) for a in node.names)]
+        elif isinstance(node, ast.Import):
+            words += [(line, a.name) for a in node.names]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words.append((line, node.name))
+        elif isinstance(node, ast.arg):
+            words.append((line, node.arg))
+    return words
+
+
+def test_a_process_registers_the_games_reussite_game_modules_names() -> None:
+    """A process the door starts knows a game kept elsewhere (the toy game), and one told
+    of a module that is not there says so in one line and offers the others."""
+    import os
+    import subprocess
+    import sys
+
+    from waiting import WAIT
+
+    def names(modules: str) -> subprocess.CompletedProcess[str]:
+        env = dict(os.environ, PYTHONPATH=str(REPO / "tests"))
+        env[gamelist.PLUGINS] = modules
+        return subprocess.run([sys.executable, "-c", "from door import gamelist; "
+                               "print(' '.join(gamelist.names()))"], env=env, cwd=REPO,
+                              capture_output=True, text=True, timeout=2 * WAIT)
+
+    found = names("toygame.plugin")
+    assert found.stdout.split() == [*gamelist.names(), "toy"] and found.stderr == ""
+    missing = names("toygame.nothing_here")
+    assert missing.stdout.split() == list(gamelist.names())
+    assert missing.stderr == (f"{gamelist.PLUGINS}: cannot import 'toygame.nothing_here' "
+                              "(No module named 'toygame.nothing_here'): its games are not "
+                              "offered\n")

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
-from door.games import engine
-
-GAMES = ["mariant", "montecarlo", "auntmary", "anciento"]
+from door.gameinfo import GameInfo
+from door.gamelist import engine
 
 
 def _replay(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -31,8 +30,8 @@ def _played(name: str, number: int, moves: int):
     return game
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_record_replays_to_the_same_score(name: str, tmp_path: Path) -> None:
+def test_record_replays_to_the_same_score(every_game: GameInfo, tmp_path: Path) -> None:
+    name = every_game.name
     game = _played(name, 4242, 12)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(game.record().to_json()), encoding="utf-8")
@@ -44,9 +43,9 @@ def test_record_replays_to_the_same_score(name: str, tmp_path: Path) -> None:
     assert out["state"] == game.to_json()
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_position_takes_moves_and_refuses_with_reason(name: str, tmp_path: Path) -> None:
-    game = _played(name, 77, 3)
+def test_position_takes_moves_and_refuses_with_reason(every_game: GameInfo,
+                                                      tmp_path: Path) -> None:
+    game = _played(every_game.name, 77, 3)
     path = tmp_path / "state.json"
     path.write_text(json.dumps(game.to_json()), encoding="utf-8")
     move = game.legal_moves()[0]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from waiting import WAIT
 
-from door.games import Status, engine
+from door.gamelist import engine
+from door.games import Status
 from door.games.solvers import (
     NOT_WINNABLE,
     UNKNOWN,

@@ -9,6 +9,8 @@ from pathlib import Path
 from pyteterm import TelnetCaller
 from waiting import until
 
+from door import gamelist
+
 
 async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
     port = await telnet_door()
@@ -20,8 +22,8 @@ async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
     await caller.wait_for("Your choice")
     labels = [line.strip() for line in caller.term.lines if re.search(r"\[[A-Z0-9]\]", line)]
     labels = [re.sub(r"^.*?\[(\w)\]\s+(.*?)\s*║?$", r"\1 \2", line) for line in labels]
-    assert labels == ["M Mariant (Marie Antoinette)", "C Monte Carlo", "A Aunt Mary",
-                      "N Anciento", "D Daily Challenge", "H Hall of Fame", "E Message Centre",
+    games = [f"{info.menu_key} {info.label}" for info in gamelist.games()]
+    assert labels == [*games, "D Daily Challenge", "H Hall of Fame", "E Message Centre",
                       "I Instructions",
                       "W Who's Online", "V Watch a Game", "S Terminal Settings",
                       "Q Log off"]  # "Quit to the BBS" to a caller who came from a BBS

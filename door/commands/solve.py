@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     parser.add_argument("number", nargs="?", type=int, metavar="NUMBER", help="the deal")
     parser.add_argument("--range", metavar="A-B", help="solve deals A to B instead")
     parser.add_argument("--options", nargs="+", default=[], metavar="K=V",
-                        help="game options: mode=relaxed (montecarlo), fd=3 fu=2 (mariant)")
+                        help="game options, as its engine takes them (docs/<game>.md)")
     parser.add_argument("--budget", type=float, metavar="S",
                         help="CPU seconds per deal before answering unknown (default: "
                              + ", ".join(f"{g} {s:g}" for g, s in default_budgets().items())
@@ -97,7 +97,7 @@ def parse_range(text: str) -> range:
 
 
 def _solve_one(job: tuple[str, int, dict[str, Any], float | None, int | None]) -> dict[str, Any]:
-    from ..games.solvers import solve
+    from ..gamelist import solve
 
     game, number, options, seconds, nodes = job
     return solve(game, number, options, seconds=seconds, node_limit=nodes).to_json()
@@ -132,7 +132,8 @@ def _run_range(jobs: list[tuple[str, int, dict[str, Any], float | None, int | No
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, solve, summarize
+    from ..gamelist import solve
+    from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, summarize
 
     options = parse_options(args.options)
     budget = args.budget if args.budget is not None else default_budgets()[args.game]

@@ -660,6 +660,30 @@ class AuntMary(Game):
         other.actions, other.cheater = list(self.actions), self.cheater
         return other
 
+    def position_key(self) -> str:
+        """The cards in their places and the redeals used (door/games/hints.py)."""
+        pos = self.position
+        columns = "|".join(f"{d}{''.join(map(str, col))}"
+                           for col, d in zip(pos.columns, pos.down, strict=True))
+        found = "".join(f"{r:x}" for r in pos.foundations)
+        return (f"{columns}/{''.join(map(str, pos.waste))}/{len(pos.stock)}/{found}"
+                f"/{pos.redeals}{'R' if pos.resigned else ''}")
+
+    def move_spots(self, move: str) -> tuple[str, str] | None:
+        """A card move's source and destination (home: the suit's foundation)."""
+        try:
+            mv = parse_move(move)
+        except IllegalMove:
+            return None
+        if mv.kind != "move":
+            return None
+        src = str(mv.src)
+        if mv.dst == "f":
+            pos = self.position
+            pile = pos.columns[mv.src] if isinstance(mv.src, int) else pos.waste
+            return (src, "f" + pile[-1].suit) if pile else None
+        return src, str(mv.dst)
+
     # -- JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         pos = self.position

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Self
 UNDO = "undo"
 REDO = "redo"
 RESIGN = "resign"
-"""The move that gives a game up (Anciento's is its own ``end``, the seed's F10)."""
+"""The move that gives a game up (a game with an end move of its own plays that instead)."""
 
 
 class IllegalMove(ValueError):
@@ -68,7 +68,7 @@ class Game(ABC):
     """Base of the engines.  Subclasses implement the abstract methods; the record is kept here."""
 
     name: ClassVar[str]
-    """Registry key: ``mariant``, ``montecarlo``, ``auntmary``, ``anciento``."""
+    """Registry key: the ``name`` of the game's record (door/gamelist.py)."""
 
     number: int
     options: dict[str, Any]
@@ -76,8 +76,8 @@ class Game(ABC):
     def __init__(self) -> None:
         self.actions: list[str] = []
         self.cheater = False
-        """The player did what the game's rules call cheating (Mariant: an undo taking back
-        a card already seen, R-MAR-10); such a game never enters a hall of fame, and its
+        """The player did what the game's rules call cheating (say, an undo taking back
+        a card already seen); such a game never enters a hall of fame, and its
         replay must say so too (door/store/scores.py checks the record against it)."""
 
     # -- creation -------------------------------------------------------------------------
@@ -133,7 +133,7 @@ class Game(ABC):
     @property
     def finished(self) -> bool:
         """Over for good: won, resigned, or ended by the game's own rules.  Nothing more is
-        accepted, not even an undo (Anciento overrides: its ``end`` is final)."""
+        accepted, not even an undo (a game whose end move is final overrides it)."""
         return self.status in (Status.WON, Status.RESIGNED)
 
     @property
@@ -166,6 +166,24 @@ class Game(ABC):
     @abstractmethod
     def hints(self) -> list[str]:
         """Suggested moves, best first, in notation (may be empty)."""
+
+    # -- what the solvers' hints need (door/games/hints.py) -------------------------------
+    def copy(self) -> Self:
+        """An independent copy to play on, undo and redo included (engines override it
+        with a cheaper one than this JSON round trip)."""
+        return type(self).from_json(self.to_json())
+
+    def position_key(self) -> str:
+        """The position as text, equal for the same position whatever the score or the
+        moves that led there: hints cut cycles and find detours by it.  A game whose
+        record has a solver must give one; the others never need it."""
+        raise NotImplementedError(f"{self.name} has no position key")
+
+    def move_spots(self, move: str) -> tuple[str, str] | None:
+        """Where ``move`` takes cards from and puts them, for the hints' detours; None for
+        a move that puts nothing down where another move could take it from (the
+        default: no detour is ever seen)."""
+        return None
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:

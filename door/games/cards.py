@@ -27,7 +27,7 @@ class Card(NamedTuple):
 
     @property
     def pips(self) -> int:
-        """Point value A=1 … K=13 (Monte Carlo scoring)."""
+        """Point value A=1 … K=13 (a score that counts pips)."""
         return self.rank
 
     def __str__(self) -> str:

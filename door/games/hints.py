@@ -22,10 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .auntmary import AuntMary, parse_move
 from .base import REDO, UNDO, Game, GameRecord, IllegalMove, apply_actions
-from .mariant import Mariant
-from .montecarlo import MonteCarlo
 
 WIN = "win"
 """A line that wins."""
@@ -38,37 +35,21 @@ TRY = "try"
 # -- positions ----------------------------------------------------------------------------
 
 def position_key(game: Game) -> str:
-    """The position as text: equal for the same cards in the same places (and, in Aunt
-    Mary, the same redeals used), whatever the score or the moves that led there."""
-    if isinstance(game, MonteCarlo):
-        return "".join(str(c) if c is not None else ".." for c in game.grid) + \
-            f"/{len(game.stock)}"
-    if isinstance(game, AuntMary):
-        pos = game.position
-        columns = "|".join(f"{d}{''.join(map(str, col))}"
-                           for col, d in zip(pos.columns, pos.down, strict=True))
-        found = "".join(f"{r:x}" for r in pos.foundations)
-        return (f"{columns}/{''.join(map(str, pos.waste))}/{len(pos.stock)}/{found}"
-                f"/{pos.redeals}{'R' if pos.resigned else ''}")
-    if isinstance(game, Mariant):
-        columns = "|".join(f"{d}{''.join(map(str, col))}"
-                           for col, d in zip(game.columns, game.face_down, strict=True))
-        return f"{columns}/{game.stock_count}/{''.join(game.removed)}"
-    raise ValueError(f"no position key for {game.name}")
+    """The position as text (:meth:`Game.position_key`): equal for the same cards in the
+    same places, whatever the score or the moves that led there."""
+    return game.position_key()
 
 
 def scratch(game: Game) -> Game:
     """An independent copy to play on (undo and redo included)."""
-    if isinstance(game, MonteCarlo | Mariant | AuntMary):
-        return game.copy()
-    raise ValueError(f"no copy of {game.name}")
+    return game.copy()
 
 
 def previous_position(game: Game) -> Game | None:
     """The position before the game's last action (a move, an undo or a redo): the last
-    action taken back on a copy, else (no undo past cards dealt in Monte Carlo, no redo in
-    Mariant) the game replayed from its deal without it; None at the start, or when it
-    cannot be known (a position not dealt from its number)."""
+    action taken back on a copy, else (a game whose undo or redo refuses it) the game
+    replayed from its deal without it; None at the start, or when it cannot be known (a
+    position not dealt from its number)."""
     if not game.actions:
         return None
     last = game.actions[-1]
@@ -90,28 +71,8 @@ def previous_position(game: Game) -> Game | None:
 
 
 def _spots(game: Game, move: str) -> tuple[str, str] | None:
-    """Where a move takes cards from and puts them (None for a move that puts no card
-    down in a place another move could take it from: a pair, a deal, a stock turn)."""
-    if isinstance(game, AuntMary):
-        try:
-            mv = parse_move(move)
-        except IllegalMove:
-            return None
-        if mv.kind != "move":
-            return None
-        src = str(mv.src)
-        if mv.dst == "f":
-            pos = game.position
-            pile = pos.columns[mv.src] if isinstance(mv.src, int) else pos.waste
-            return (src, "f" + pile[-1].suit) if pile else None
-        return src, str(mv.dst)
-    if isinstance(game, Mariant):
-        text = "".join(move.split())
-        if ">" not in text or text.startswith("r"):
-            return None
-        src, dst = text.split(">", 1)
-        return src.split(":")[0], dst
-    return None
+    """Where a move takes cards from and puts them (:meth:`Game.move_spots`)."""
+    return game.move_spots(move)
 
 
 def _move_to(before: Game, target: str) -> str | None:

@@ -734,6 +734,20 @@ class Mariant(Game):
         """An independent copy of the game (cheaper than a JSON round trip)."""
         return self._clone()
 
+    def position_key(self) -> str:
+        """The columns, face-down counts, stock and removed cards (door/games/hints.py)."""
+        columns = "|".join(f"{d}{''.join(map(str, col))}"
+                           for col, d in zip(self.columns, self.face_down, strict=True))
+        return f"{columns}/{self.stock_count}/{''.join(self.removed)}"
+
+    def move_spots(self, move: str) -> tuple[str, str] | None:
+        """A card move's source column and destination (redeals and removals: None)."""
+        text = "".join(move.split())
+        if ">" not in text or text.startswith("r"):
+            return None
+        src, dst = text.split(">", 1)
+        return src.split(":")[0], dst
+
 
 # -- history entries in JSON ---------------------------------------------------------------------
 

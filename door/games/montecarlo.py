@@ -441,6 +441,11 @@ class MonteCarlo(Game):
         other.resigned = self.resigned
         return other
 
+    def position_key(self) -> str:
+        """The grid and how many cards the stock holds (door/games/hints.py)."""
+        return "".join(str(c) if c is not None else ".." for c in self.grid) + \
+            f"/{len(self.stock)}"
+
     # -- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,14 +1,15 @@
-"""One way to ask any card game's solver about a deal or a position.
+"""One way to ask any game's solver about a deal or a position.
 
-``solve("auntmary", 17)`` or ``solve("mariant", 5, {"fd": 3, "fu": 2}, seconds=10)`` returns
-a :class:`Verdict`: winnable / not winnable / unknown (the budget ran out), the work done,
-and a winning line in the game's own notation (replayable through its engine).  ``hint(...)``
-is what a card game's hint asks: the line it follows (docs/solvability.md, "Hints"), and
-``follow_hints`` plays a game by its hints as the door gives them (tests, bench/hints.py).
-Also here:
-the confidence interval and percentiles used to report a run of deals (``reussite solve
---range``, ``bench/solvers.py``, docs/solvability.md), and the estimate made from a sample
-of a run's unknown deals solved again with a larger budget (``--again``).
+A game's record (:mod:`door.gamelist`) names its solver as a :class:`Solver`; with it,
+``solve_game(solver, game)`` returns a :class:`Verdict`: winnable / not winnable / unknown
+(the budget ran out), the work done, and a winning line in the game's own notation
+(replayable through its engine).  ``hint_game(...)`` is what a hint asks: the line it
+follows (docs/solvability.md, "Hints"), and ``follow_hints`` plays a game by its hints as
+the door gives them (tests, bench/hints.py).  The record's ``solve``/``hint`` take a game's
+name, number and options.  Also here: the confidence interval and percentiles used to
+report a run of deals (``reussite solve --range``, ``bench/solvers.py``,
+docs/solvability.md), and the estimate made from a sample of a run's unknown deals solved
+again with a larger budget (``--again``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from importlib import import_module
+from typing import Any, Protocol, cast
 
-from . import Game, IllegalMove, Status, engine
-from .auntmary import AuntMary
-from .base import UNDO
+from .base import UNDO, Game, IllegalMove, Status
 from .hints import (
     BEST,
     TRY,
@@ -33,20 +33,56 @@ from .hints import (
     simplify,
     undoes,
 )
-from .mariant import Mariant
-from .montecarlo import MonteCarlo
 
 WINNABLE = "winnable"
 NOT_WINNABLE = "not winnable"
 UNKNOWN = "unknown"
-SOLVABLE = ("montecarlo", "auntmary", "mariant")
-"""The games with a solver (Anciento has a player instead: ``anciento_player``)."""
+
+
+class Found(Protocol):
+    """What a solver module's ``solve`` and ``best_line`` return (``penalty`` and
+    ``seconds`` too where the solver keeps them)."""
+
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def moves(self) -> list[str] | None: ...
+
+
+class SolverModule(Protocol):
+    """A game's solver module: a search for a win, and for the line to the best score."""
+
+    def solve(self, game: Any, *, node_limit: int | None = None,
+              seconds: float | None = None) -> Found: ...
+    def best_line(self, game: Any, *, seconds: float | None = None) -> Found: ...
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A game's solver, as its record names it: the module is imported on first use (the
+    door reads the records at start; only the solver workers import the solvers)."""
+
+    module: str
+    """``door.games.<x>_solver``: its ``solve(game, node_limit=, seconds=)`` and
+    ``best_line(game, seconds=)`` (:class:`SolverModule`)."""
+    budget: float
+    """``reussite solve``'s default CPU seconds a deal."""
+    best_first: bool = False
+    """A hint searches ``best_line`` from the start, which answers a win when it finds one,
+    else the furthest line it reached; and an unknown verdict reads "no win found (it may
+    exist)" rather than "could not tell" (a search that does not prove a loss)."""
+
+    def load(self) -> SolverModule:
+        return cast(SolverModule, import_module(self.module))
 
 
 @dataclass(frozen=True)
 class Verdict:
     """What a solver found.  ``line``: a winning line from the position, in the game's
-    notation, when winnable.  ``penalty``: Mariant's score for that line (lower is better)."""
+    notation, when winnable.  ``penalty``: the line's penalty points, for a solver that
+    counts them (lower is better)."""
 
     game: str
     number: int
@@ -91,47 +127,21 @@ def _verdict_word(word: str) -> str:
     return {"winnable": WINNABLE, "unwinnable": NOT_WINNABLE}.get(word, UNKNOWN)
 
 
-def solve(game: str, number: int, options: dict[str, Any] | None = None, *,
-          position: dict[str, Any] | None = None, seconds: float | None = None,
-          node_limit: int | None = None) -> Verdict:
-    """Solve deal ``number`` of ``game`` with ``options`` -- or, with ``position``, that
-    position (a game's JSON state) -- within ``seconds`` of CPU time and/or ``node_limit``.
-    ValueError for an unknown game, a game with no solver, or bad options."""
-    return _solve(_subject(game, number, options, position), seconds, node_limit)
+def _found_verdict(subject: Game, found: Found, started: float) -> Verdict:
+    seconds = getattr(found, "seconds", None)
+    return Verdict(subject.name, subject.number, dict(subject.options),
+                   _verdict_word(found.verdict), found.nodes,
+                   time.process_time() - started if seconds is None else float(seconds),
+                   found.moves, getattr(found, "penalty", None))
 
 
-def _subject(game: str, number: int, options: dict[str, Any] | None,
-             position: dict[str, Any] | None) -> Game:
-    if game not in SOLVABLE:
-        raise ValueError(f"no solver for {game!r}; solvers: {', '.join(SOLVABLE)}")
-    cls = engine(game)
-    return cls.from_json(position) if position is not None else cls.new(number,
-                                                                       **(options or {}))
-
-
-def _solve(subject: Game, seconds: float | None, node_limit: int | None = None) -> Verdict:
-    """The verdict on a game's position as it stands."""
-    game = subject.name
-    options = dict(subject.options)
+def solve_game(solver: Solver, subject: Game, seconds: float | None = None,
+               node_limit: int | None = None) -> Verdict:
+    """The verdict on a game's position as it stands, within ``seconds`` of CPU time
+    and/or ``node_limit``."""
     start = time.process_time()
-    if isinstance(subject, MonteCarlo):
-        from .montecarlo_solver import solve as mc_solve
-
-        mc = mc_solve(subject, node_limit=node_limit, seconds=seconds)
-        return Verdict(game, subject.number, options, _verdict_word(mc.verdict), mc.nodes,
-                       time.process_time() - start, mc.moves)
-    if isinstance(subject, AuntMary):
-        from .auntmary_solver import solve as am_solve
-
-        am = am_solve(subject, node_limit=node_limit, seconds=seconds)
-        return Verdict(game, subject.number, options, _verdict_word(am.verdict), am.nodes,
-                       am.seconds, am.moves)
-    assert isinstance(subject, Mariant), game  # SOLVABLE has these three games
-    from .mariant_solver import solve as mar_solve
-
-    mar = mar_solve(subject, node_limit=node_limit, seconds=seconds)
-    return Verdict(game, subject.number, options, _verdict_word(mar.verdict), mar.nodes,
-                   mar.seconds, mar.moves, mar.penalty)
+    found = solver.load().solve(subject, node_limit=node_limit, seconds=seconds)
+    return _found_verdict(subject, found, start)
 
 
 # -- hints ------------------------------------------------------------------------------------
@@ -141,33 +151,30 @@ SOLVE_SHARE = 0.7
 to the best score when no win is found (and to a first move that does not undo the last)."""
 
 
-def hint(game: str, number: int, options: dict[str, Any] | None = None, *,
-         position: dict[str, Any] | None = None, seconds: float = 5.0) -> Verdict:
-    """What a hint shows for the position (a game's JSON state; the deal without it), within
-    ``seconds`` of CPU time.
+def hint_game(solver: Solver, subject: Game, seconds: float = 5.0) -> Verdict:
+    """What a hint shows for the game's position, within ``seconds`` of CPU time.
 
     Winnable: ``line`` is a winning line, cleaned of cycles and detours
     (:func:`door.games.hints.simplify`), whose first move does not undo the game's last
     action (:func:`door.games.hints.undoes`) -- another first move is searched for when the
     solver's does; ``take_back`` when none was found within the budget (the only win
     found starts by taking the caller's last action back).  Otherwise ``best`` is the line
-    to the best score found (Monte Carlo: the best there is; Aunt Mary: the most cards home
-    found; Mariant, when no win is found: the furthest position reached), its first move
-    not undoing the last action."""
-    subject = _subject(game, number, options, position)
+    to the best score found (the solver's ``best_line``; with ``best_first``, when no win
+    is found: the furthest position reached), its first move not undoing the last
+    action."""
     deadline = time.process_time() + seconds
     previous = previous_position(subject)
-    verdict = _solve(subject, seconds * SOLVE_SHARE) if not isinstance(subject, Mariant) \
-        else _mariant_best(subject, seconds * SOLVE_SHARE)
+    verdict = (_best_first(solver, subject, seconds * SOLVE_SHARE) if solver.best_first
+               else solve_game(solver, subject, seconds * SOLVE_SHARE))
     if verdict.verdict == WINNABLE and verdict.line is not None:
         line = simplify(subject, verdict.line)
         if line and previous is not None and undoes(subject, line[0], previous):
-            other = _other_first_move(subject, previous, deadline)
+            other = _other_first_move(solver, subject, previous, deadline)
             if other is None:
                 return replace(verdict, line=line, take_back=True)
             line = other
         return replace(verdict, line=line)
-    best = _best(subject, verdict, deadline)
+    best = _best(solver, subject, verdict, deadline)
     if best and previous is not None and undoes(subject, best[0], previous):
         best = _first_not_undoing(subject, previous)
     return replace(verdict, line=None, best=best or None)
@@ -187,31 +194,23 @@ def _left(deadline: float) -> float:
     return max(0.0, deadline - time.process_time())
 
 
-def _mariant_best(subject: Game, seconds: float) -> Verdict:
-    from .mariant_solver import best_line
-
-    assert isinstance(subject, Mariant)
+def _best_first(solver: Solver, subject: Game, seconds: float) -> Verdict:
+    """A ``best_first`` solver's hint search: a win, else the furthest line reached."""
     start = time.process_time()
-    found = best_line(subject, seconds=seconds)
+    found = solver.load().best_line(subject, seconds=seconds)
     verdict = _verdict_word(found.verdict)
     line = found.moves if verdict == WINNABLE else None
     return Verdict(subject.name, subject.number, dict(subject.options), verdict, found.nodes,
-                   time.process_time() - start, line, found.penalty,
+                   time.process_time() - start, line, getattr(found, "penalty", None),
                    found.moves if verdict == UNKNOWN else None)
 
 
-def _best(subject: Game, verdict: Verdict, deadline: float) -> list[str]:
-    """The line to the best score found (see :func:`hint`), cleaned."""
-    if isinstance(subject, MonteCarlo):
-        from .montecarlo_solver import best_line as mc_best
-
-        moves = mc_best(subject, seconds=max(0.1, _left(deadline))).moves or []
-    elif isinstance(subject, AuntMary):
-        from .auntmary_solver import best_line as am_best
-
-        moves = am_best(subject, seconds=max(0.1, _left(deadline))).moves
-    else:
+def _best(solver: Solver, subject: Game, verdict: Verdict, deadline: float) -> list[str]:
+    """The line to the best score found (see :func:`hint_game`), cleaned."""
+    if solver.best_first:
         moves = verdict.best or []
+    else:
+        moves = solver.load().best_line(subject, seconds=max(0.1, _left(deadline))).moves or []
     return simplify(subject, moves)
 
 
@@ -221,7 +220,8 @@ def _candidates(subject: Game, previous: Game) -> list[str]:
     return [m for m in moves if not undoes(subject, m, previous)]
 
 
-def _other_first_move(subject: Game, previous: Game, deadline: float) -> list[str] | None:
+def _other_first_move(solver: Solver, subject: Game, previous: Game,
+                      deadline: float) -> list[str] | None:
     """A winning line from the position whose first move does not undo the last action
     (each other first move tried in turn, the engine's hints first), or None when none is
     found within the budget."""
@@ -230,7 +230,7 @@ def _other_first_move(subject: Game, previous: Game, deadline: float) -> list[st
             return None
         after = scratch(subject)
         after.play(move)
-        verdict = _solve(after, max(0.05, _left(deadline) / 2))
+        verdict = solve_game(solver, after, max(0.05, _left(deadline) / 2))
         if verdict.verdict == WINNABLE and verdict.line is not None:
             line = simplify(subject, [move, *verdict.line])
             if line and not undoes(subject, line[0], previous):
@@ -262,13 +262,16 @@ class HintRun:
     while following the hints, only after a move of the caller's own."""
 
 
-def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None,
-                 limit: int = 3000, ask: Callable[[Game], Verdict] | None = None) -> HintRun:
+def follow_hints(game: Game, seconds: float = 5.0, *, solver: Solver | None = None,
+                 lines: Lines | None = None, limit: int = 3000,
+                 ask: Callable[[Game], Verdict] | None = None) -> HintRun:
     """Play a copy of ``game`` by its hints, as the door gives them: the next move of a
     line kept (``lines``: e.g. the deal's winning line, as the door has it from the
     deal's verdict), else the solver's answer for the position (``ask``; by default
-    :func:`hint` in this process, ``seconds`` of CPU) -- until the game is over, no hint
-    is left, or ``limit`` moves."""
+    :func:`hint_game` with ``solver`` in this process, ``seconds`` of CPU) -- until the
+    game is over, no hint is left, or ``limit`` moves."""
+    if ask is None and solver is None:
+        raise ValueError("follow_hints wants the game's solver, or ask")
     game = scratch(game)
     book = lines if lines is not None else Lines()
     run = HintRun()
@@ -277,9 +280,11 @@ def follow_hints(game: Game, seconds: float = 5.0, *, lines: Lines | None = None
         started = time.perf_counter()
         found = book.advice(game)
         if found is None:
-            verdict = ask(game) if ask is not None else hint(
-                game.name, game.number, dict(game.options), position=game.to_json(),
-                seconds=seconds)
+            if ask is not None:
+                verdict = ask(game)
+            else:
+                assert solver is not None
+                verdict = hint_game(solver, game, seconds)
             if verdict.take_back:             # the caller is told to take it back: U
                 run.asked.append(time.perf_counter() - started)
                 run.take_back = True

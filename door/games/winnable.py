@@ -1,37 +1,26 @@
 """Deal numbers the solvers proved winnable, shipped with the package ("Winnable deals only").
 
-Solving on demand is too slow for Aunt Mary (most deals cannot be won, and a verdict takes
-up to seconds) and for Mariant, so the door picks from lists made once and shipped in
+Solving on demand is too slow for some games (most deals cannot be won, or a verdict takes
+up to seconds), so the door picks from lists made once and shipped in
 ``door/games/winnable/`` -- one file per game and option, ``#`` comment lines saying how it
 was made, then one number a line.  Each was made by ``reussite solve GAME --range A-B
 --out FILE.jsonl`` and keeps the deals whose verdict was "winnable" (every such verdict
 comes with a winning line the solver replayed through the engine); ``bench/winnable_lists.py``
-rebuilds them.  A setup with no list (Mariant other than 2 down, 1 up) is solved on demand
-through the solver pool instead (``door.ui.solver_view.pick_winnable``).
+rebuilds them.  A setup with no list (a game's record names none for its options) is solved
+on demand through the solver pool instead (``door.ui.solver_view.pick_winnable``).
 """
 
 from __future__ import annotations
 
-import secrets
 from functools import cache
-from importlib import resources
-from typing import Any
 
 FOLDER = "winnable"
 
 
-def list_name(game: str, options: dict[str, Any]) -> str:
-    """The list's file stem for a game and its options: ``montecarlo-strict``,
-    ``auntmary``, ``mariant-2+1``."""
-    if game == "montecarlo":
-        return f"montecarlo-{options.get('mode', 'strict')}"
-    if game == "mariant":
-        return f"mariant-{options.get('fd', 2)}+{options.get('fu', 1)}"
-    return game
-
-
 @cache
 def _load(name: str) -> tuple[int, ...]:
+    from importlib import resources  # late: the records name lists; reading one is rarer
+
     path = resources.files(__package__).joinpath(FOLDER, f"{name}.txt")
     if not path.is_file():
         return ()
@@ -43,12 +32,15 @@ def _load(name: str) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def winnable_numbers(game: str, options: dict[str, Any]) -> tuple[int, ...]:
-    """The shipped winnable deal numbers for this game and options (empty: no list)."""
-    return _load(list_name(game, options))
+def winnable_numbers(stem: str) -> tuple[int, ...]:
+    """The shipped winnable deal numbers of the list ``stem`` (a game's record names it for
+    its options: :meth:`door.gameinfo.GameInfo.winnable_list`); empty: no such list."""
+    return _load(stem) if stem else ()
 
 
-def pick_listed(game: str, options: dict[str, Any]) -> int | None:
+def pick_listed(stem: str) -> int | None:
     """A random number from the shipped list, or None when there is no list."""
-    numbers = winnable_numbers(game, options)
+    import secrets  # late, like resources above: start-up loads the records, not this
+
+    numbers = winnable_numbers(stem)
     return secrets.choice(numbers) if numbers else None

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from .. import gamelist
-from ..games.daily import GAMES, daily_deal
 from ..store import Store
 from ..store.league import BoardTotal, LadderEntry
 from ..store.streaks import Streak, streaks
@@ -45,11 +44,9 @@ class LeagueDay:
 async def league_day(store: Store, day: date, board: str, limit: int = 10,
                      streak_lines: int = 5, today: date | None = None) -> LeagueDay:
     ladders = []
-    for game in GAMES:
-        if game not in gamelist.names():
-            continue
+    for game in gamelist.daily_games():
         entries = await store.league_ladder(game, day, limit)
-        ladders.append(GameLadder(game, gamelist.title(game), daily_deal(day, game).number,
+        ladders.append(GameLadder(game, gamelist.title(game), gamelist.daily_deal(day, game).number,
                                   entries))
     totals = await store.league_totals(day)
     today = today or day

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from ..games.daily import GAMES
+from .. import gamelist
 
 FORMAT = "reussite-league-result/1"
 SIGNED_PREFIX = (FORMAT + "\n").encode("ascii")
@@ -30,7 +30,7 @@ BOARD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._\-]{0,29}")
 """A board's name in the league: 1–30 letters, digits, spaces, dots, dashes, underscores."""
 HANDLE_MAX = 40
 MAX_MOVES = 10_000
-"""Actions in one record at most (undo and redo included): a long Mariant game with every
+"""Actions in one record at most (undo and redo included): a long card game with every
 undo is a few thousand."""
 MOVE_MAX_CHARS = 32
 MAX_OPTIONS = 8
@@ -132,8 +132,8 @@ def parse_result(data: Any) -> LeagueResult:
         raise Refused("day or finished is not a date (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ)"
                       ) from None
     game = data.get("game")
-    if game not in GAMES:
-        raise Refused(f"game is not one of {', '.join(GAMES)}")
+    if game not in gamelist.daily_games():
+        raise Refused(f"game is not one of {', '.join(gamelist.daily_games())}")
     number = _int(data.get("number"), 1, MAX_NUMBER, "number")
     options = data.get("options")
     if not isinstance(options, dict) or len(options) > MAX_OPTIONS or not all(

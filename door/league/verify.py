@@ -7,7 +7,7 @@ In this order, cheapest first, so a flood of garbage costs little:
 2. the day is not in the future and not older than ``accept_days`` (a board offline for a
    while still catches up; a result from last year is not news), and the game finished on
    or after its day began;
-3. the deal and options are that day's challenge (:func:`door.games.daily.is_daily`);
+3. the deal and options are that day's challenge (:func:`door.gamelist.is_daily`);
 4. the moves, replayed through *this* board's engine, give the score and the win claimed
    (:func:`door.store.verify_record`, the check every local game passes too).
 
@@ -21,8 +21,9 @@ from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from .. import gamelist
 from ..games import GameRecord
-from ..games.daily import OPTIONS, daily_deal, same_options
+from ..games.daily import same_options
 from ..store.errors import RecordRejected
 from ..store.scores import verify_record
 from .keys import signature_valid
@@ -36,14 +37,16 @@ CLOCK_SKEW = timedelta(minutes=10)
 def _challenge_number(game: str, day: date) -> int:
     """A day's deal number (kept: every result of the day asks, and finding it reads the
     game's list of thousands of winnable deals)."""
-    return daily_deal(day, game).number
+    return gamelist.daily_deal(day, game).number
 
 
 def _is_challenge(game: str, number: int, options: dict[str, Any], day: date) -> bool:
-    """:func:`door.games.daily.is_daily`, with the day's number kept."""
-    wanted = OPTIONS.get(game)
+    """:func:`door.gamelist.is_daily`, with the day's number kept."""
+    if game not in gamelist.daily_games():
+        return False
+    wanted = gamelist.game(game).daily
     return (wanted is not None and number == _challenge_number(game, day)
-            and same_options(options, wanted))
+            and same_options(options, wanted.options))
 
 
 def verify_result(result: LeagueResult, key_of: Callable[[str], str | None],

@@ -229,7 +229,7 @@ class Terminal(ABC):
 
     def doing(self, caller: Any, activity: str) -> None:
         """``caller`` went to ``activity`` (who's online's words: "main menu", "Playing
-        Monte Carlo").  A terminal that can show it beside the screen (the web page: its
+        <title>").  A terminal that can show it beside the screen (the web page: its
         title and its key bar) does; the others have nowhere to."""
         return None
 

@@ -5,7 +5,7 @@ size as a text message ``{"resize": [cols, rows]}``; the door sends the screen a
 messages, UTF-8 (xterm.js decodes nothing else).  Everything a caller writes in one turn of
 the event loop goes out as one message, so a frame is one WebSocket message, not dozens.
 Beside the screen the door sends a few text messages, JSON, for the page around the
-terminal: ``{"doing": "Playing Monte Carlo", "caller": "Ada"}`` when the caller changes
+terminal: ``{"doing": "Playing <title>", "caller": "Ada"}`` when the caller changes
 screens (its title and key bar follow), ``{"say": "…"}`` with what changed on the board in
 words, for the page's live region, once the page asked with ``{"describe": true}`` (its
 screen-reader switch), and whatever the listener adds (``side``).

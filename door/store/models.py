@@ -3,8 +3,8 @@ create exactly these; a test compares the two so they cannot drift apart.
 
 Times are stored in UTC and always come back timezone-aware, on SQLite as on PostgreSQL.
 ``games.rank_key`` orders the hall of fame the same way for every game: lower is better
-(``-score`` where the highest score wins, ``score`` for Mariant's Hit Parade where the
-lowest wins), ties by earlier ``ended``, then by ``id``.
+(``-score`` where the highest score wins, ``score`` for a hall where the
+fewest points win), ties by earlier ``ended``, then by ``id``.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class GameRow(Base):
     ended: Mapped[datetime]
     duration_s: Mapped[int] = mapped_column(Integer)
     still_asks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    """How many times the caller asked "still winnable?", or was shown an Anciento hint: the
+    """How many times the caller asked "still winnable?", or was shown a search player's hint: the
     solver's help (the hall of fame marks the game)."""
 
 
@@ -169,7 +169,8 @@ class ResumeRow(Base):
 
 
 class NamedSaveRow(Base):
-    """An Anciento game saved under a name the caller chose (many per player)."""
+    """A game saved under a name the caller chose (many per player, where its screen
+    offers it)."""
 
     __tablename__ = "named_saves"
     __table_args__ = (UniqueConstraint("player_id", "game", "name_key"),)

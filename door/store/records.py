@@ -43,7 +43,7 @@ class ScoreEntry:
     status: str
     ended: datetime
     source: str = ""  # the player's: "direct", "bbs", "board:TAG"
-    still_asks: int = 0  # "still winnable?" asked / Anciento hints shown (marked in the hall)
+    still_asks: int = 0  # "still winnable?" asked / player's hints shown (marked in the hall)
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class PastGame:
     undos: int
     """Undos in the record (hints leave no trace in a record: they are not counted)."""
     cheater: bool
-    """Flagged by the game's own rules (Mariant's undo past a turned card)."""
+    """Flagged by the game's own rules (an undo past a turned card, say)."""
     still_asks: int = 0
     """How often "still winnable?" was asked during the game (marked as in the hall)."""
 

@@ -14,7 +14,6 @@ from sqlalchemy import case, delete, func, select, update
 from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
 from ..games.base import UNDO
-from ..games.daily import is_daily
 from . import queries
 from .core import Database, unit
 from .errors import RecordRejected, UnknownPlayer
@@ -72,7 +71,7 @@ class Scores(Database):
         rank it earned in its game's hall of fame (1–10), or None if it did not place.
         ``resume_owner``: the game's resume slot is emptied in the same transaction, if
         that owner still holds it.  ``still_asks``: how often "still winnable?" was asked, or
-        an Anciento hint shown (the hall marks the game).  ``daily_day``: started as that
+        a search player's hint shown (the hall marks the game).  ``daily_day``: started as that
         day's challenge; if its deal and options are that day's (``door.games.daily``) and
         the player has no finished attempt at it yet, it is their counted attempt."""
         status = str(status)
@@ -94,7 +93,7 @@ class Scores(Database):
                     started=started, ended=ended, still_asks=max(0, int(still_asks)),
                     duration_s=max(0, int((ended - started).total_seconds())))
                 .returning(GameRow.id))).scalar_one()
-            if daily_day is not None and is_daily(record.game, record.number,
+            if daily_day is not None and gamelist.is_daily(record.game, record.number,
                                                   record.options, daily_day):
                 await conn.execute(self._insert(conn, DailyEntryRow).values(
                     day=daily_day, game=record.game, player_id=player_id, game_id=game_id,
@@ -122,7 +121,7 @@ class Scores(Database):
         return await self._board(queries.hall_filter(game, PlayerRow.source == source), limit)
 
     async def number_board(self, game: str, number: int, limit: int = 10) -> list[ScoreEntry]:
-        """The best games on one deal ("best on Anciento #505")."""
+        """The best games on one deal ("best on Pebbles #505")."""
         return await self._board(queries.hall_filter(game, GameRow.number == number), limit)
 
     @unit

@@ -33,7 +33,7 @@ _REVERSE = Attr(BLACK, WHITE)  # how monochrome shows a coloured background
 _MAX_GAP = 12  # never consider re-writing more unchanged cells than this
 _BATCH_FROM = 100
 """A frame of at least this many bytes is also tried with its changes grouped by colour
-(:meth:`Renderer._batched`), and the shorter sent: a Mariant deal rewrites cards of two
+(:meth:`Renderer._batched`), and the shorter sent: a deal of cards rewrites cards of two
 colours all over the board, and changing colour between each costs more than moving the
 cursor further (issue #20)."""
 

@@ -61,8 +61,9 @@ from .anciento_stones import (
     stone_attr,
     stone_label,
 )
-from .anciento_timer import KeyWaiter, Timer
+from .anciento_timer import Timer
 from .game_screen import GameScreen, play_game
+from .key_waiter import KeyWaiter
 from .number_input import choice_number
 from .widgets import confirm, plural, read_line
 

@@ -163,7 +163,6 @@ def tip_target(game: AuntMary, move: str) -> str | None:
 
 class AuntMaryScreen(GameScreen):
     info = gamelist.AUNTMARY
-    still_winnable: ClassVar[bool] = True
     game: AuntMary
     key_line = "Enter 1-6 W F: pick/drop · S stock · H home · T tip · U/R undo/redo · X resign"
     help_lines: ClassVar[list[str]] = [

@@ -17,8 +17,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from .. import gamelist
-from ..games import GameRecord, engine
-from ..games.daily import GAMES, DailyDeal, daily_deal, daily_deals
+from ..games import GameRecord
+from ..games.daily import DailyDeal
 from ..session import Session
 from ..store import DailyEntry, DailyStanding, Player, Store, StoreError
 from ..store.league import LadderEntry
@@ -70,7 +70,8 @@ async def play_challenge(session: Session, deal: DailyDeal) -> None:
     deal), after asking."""
     screen_cls = screen_class(deal.game)
     found = await unfinished(session, screen_cls)
-    opening = Opening(engine(deal.game).new(deal.number, **deal.options), daily_day=deal.day)
+    opening = Opening(gamelist.engine(deal.game).new(deal.number, **deal.options),
+                      daily_day=deal.day)
     if found is not None:
         game, state = found
         kept = Opening.from_state(game, state)
@@ -112,7 +113,7 @@ async def gather(store: Store, day: date, limit: int, month_limit: int = MONTH_L
     first, last = month_range(day)
     players = await store.daily_players(day)
     games = []
-    for deal in daily_deals(day):
+    for deal in gamelist.daily_deals(day):
         games.append(GameDay(deal.game, title_of(deal.game), deal.number,
                              players.get(deal.game, 0),
                              await store.daily_board(deal.game, day, limit),
@@ -124,7 +125,8 @@ async def gather(store: Store, day: date, limit: int, month_limit: int = MONTH_L
 class DailyBoard:
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.game = GAMES[0]
+        self.games = gamelist.daily_games()
+        self.game = self.games[0]
         self.view = TODAY
         self.selected = 0
         self.entries: list[DailyEntry] = []
@@ -135,7 +137,7 @@ class DailyBoard:
         session, screen = self.session, self.session.screen
         now = daily_status.CLOCK()
         day = now.astimezone(UTC).date()
-        deals = {game: daily_deal(day, game) for game in GAMES}
+        deals = {game: gamelist.daily_deal(day, game) for game in self.games}
         screen.clear()
         header(session, "Daily Challenge")
         screen.put(1, 2, f"{day:%A} {day.day} {day:%B %Y} (UTC) · {resets_in(now)}",
@@ -147,21 +149,21 @@ class DailyBoard:
                            "You", theme.BRIGHT)
         store, player = session.store, session.player
         if store is None:
-            for i, game in enumerate(GAMES):
+            for i, game in enumerate(self.games):
                 screen.put(TOP + 1 + i, 2, f"{i + 1}. {title_of(game):<13}"
                                            f"#{deals[game].number:<9}", theme.LABEL)
             message(session, "This door keeps no scores: the challenges can still be played.")
             return
         try:
             players = await store.daily_players(day)
-            bests = {game: await store.daily_board(game, day, 1) for game in GAMES}
+            bests = {game: await store.daily_board(game, day, 1) for game in self.games}
             mine = {game: await store.daily_entry(player.id, game, day) if player else None
-                    for game in GAMES}
+                    for game in self.games}
         except StoreError as exc:
             log.warning("daily board: %s", exc)
             message(session, UNAVAILABLE, theme.WARNING)
             return
-        for i, game in enumerate(GAMES):
+        for i, game in enumerate(self.games):
             best = bests[game][0] if bests[game] else None
             best_text = f"{best.score:>6}  {best.alias[:16]}" if best else "     -"
             players_text = players.get(game, 0)
@@ -290,7 +292,7 @@ class DailyBoard:
 
     async def play(self) -> None:
         day = daily_status.today()
-        deal = daily_deal(day, self.game)
+        deal = gamelist.daily_deal(day, self.game)
         before = await daily_attempt(self.session, self.game, day)
         if before is not None and not await confirm(
                 self.session, f"Your first attempt today counted ({before.score}). "
@@ -304,14 +306,14 @@ class DailyBoard:
             await self.session.show()
             key = await self.session.key()
             char = key.char.lower() if key.is_char else ""
-            index = GAMES.index(self.game)
+            index = self.games.index(self.game)
             if key.name == "esc" or char == "q":
                 return
             if key.name in ("right", "left"):
                 step = 1 if key.name == "right" else -1
-                self.game, self.selected = GAMES[(index + step) % len(GAMES)], 0
-            elif char and (picked := choice_number(char, len(GAMES))):
-                self.game, self.selected = GAMES[picked - 1], 0
+                self.game, self.selected = self.games[(index + step) % len(self.games)], 0
+            elif char and (picked := choice_number(char, len(self.games))):
+                self.game, self.selected = self.games[picked - 1], 0
             elif char == "p" or key.name == "enter":
                 await self.play()
             elif char in ("t", "m", "s") or (self.league and char in ("l", "b")):

@@ -45,9 +45,9 @@ from ..term import Key
 from ..term.digits import is_digit, parse_number
 from ..watch import HUB, WatchedGame, watching_on
 from . import theme
-from .anciento_timer import KeyWaiter
 from .daily_status import attempt_note, daily_attempt
 from .instructions import show_instructions
+from .key_waiter import KeyWaiter
 from .menu import messages_news
 from .number_input import DIGITS_ONLY, read_digits
 from .parts import Parts
@@ -94,21 +94,23 @@ class GameScreen(ABC):
     """One game in progress on one caller's screen."""
 
     info: ClassVar[GameInfo]     # the game's record (door.gamelist), which names the screen
-    name: ClassVar[str]          # from the record: registry name, e.g. "montecarlo"
-    title: ClassVar[str]         # from the record: shown in the header, e.g. "Monte Carlo"
+    name: ClassVar[str]          # from the record: registry name, e.g. "pebbles"
+    title: ClassVar[str]         # from the record: shown in the header, e.g. "Pebbles"
     help_lines: ClassVar[list[str]]  # the one-screen help (? or F1)
     numbers: ClassVar[range] = CARD_GAME_NUMBERS
     solvable: ClassVar[bool] = False
     """A solver says at the end whether the deal could be won (the record has a solver)."""
+    still_winnable: ClassVar[bool] = False
+    """V asks the solver whether the game can still be won from here (door/ui/still_winnable)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's screen takes its name, title and solver from its record (``info``)."""
+        """A game's screen takes its name, title, solver and "still winnable?" from its
+        record (``info``)."""
         super().__init_subclass__(**kwargs)
         if "info" in cls.__dict__:
             cls.name, cls.title = cls.info.name, cls.info.title
-            cls.solvable = cls.info.solver_budget is not None
-    still_winnable: ClassVar[bool] = False
-    """V asks the solver whether the game can still be won from here (door/ui/still_winnable)."""
+            cls.solvable = cls.info.solver is not None
+            cls.still_winnable = cls.info.still_winnable
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -159,7 +161,7 @@ class GameScreen(ABC):
     async def on_key(self, key: Key) -> bool:
         """Act on a key; return False if the key means nothing here (the caller hears a bell)."""
 
-    # -- creating a game (override for setup screens such as Mariant's) ---------------------
+    # -- creating a game (override for a setup screen before the deal) ---------------------
     @classmethod
     def game_options(cls, session: Session) -> dict[str, Any]:
         """Options from sysop.ini for a new game of this title."""
@@ -353,7 +355,8 @@ class GameScreen(ABC):
         self.say("Undone.")
 
     def end_here(self, reason: str) -> None:
-        """The caller ends the game at the end offer (Anciento plays its ``end``)."""
+        """The caller ends the game at the end offer (a game with an end move of its own
+        plays it)."""
         self.ended_here = reason
 
     async def offer_end(self, reason: str) -> None:
@@ -500,7 +503,7 @@ class GameScreen(ABC):
     @property
     def key_line(self) -> str:
         """The short list of keys on the key line: a constant of most screens' classes
-        (``key_line = "…"``), worked out from the game in some (Monte Carlo relaxed)."""
+        (``key_line = "…"``), worked out from the game in some (a rule variant's keys)."""
         raise NotImplementedError
 
     def key_line_state(self) -> Hashable:
@@ -558,7 +561,7 @@ class GameScreen(ABC):
         return True
 
     score_on_board: ClassVar[bool] = False
-    """The board shows the score beside the figures that change with it (Anciento's
+    """The board shows the score beside the figures that change with it (a side
     panel): the status line does not repeat it, which would cost every scoring key a
     second trip to the bottom row."""
 
@@ -864,7 +867,7 @@ def offered_to_watchers(screen: GameScreen) -> Iterator[None]:
 
 def deal_label(game: Game) -> str:
     """How a deal is named to the caller: ``game #1234``, or ``random game`` when its number
-    is not one to share (Anciento's unnumbered random games)."""
+    is not one to share (a game's unnumbered random deals)."""
     return "random game" if game.options.get("random") else f"game #{game.number}"
 
 

@@ -1,7 +1,8 @@
 """The hall of fame: each game's top ten, the caller's best and rank, and the best on one deal.
 
-Each game's record (:mod:`door.gamelist`) says how its list ranks: Mariant's is its Hit Parade
-(won games only, fewest points first); the others put the highest score first.  Ties go to
+Each game's record (:mod:`door.gamelist`) says how its list ranks (won games only or every
+game played to its end; fewest points or the highest score first), its name and the heading
+of its score column.  Ties go to
 the earlier game.  When the database is unavailable the
 screen says so and the caller goes back to the menu as usual.
 """
@@ -87,7 +88,8 @@ class HallOfFame:
         self.entries = entries
         self.selected = min(self.selected, max(0, len(entries) - 1))
         row = TOP + 3
-        screen.put(row, 2, f"{'Rank':>4}  {'Player':<24} {'Score':>7}  {'Game #':<12}Date",
+        score = gamelist.game(self.game).hall.score_column[:7]
+        screen.put(row, 2, f"{'Rank':>4}  {'Player':<24} {score:>7}  {'Game #':<12}Date",
                    theme.BRIGHT)
         if not entries:
             screen.put(row + 2, 8, "No scores yet: be the first!", theme.LABEL)

@@ -4,7 +4,7 @@ Reached from the hall of fame (Y), where the other replays are: a caller looking
 is the one who wants theirs, and the main menu (which sysops arrange in sysop.ini) stays
 as it is.  Each line gives the game, its number, the date, the score, the result and its
 marks: ``U3`` for three undos in the record, ``C`` for a game flagged by its own rules
-(Mariant's undo past a turned card), ``v`` where "still winnable?" was asked (as in the
+(an undo its rules call cheating), ``v`` where "still winnable?" was asked (as in the
 hall of fame).  Hints leave no trace in a record, so none is shown.
 """
 
@@ -31,7 +31,7 @@ UNAVAILABLE = "Your games are unavailable right now. Please try again later."
 
 def marks(entry: PastGame) -> str:
     """``U3 C v``: undos in the record, the game's own cheat flag, the solver's help asked
-    ("still winnable?", an Anciento hint)."""
+    ("still winnable?", a search player's hint)."""
     parts = [f"U{entry.undos}"] if entry.undos else []
     if entry.cheater:
         parts.append("C")

@@ -95,7 +95,6 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
 
 class MariantScreen(GameScreen):
     info = gamelist.MARIANT
-    still_winnable: ClassVar[bool] = True
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
     key_line = (f"1-0 pick/put · ↑↓ size · D deal · {UNDO_LABEL} · H hint · "

@@ -122,7 +122,6 @@ def consolidation_summary(event: Consolidation) -> str:
 
 class MonteCarloScreen(GameScreen):
     info = gamelist.MONTECARLO
-    still_winnable: ClassVar[bool] = True
     game: MonteCarlo
     help_lines: ClassVar[list[str]] = [
         "Remove pairs of the same rank that touch: side by side, above",

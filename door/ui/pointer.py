@@ -1,6 +1,6 @@
 """A click on what the screen says: the key written there.
 
-Every screen of the door names its keys in its text — ``[M]  Mariant`` in a menu,
+Every screen of the door names its keys in its text — ``[H]  Hall of Fame`` in a menu,
 ``H hint · U undo`` on a key line, ``Enter: random deal`` on a status line, ``(Y/n)`` after
 a question, ``W  Winnable deals only`` in a box, ``Press any key`` under a title — so a
 click on such a name is that key, on every screen, with nothing to declare per screen.
@@ -10,8 +10,8 @@ sends a click there first).
 A row is cut into *chunks* at `` · ``, `` -- ``, a frame's line and two spaces or more.  A
 chunk's keys are its first words up to the first that names no key, and never past a
 colon (``U/R undo/redo``, ``Space/Enter/PgDn: next``; ``Row 3: …`` has none); a chunk of keys
-alone (``[M]``, ``H``) lends them to the chunks after it up to the next such (the label
-``Mariant`` answers as ``[M]``).  A click on a key's own letters is that key; elsewhere in
+alone (``[H]``, ``U``) lends them to the chunks after it up to the next such (the label
+``Hall of Fame`` answers as ``[H]``).  A click on a key's own letters is that key; elsewhere in
 its chunk, the chunk's first key.
 """
 

@@ -37,7 +37,7 @@ from ..store import StoreError
 from ..term import Key
 from ..term.width import clip
 from . import theme
-from .anciento_timer import KeyWaiter
+from .key_waiter import KeyWaiter
 from .widgets import message
 
 log = logging.getLogger(__name__)

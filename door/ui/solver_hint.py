@@ -1,6 +1,6 @@
-"""A card game's hint from the solvers (Mariant, Monte Carlo, Aunt Mary).
+"""A game's hint from its solver (its record's ``solver``).
 
-The hint is the next move of a line the solver found (``door.games.solvers.hint``, worked
+The hint is the next move of a line the solver found (``door.games.solvers.hint_game``, worked
 out in the solver pool): a winning line when one is known -- so following the hints wins a
 deal the solver can win -- else the line to the best score (the hint then says that no win
 is left, or that none was found in the budget).  A hint never undoes the caller's last

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from .. import gamelist
 from ..games.numbers import random_number
 from ..games.solvers import NOT_WINNABLE, WINNABLE, Verdict
-from ..games.winnable import pick_listed
 from .visit_choice import VisitChoice
 
 if TYPE_CHECKING:
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 ON_DEMAND_TRIES = 8
 """Random deals solved, one after the other, to find a winnable one where no list is
-shipped (Mariant setups other than 2 down, 1 up); then the caller is told none was found."""
+shipped for the options (the game's record names none); then the caller is told none was
+found."""
 
 _winnable_only = VisitChoice("winnable_only")
 """The caller's "Winnable deals only" choice per game, for the rest of the visit."""
@@ -47,7 +48,7 @@ async def pick_winnable(session: Session, game_name: str, options: dict[str, Any
                         numbers: range) -> int | None:
     """A deal number the solver proved winnable: from the shipped list (``games.winnable``),
     else solved on demand in the pool; None when none was found."""
-    listed = pick_listed(game_name, options)
+    listed = gamelist.game(game_name).pick_listed(options)
     if listed is not None and listed in numbers:
         return listed
     for _ in range(ON_DEMAND_TRIES):
@@ -69,7 +70,8 @@ def deal_verdict_line(game_name: str, number: int, verdict: Verdict | None, won:
         return "This deal could be won: W shows a winning line."
     if verdict.verdict == NOT_WINNABLE:
         return f"Nobody could win deal #{number}."
-    if game_name == "mariant":
+    solver = gamelist.game(game_name).solver
+    if solver is not None and solver.best_first:   # its search proves no loss
         return f"The solver found no win for deal #{number} in {budget:g} s (it may exist)."
     return f"Could deal #{number} be won? The solver could not tell in {budget:g} s."
 

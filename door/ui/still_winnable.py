@@ -1,12 +1,12 @@
 """"Still winnable?": can a win still be reached from the caller's CURRENT position?
 
-The three card games offer it (key V, and, when switched on, after every move).  The
-question goes to the solver pool (``door.solving``) with the position as it stands -- for
-Aunt Mary the full deal, face-down cards and stock included, which is why only yes / no is
-ever shown, never a move.  The answer appears on the message line when it comes, in
-KPatience's words; keys are answered meanwhile.  An answer about a position the caller
-has since left is marked with how many moves ago it was asked (in automatic mode it is
-dropped instead: the new position's question is already on its way).
+The games whose record asks for it offer it (key V, and, when switched on, after every
+move).  The question goes to the solver pool (``door.solving``) with the position as it
+stands -- the full deal, face-down cards and stock included where the game has them, which
+is why only yes / no is ever shown, never a move.  The answer appears on the message line
+when it comes, in KPatience's words; keys are answered meanwhile.  An answer about a
+position the caller has since left is marked with how many moves ago it was asked (in
+automatic mode it is dropped instead: the new position's question is already on its way).
 
 Every question asked is counted with the game (``games.still_asks``, which also counts
 the hints: the solver's help, either way): the hall of fame marks games played with this
@@ -44,7 +44,7 @@ CANNOT = "This game cannot be won any more."
 THINKING = "Still winnable? The solver is thinking (keys work meanwhile)..."
 HALL_MARK = "v"
 """Shown after the score in a hall of fame for a game played with the solver's help:
-"still winnable?" asked, or (Anciento) a hint shown -- both counted in ``games.still_asks``."""
+"still winnable?" asked, or a search player's hint shown -- both counted in ``games.still_asks``."""
 HALL_LEGEND = "v: played with the solver's help (\"still winnable?\" or a hint)"
 
 _auto = VisitChoice("still_winnable_auto")

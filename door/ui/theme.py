@@ -19,4 +19,4 @@ GREYED = Attr(BLACK, BLACK, bright=True)
 """Dark grey: a key that does nothing now.  Monochrome cannot grey (bright would show
 brighter), so a greyed key's words must say it too."""
 HINTED = Attr(BLACK, GREEN)
-"""What a hint points at (Monte Carlo's pair, Anciento's square); its text marks it too."""
+"""What a hint points at (a pair of cards, a square); its text marks it too."""

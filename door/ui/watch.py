@@ -34,7 +34,7 @@ from ..term.charset import Charset
 from ..term.width import clip
 from ..watch import HUB, WatchedGame, Watcher
 from . import theme
-from .anciento_timer import KeyWaiter
+from .key_waiter import KeyWaiter
 from .number_input import choice_number
 from .replay import screen_class
 from .whosonline import idle_text

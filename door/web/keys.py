@@ -1,10 +1,11 @@
 """The keys the play page's key bar offers (phones and tablets have no Esc, arrows or
 letters at hand): always Esc, the arrows, Enter and Space (play.js has those), and the
 keys of the screen the caller is on, as the door names it in its ``{"doing": …}`` side
-message (who's online's words: "main menu", "Playing Aunt Mary").
+message (who's online's words: "main menu", "Playing <title>").
 
-Each game's keys are those its key line shows (a test holds each game's list to its
-screen's ``key_line``), plus Y and N where the game asks a question (resign?).
+Each game's keys are its record's ``web_keys`` (door/gamelist.py): those its key line shows
+(a test holds each game's list to its screen's ``key_line``), plus Y and N where the game
+asks a question (resign?).
 """
 
 from __future__ import annotations
@@ -20,13 +21,6 @@ def _letters(text: str) -> tuple[Key, ...]:
     return tuple((c, c.lower()) for c in text)
 
 
-GAME_KEYS: dict[str, tuple[Key, ...]] = {
-    "montecarlo": _letters("HUFXYN"),
-    "auntmary": _letters("123456WFSHTURXYN"),
-    "mariant": _letters("1234567890DUHLIXYN"),
-    "anciento": _letters("N-+XSV"),
-}
-"""Each game's keys, by its registry name; a game without a list gets the common keys."""
 REPLAY_KEYS: tuple[Key, ...] = (("Home", "\x1b[H"), ("End", "\x1b[F"), ("P", "p"),
                                 ("+", "+"), ("−", "-"), ("Q", "q"))
 WATCH_KEYS: tuple[Key, ...] = (*_letters("123456789"), ("Q", "q"))
@@ -39,5 +33,5 @@ def keymap(settings: Settings) -> dict[str, list[Key]]:
                       if len(e.key) == 1],
         "replay": list(REPLAY_KEYS), "Watch a Game": list(WATCH_KEYS)}
     for info in gamelist.games():
-        out[f"Playing {info.title}"] = list(GAME_KEYS.get(info.name, ()))
+        out[f"Playing {info.title}"] = list(_letters(info.web_keys))
     return out

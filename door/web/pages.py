@@ -61,6 +61,11 @@ def _count(value: Any) -> str:
     return "" if value is None else text(value)
 
 
+def _score_heading(game: str) -> str:
+    """The game's score column heading (its record's hall rule)."""
+    return gamelist.game(game).hall.score_column if game in gamelist.names() else "Score"
+
+
 def _entries(entries: list[dict[str, Any]], empty: str, with_deal: bool = True) -> str:
     """A board's table: rank, player, score, the player's games won and lost in this game
     and their current streak of wins, the deal, the date, and a link to watch the game
@@ -69,7 +74,7 @@ def _entries(entries: list[dict[str, Any]], empty: str, with_deal: bool = True) 
         return f'<p class="note">{text(empty)}</p>'
     records = all("lost" in e for e in entries)  # a daily board's lines have none
     head = ('<tr><th scope="col" class="n">Rank</th><th scope="col">Player</th>'
-            '<th scope="col" class="n">Score</th>'
+            f'<th scope="col" class="n">{text(_score_heading(entries[0]["game"]))}</th>'
             + ('<th scope="col" class="n"><abbr title="games won">Won</abbr></th>'
                '<th scope="col" class="n"><abbr title="games not won">Lost</abbr></th>'
                '<th scope="col" class="n"><abbr title="games won in a row, to the last one">'

@@ -18,7 +18,6 @@ from typing import Any
 from .. import gamelist
 from ..boards import SOURCE_PREFIX, board_source
 from ..config import Settings
-from ..games.daily import daily_deals
 from ..store import HALL_SIZE, DailyEntry, OnlineNode, ScoreEntry, Store
 from ..ui import daily_status
 from ..ui.daily import gather, standing_json
@@ -192,7 +191,8 @@ class PublicData:
         async def make() -> dict[str, Any]:
             if self.store is None:
                 games = [{"game": d.game, "game_name": game_title(d.game), "deal": d.number,
-                          "players": 0, "entries": [], "month": []} for d in daily_deals(day)]
+                          "players": 0, "entries": [], "month": []}
+                         for d in gamelist.daily_deals(day)]
                 return {"date": day.isoformat(), "month": month, "resets": "00:00 UTC",
                         "games": games, "streaks": []}
             found, runs = await gather(self.store, day, HALL_SIZE, month_limit=HALL_SIZE)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from door.games import engine
+from door.gamelist import engine
 from door.games.anciento import (
     RANDOM_NUMBERS,
     Anciento,

@@ -6,25 +6,36 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from door import gamelist
+from door.gamelist import daily_deal, daily_deals, daily_games, engine, is_daily
 from door.games import daily as daily_module
-from door.games import engine
-from door.games.daily import GAMES, OPTIONS, RANGES, daily_deal, daily_deals, is_daily
-from door.games.winnable import list_name, winnable_numbers
+from door.games.daily import DailyRule
 
 
 def h(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
 
 
+def rule(game: str) -> DailyRule:
+    found = gamelist.game(game).daily
+    assert found is not None
+    return found
+
+
+RANGES = {game: rule(game).draw for game in daily_games() if rule(game).draw}
+"""The games whose challenge is drawn from a range checked against a winnable list."""
+
+
 def test_the_rule_as_docs_daily_md_writes_it() -> None:
     day = date(2026, 12, 1)
-    listed = set(winnable_numbers("montecarlo", {"mode": "strict"}))
+    listed = set(gamelist.game("montecarlo").winnable_numbers({"mode": "strict"}))
     seed = "reussite-daily-2026-12-01-montecarlo"
     candidates = [1 + h(seed if k == 0 else f"{seed}#{k}") % 10_000 for k in range(50)]
     assert daily_deal(day, "montecarlo").number == next(n for n in candidates if n in listed)
@@ -40,11 +51,25 @@ def test_pinned_values_of_docs_daily_md(day: date, numbers: dict[str, int]) -> N
     assert {d.game: d.number for d in daily_deals(day)} == numbers
 
 
+def test_the_undecided_deals_are_the_frozen_ones() -> None:
+    """The records keep the deals the solver of 2026-12-01 left undecided, unchanged."""
+    assert {game: set(rule(game).undecided) for game in UNDECIDED_2026_12_01} \
+        == UNDECIDED_2026_12_01
+
+
+def test_a_game_without_a_list_draws_from_its_numbered_deals() -> None:
+    """Anciento's numbers in its record are its engine's numbered games."""
+    from door.games.anciento import SELECT_NUMBERS
+
+    assert rule("anciento").numbers == SELECT_NUMBERS and not rule("anciento").draw
+
+
 @pytest.mark.parametrize("game", sorted(RANGES))
 def test_the_lists_cover_the_ranges(game: str) -> None:
     """Every deal in a challenge range was put to the solver when the list was made (the
     list's header says which deals were solved): the rule never needs a deal nobody tried."""
-    name = list_name(game, OPTIONS[game])
+    name = rule(game).winnable
+    assert name == gamelist.game(game).winnable_list(rule(game).options)
     header = (resources.files("door.games") / "winnable" / f"{name}.txt").read_text("ascii")
     solved = re.search(r"Solved: deals 1-(\d+)", header)
     assert solved and int(solved.group(1)) >= RANGES[game]
@@ -57,8 +82,8 @@ def test_a_longer_list_deals_the_same_challenges(monkeypatch: pytest.MonkeyPatch
     before = [daily_deals(first + timedelta(days=n)) for n in range(40)]
     real = daily_module.winnable_numbers
 
-    def longer(game: str, options: dict) -> tuple[int, ...]:
-        return (*real(game, options), *range(RANGES.get(game, 0) + 1, 50_000))
+    def longer(stem: str) -> tuple[int, ...]:
+        return (*real(stem), *range(max(RANGES.values()) + 1, 50_000))
 
     monkeypatch.setattr(daily_module, "winnable_numbers", longer)
     assert [daily_deals(first + timedelta(days=n)) for n in range(40)] == before
@@ -66,13 +91,13 @@ def test_a_longer_list_deals_the_same_challenges(monkeypatch: pytest.MonkeyPatch
 
 def test_card_game_challenges_are_proven_winnable_and_deal() -> None:
     first = date(2030, 1, 1)
-    seen: dict[str, set[int]] = {game: set() for game in GAMES}
+    seen: dict[str, set[int]] = {game: set() for game in daily_games()}
     for offset in range(60):
         for deal in daily_deals(first + timedelta(days=offset)):
-            if deal.game != "anciento":
-                assert deal.number in winnable_numbers(deal.game, deal.options)
+            if deal.game in RANGES:
+                assert deal.number in gamelist.game(deal.game).winnable_numbers(deal.options)
             game = engine(deal.game).new(deal.number, **deal.options)
-            assert game.options == OPTIONS[deal.game]
+            assert game.options == rule(deal.game).options
             assert is_daily(deal.game, deal.number, game.options, deal.day)
             seen[deal.game].add(deal.number)
     assert all(len(numbers) > 20 for numbers in seen.values())   # it changes by the day
@@ -120,11 +145,15 @@ def test_a_deal_proved_winnable_later_never_becomes_a_challenge(
     before = _picks(first, 200)
     real = daily_module.winnable_numbers
 
-    def stronger(game: str, options: dict) -> tuple[int, ...]:
-        return tuple(sorted({*real(game, options), *UNDECIDED_2026_12_01.get(game, ())}))
+    def stronger(stem: str) -> tuple[int, ...]:
+        game = next(g for g in RANGES if rule(g).winnable == stem)
+        return tuple(sorted({*real(stem), *UNDECIDED_2026_12_01.get(game, ())}))
 
     monkeypatch.setattr(daily_module, "winnable_numbers", stronger)
     assert _picks(first, 200) == before
-    monkeypatch.setattr(daily_module, "UNDECIDED", {game: frozenset() for game in RANGES})
+    for game in RANGES:
+        info = gamelist.game(game)
+        monkeypatch.setitem(gamelist._GAMES, game, replace(
+            info, daily=replace(rule(game), undecided=frozenset())))
     moved = _picks(first, 200)
     assert moved["auntmary"] != before["auntmary"] and moved["mariant"] != before["mariant"]

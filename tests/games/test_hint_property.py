@@ -24,9 +24,11 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from door.games import Game, Status, engine
+from door import gamelist
+from door.gamelist import engine, solve
+from door.games import Game, Status
 from door.games.hints import position_key
-from door.games.solvers import follow_hints, solve
+from door.games.solvers import follow_hints
 
 BUDGET = 30.0
 """The hint budget here: generous, so that a slow machine never cuts a search short."""
@@ -59,7 +61,7 @@ def check_following(game: Game) -> None:
     verdict = solve(game.name, game.number, dict(game.options), position=game.to_json(),
                     seconds=QUICK_S)
     assume(verdict.verdict != "unknown")
-    run = follow_hints(game, seconds=BUDGET)
+    run = follow_hints(game, seconds=BUDGET, solver=gamelist.game(game.name).solver)
     assert run.repeated is None, f"position reached twice: {run.repeated}"
     event(f"verdict {verdict.verdict}")
     if verdict.verdict == "winnable":
@@ -97,7 +99,7 @@ def test_the_issues_deals_first_hint_keeps_the_win(name: str, number: int) -> No
     """The issue's deals: their old first hints (the engines' orders) lost the win."""
     game = engine(name).new(number)
     assert solve(name, number, seconds=BUDGET).winnable
-    run = follow_hints(game, seconds=BUDGET, limit=1)
+    run = follow_hints(game, seconds=BUDGET, limit=1, solver=gamelist.game(game.name).solver)
     after = engine(name).new(number)
     after.play(run.moves[0])
     assert solve(name, number, position=after.to_json(), seconds=BUDGET).winnable

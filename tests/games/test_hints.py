@@ -8,6 +8,7 @@ import pytest
 from test_auntmary import make
 from test_mariant import stuck_position
 
+from door.gamelist import hint, solve
 from door.games import solvers
 from door.games.auntmary import AuntMary
 from door.games.auntmary_solver import best_line as am_best
@@ -26,7 +27,7 @@ from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.games.montecarlo_solver import best_line as mc_best
 from door.games.montecarlo_solver import solve as mc_solve
-from door.games.solvers import hint, hint_line, solve
+from door.games.solvers import hint_line
 
 
 def club_six() -> AuntMary:

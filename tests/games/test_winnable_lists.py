@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from door.games import Status, engine
-from door.games.solvers import WINNABLE, solve
-from door.games.winnable import list_name, pick_listed, winnable_numbers
+from door.gamelist import engine, solve
+from door.gamelist import game as record
+from door.games import Status
+from door.games.solvers import WINNABLE
 
 SHIPPED = [("montecarlo", {"mode": "strict"}, 15), ("montecarlo", {"mode": "relaxed"}, 15),
            ("auntmary", {}, 8), ("mariant", {"fd": 2, "fu": 1}, 3)]
@@ -17,7 +18,7 @@ SHIPPED = [("montecarlo", {"mode": "strict"}, 15), ("montecarlo", {"mode": "rela
 
 @pytest.mark.parametrize(("game", "options", "sample"), SHIPPED)
 def test_listed_deals_are_won_by_their_line(game: str, options: dict, sample: int) -> None:
-    numbers = winnable_numbers(game, options)
+    numbers = record(game).winnable_numbers(options)
     assert len(numbers) > 50 and len(set(numbers)) == len(numbers)
     for number in numbers[:: max(1, len(numbers) // sample)][:sample]:
         verdict = solve(game, number, options, seconds=60)
@@ -29,8 +30,10 @@ def test_listed_deals_are_won_by_their_line(game: str, options: dict, sample: in
 
 
 def test_a_setup_with_no_list_has_none() -> None:
-    assert list_name("mariant", {"fd": 3, "fu": 2}) == "mariant-3+2"
-    assert winnable_numbers("mariant", {"fd": 3, "fu": 2}) == ()
-    assert pick_listed("mariant", {"fd": 3, "fu": 2}) is None
-    assert pick_listed("montecarlo", {"mode": "strict"}) in winnable_numbers(
-        "montecarlo", {"mode": "strict"})
+    mariant, montecarlo = record("mariant"), record("montecarlo")
+    assert mariant.winnable_list({"fd": 3, "fu": 2}) == "mariant-3+2"
+    assert mariant.winnable_numbers({"fd": 3, "fu": 2}) == ()
+    assert mariant.pick_listed({"fd": 3, "fu": 2}) is None
+    assert montecarlo.pick_listed({"mode": "strict"}) in montecarlo.winnable_numbers(
+        {"mode": "strict"})
+    assert record("anciento").winnable_numbers({}) == ()       # no list at all

@@ -15,7 +15,7 @@ import pytest
 from leaguehelp import daily_game, league_home, signed
 
 from door import cli
-from door.games.daily import GAMES
+from door.gamelist import daily_games
 from door.league.keys import BoardKey
 from door.store import Store
 
@@ -42,7 +42,7 @@ async def play_the_day(home: Path, handle: str, pick: int) -> None:
     await store.start()
     try:
         player = await store.player("direct", handle.lower(), handle)
-        for i, game in enumerate(GAMES):
+        for i, game in enumerate(daily_games()):
             played = daily_game(game, day, moves=10 + 7 * pick + i, pick=pick)
             now = datetime.now(UTC)
             await store.finish_game(player.id, played.record(), played.score,
@@ -88,7 +88,7 @@ def test_boards_that_only_exchange_files(tmp_path: Path, capsys) -> None:
         lines = capsys.readouterr().out.splitlines()
         assert all(", 0 refused" not in line and "4 new" in line for line in lines), lines
     ladders = [ladder_bulletin(home) for home in homes.values()]
-    assert all(len(ladders[0][g]) == 3 for g in GAMES)
+    assert all(len(ladders[0][g]) == 3 for g in daily_games())
     assert ladders[0] == ladders[1] == ladders[2]
     # The same packets again, in another order: nothing new.
     packets = sorted((str(p) for p in mail.iterdir()), reverse=True)

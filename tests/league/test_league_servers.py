@@ -21,7 +21,7 @@ from waiting import WAIT, until
 
 from door import cli
 from door.config import load_settings
-from door.games.daily import GAMES
+from door.gamelist import daily_games
 from door.league.keys import BoardKey
 from door.store import Store
 
@@ -57,7 +57,7 @@ async def play_the_day(home: Path, handle: str, day: date, pick: int) -> None:
     store call the game screens make; the screens are tested elsewhere)."""
     async with store_of(home) as store:
         player = await store.player("direct", handle.lower(), handle)
-        for i, game in enumerate(GAMES):
+        for i, game in enumerate(daily_games()):
             played = daily_game(game, day, moves=12 + 5 * pick + i, pick=pick)
             now = datetime.now(UTC)
             await store.finish_game(player.id, played.record(), played.score,
@@ -68,12 +68,12 @@ async def ladders(home: Path, day: date) -> dict[str, list[tuple[str, str, int]]
     async with store_of(home) as store:
         return {game: [(e.board, e.handle, e.score)
                        for e in await store.league_ladder(game, day, 50)]
-                for game in GAMES}
+                for game in daily_games()}
 
 
 async def same_ladders(homes: list[Path], day: date, boards: int) -> bool:
     seen = [await ladders(home, day) for home in homes]
-    return all(len(seen[0][g]) == boards for g in GAMES) and all(s == seen[0] for s in seen)
+    return all(len(seen[0][g]) == boards for g in daily_games()) and all(s == seen[0] for s in seen)
 
 
 def url(ports) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from serverhelp import call, open_game, running, signup, to_menu
 
-from door.games.daily import GAMES, daily_deal
+from door.gamelist import daily_deal, daily_games
 from door.ui import daily_status
 
 NOON = datetime(2031, 5, 17, 12, 30, tzinfo=UTC)
@@ -59,7 +59,8 @@ async def test_the_board_counts_the_first_attempt_only(door_home: Path, on_day) 
         caller.send("d")
         await caller.wait_for("resets at 00:00 UTC, in 11 h 30 min")
         assert "Saturday 17 May 2031" in caller.term.text
-        assert deal_numbers(caller.term.text) == {g: daily_deal(DAY, g).number for g in GAMES}
+        assert deal_numbers(caller.term.text) == {g: daily_deal(DAY, g).number
+                                                  for g in daily_games()}
         caller.send("3")
         await caller.wait_for(f"Today: Aunt Mary #{aunt}")
         caller.send("p")
@@ -121,9 +122,9 @@ async def test_two_servers_deal_the_same_challenges_on_the_same_date(
             caller.close()
     assert (door_home / "data" / "reussite.db").is_file()
     assert (other / "data" / "reussite.db").is_file()
-    assert boards[0] == boards[1] == {g: daily_deal(DAY, g).number for g in GAMES}
+    assert boards[0] == boards[1] == {g: daily_deal(DAY, g).number for g in daily_games()}
     assert len(boards[0]) == 4
-    tomorrow = {g: daily_deal(date(2031, 5, 18), g).number for g in GAMES}
+    tomorrow = {g: daily_deal(date(2031, 5, 18), g).number for g in daily_games()}
     assert tomorrow != boards[0]
 
 
@@ -137,7 +138,7 @@ async def test_every_challenge_opens_and_one_left_unfinished_goes_on(door_home: 
         await to_menu(caller)
         caller.send("d")
         await caller.wait_for("4. Anciento")
-        for key, game in enumerate(GAMES, 1):
+        for key, game in enumerate(daily_games(), 1):
             title = f"{titles[game]} #{daily_deal(DAY, game).number}"
             caller.send(str(key))
             await caller.wait_for(f"Today: {title}")

@@ -8,7 +8,7 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from door.games import engine
+from door.gamelist import engine
 from door.store import Limits, Store
 
 

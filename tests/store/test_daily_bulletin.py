@@ -15,7 +15,7 @@ from storehelp import played_game
 
 from door.cli import main
 from door.config import load_settings
-from door.games.daily import GAMES, daily_deal
+from door.gamelist import daily_deal, daily_games
 from door.store.visit import open_store
 
 DAY = date(2031, 5, 17)
@@ -69,7 +69,7 @@ def test_daily_bulletin_in_three_formats(door_home: Path, tmp_path: Path,
                  "json") == 0
     data = json.loads(capsysbinary.readouterr().out.decode("utf-8"))
     assert data["date"] == "2031-05-17" and data["resets"] == "00:00 UTC"
-    assert [g["game"] for g in data["games"]] == list(GAMES)
+    assert [g["game"] for g in data["games"]] == list(daily_games())
     mc = next(g for g in data["games"] if g["game"] == "montecarlo")
     assert [(e["rank"], e["player"], e["score"]) for e in mc["today"]] == [
         (1, "Ann", ann), (2, "Bob", bob)]

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from storehelp import played_game
 
-from door.games.daily import daily_deal
+from door.gamelist import daily_deal
 from door.store import Store
 from door.store.streaks import streaks
 

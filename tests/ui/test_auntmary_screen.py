@@ -17,10 +17,10 @@ from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
 from door.config import Settings
+from door.gamelist import hint, solve
 from door.games.auntmary import AuntMary
 from door.games.cards import SUITS, Card, new_deck
 from door.games.hints import simplify
-from door.games.solvers import hint, solve
 from door.ui import replay
 from door.ui.auntmary_screen import (
     DOWN_ROW,
@@ -536,7 +536,7 @@ async def resign(caller: Caller) -> None:
 
 async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settings,
                                                                monkeypatch) -> None:
-    from door.games.solvers import solve
+    from door.gamelist import solve
 
     winning = solve("auntmary", 3)
     assert winning.verdict == "winnable" and winning.line
@@ -563,7 +563,7 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
 
 
 async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) -> None:
-    from door.games.solvers import solve
+    from door.gamelist import solve
 
     assert solve("auntmary", 2).verdict == "not winnable"
     caller = await caller_for(settings, monkeypatch, AuntMary.new(2))
@@ -605,7 +605,7 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
 async def test_winnable_only_deals_from_the_shipped_list(caller: Caller) -> None:
     import re
 
-    from door.games.winnable import winnable_numbers
+    from door import gamelist
 
     await caller.wait_for("Game number:")
     caller.send("w")
@@ -613,4 +613,4 @@ async def test_winnable_only_deals_from_the_shipped_list(caller: Caller) -> None
     caller.send("\r")
     await caller.wait_for("Pass 1 of 3")
     number = int(re.search(r"Aunt Mary #(\d+)", caller.text).group(1))
-    assert number in winnable_numbers("auntmary", {})
+    assert number in gamelist.game("auntmary").winnable_numbers({})

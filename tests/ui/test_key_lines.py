@@ -8,27 +8,15 @@ import pytest
 from pyteterm import QueueTerminal
 
 from door.config import Settings
-from door.games.anciento import Anciento
-from door.games.auntmary import AuntMary
-from door.games.mariant import Mariant
-from door.games.montecarlo import MonteCarlo
+from door.gameinfo import GameInfo
 from door.session import Caller, Session
 from door.ui import daily, halloffame, history, menu, messages
-from door.ui.anciento_screen import AncientoScreen
-from door.ui.auntmary_screen import AuntMaryScreen
-from door.ui.mariant_screen import MariantScreen
-from door.ui.montecarlo_screen import MonteCarloScreen
 from door.ui.widgets import cut, fit_keys, status_line
 
 HANDLE = "Sir Reginald Fotheringay-Smyth"   # 30 characters
 CHARSETS = ("cp437", "utf8", "ascii")
-GAMES = [
-    (MariantScreen, lambda: Mariant.new(5)),
-    (MonteCarloScreen, lambda: MonteCarlo.new(5)),
-    (MonteCarloScreen, lambda: MonteCarlo.new(5, mode="relaxed")),
-    (AuntMaryScreen, lambda: AuntMary.new(5)),
-    (AncientoScreen, lambda: Anciento.new(5)),
-]
+VARIANTS = {"montecarlo": [{"mode": "relaxed"}]}
+"""Options whose key line differs from the default game's, by game."""
 
 
 def session_for(settings: Settings, charset: str) -> tuple[Session, QueueTerminal]:
@@ -58,19 +46,19 @@ def check_header(terminal: QueueTerminal) -> None:
 
 
 @pytest.mark.parametrize("charset", CHARSETS)
-@pytest.mark.parametrize(("screen_class", "deal"), GAMES)
 async def test_a_game_screens_key_line_fits(settings: Settings, charset: str,
-                                            screen_class, deal) -> None:
-    session, terminal = session_for(settings, charset)
-    screen = screen_class(session, deal())
-    screen.draw()
-    await session.show()
-    key_line = row_text(session, 21)
-    assert key_line.strip() == screen.key_line, "the key line is shown whole"
-    assert "X " in screen.key_line                   # resign (Anciento: its end) is on it
-    shown = check_status_row(session, terminal)
-    assert "? help" in shown and "Q quit" in shown
-    check_header(terminal)
+                                            every_game: GameInfo) -> None:
+    for options in [{}, *VARIANTS.get(every_game.name, [])]:
+        session, terminal = session_for(settings, charset)
+        screen = every_game.screen_class()(session, every_game.start(5, options))
+        screen.draw()
+        await session.show()
+        key_line = row_text(session, 21)
+        assert key_line.strip() == screen.key_line, "the key line is shown whole"
+        assert "X " in screen.key_line                 # resign (or the game's end) is on it
+        shown = check_status_row(session, terminal)
+        assert "? help" in shown and "Q quit" in shown
+        check_header(terminal)
 
 
 @pytest.mark.parametrize("charset", CHARSETS)

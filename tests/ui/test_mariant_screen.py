@@ -18,11 +18,11 @@ from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
 from door.config import Settings, load_settings
+from door.gamelist import solve
 from door.games import IllegalMove
 from door.games.cards import RANKS, new_deck
 from door.games.hints import simplify
 from door.games.mariant import Mariant, column_key
-from door.games.solvers import solve
 from door.store import Store
 from door.ui.cards import card_label, shown_cards
 from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, KEYS, column_x, foot_row
@@ -744,7 +744,7 @@ async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) 
     the pool now (a setup with no list): either way the solver wins it."""
     import re
 
-    from door.games.solvers import solve
+    from door.gamelist import solve
 
     await caller.wait_for("Game number:")
     assert "W  Winnable deals only: off" in caller.text

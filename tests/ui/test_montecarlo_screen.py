@@ -16,10 +16,10 @@ from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
 from door.config import Settings, load_settings
+from door.gamelist import hint, solve
 from door.games.cards import Card
 from door.games.hints import simplify
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
-from door.games.solvers import hint, solve
 from door.ui import replay
 from door.ui.cards import card_label
 from door.ui.montecarlo_screen import (
@@ -530,10 +530,10 @@ def test_instructions_file_is_ours_and_fits() -> None:
 
 async def test_winnable_only_deals_a_listed_number(settings: Settings) -> None:
 
+    from door import gamelist
     from door.games.montecarlo_solver import solve
-    from door.games.winnable import winnable_numbers
 
-    listed = winnable_numbers("montecarlo", {"mode": "strict"})
+    listed = gamelist.game("montecarlo").winnable_numbers({"mode": "strict"})
     assert len(listed) > 1000
     caller = Caller(settings)
     await caller.wait_for("Game number:")

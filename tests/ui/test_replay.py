@@ -1,17 +1,18 @@
-"""Replays of finished games on their own game screens, read through pyte: each of the four
-games steps forward and back and reaches its recorded final score."""
+"""Replays of finished games on their own game screens, read through pyte: every game (each
+record, and the toy one) steps forward and back and reaches its recorded final score."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 
-import pytest
 from pyteterm import ScreenCaller
 from waiting import WAIT
 
 from door.config import Settings
-from door.games import Game, GameRecord, Status, engine
+from door.gameinfo import GameInfo
+from door.gamelist import engine
+from door.games import Game, GameRecord, Status
 from door.ui.replay import Positions, Replay
 
 
@@ -42,10 +43,9 @@ class ReplayCaller(ScreenCaller):
         self.task = asyncio.create_task(Replay(self.session, record, "Ada", score).run())
 
 
-@pytest.mark.parametrize("name", ["mariant", "montecarlo", "auntmary", "anciento"])
 async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
-                                                         name: str) -> None:
-    game = played(name, 7)
+                                                         every_game: GameInfo) -> None:
+    game = played(every_game.name, 7)
     moves = len(game.actions)
     caller = ReplayCaller(settings, game.record(), game.score)
     try:

@@ -11,9 +11,9 @@ from pyteterm import ScreenCaller
 from waiting import until
 
 from door.config import Settings
+from door.gamelist import solve
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
-from door.games.solvers import solve
 from door.solving import solver_pool
 from door.ui.auntmary_screen import AuntMaryScreen
 from door.ui.montecarlo_screen import MonteCarloScreen

@@ -14,9 +14,9 @@ from pyteterm import ScreenCaller
 from waiting import WAIT, until
 
 from door.config import Settings
+from door.gamelist import solve
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
-from door.games.solvers import solve
 from door.solving import URGENT, solver_pool
 from door.ui.auntmary_screen import AuntMaryScreen
 from door.ui.game_screen import SOLVER_PROVED

@@ -14,16 +14,17 @@ from door.ui.anciento_screen import AncientoScreen
 from door.ui.montecarlo_screen import RELAXED_KEY_LINE, STRICT_KEY_LINE
 from door.web.keys import GAME_KEYS, keymap
 
-ASKS = {"Y", "N"}  # answers to a screen's question (resign?), not on its key line
+ASKS = {"Y", "N", "?"}  # answers to a screen's question (resign?), and the key map (?)
 
 
 def key_lines(game: str) -> str:
+    """Every form of the game's key line, as its screen draws it."""
     info = gamelist.game(game)
     if game == "montecarlo":
         return STRICT_KEY_LINE + " " + RELAXED_KEY_LINE
     if game == "anciento":
         return AncientoScreen.key_line.fget(SimpleNamespace(demo=False))  # not the demo's
-    return str(info.screen_class().key_line)
+    return str(info.screen_class().keys.key_line())
 
 
 def shown(line: str) -> set[str]:
@@ -42,6 +43,7 @@ def test_each_games_keys_are_on_its_key_line(game: str) -> None:
     assert offered - ASKS <= named, sorted(offered - ASKS - named)
     for label, sent in GAME_KEYS[game]:
         assert sent == label.lower() and len(sent) == 1
+    assert {"Y", "N", "?"} <= offered
 
 
 def test_every_game_and_the_main_menu_have_keys(settings: Settings) -> None:

@@ -146,3 +146,27 @@ def test_the_menus_offer_the_map_on_the_shared_help_key() -> None:
     """The main menu and the Anciento menu name ``?`` from the map on their status lines."""
     assert f"{HELP.label} keys" in menu.MENU_KEYS_LINE
     assert HELP.label in anciento_menu.STATUS_KEYS
+
+
+def test_docs_keys_table_says_what_the_map_says() -> None:
+    """docs/keys.md's table of shared keys, row by row, against the map: each action's key,
+    each game's "none" where it lacks one, and the seeds' aliases it keeps."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "keys.md").read_text()
+    rows = [line.split("|")[1:-1] for line in text.splitlines()
+            if line.startswith("| ") and line.count("|") == 7]
+    header, body = rows[0], rows[1:]
+    games = [next(n for n in NAMES if BY_GAME[n].title == cell.strip()) for cell in header[2:]]
+    assert len(body) == len(SHARED)
+    for action, row in zip(SHARED, body, strict=True):
+        label = f"`{action.label}`" if len(action.label) == 1 else action.label
+        assert row[1].strip() == label, action.name
+        for name, cell in zip(games, row[2:], strict=True):
+            keys = BY_GAME[name]
+            if not keys.has(action.name):
+                assert cell.strip() == "none", (action.name, name)
+                continue
+            assert cell.strip().startswith(label), (action.name, name)
+            for alias in keys.alias_labels(action.name):
+                assert alias in cell, (action.name, name, alias)

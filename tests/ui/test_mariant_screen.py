@@ -362,7 +362,7 @@ async def test_hint_selects_the_solvers_move_and_its_key_plays_it(caller: Caller
     game.play(move)
     await caller.wait_until(lambda: all(caller.column(c) == shown(game, c) for c in range(10)),
                             "the hinted move played")
-    caller.send("h")
+    caller.send("h")                                    # H: the seed's HELP, an alias of P
     await caller.wait_for(": press ")
     jobs = caller.session.solvers._jobs.values()      # the line kept: no job asked
     assert not [job for job in jobs if job.spec.get("kind") == "hint"]

@@ -1,0 +1,90 @@
+"""``?`` over a real telnet door, read through pyte: the key map over every game and menu,
+readable at 80 × 24, and the screen exactly as it was (text and colours) once it closes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pyteterm import PyteCaller
+from serverhelp import call, running, signup, to_menu
+
+from door.ui.game_keys import BY_GAME
+from door.ui.keymap import HELP, SHARED
+
+CLOSED = "other keys: back"  # the map's footer
+
+
+def looks(caller: PyteCaller) -> list[list[tuple[str, str, str, bool]]]:
+    """Every cell as the caller sees it: character, colours, bold (a blank shows only its
+    background: the door may send one in any foreground)."""
+    buffer = caller.term.screen.buffer
+
+    def cell(r: int, c: int) -> tuple[str, str, str, bool]:
+        char = buffer[r][c]
+        if char.data == " " and not char.reverse:
+            return (" ", "", char.bg, False)
+        return (char.data, char.fg, char.bg, char.bold)
+
+    return [[cell(r, c) for c in range(80)] for r in range(24)]
+
+
+async def map_shown_then_restored(caller: PyteCaller, close: str = "\x1b") -> str:
+    """Press ``?`` on a settled screen, read the map, close it; the screen must come back
+    cell for cell.  Returns the map's text."""
+    await caller.settle()
+    before, text_before = looks(caller), caller.term.text
+    caller.send(HELP.key)
+    await caller.wait_for(CLOSED)
+    shown = caller.term.text
+    assert len(caller.term.lines) == 24 and all(len(line) == 80 for line in caller.term.lines)
+    caller.send(close)
+    await caller.wait_until(lambda: caller.term.text == text_before, "the screen restored")
+    await caller.settle()
+    after = looks(caller)
+    diff = [(r, c, before[r][c], after[r][c]) for r in range(24) for c in range(80)
+            if before[r][c] != after[r][c]]
+    assert not diff, diff[:6]
+    return shown
+
+
+async def test_question_mark_shows_the_map_on_every_game_and_menu(door_home: Path) -> None:
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        await signup(caller, "Keymap", "keymap-pw")
+        await to_menu(caller)
+        shown = await map_shown_then_restored(caller)             # the main menu
+        assert "The main menu: its keys" in shown
+
+        games = [("c", "Game number:", "montecarlo"), ("a", "Game number:", "auntmary"),
+                 ("m", "New Mariant game", "mariant")]
+        for menu_key, prompt, name in games:
+            keys = BY_GAME[name]
+            caller.send(menu_key)
+            await caller.wait_for(prompt)
+            caller.send("7\r")
+            await caller.wait_for(f"{keys.title} #7")
+            shown = await map_shown_then_restored(caller, close="z")  # any key closes it
+            assert f"{keys.title}: its own keys" in shown
+            for action in SHARED:   # each shared key, as this game does it (or lacks it)
+                for label, about in keys.map_entries():
+                    if label == action.label:
+                        assert f"{label}  {about}" in shown, (name, label)
+            await caller.leave_game()
+
+        caller.send("n")                                          # the Anciento menu
+        await caller.wait_for("New Anciento game")
+        shown = await map_shown_then_restored(caller)
+        assert "The Anciento menu: its keys" in shown
+        caller.send("s5\r")
+        await caller.wait_for("Anciento #5")
+        shown = await map_shown_then_restored(caller)
+        assert "Anciento: its own keys" in shown and "V  no \"still winnable?\"" in shown
+        caller.send(HELP.key)                                     # ? twice: the rules
+        await caller.wait_for(CLOSED)
+        caller.send(HELP.key)
+        await caller.wait_for("Anciento: the rules in short")
+        assert "4 (a Quatro) two of each" in caller.term.text
+        caller.send(" ")
+        await caller.wait_for("Anciento #5")
+        await caller.leave_game()
+        caller.close()

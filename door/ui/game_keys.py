@@ -23,10 +23,10 @@ MARIANT = GameKeys(
         Move("L", "view every row of long columns", "L view"),
         Move("I", "info: points, stock, hall; I again: rules", "I info"),
     ),
-    lacks={"redo": "no redo in Mariant: an undo costs 2 points"},
-    about={"undo": "undo, +2 points (warns before cheater)"},
+    lacks={"redo": "no redo in Mariant (an undo costs 2 points)"},
+    about={"undo": "undo, 2 points: asks before a cheater's undo"},
     aliases={"h": "hint"},          # the original's HELP button
-    moved={"r": "E now removes a complete suit (R is redo in every game; Mariant has none)."},
+    moved={"r": "E removes a complete suit."},
 )
 
 MONTECARLO = GameKeys(
@@ -76,11 +76,11 @@ ANCIENTO = GameKeys(
     ),
     lacks={"still": "no \"still winnable?\" in Anciento"},
     words={"resign": "end"},
-    about={"resign": "end the game: bonuses added (asks)",
-           "undo": "take back a stone (free)", "redo": "put it back (free)",
+    about={"resign": "end the game, bonuses added: asks first",
+           "undo": "take back a stone, free", "redo": "put it back, free",
            "hint": "hint: the search player's square"},
     aliases={"-": "undo", "+": "redo", "=": "redo", "f10": "resign", "f7": "hint"},
-    moved={"v": "The demo is M now (V asks \"still winnable?\" in the card games)."},
+    moved={"v": "The demo is M now."},
 )
 
 BY_GAME: dict[str, GameKeys] = {

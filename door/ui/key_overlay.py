@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from ..session import Session
 from ..term import Key
-from .keymap import MENU_SHARED, map_lines
+from .keymap import DESCRIBE, MENU_SHARED, map_lines
 from .widgets import KEYS_APART, box_text
 
 Entries = Sequence[tuple[str, str]]
@@ -54,7 +54,8 @@ async def show_key_map(session: Session, title: str, sections: Sequence[tuple[st
 
 def menu_sections(title: str, own: Entries) -> list[tuple[str, Entries]]:
     """A menu's map: its own keys, then what every menu shares with the games."""
-    shared = [(action.label, action.about) for action in MENU_SHARED]
+    shared = [(action.label, action.about) for action in MENU_SHARED
+              if action is not DESCRIBE]      # the footer names F9
     return [(f"{title}: its keys", own), ("The same on every screen", shared)]
 
 

@@ -1,12 +1,12 @@
 """"Still winnable?": can a win still be reached from the caller's CURRENT position?
 
-The three card games offer it (key V, and, when switched on, after every move).  The
-question goes to the solver pool (``door.solving``) with the position as it stands -- for
-Aunt Mary the full deal, face-down cards and stock included, which is why only yes / no is
-ever shown, never a move.  The answer appears on the message line when it comes, in
-KPatience's words; keys are answered meanwhile.  An answer about a position the caller
-has since left is marked with how many moves ago it was asked (in automatic mode it is
-dropped instead: the new position's question is already on its way).
+The three card games offer it (key V, the key map's: door/ui/keymap.py; and, when switched
+on, after every move).  The question goes to the solver pool (``door.solving``) with the
+position as it stands -- for Aunt Mary the full deal, face-down cards and stock included,
+which is why only yes / no is ever shown, never a move.  The answer appears on the message
+line when it comes, in KPatience's words; keys are answered meanwhile.  An answer about a
+position the caller has since left is marked with how many moves ago it was asked (in
+automatic mode it is dropped instead: the new position's question is already on its way).
 
 Every question asked is counted with the game (``games.still_asks``, which also counts
 the hints: the solver's help, either way): the hall of fame marks games played with this
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from ..session import Session
     from .game_screen import GameScreen
 
-KEY = "v"
 STILL_ASKS = "still_asks"
 """Key of the count in a resume slot's state (engines ignore keys they do not know)."""
 DAILY_DAY = "daily_day"

@@ -84,8 +84,9 @@ async def test_the_main_menu_fits(settings: Settings, charset: str) -> None:
 
 KEY_TEXTS = [
     messages.LIST_KEYS, messages.READ_KEYS, daily.KEYS, history.KEYS,
-    halloffame.keys_line(4), "↑↓ ←→ setup · digits: number · W winnable · Enter · Esc back",
-    "Enter: random deal · W winnable only · A ask after moves · Esc: back",
+    halloffame.keys_line(4),
+    "↑↓ ←→ setup · digits: number · W winnable · Enter · ? keys · Esc back",
+    "Enter: random deal · W winnable only · A ask after moves · ? keys · Esc: back",
     "C charset · O colour · R rows · W watching · Q/Esc back",
 ]
 

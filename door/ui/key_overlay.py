@@ -8,14 +8,17 @@ too, and the screen underneath redraws at its new size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
 
 from ..session import Session
 from ..term import Key
-from .keymap import DESCRIBE, MENU_SHARED, map_lines
+from .keymap import DESCRIBE, HELP, MENU_SHARED, map_lines
+from .pointer import RANGE, key_named
 from .widgets import KEYS_APART, box_text
 
 Entries = Sequence[tuple[str, str]]
+ARROWS = re.compile(r"^[↑↓←→]+$")
 More = dict[str, tuple[str, Callable[[], Awaitable[None]]]]
 """Keys the map leads on with: key (as ``keymap.key_of`` names it) -> (label, screen)."""
 
@@ -63,3 +66,34 @@ async def show_menu_keys(session: Session, title: str, own: Entries,
                          more: More | None = None) -> Key | None:
     """``?`` on a menu: its keys and the shared ones, over the menu (see show_key_map)."""
     return await show_key_map(session, f"{title}: keys", menu_sections(title, own), more)
+
+
+def is_help(key: Key) -> bool:
+    """``?`` or F1: the key map's help key, on every screen that reads whole keys."""
+    return key.name in HELP.also or (key.is_char and key.char == HELP.key)
+
+
+def names_keys(word: str) -> bool:
+    """``Enter``, ``W``, ``1-4``, ``↑↓``, ``PgUp/PgDn``, ``#``: a word that names keys."""
+    if RANGE.match(word) or ARROWS.match(word) or (len(word) == 1 and not word.isalnum()):
+        return True
+    return all(key_named(part) is not None for part in word.split("/") if part)
+
+
+def entries_from_line(line: str) -> list[tuple[str, str]]:
+    """A screen's line of keys (``↑↓ Enter read · W write · Esc``) as the map's entries:
+    each item's leading key names, then what they do (door/ui/pointer.py reads keys the
+    same way)."""
+    entries = []
+    for item in line.split(KEYS_APART):
+        words = item.replace(":", "").split()
+        keys: list[str] = []
+        for i, word in enumerate(words):
+            joins = word == "or" and i + 1 < len(words) and names_keys(words[i + 1])
+            if not (joins or names_keys(word)):
+                break
+            keys.append(word)
+        if not keys:
+            continue
+        entries.append((" ".join(keys), " ".join(words[len(keys):]) or "back"))
+    return entries

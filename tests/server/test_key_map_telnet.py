@@ -88,3 +88,26 @@ async def test_question_mark_shows_the_map_on_every_game_and_menu(door_home: Pat
         await caller.wait_for("Anciento #5")
         await caller.leave_game()
         caller.close()
+
+
+async def test_question_mark_shows_the_map_on_the_other_menus(door_home: Path) -> None:
+    """Hall of fame, daily challenge, message centre, instructions, terminal settings and
+    who's online: ``?`` shows their keys and the shared ones, and the screen comes back."""
+    async with running(door_home, ssh=False) as ports:
+        caller = await call(ports.telnet)
+        await signup(caller, "Menus", "menus-pw")
+        await to_menu(caller)
+        screens = [("h", "# deal", "The hall of fame: its keys"),
+                   ("d", "P play", "The daily challenge: its keys"),
+                   ("e", "W write", "The message centre: its keys"),
+                   ("i", "Read about", "Instructions: its keys"),
+                   ("s", "change them", "Terminal settings: its keys"),
+                   ("w", "R refreshes", "Who's online: its keys")]
+        for key, shows, title in screens:
+            caller.send(key)
+            await caller.wait_for(shows)
+            shown = await map_shown_then_restored(caller)
+            assert title in shown and f"{HELP.label}  this map of the keys" in shown
+            caller.send("\x1b")
+            await caller.wait_for("Your choice")
+        caller.close()

@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from pyteterm import PyteCaller
-from serverhelp import call, running, signup, to_menu
+from serverhelp import SSHCaller, call, open_game, running, signup, to_menu
 
+from door.config import load_settings
+from door.store import Store
+from door.store.accounts import Accounts
 from door.ui.game_keys import BY_GAME
 from door.ui.keymap import HELP, SHARED
 
@@ -111,3 +114,25 @@ async def test_question_mark_shows_the_map_on_the_other_menus(door_home: Path) -
             caller.send("\x1b")
             await caller.wait_for("Your choice")
         caller.close()
+
+
+async def test_a_resize_closes_the_map_and_the_game_redraws_whole(door_home: Path) -> None:
+    store = Store(load_settings(door_home).database_url)
+    try:
+        await store.start()
+        await Accounts(store).signup("Rosa", "r0sa-pw")
+    finally:
+        await store.close()
+    async with running(door_home) as ports:
+        rosa = await SSHCaller.connect(ports.ssh, "rosa", password="r0sa-pw")
+        await to_menu(rosa)
+        await open_game(rosa, "c", 505)
+        rosa.send(HELP.key)
+        await rosa.wait_for(CLOSED)
+        rosa.resize(100, 30)
+        await rosa.wait_until(lambda: CLOSED not in rosa.term.text
+                              and "min left" in rosa.term.lines[29], "the game at 100x30")
+        assert "Monte Carlo #505" in rosa.term.text and "P hint" in rosa.term.text
+        rosa.send("z")                            # the game reads keys again: no map left
+        await rosa.wait_for("That key does nothing here")
+        await rosa.close()

@@ -5,7 +5,7 @@
 Plays numbered games ``first`` … ``first + games - 1`` to the end with the hint player (the
 first hint each time), by keys, through a real :class:`Session` and :class:`Renderer` on a
 fake Terminal, exactly as :meth:`GameScreen.run` does (draw, show, key, act).  Every fourth
-move the player asks for a hint (H) first; every fifth it undoes the pair (U) and takes it
+move the player asks for a hint (P) first; every fifth it undoes the pair (U) and takes it
 again.  A *move* is every key that picks and removes one pair, and the bytes of a move are
 all the frames those keys produced.  Two input forms: ``typed`` (``b2c3``: four keys) and
 ``cursor`` (arrows to each card, Enter on each).  Prints, per charset and form, bytes per
@@ -30,6 +30,7 @@ from door.games.montecarlo import MonteCarlo, parse_move
 from door.session import Session
 from door.term import Key
 from door.term.keys import char
+from door.ui.keymap import HINT
 from door.ui.montecarlo_screen import MonteCarloScreen
 
 HOME = Path(__file__).resolve().parent.parent
@@ -67,7 +68,7 @@ async def play(number: int, mode: str, charset: str, form: str,
     while not screen.is_over:
         moves += 1
         if moves % 4 == 0:
-            await stats.press(screen, char("h"), "hint")
+            await stats.press(screen, char(HINT.key), "hint")
         move = screen.game.hints()[0]
         before = terminal.sent
         for key, kind in keys_for(move, screen.cursor, form):

@@ -65,7 +65,7 @@ from .anciento_stones import (
 from .anciento_timer import KeyWaiter, Timer
 from .game_keys import ANCIENTO
 from .game_screen import GameScreen, play_game
-from .keymap import RESIGN, UNDO
+from .keymap import RESIGN, UNDO, Action
 from .number_input import choice_number
 from .widgets import confirm, plural, read_line
 
@@ -438,6 +438,11 @@ class AncientoScreen(GameScreen):
     async def resign(self) -> None:
         """X (or F10): the seed's End, the key map's resign."""
         await self.end_game()
+
+    async def shared_key(self, action: Action, key: Key) -> None:
+        """The key map's keys, as any key but N: Check starts again from its first square."""
+        self.check_index = -1
+        await super().shared_key(action, key)
 
     async def redo_key(self) -> None:
         self.put_back()

@@ -58,14 +58,14 @@ async def play(number: int, mode: str, charset: str, form: str,
     """Play one game by keys; append bytes per move, count each key; return the full
     repaint."""
     settings = load_settings(HOME)
-    terminal = CountingTerminal(charset)
+    terminal = CountingTerminal(charset, answer=b"y")  # yes to "the door then deals ..."
     session = Session(terminal, settings)
     screen = MonteCarloScreen(session, MonteCarlo.new(number, mode=mode))
     screen.draw()
     await session.show()
     full = terminal.sent
     moves = 0
-    while not screen.is_over:
+    while not screen.is_over and screen.game.hints():   # a dead deal stops at its end offer
         moves += 1
         if moves % 4 == 0:
             await stats.press(screen, char(HINT.key), "hint")

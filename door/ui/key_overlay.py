@@ -46,6 +46,7 @@ async def show_key_map(session: Session, title: str, sections: Sequence[tuple[st
         return Key("resize")
     follow = more.get(key.char.lower() if key.is_char else key.name)
     if follow is not None:
+        screen.restore(saved)                 # the next screen opens over the board alone
         await follow[1]()
         if (screen.cols, screen.rows) != size:
             return Key("resize")

@@ -104,8 +104,9 @@ async def test_question_mark_shows_the_map_on_every_game_and_menu(door_home: Pat
 
 
 async def test_question_mark_shows_the_map_on_the_other_menus(door_home: Path) -> None:
-    """Hall of fame, daily challenge, message centre, instructions, terminal settings and
-    who's online: ``?`` shows their keys and the shared ones, and the screen comes back."""
+    """Hall of fame, daily challenge, message centre, instructions, terminal settings, who's
+    online and the games to watch: ``?`` shows their keys and the shared ones, and the
+    screen comes back."""
     async with running(door_home, ssh=False) as ports:
         caller = await call(ports.telnet)
         await signup(caller, "Menus", "menus-pw")
@@ -115,7 +116,8 @@ async def test_question_mark_shows_the_map_on_the_other_menus(door_home: Path) -
                    ("e", "W write", "The message centre: its keys"),
                    ("i", "Read about", "Instructions: its keys"),
                    ("s", "change them", "Terminal settings: its keys"),
-                   ("w", "R refreshes", "Who's online: its keys")]
+                   ("w", "R refreshes", "Who's online: its keys"),
+                   ("v", "1-9 watch", "Watch a game: its keys")]
         for key, shows, title in screens:
             caller.send(key)
             await caller.wait_for(shows)

@@ -65,6 +65,7 @@ from .anciento_stones import (
 from .anciento_timer import KeyWaiter, Timer
 from .game_keys import ANCIENTO
 from .game_screen import GameScreen, play_game
+from .key_overlay import is_help, show_menu_keys
 from .keymap import RESIGN, UNDO, Action
 from .number_input import choice_number
 from .widgets import confirm, plural, read_line
@@ -79,6 +80,9 @@ PLAYED, STOPPED, LEFT = "played", "stopped", "left"
 """How a demo move ended (``_demo_move``)."""
 log = logging.getLogger(__name__)
 
+DEMO_KEYS = [("Enter Space N", "the demo player's next move"),
+             ("R", "let it run (any key stops it)"), ("Esc Q", "leave the demo")]
+"""The demo's keys, as ``?`` shows them during it."""
 DEMO_KEY = "m"
 """The demo player on a fresh game: "watch the master play" (the seed's sample game).  V is
 "still winnable?" in the key map, which Anciento has not."""
@@ -632,8 +636,9 @@ class AncientoScreen(GameScreen):
                         return
                     if char == "r":
                         running = True
-                    elif char == "?" or key.name == "f1":
-                        await self.show_help()
+                    elif is_help(key):
+                        self.draw()
+                        await show_menu_keys(self.session, "The demo", DEMO_KEYS)
                         continue
                     elif key.name != "enter" and char not in (" ", "n"):
                         if key.name != "resize":

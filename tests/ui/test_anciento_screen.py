@@ -554,6 +554,11 @@ async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     demo.play(caller.text.split("Demo: ")[1].split(" on ")[1].split(",")[0])
     last = demo.geo.names.index(demo.history[-1])
     assert caller.square(demo, last) == "»" + stone_label(demo.board[last])   # its last move
+    caller.send("?")                                          # the demo's own keys
+    await caller.wait_for("The demo: its keys")
+    assert "let it run (any key stops it)" in caller.text
+    caller.send("z")
+    await caller.wait_until(lambda: "The demo: its keys" not in caller.text, "the map closed")
     caller.send("q")
     await caller.wait_for("Back to your game: the demo changed nothing here.")
     assert caller.board(game) == before and "Stones left 66" in caller.text

@@ -31,6 +31,7 @@ from door.session import Session
 from door.term import Key
 from door.term.keys import char
 from door.ui.anciento_screen import AncientoScreen
+from door.ui.keymap import HINT
 
 HOME = Path(__file__).resolve().parent.parent
 
@@ -53,7 +54,8 @@ async def play(number: int, board: str, charset: str, hints: list[int], enters: 
     await session.show()
     while not game.is_over:
         sent = terminal.sent
-        await screen.on_key(char("p"))
+        if not await screen.on_key(char(HINT.key)):   # the key map's hint: the frame's
+            await screen.common_key(char(HINT.key))
         screen.draw()
         await session.show()
         job = screen._hint_job

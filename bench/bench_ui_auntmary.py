@@ -10,7 +10,7 @@ it is won, when no tip leads anywhere new, or after ``--moves`` moves.  A *move*
 that picks up and drops one move's cards (or turns the stock), and its bytes are all the
 frames those keys produced.  Two input forms: ``keys`` (hot keys: ``2`` ``5``, ``W`` ``F``,
 ``S``…) and ``cursor`` (arrows to the source, ↑ for the run, Enter, arrows, Enter; a card
-goes home by Enter twice on it).  Every fourth move the player asks for a tip (T) first;
+goes home by Enter twice on it).  Every fourth move the player asks for a tip (P) first;
 every fifth it undoes the move (U) and redoes it (R).
 Prints bytes per key by kind of key (cursor, pick, move, undo, hint: issue #20's targets,
 median <= 100 B and p95 <= 300 B; redo beside them) with the CPU each key took, then
@@ -37,6 +37,7 @@ from door.session import Session
 from door.term import Key
 from door.term.keys import char
 from door.ui.auntmary_screen import PANEL_MOVES, PILES, AuntMaryScreen
+from door.ui.keymap import HINT
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400
@@ -146,7 +147,7 @@ async def play(number: int, charset: str, form: str, max_moves: int,
         if move is None or screen.is_over:
             break
         if done % 4 == 0:
-            await press(screen, char("t"), "hint")
+            await press(screen, char(HINT.key), "hint")
         before = terminal.sent
         await play_move(screen, move, form)
         per_move.append(terminal.sent - before)

@@ -13,7 +13,7 @@ answered yes, and its bytes count with the move that caused it.
 
 A *move* is every key of one action: ``3`` ``7`` for a move by column keys (``typed``), or
 arrows to the column and Enter, twice (``cursor``); ``d`` for a deal; ``r`` and a column for
-a removal.  Every fourth action the player asks for Help (H) first; every fifth move it
+a removal.  Every fourth action the player asks for a hint (P) first; every fifth move it
 undoes it (U, yes to the cheater warning) and plays it again.  Prints bytes per key by kind
 of key (cursor, pick, move — the key that plays an action, deals included —, undo, hint:
 issue #20's targets, median <= 100 B and p95 <= 300 B) with the CPU each key took, then
@@ -38,7 +38,8 @@ from door.games.mariant import Mariant
 from door.session import Session
 from door.term import Charset, Key
 from door.term.keys import char
-from door.ui.mariant_screen import MariantScreen, complete_suit
+from door.ui.keymap import HINT
+from door.ui.mariant_screen import REMOVE_KEY, MariantScreen, complete_suit
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400
@@ -81,7 +82,7 @@ def keys_for(kind: str, move: str, cursor: int, form: str) -> list[tuple[Key, st
         return (column_keys(src, cursor, form, "pick")
                 + column_keys(dst, src, form, "move"))
     if kind == "remove":
-        return [(char("r"), "pick"), (char(move[1]), "move")]
+        return [(char(REMOVE_KEY), "pick"), (char(move[1]), "move")]
     return [(char(move), "move")]
 
 
@@ -105,7 +106,7 @@ async def play(number: int, fd: int, fu: int, charset: str, form: str,
             break
         kind, move = action
         if done % 4 == 0:
-            await stats.press(screen, char("h"), "hint")
+            await stats.press(screen, char(HINT.key), "hint")
         before = terminal.sent
         for key, key_kind in keys_for(kind, move, screen.cursor, form):
             if not await stats.press(screen, key, key_kind):

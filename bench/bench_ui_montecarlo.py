@@ -5,7 +5,7 @@
 Plays numbered games ``first`` … ``first + games - 1`` to the end with the hint player (the
 first hint each time), by keys, through a real :class:`Session` and :class:`Renderer` on a
 fake Terminal, exactly as :meth:`GameScreen.run` does (draw, show, key, act).  Every fourth
-move the player asks for a hint (H) first; every fifth it undoes the pair (U) and takes it
+move the player asks for a hint (P) first; every fifth it undoes the pair (U) and takes it
 again.  A *move* is every key that picks and removes one pair, and the bytes of a move are
 all the frames those keys produced.  Two input forms: ``typed`` (``b2c3``: four keys) and
 ``cursor`` (arrows to each card, Enter on each).  Prints, per charset and form, bytes per
@@ -30,6 +30,7 @@ from door.games.montecarlo import MonteCarlo, parse_move
 from door.session import Session
 from door.term import Key
 from door.term.keys import char
+from door.ui.keymap import HINT
 from door.ui.montecarlo_screen import MonteCarloScreen
 
 HOME = Path(__file__).resolve().parent.parent
@@ -57,17 +58,17 @@ async def play(number: int, mode: str, charset: str, form: str,
     """Play one game by keys; append bytes per move, count each key; return the full
     repaint."""
     settings = load_settings(HOME)
-    terminal = CountingTerminal(charset)
+    terminal = CountingTerminal(charset, answer=b"y")  # yes to "the door then deals ..."
     session = Session(terminal, settings)
     screen = MonteCarloScreen(session, MonteCarlo.new(number, mode=mode))
     screen.draw()
     await session.show()
     full = terminal.sent
     moves = 0
-    while not screen.is_over:
+    while not screen.is_over and screen.game.hints():   # a dead deal stops at its end offer
         moves += 1
         if moves % 4 == 0:
-            await stats.press(screen, char("h"), "hint")
+            await stats.press(screen, char(HINT.key), "hint")
         move = screen.game.hints()[0]
         before = terminal.sent
         for key, kind in keys_for(move, screen.cursor, form):

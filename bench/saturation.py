@@ -71,6 +71,7 @@ from load import (
 
 from door.compiled import build_name
 from door.games.montecarlo import MonteCarlo
+from door.ui.keymap import HINT
 
 CURSOR_KEYS = (RIGHT, DOWN, LEFT, UP)
 TARGET_RATIO = 0.35
@@ -88,7 +89,8 @@ def mix_keys() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
     move, its undo, the arrows back.  (The keys that bring the cursor from the corner to
     the pair's first card, sent once; the loop.)"""
     p, q = MonteCarlo.new(NUMBER).pairs()[0]  # the hint's pair; p is not on an edge
-    return tuple(arrows(0, p)), (RIGHT, DOWN, LEFT, UP, b"h", b"\r", *arrows(p, q), b"\r",
+    hint = HINT.key.encode()
+    return tuple(arrows(0, p)), (RIGHT, DOWN, LEFT, UP, hint, b"\r", *arrows(p, q), b"\r",
                                  b"u", *arrows(q, p))
 
 

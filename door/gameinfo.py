@@ -112,9 +112,6 @@ class GameInfo:
     stem with no file): "Winnable deals only" solves random deals on demand instead."""
     daily: DailyRule | None = None
     """How it deals the daily challenge (door/games/daily.py); None: it has no challenge."""
-    web_keys: str = ""
-    """The letters of the web play page's key bar while it is played (its key line's keys,
-    with Y and N where it asks a question); "": the common keys only."""
     retired: Mapping[str, str] = field(default_factory=dict)
     """Keys its section no longer has, with why: a sysop.ini that still sets one loads,
     and the log says the key is ignored."""

@@ -188,8 +188,7 @@ MARIANT = register(GameInfo(
     # (the lists of 2026-12-01), frozen forever like the range (docs/daily.md)
     daily=DailyRule({"fd": 2, "fu": 1}, draw=300, winnable="mariant-2+1", undecided=frozenset({
         49, 90, 99, 102, 110, 127, 130, 158, 179, 194, 210, 220, 222, 253, 269, 274, 286,
-        288})),
-    web_keys="1234567890DUHLIXYN"))
+        288}))))
 
 MONTECARLO = register(GameInfo(
     name="montecarlo", title="Monte Carlo", menu_key="C",
@@ -201,8 +200,7 @@ MONTECARLO = register(GameInfo(
              "still_winnable_auto": on_off},
     solver=Solver("door.games.montecarlo_solver", budget=10.0),
     still_winnable=True, winnable=_montecarlo_list,
-    daily=DailyRule({"mode": "strict"}, draw=10_000, winnable="montecarlo-strict"),
-    web_keys="HUFXYN"))
+    daily=DailyRule({"mode": "strict"}, draw=10_000, winnable="montecarlo-strict")))
 
 AUNTMARY = register(GameInfo(
     name="auntmary", title="Aunt Mary", menu_key="A",
@@ -215,8 +213,7 @@ AUNTMARY = register(GameInfo(
     still_winnable=True, winnable=_auntmary_list,
     daily=DailyRule({}, draw=600, winnable="auntmary", undecided=frozenset({
         33, 55, 67, 99, 100, 142, 143, 146, 158, 165, 202, 223, 238, 242, 247, 261, 270, 271,
-        354, 360, 400, 437, 440, 501, 523})),
-    web_keys="123456WFSHTURXYN"))
+        354, 360, 400, 437, 440, 501, 523}))))
 
 ANCIENTO = register(GameInfo(
     name="anciento", title="Anciento", menu_key="N",
@@ -227,8 +224,7 @@ ANCIENTO = register(GameInfo(
     player="door.games.anciento_player:search_move",
     # numbers: its numbered games (door.games.anciento.SELECT_NUMBERS, not imported here:
     # reading the records loads no engine; tests/test_gamelist.py checks they agree)
-    daily=DailyRule({"board": "8x12", "easy": False}, numbers=range(1, 32001)),
-    web_keys="N-+XSV"))
+    daily=DailyRule({"board": "8x12", "easy": False}, numbers=range(1, 32001))))
 
 
 def default_options() -> dict[str, Any]:

@@ -29,11 +29,12 @@ from ..term import Key
 from ..term.keys import MOUSE_KEYS
 from ..term.mouse import reports_mouse
 from .describe import screen_words, show_words
+from .keymap import DESCRIBE
 from .pointer import box_key_at, key_at
 
-DESCRIBE_KEY = "f9"
-"""The key that shows the screen in words (``F9``)."""
-DESCRIBE_LABEL = "F9"
+DESCRIBE_KEY = DESCRIBE.key
+"""The key that shows the screen in words (``F9``): the key map's (door/ui/keymap.py)."""
+DESCRIBE_LABEL = DESCRIBE.label
 
 
 class Board(Protocol):

@@ -21,6 +21,8 @@ from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
 from .instructions import show_instructions
+from .key_overlay import show_menu_keys
+from .keymap import HELP, REDO, UNDO
 from .number_input import DIGITS_ONLY, read_digits
 from .widgets import header, message, read_line, status_line
 
@@ -58,21 +60,15 @@ def easy_mode(session: Session) -> bool:
     return session.settings.anciento.easy if easy is None else easy
 
 
-def draw_menu(session: Session) -> tuple[int, int]:
-    """Draw the menu box; return (row, column) of its prompt line."""
-    screen = session.screen
+STATUS_KEYS = f"R, P or S: play · T E L D I · {HELP.label} keys · Esc: back"
+
+
+def menu_rows(session: Session) -> list[tuple[str, str, str]]:
+    """The menu's lines: key, entry, what it does or is set to ("" for a gap)."""
     choices = screen_choices(session)
-    screen.clear()
-    screen.cursor = None
-    header(session, "Anciento")
-    top = max(1, (screen.rows - BOX_HEIGHT) // 2)
-    left = (screen.cols - BOX_WIDTH) // 2
-    screen.fill(top, left, BOX_HEIGHT, BOX_WIDTH, " ", theme.NORMAL)
-    screen.box(top, left, BOX_HEIGHT, BOX_WIDTH, theme.FRAME_BRIGHT, style=DOUBLE)
-    screen.put(top, left + 2, " New Anciento game ", theme.TITLE)
     board = session.settings.anciento.board.replace("x", " x ")
     timer = f"{choices.timer_minutes} minutes" if choices.timer_minutes else "off"
-    rows = [
+    return [
         ("R", "Random game", "stones nobody can ask for again"),
         ("P", "Pick a game", "a numbered game, chosen for you"),
         ("S", "Select a game", f"type its number, {SELECT_NUMBERS.start} to "
@@ -86,13 +82,26 @@ def draw_menu(session: Session) -> tuple[int, int]:
         ("D", "Demo", "watch the demo player"),
         ("I", "How to play", f"board {board}"),
     ]
-    for i, (key, name, what) in enumerate(rows):
+
+
+def draw_menu(session: Session) -> tuple[int, int]:
+    """Draw the menu box; return (row, column) of its prompt line."""
+    screen = session.screen
+    screen.clear()
+    screen.cursor = None
+    header(session, "Anciento")
+    top = max(1, (screen.rows - BOX_HEIGHT) // 2)
+    left = (screen.cols - BOX_WIDTH) // 2
+    screen.fill(top, left, BOX_HEIGHT, BOX_WIDTH, " ", theme.NORMAL)
+    screen.box(top, left, BOX_HEIGHT, BOX_WIDTH, theme.FRAME_BRIGHT, style=DOUBLE)
+    screen.put(top, left + 2, " New Anciento game ", theme.TITLE)
+    for i, (key, name, what) in enumerate(menu_rows(session)):
         row = top + 2 + i
         if key:
             screen.put(row, left + 3, key, theme.HOTKEY)
             screen.put(row, left + 6, name, theme.BRIGHT)
             screen.put(row, left + 22, what, theme.LABEL)
-    status_line(session, "R, P or S: play · T E L D I · Esc: back")
+    status_line(session, STATUS_KEYS)
     return top + BOX_HEIGHT - 2, left + 3
 
 
@@ -129,15 +138,21 @@ async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> A
         elif char == "l":
             game = await _load(session)
             if isinstance(game, Anciento):
-                choices.note = "Your saved game: take back (-) and put back (+) to replay it."
+                choices.note = (f"Your saved game: take back ({UNDO.label}) and put back "
+                                f"({REDO.label}) to replay it.")
                 return game
             error = game
         elif char == "d":
             number = random_number(SELECT_NUMBERS)
             demo = Anciento.new(number, board=board, easy=easy_mode(session))
             await screen_cls(session, demo, demo=True).run_demo()
-        elif char == "i" or char == "?" or key.name == "f1":
+        elif char == "i":
             await show_instructions(session, "anciento")
+        elif key.name == "f1" or char == HELP.key:
+            own = [(k, f"{name}: {what}") for k, name, what in menu_rows(session) if k]
+            own += [("Enter", "pick a game"), ("Esc Q", "back")]
+            await show_menu_keys(session, "The Anciento menu", own, {
+                "i": ("how to play", lambda: show_instructions(session, "anciento"))})
         elif key.name != "resize":
             error = "Choose R, P or S to play; T, E, L, D, I; Esc goes back."
         if error:

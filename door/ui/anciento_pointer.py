@@ -7,8 +7,9 @@ from __future__ import annotations
 from ..games.anciento import Anciento
 from ..term import Key
 from .anciento_screen import GRID_LEFT, GRID_TOP, SQUARE, AncientoScreen
+from .keymap import UNDO
 
-TAKE_BACK = Key("char", "-")
+TAKE_BACK = Key("char", UNDO.key)
 
 
 def square_at(game: Anciento, row: int, col: int) -> int | None:

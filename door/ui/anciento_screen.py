@@ -7,9 +7,10 @@ a pair of brackets in place of the square's side lines, so it reads in monochrom
 
 Keys follow the DOS original's F-keys, each with a letter twin: arrows move the cursor (O/F2
 skips occupied squares), Enter places the stone, N/F6 checks the fitting squares one by one,
-``-``/``+`` (or U/R) take back and put back, X/F10 ends the game and adds the bonuses,
-S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, V shows the demo player,
-P/F7 asks the search player for a hint (not H: h is a column).
+S/F4 saves under a name, W/F3 pauses the timer and T/F5 removes it, M shows the demo player.
+The keys every game shares are the key map's (door/ui/keymap.py), the seed's own as aliases:
+U (or ``-``) takes back and R (``+``) puts back, X (F10) ends the game and adds the bonuses,
+P (F7) asks the search player for a hint (not H: h is a column).
 A square is typed the chess way, column letter then row number (``e4``, docs/notation.md):
 the letters a–l name columns and are never command keys, on either board size (so the
 instructions are ``I`` inside the ``?`` help, not on the board).
@@ -51,6 +52,7 @@ from ..term import Key
 from ..term.digits import is_digit
 from ..term.screen import Attr
 from . import theme
+from .anciento_keys import KEY_MAP
 from .anciento_menu import anciento_menu, screen_choices
 from .anciento_stones import (
     EDGE,
@@ -63,7 +65,9 @@ from .anciento_stones import (
 )
 from .anciento_timer import Timer
 from .game_screen import GameScreen, play_game
+from .key_overlay import is_help, show_menu_keys
 from .key_waiter import KeyWaiter
+from .keymap import RESIGN, UNDO, Action
 from .number_input import choice_number
 from .widgets import confirm, plural, read_line
 
@@ -77,8 +81,12 @@ PLAYED, STOPPED, LEFT = "played", "stopped", "left"
 """How a demo move ended (``_demo_move``)."""
 log = logging.getLogger(__name__)
 
-HINT_KEY = "p"
-"""Hint (or F7): not H, which is the column h on both boards."""
+DEMO_KEYS = [("Enter Space N", "the demo player's next move"),
+             ("R", "let it run (any key stops it)"), ("Esc Q", "leave the demo")]
+"""The demo's keys, as ``?`` shows them during it."""
+DEMO_KEY = "m"
+"""The demo player on a fresh game: "watch the master play" (the seed's sample game).  V is
+"still winnable?" in the key map, which Anciento has not."""
 HINTED = theme.HINTED
 """The hinted empty square: a lit ``<->`` (the text reads in monochrome too)."""
 HINT_THINKING = "Hint: thinking...  keys work meanwhile · Esc drops it."
@@ -91,7 +99,6 @@ change on the caller's line (about 15 bytes instead of 30), and brackets read in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 CORNERS = {"home": (0, 0), "pgup": (0, -1), "end": (-1, 0), "pgdn": (-1, -1)}
-TAKE_BACK, PUT_BACK = "-u", "+=r"
 COLUMN_LETTERS = "abcdefghijkl"
 """Letters that start a square name on the widest board: never command keys here."""
 
@@ -104,6 +111,7 @@ def square_origin(game: Anciento, square: int) -> tuple[int, int]:
 
 class AncientoScreen(GameScreen):
     info = gamelist.ANCIENTO
+    keys = KEY_MAP
     game: Anciento
     numbers = SELECT_NUMBERS
     score_on_board = True       # in the panel, beside the BONUS and the stones left
@@ -113,15 +121,10 @@ class AncientoScreen(GameScreen):
         f"4 (a Quatro) two of each.  Shapes {' '.join(SHAPE_GLYPHS)}"
         f" ({' '.join(SHAPE_TEXT)}), patterns 1-6.",
         "",
-        "Arrows, Home End PgUp PgDn  move the [ ] cursor    *  centre",
-        "Enter, Space or Ins  place      N or F6  next square that fits",
-        "Column letter + row number: e4 puts the stone on e4 at once",
-        "- or U  take back     + or R  put back     (unlimited, no penalty)",
-        "X or F10  end the game: the bonuses are added",
-        "O or F2  skip occupied squares     V  demo (on a fresh game)",
-        "P or F7  hint: the demo player's square (the hall marks the game)",
-        "W or F3  pause the timer     T or F5  remove / put back the timer",
-        "S or F4  save under a name   Q  leave (the game is kept)",
+        "A square is its column letter and row number: e4.  Taking back and",
+        "putting back are unlimited and free.  The game ends when you end it",
+        "(nothing can be placed, or all is placed): the bonuses are added.",
+        "A hint is the search player's square: the hall marks the game.",
         "",
         "Points: 0 on the shaded edge; inside 1 2 4 8 for 1 2 3 4 neighbours,",
         "times BONUS, which doubles after every Quatro.  At the end: 1000,",
@@ -184,7 +187,7 @@ class AncientoScreen(GameScreen):
     def key_line(self) -> str:
         if self.demo:
             return "DEMO  Enter/Space: next move · R: run (any key stops) · Esc: leave the demo"
-        return "Arrows+Enter or e4 place · N check · -/+ back/fwd · X end · S save · V demo"
+        return KEY_MAP.key_line()
 
     # -- the game loop: the frame's, with a clock ------------------------------------------
     async def run(self) -> None:
@@ -251,9 +254,6 @@ class AncientoScreen(GameScreen):
         if not self.hints:
             return ""
         return f"{plural(self.hints, 'hint')} used: the hall of fame marks this game."
-
-    def status_text(self) -> str:
-        return super().status_text().replace("? help", "P hint · ? help", 1)
 
     def verdict(self) -> str:
         game = self.game
@@ -331,18 +331,10 @@ class AncientoScreen(GameScreen):
         elif char == "n" or key.name == "f6":
             self.check()
             checking = True
-        elif char and char in TAKE_BACK:
-            self.take_back()
-        elif char and char in PUT_BACK:
-            self.put_back()
-        elif char == "x" or key.name == "f10":
-            await self.end_game()
         elif char == "s" or key.name == "f4":
             await self.save()
-        elif char == "v":
+        elif char == DEMO_KEY:
             await self.demo_here()
-        elif char == HINT_KEY or key.name == "f7":
-            self.ask_hint()
         elif char == "o" or key.name == "f2":
             self.skip = not self.skip
             self.say(f"Skip occupied squares: {'on' if self.skip else 'off'}.")
@@ -395,7 +387,8 @@ class AncientoScreen(GameScreen):
         name = game.square_name(square)
         stone = game.current
         if stone is None:
-            self.refuse("Every stone is placed: press X to end the game and collect the bonus.")
+            self.refuse(f"Every stone is placed: press {RESIGN.label} to end the game and "
+                        "collect the bonus.")
             return
         taken = game.board[square]
         if taken is not None:
@@ -421,10 +414,11 @@ class AncientoScreen(GameScreen):
             self._over_told = False
             return
         if game.current is None:
-            self.say("All 72 stones are placed! Press X to end the game and collect 1000.")
+            self.say(f"All 72 stones are placed! Press {RESIGN.label} to end the game and "
+                     "collect 1000.")
         else:
-            self.say(f"{stone_label(game.current)} fits nowhere: take back (-) or "
-                     f"end the game (X).")
+            self.say(f"{stone_label(game.current)} fits nowhere: take back ({UNDO.label}) or "
+                     f"end the game ({RESIGN.label}).")
         if not self._over_told:
             self.session.bell()
             self._over_told = True
@@ -434,10 +428,10 @@ class AncientoScreen(GameScreen):
         squares = game.check()
         if not squares:
             if game.current is None:
-                self.refuse("Every stone is placed: press X to end the game.")
+                self.refuse(f"Every stone is placed: press {RESIGN.label} to end the game.")
             else:
-                self.refuse(f"{stone_label(game.current)} fits nowhere: take back (-) or "
-                            "end the game (X).")
+                self.refuse(f"{stone_label(game.current)} fits nowhere: take back "
+                            f"({UNDO.label}) or end the game ({RESIGN.label}).")
             return
         self.check_index = (self.check_index + 1) % len(squares)
         name, points = squares[self.check_index]
@@ -446,6 +440,18 @@ class AncientoScreen(GameScreen):
         quatro = " (a Quatro)" if len(game.neighbours(square)) == 4 else ""
         self.say(f"Check {self.check_index + 1} of {len(squares)}: {name} scores "
                  f"{plural(points, 'point')}{quatro}.  N: next · Enter: place.")
+
+    async def resign(self) -> None:
+        """X (or F10): the seed's End, the key map's resign."""
+        await self.end_game()
+
+    async def shared_key(self, action: Action, key: Key) -> None:
+        """The key map's keys, as any key but N: Check starts again from its first square."""
+        self.check_index = -1
+        await super().shared_key(action, key)
+
+    async def redo_key(self) -> None:
+        self.put_back()
 
     def take_back(self) -> None:
         game = self.game
@@ -632,8 +638,9 @@ class AncientoScreen(GameScreen):
                         return
                     if char == "r":
                         running = True
-                    elif char == "?" or key.name == "f1":
-                        await self.show_help()
+                    elif is_help(key):
+                        self.draw()
+                        await show_menu_keys(self.session, "The demo", DEMO_KEYS)
                         continue
                     elif key.name != "enter" and char not in (" ", "n"):
                         if key.name != "resize":

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .anciento_screen import AncientoScreen
 from .anciento_stones import stone_words
 from .describe import listing
+from .keymap import RESIGN, UNDO
 from .widgets import plural
 
 
@@ -33,7 +34,8 @@ def board_words(screen: AncientoScreen) -> list[str]:
         fits = [f"{name} ({plural(points, 'point')})" for name, points in game.check()]
         lines.append(f"Your stone: {stone_words(stone)}. "
                      + (f"It fits on {listing(fits)}." if fits
-                        else "It fits nowhere: take back (-) or end the game (X)."))
+                        else f"It fits nowhere: take back ({UNDO.label}) or end the game "
+                          f"({RESIGN.label})."))
     taken = game.board[screen.cursor]
     lines.append(f"Cursor on {game.square_name(screen.cursor)}, "
                  f"{stone_words(taken) if taken else 'empty'}.")

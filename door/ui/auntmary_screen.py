@@ -19,10 +19,11 @@ only, mixable:
 
 Dropping a card where it was picked up sends it home when it can go (the old double click);
 ``H`` sends home the card under the cursor.  ``S`` turns a stock card, or redeals when the
-stock is empty.  ``T`` gives a tip, the solver's next move (door/ui/solver_hint.py; ``?``
-is the frame's help), ``U``
-undoes, ``R`` or Ctrl-Y redoes, ``A`` auto-finishes when the engine says every card can go
-home (offered on the message line the moment it can), ``X`` resigns after a confirmation.
+stock is empty.  ``A`` auto-finishes when the engine says every card can go home (offered
+on the message line the moment it can).  The keys every game shares come from the key map
+(door/ui/keymap.py): ``P`` gives a tip, the solver's next move (door/ui/solver_hint.py;
+it was ``T``, which now says so), ``U`` undoes, ``R`` or Ctrl-Y redoes, ``X`` resigns
+after a confirmation, ``?`` shows the map.
 Aunt Mary never ends by itself.  "Stuck" is when no move of any kind is left
 (``game.stuck``: no stock turn, no redeal, no card to move).  When moves remain but the
 engine has proven by a complete search that none can send a card home or turn one over
@@ -45,8 +46,10 @@ from ..session import Session
 from ..term import Key
 from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
+from .auntmary_keys import KEY_MAP
 from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label, shown_cards
 from .game_screen import GameScreen, play_game
+from .keymap import HINT, REDO, RESIGN, UNDO
 from .widgets import plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
@@ -99,8 +102,8 @@ LEGEND = [
     ("Enter", "pick up, then drop"),
     ("1-6 W F", "pick up/drop by key"),
     ("S", "turn a card/redeal"),
-    ("H T A", "home · tip · finish"),
-    ("U R X", "undo · redo · resign"),
+    (f"H A {HINT.label}", "home · finish · hint"),
+    (f"{UNDO.label} {REDO.label} {RESIGN.label}", "undo · redo · resign"),
     ("▒▒ 3", "3 cards face down"),
 ]
 
@@ -163,24 +166,18 @@ def tip_target(game: AuntMary, move: str) -> str | None:
 
 class AuntMaryScreen(GameScreen):
     info = gamelist.AUNTMARY
+    keys = KEY_MAP
     game: AuntMary
-    key_line = "Enter 1-6 W F: pick/drop · S stock · H home · T tip · U/R undo/redo · X resign"
     help_lines: ClassVar[list[str]] = [
         "Build the columns down in alternating colours; send every card home,",
         "A to K by suit.  Only a King (or a run headed by one) fills a space.",
         "",
-        "Arrows, Tab move the cursor; on a column, Up/Down: how many cards",
-        "Enter/Space pick up what is under the cursor; again: drop it there",
-        "1-6         pick up a column (as many cards as fit go), or drop on it",
-        "W           pick up the waste card       F  drop on the foundations",
-        "            (nothing picked up: F walks the cursor along them)",
-        "H           send the card under the cursor home; so does dropping",
-        "            a card back where you picked it up",
-        "S           turn a stock card; on an empty stock: redeal (3 passes)",
-        "Esc/Bksp    put back what you picked up",
-        "T  tip: the solver's move  A  auto-finish   X  resign (asks first)",
-        "U  undo   R or Ctrl-Y  redo (as many as you like, free)",
-        "I  how to play   Q  leave (kept)   V  still winnable? (hall marks it)",
+        "A column picked up by its key moves as many cards as fit where you",
+        "drop them; with the cursor, Up/Down choose how many.  Dropping a card",
+        "back where you picked it up sends it home, if it can go.",
+        "The stock turns one card at a time; an empty stock redeals the",
+        "waste, three passes in all.  Undo and redo are free, as many as you",
+        "like.",
         "",
         "A foundation's top card may come back: pick it up, drop it on a column.",
         "Score: the cards on the foundations, 52 at most.",
@@ -224,12 +221,6 @@ class AuntMaryScreen(GameScreen):
             self._deal()
         elif char == "h":
             self._home_key()
-        elif char == "t":
-            self._tip()
-        elif char == "u":
-            self._step_back(undo=True)
-        elif char == "r" or key.name == "ctrl-y":
-            self._step_back(undo=False)
         elif char == "a":
             self.picked = None
             self._play("auto")
@@ -446,6 +437,12 @@ class AuntMaryScreen(GameScreen):
         if status is Status.PLAYING and game.hopeless:
             return HOPELESS
         return ""
+
+    async def hint_key(self) -> None:
+        self._tip()
+
+    async def redo_key(self) -> None:
+        self._step_back(undo=False)
 
     def _tip(self) -> None:
         self.picked = None

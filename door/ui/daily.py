@@ -28,6 +28,7 @@ from ..term.screen import Attr
 from . import daily_status, theme
 from .daily_status import daily_attempt
 from .game_screen import Opening, ordinal, play_game, unfinished
+from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .number_input import choice_number
 from .replay import replay_record, replay_stored, screen_class
 from .widgets import confirm, header, message, status_line
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 STREAK_DAYS = 400
 """How far back streaks are counted."""
 TODAY, MONTH, STREAKS, LEAGUE, BOARDS = "today", "month", "streaks", "league", "boards"
-KEYS = "1-4 ←→ game · P play · R replay · Esc back"
+KEYS = "1-4 ←→ game · P play · R replay · ? keys · Esc back"
 VIEW_KEYS = "T today's board · M this month · S streaks · ↑↓ pick a game to replay (R)"
 LEAGUE_VIEW_KEYS = "T today · M month · S streaks · L league · B boards · ↑↓ R replay"
 """With [league] on: the league ladder (L) and board against board (B) too."""
@@ -307,6 +308,11 @@ class DailyBoard:
             key = await self.session.key()
             char = key.char.lower() if key.is_char else ""
             index = self.games.index(self.game)
+            if is_help(key):
+                view_keys = LEAGUE_VIEW_KEYS if self.league else VIEW_KEYS
+                await show_menu_keys(self.session, "The daily challenge",
+                                     entries_from_line(f"{KEYS} · {view_keys}"))
+                continue
             if key.name == "esc" or char == "q":
                 return
             if key.name in ("right", "left"):

@@ -47,7 +47,12 @@ from ..watch import HUB, WatchedGame, watching_on
 from . import theme
 from .daily_status import attempt_note, daily_attempt
 from .instructions import show_instructions
+from .key_overlay import show_key_map, show_menu_keys
 from .key_waiter import KeyWaiter
+from .keymap import DESCRIBE, Action, GameKeys, key_of
+from .keymap import HELP as HELP_ACTION
+from .keymap import RESIGN as RESIGN_ACTION
+from .keymap import UNDO as UNDO_ACTION
 from .menu import messages_news
 from .number_input import DIGITS_ONLY, read_digits
 from .parts import Parts
@@ -61,14 +66,12 @@ from .solver_view import (
     winnable_only_label,
 )
 from .still_winnable import DAILY_DAY, STILL_ASKS, StillWinnable, auto_label, auto_on, toggle_auto
-from .still_winnable import KEY as STILL_KEY
 from .widgets import box_text, confirm, fit_keys, header, message, plural, status_line
 
 log = logging.getLogger(__name__)
 NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
 
 AGAIN, NEW_DEAL, MENU = "again", "new", "menu"
-RESIGN_KEY = "x"
 SOLVER_PROVED = "The solver proved it: this game cannot be won any more."
 
 
@@ -96,7 +99,12 @@ class GameScreen(ABC):
     info: ClassVar[GameInfo]     # the game's record (door.gamelist), which names the screen
     name: ClassVar[str]          # from the record: registry name, e.g. "pebbles"
     title: ClassVar[str]         # from the record: shown in the header, e.g. "Pebbles"
-    help_lines: ClassVar[list[str]]  # the one-screen help (? or F1)
+    help_lines: ClassVar[list[str]]
+    """The rules in short, on one screen: ``?`` twice (the first shows the key map)."""
+    keys: ClassVar[GameKeys]
+    """The game's part of the key map (door/ui/keymap.py): its own moves, set in the
+    game's own screen module (``keys = KEY_MAP``, from door/ui/<name>_keys.py); a screen
+    that sets none gets the shared keys alone."""
     numbers: ClassVar[range] = CARD_GAME_NUMBERS
     solvable: ClassVar[bool] = False
     """A solver says at the end whether the deal could be won (the record has a solver)."""
@@ -111,6 +119,8 @@ class GameScreen(ABC):
             cls.name, cls.title = cls.info.name, cls.info.title
             cls.solvable = cls.info.solver is not None
             cls.still_winnable = cls.info.still_winnable
+            if "keys" not in cls.__dict__:
+                cls.keys = GameKeys(title=cls.title, moves=())
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -193,7 +203,8 @@ class GameScreen(ABC):
             box_text(session, lines, title=f"New {cls.title} game")
             status_line(session, "Enter: random deal · W winnable only"
                         + (" · A ask after moves" if cls.still_winnable else "")
-                        + " · Esc: back" if cls.solvable else "Enter: random deal · Esc: back")
+                        + " · ? keys · Esc: back" if cls.solvable
+                        else "Enter: random deal · ? keys · Esc: back")
             message(session, error, theme.WARNING if error else theme.MESSAGE)
             row, col = screen.rows // 2 + 5, 22
             end = screen.put(row, col, NUMBER_PROMPT, theme.BRIGHT)
@@ -206,6 +217,9 @@ class GameScreen(ABC):
             if key.name == "esc":
                 return None
             if key.name == "resize":
+                continue
+            if key.name == "f1" or char == HELP_ACTION.key:
+                await show_menu_keys(session, f"New {cls.title} game", cls.deal_keys())
                 continue
             if cls.solvable and char.lower() == "w":
                 toggle_winnable_only(session, cls.name)
@@ -241,6 +255,16 @@ class GameScreen(ABC):
                 error = f"Pick a number from {cls.numbers.start} to {cls.numbers.stop - 1}."
                 continue
             return cls.info.engine_class().new(number, **options)
+
+    @classmethod
+    def deal_keys(cls) -> list[tuple[str, str]]:
+        """The keys of the screen that asks for a game number, as ``?`` shows them."""
+        keys = [("0-9", "type the deal's number, then Enter"), ("Enter", "a random deal")]
+        if cls.solvable:
+            keys.append(("W", "winnable deals only (on, off)"))
+        if cls.still_winnable:
+            keys.append(("A", "\"still winnable?\" after each move"))
+        return [*keys, ("Esc", "back")]
 
     # -- helpers for subclasses -----------------------------------------------------------
     def play(self, move: str) -> bool:
@@ -375,14 +399,17 @@ class GameScreen(ABC):
             char = key.char.lower() if key.is_char else ""
             if key.name == "resize":
                 continue
-            if key.name == "enter" or char in ("e", RESIGN_KEY) or key.name == "f10":
+            action = self.keys.action(key)
+            name = action.name if action is not None else ""
+            if key.name in ("enter", "f10") or char == "e" or name == "resign":
                 self.end_here(reason)
-            elif char == "u" and undo:
+            elif name == "undo" and undo:
                 await self.offer_take_back()
-            elif key.name == "esc" or char == "q":
+            elif name == "quit":
                 self._offer_declined = (reason, len(game.actions))
-                self.say(f"{reason} {'U takes back, ' if undo else ''}X ends the game.")
-                if char == "q":
+                took = f"{UNDO_ACTION.label} takes back, " if undo else ""
+                self.say(f"{reason} {took}{RESIGN_ACTION.label} ends the game.")
+                if key.name != "esc":
                     await self.common_key(key)   # leave, asked as on the board
             else:
                 session.bell()
@@ -395,7 +422,7 @@ class GameScreen(ABC):
         lines = [reason, "", self.score_words(), "",
                  "[E] or Enter  end the game here: final score, hall of fame"]
         if game.can_undo:
-            lines.append(f"[U]  {self.take_back_words()}")
+            lines.append(f"[{UNDO_ACTION.label}]  {self.take_back_words()}")
         lines.append("[Esc]  " + ("look at the board first" if game.no_moves_left
                                   else "play on"))
         self.draw()
@@ -493,18 +520,25 @@ class GameScreen(ABC):
             points, count, asks = inputs
             score = "" if points is None else f"Score {points:<3} · "
             watch = f"{count} watching · " if count else ""   # while others watch this game
-            still = "V still winnable? · " if asks else ""
-            self._status_text = f"{score}{watch}{still}? help · Q quit"
+            keys = self.keys if asks else self.keys_without_still
+            self._status_text = keys.status_keys(f"{score}{watch}")
         return self._status_text
 
     _status_inputs: tuple[int | None, int, bool] | None = None  # status_text's, and …
     _status_text = ""  # … what it made of them
 
     @property
+    def keys_without_still(self) -> GameKeys:
+        """The map as the status line shows it while "still winnable?" cannot be asked (a
+        replay, a watched game): without its ``V``."""
+        lacks = {**self.keys.lacks, "still": "not here"}
+        return GameKeys(self.keys.title, self.keys.moves, lacks, self.keys.words)
+
+    @property
     def key_line(self) -> str:
-        """The short list of keys on the key line: a constant of most screens' classes
-        (``key_line = "…"``), worked out from the game in some (a rule variant's keys)."""
-        raise NotImplementedError
+        """The short list of keys on the key line, from the key map (door/ui/keymap.py):
+        the game's own moves, then hint, undo, redo and resign as in every game."""
+        return self.keys.key_line()
 
     def key_line_state(self) -> Hashable:
         """What the key line shows (subclasses that grey or light up a key add to it)."""
@@ -527,38 +561,82 @@ class GameScreen(ABC):
         none on most screens."""
         return
 
+    def key_map_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The key map as ``?`` shows it here: the game's own keys, then the shared ones."""
+        own = [(move.keys, move.about) for move in self.keys.moves]
+        return [(f"{self.title}: its own keys", own),
+                ("The same in every game", self.keys.map_entries())]
+
     async def show_help(self) -> None:
-        """The keys, on one screen.  Where ``I`` is not the instructions key on the board,
-        it is here."""
-        footer = ("Press any key to go back." if self.instructions_key
-                  else "I: how to play.  Any other key: back.")
-        box_text(self.session, [*self.help_lines, "", footer], title=f"{self.title}: keys")
+        """``?``: the key map over the board (door/ui/key_overlay.py); from it, ``?`` again
+        shows the rules in short and ``I`` how to play."""
+        self.draw()
+        await show_key_map(self.session, f"{self.title}: keys", self.key_map_sections(), {
+            "?": ("rules", self.show_rules), "i": ("how to play", self.show_instructions)})
+
+    async def show_rules(self) -> None:
+        """The rules in short, on one screen (``?`` twice); any key goes back."""
+        box_text(self.session, [*self.help_lines, "", "Press any key to go back."],
+                 title=f"{self.title}: the rules in short")
         await self.session.show()
-        key = await self.session.key()
-        if not self.instructions_key and key.is_char and key.char in "iI":
-            await self.show_instructions()
+        await self.session.key()
 
     async def show_instructions(self) -> None:
         await show_instructions(self.session, self.name)
 
     async def common_key(self, key: Key) -> bool:
-        """Keys every game screen understands: help, instructions, quit, redraw."""
-        if key.name == "f1" or (key.is_char and key.char == "?"):
-            await self.show_help()
+        """Keys every game screen understands: the shared actions of the key map (help,
+        hint, undo, redo, still winnable?, resign, quit), instructions, redraw."""
+        action = self.keys.action(key)
+        if action is not None and action is not DESCRIBE:
+            await self.shared_key(action, key)
+        elif key_of(key) in self.keys.moved:
+            self.refuse(self.keys.moved[key_of(key)])
         elif key.is_char and key.char in "iI" and self.instructions_key:
             await self.show_instructions()
-        elif key.name == "esc" or (key.is_char and key.char in "qQ"):
-            if await confirm(self.session, "Leave this game? It is saved for your next visit."):
-                raise LeaveGame
         elif key.name == "resize":
             pass
-        elif key.is_char and key.char.lower() == RESIGN_KEY:
-            await self.resign()
-        elif self.still is not None and key.is_char and key.char.lower() == STILL_KEY:
-            self.still.ask()
         else:
             return False
         return True
+
+    async def shared_key(self, action: Action, key: Key) -> None:
+        """A shared action: the same key in every game.  One this game has not is refused
+        with why (and where the key the caller may have meant went)."""
+        if not self.keys.has(action.name):
+            why = self.keys.lacks[action.name]
+            moved = self.keys.moved.get(key_of(key), "")
+            self.refuse(f"{why[:1].upper()}{why[1:]}." + (f" {moved}" if moved else ""))
+            return
+        if action.name == "help":
+            await self.show_help()
+        elif action.name == "quit":
+            if await confirm(self.session, "Leave this game? It is saved for your next visit."):
+                raise LeaveGame
+        elif action.name == "resign":
+            await self.resign()
+        elif action.name == "still":
+            if self.still is not None:
+                self.still.ask()
+        elif action.name == "hint":
+            await self.hint_key()
+        elif action.name == "undo":
+            await self.offer_take_back()
+        elif action.name == "redo":
+            await self.redo_key()
+
+    async def hint_key(self) -> None:
+        """The hint key (``P`` in every game): the solver's next move."""
+        self.ask_hint()
+
+    async def redo_key(self) -> None:
+        """The redo key, in games that have one (their screens say it their way)."""
+        try:
+            self.game.redo()
+        except IllegalMove as exc:
+            self.refuse(f"No redo: {exc}.")
+            return
+        self.say("Redone.")
 
     score_on_board: ClassVar[bool] = False
     """The board shows the score beside the figures that change with it (a side

@@ -18,6 +18,7 @@ from ..store.visit import node_doing
 from ..term.digits import parse_number
 from . import theme
 from .daily import DailyBoard
+from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .number_input import choice_number, read_digits
 from .replay import replay_stored
 from .still_winnable import HALL_LEGEND, HALL_MARK
@@ -30,7 +31,7 @@ TOP = 4  # first row of the list
 
 
 def keys_line(count: int) -> str:
-    return f"1-{count} game · # deal · T top · R replay · D daily · Y yours"
+    return f"1-{count} game · # deal · T top · R replay · D daily · Y yours · ? keys"
 
 
 def game_title(game: str) -> str:
@@ -131,6 +132,11 @@ class HallOfFame:
             games = self.games
             index = games.index(self.game)
             picked = choice_number(key.char, len(games)) if key.is_char else None
+            if is_help(key):
+                await show_menu_keys(self.session, "The hall of fame", [
+                    *entries_from_line(keys_line(len(games))), ("↑↓", "choose a game"),
+                    ("Esc Enter Q", "back")])
+                continue
             if key.name in ("esc", "enter") or (key.is_char and key.char.lower() == "q"):
                 return
             if key.name in ("right", "left") or picked or (key.is_char and key.char in "tT#gG"):

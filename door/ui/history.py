@@ -18,6 +18,7 @@ from ..store import StoreError
 from ..store.records import PastGame
 from ..term import Key
 from . import theme
+from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .replay import Replay
 from .still_winnable import HALL_MARK
 from .widgets import header, message, plural, status_line
@@ -25,7 +26,7 @@ from .widgets import header, message, plural, status_line
 log = logging.getLogger(__name__)
 
 TOP = 4  # the column heads' row
-KEYS = "↑↓ choose · R replay · PgUp/PgDn page · Esc back"
+KEYS = "↑↓ choose · R replay · PgUp/PgDn page · ? keys · Esc back"
 UNAVAILABLE = "Your games are unavailable right now. Please try again later."
 
 
@@ -120,6 +121,9 @@ class YourGames:
             key = await self.session.key()
             note = ""
             char = key.char.lower() if key.is_char else ""
+            if is_help(key):
+                await show_menu_keys(self.session, "Your games", entries_from_line(KEYS))
+                continue
             if key.name == "esc" or char == "q":
                 return
             if not loaded or key.name == "resize":

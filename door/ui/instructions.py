@@ -18,6 +18,8 @@ from ..term.art import load_art
 from ..term.codes import Line
 from ..term.screen import BLACK, Screen
 from . import theme
+from .key_overlay import is_help, show_menu_keys
+from .keymap import HELP
 from .pager import page_lines, page_text
 from .widgets import box_text, header, message, status_line
 
@@ -111,7 +113,7 @@ def draw_menu(session: Session, menu: list[Entry], selected: int, note: str) -> 
     screen.cursor = None
     if note:
         message(session, note, theme.WARNING)
-    status_line(session, "Hot key or ↑↓ Enter · Esc or Q back")
+    status_line(session, f"Hot key or ↑↓ Enter · {HELP.label} keys · Esc or Q back")
 
 
 async def instructions_menu(session: Session) -> None:
@@ -127,6 +129,11 @@ async def instructions_menu(session: Session) -> None:
         key = await session.key()
         char = key.char.upper() if key.is_char else ""
         choice = None
+        if is_help(key):
+            await show_menu_keys(session, "Instructions", [
+                ("A-Z", "the page of that [letter]"), ("↑↓ Enter", "move to a page, read it"),
+                ("Esc Q", "back")])
+            continue
         if key.name == "esc" or char == "Q":
             return
         if char in by_key:

@@ -10,10 +10,12 @@ complete suit is removed with ``R`` and its column, or by pressing its own colum
 move or a deal completes one.
 
 Deal (D), Undo (U, with a warning first when the undo would mark the caller a cheater),
-Hint (H: the solver's next move, its cards selected and ``ok`` under where they go, so
-that the destination's key plays it: door/ui/solver_hint.py), "still winnable?" (V, as in
-the other card games), View (L: scroll through columns too tall for the screen), Info (I:
-points, cards to deal, the hall of fame) and
+Hint (P as in every game, and H, the original's HELP: the solver's next move, its cards
+selected and ``ok`` under where they go, so that the destination's key plays it:
+door/ui/solver_hint.py), "still winnable?" (V, as in the other card games), View (L:
+scroll through columns too tall for the screen), Info (I: points, cards to deal, the hall
+of fame), removing a complete suit (E, then its column: R is redo in the key map, which
+Mariant has not) and
 Auto Ending (A, or D with an empty stock; offered by itself the first time it becomes
 possible) complete the original's control panel.  Scores are penalty points: the lowest
 wins, which the info line, Info and the end box all say.
@@ -53,6 +55,7 @@ from .mariant_board import (
     view_rows,
     visible_rows,
 )
+from .mariant_keys import KEY_MAP
 from .mariant_setup import choose_mariant
 from .widgets import box_text, confirm, plural
 
@@ -61,6 +64,9 @@ log = logging.getLogger(__name__)
 SUIT_LENGTH = 13
 UNDO_LABEL = "U undo"
 SCROLL_KEYS = ("up", "down", "pgup", "pgdn", "home", "end")
+REMOVE_KEY = "e"
+"""Remove a complete suit (then its column): "eliminate", the seed's word; R is redo in
+every game's key map (door/ui/keymap.py), which Mariant has not."""
 VIEW_KEY = "l"
 """View (look at every row of long columns): V is "still winnable?", as in the other card
 games."""
@@ -95,26 +101,22 @@ def deal_penalty(game: Mariant) -> tuple[int, int]:
 
 class MariantScreen(GameScreen):
     info = gamelist.MARIANT
+    keys = KEY_MAP
     game: Mariant
     instructions_key = False          # I is Info here; Info's I (again) opens the rules
-    key_line = (f"1-0 pick/put · ↑↓ size · D deal · {UNDO_LABEL} · H hint · "
-                f"{VIEW_KEY.upper()} view · I info · X resign")
     help_lines: ClassVar[list[str]] = [
         "Build down, one rank at a time, in any suit but the partner suit:",
         "spades never go on clubs nor clubs on spades, hearts never on",
         "diamonds nor diamonds on hearts.  Sort all 104 cards into 8 suits.",
         "",
-        "1-0 (or ←→ Enter) select the topmost group of a column; the same",
-        "         key again (or ↓) takes one card fewer, ↑ one more",
-        "1-0      then: move the selected cards onto that column",
-        "Esc      drop the selection      R + 1-0   remove a complete suit",
-        "D        deal a card on each column (A: Auto Ending, at the end)",
-        "U        undo, 2 points; warns you first when it would mark you",
-        "         as a cheater (an undo taking back a card you have seen)",
-        "H        hint: the solver's move (its cards selected, ok where)",
-        f"{VIEW_KEY.upper()}        view every row of long columns (↑↓ PgUp PgDn to scroll)",
-        "I        info: points, cards to deal, hall of fame; I again: rules",
-        "V        still winnable? (hall marks it)   X resign   Q leave",
+        "A column key selects the topmost group of that column (cards that",
+        "follow down in one suit); a second column key moves it there.  A",
+        "complete suit, King down to Ace, leaves the board for free.",
+        "Deal puts one card on each column; Auto Ending sorts the rest once",
+        "every column is one clean group.",
+        "",
+        "An undo costs 2 points, and one that takes back a card you have",
+        "seen marks you a cheater (the undo key lights up first).",
         "",
         "Points: 1 a move, 2 an undo, 5 per empty column at a deal unless",
         "each column is one clean group.  The LOWEST score wins.",
@@ -182,22 +184,21 @@ class MariantScreen(GameScreen):
             self.say("Selection dropped.")
         elif char == "d":
             await self._deal()
-        elif char == "u":
-            await self._undo()
-        elif char == "h":
-            self.sel = None
-            self.ask_hint()
         elif char == VIEW_KEY:
             self._start_view()
         elif char == "i":
             await self._info()
-        elif char == "r":
+        elif char == REMOVE_KEY:
             await self._remove_key()
         elif char == "a":
             await self._auto_ending(offered=False)
         else:
             return False
         return True
+
+    async def hint_key(self) -> None:
+        self.sel = None                   # the hint selects its own cards
+        self.ask_hint()
 
     def refuse(self, reason: str) -> None:
         """The engine's reasons name cards as ``6D``: said as the board shows them."""
@@ -313,7 +314,8 @@ class MariantScreen(GameScreen):
         if text == "auto":
             return "Auto Ending (A)."
         if text.startswith("r"):
-            return f"remove the complete suit of column {text[1:]} (R, {text[1:]})."
+            return (f"remove the complete suit of column {text[1:]} "
+                    f"({REMOVE_KEY.upper()}, {text[1:]}).")
         src_key, dst_key = text.split(">")
         src, dst = KEYS.index(src_key[0]), KEYS.index(dst_key)
         count = int(src_key[2:]) if ":" in src_key else game.group_length(src)

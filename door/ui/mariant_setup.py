@@ -19,8 +19,16 @@ from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
 from .cards import BLACK_CARD, FACE_DOWN, FACE_DOWN_TEXT, RED_CARD
+from .key_overlay import show_menu_keys
+from .keymap import HELP
 from .solver_view import pick_winnable, toggle_winnable_only, winnable_only, winnable_only_label
 from .widgets import header, message, status_line
+
+SETUP_KEYS = [("↑↓ Tab", "face down or face up"), ("←→ - +", "fewer or more cards"),
+              ("0-9", "the game number"), ("Backspace", "take back a digit"),
+              ("W", "winnable deals only (on, off)"), ("Enter", "deal (no number: random)"),
+              ("Esc", "back")]
+"""The setup screen's keys, as ``?`` shows them."""
 
 MIN_DOWN, MIN_UP, MAX_CARDS = 2, 1, 7
 COLUMNS, DECK = 10, 104
@@ -118,7 +126,8 @@ def draw_setup(session: Session, setup: Setup) -> tuple[int, int]:
     screen.put(number_row + 1, x, winnable_only_label(on)
                + ("  (Enter: a deal that can be won)" if on else ""), theme.LABEL)
     screen.cursor = (number_row, end + len(setup.number))
-    status_line(session, "↑↓ ←→ setup · digits: number · W winnable · Enter · Esc back")
+    status_line(session, f"↑↓ ←→ setup · digits: number · W winnable · Enter · {HELP.label} keys"
+                         " · Esc back")
     return number_row, end
 
 
@@ -171,6 +180,9 @@ async def choose_mariant(session: Session, numbers: range = CARD_GAME_NUMBERS) -
                 return Mariant.new(number, fd=setup.down, fu=setup.up)
             error = f"Pick a game number from {numbers.start} to {numbers.stop - 1}."
         elif key.name == "resize":
+            continue
+        elif key.name == "f1" or char == HELP.key:
+            await show_menu_keys(session, "New Mariant game", SETUP_KEYS)
             continue
         else:
             error = "Arrows change the setup, digits the game number; Enter deals, Esc backs out."

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..games.mariant import Mariant
 from .describe import card_words, cards_words, listing
 from .mariant_board import COLUMNS, KEYS
-from .mariant_screen import MariantScreen
+from .mariant_screen import REMOVE_KEY, MariantScreen
 from .widgets import plural
 
 
@@ -29,7 +29,7 @@ def move_words(game: Mariant, move: str) -> str | None:
     a part of a group to an empty column (said once for all)."""
     if move in ("d", "auto") or move.startswith("r"):
         return {"d": "deal (D)", "auto": "Auto Ending (A)"}.get(
-            move, f"remove the suit of column {move[1:]} (R {move[1:]})")
+            move, f"remove the suit of column {move[1:]} ({REMOVE_KEY.upper()} {move[1:]})")
     head, dst_key = move.split(">")
     src_key, _, count_text = head.partition(":")
     src, dst = KEYS.index(src_key), KEYS.index(dst_key)

@@ -8,6 +8,8 @@ from .. import gamelist
 from ..config import QUIT_DIRECT, QUIT_TO_BBS, MenuEntry
 from ..session import Session
 from . import theme
+from .key_overlay import show_menu_keys
+from .keymap import HELP
 from .widgets import confirm, header, message, status_line
 
 Action = Callable[[Session], Awaitable[None]]
@@ -17,6 +19,12 @@ FEATURE_NAMES = {
     "instructions": "Instructions", "whosonline": "Who's online",
     "settings": "Terminal settings", "watch": "Watching", "daily": "The daily challenge",
 }
+
+
+MENU_KEYS = [("A-Z", "the entry of that [letter]"), ("↑↓ Enter", "move to an entry, choose it"),
+             ("Home End", "the first, the last entry"), ("Ctrl-R", "draw the screen again")]
+"""The main menu's keys, as ``?`` shows them (the entries' own letters are on the menu)."""
+MENU_KEYS_LINE = f"Hot key or ↑↓ Enter · Ctrl-R redraws · {HELP.label} keys"
 
 
 class QuitDoor(Exception):
@@ -52,7 +60,7 @@ def draw_menu(session: Session, entries: tuple[MenuEntry, ...], selected: int,
     if footer and prompt_row + 1 < screen.rows - 2:
         screen.center(prompt_row + 1, footer[:screen.cols - 2], theme.LABEL)
     screen.cursor = (prompt_row, left + 13)
-    status_line(session, "Hot key or ↑↓ Enter · Ctrl-R redraws")
+    status_line(session, MENU_KEYS_LINE)
 
 
 async def main_menu(session: Session, actions: dict[str, Action]) -> None:
@@ -87,6 +95,8 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
             selected = len(entries) - 1
         elif key.name == "enter":
             choice = selected
+        elif key.name == "f1" or (key.is_char and key.char == HELP.key):
+            await show_menu_keys(session, "The main menu", MENU_KEYS)
         elif key.name != "resize":
             session.bell()
             note = "Press one of the highlighted keys."

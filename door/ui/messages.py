@@ -15,6 +15,7 @@ from ..store.visit import node_doing
 from ..term.width import for_display, pad, wrap
 from . import theme
 from .editor import ABANDON_QUESTION, edit_message
+from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .widgets import (
     confirm,
     cut,
@@ -29,7 +30,7 @@ from .widgets import (
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = "Messages are unavailable right now. Please try again later."
-LIST_KEYS = "↑↓ Enter read · W write · A all/new · D delete · Esc"
+LIST_KEYS = "↑↓ Enter read · W write · A all/new · D delete · ? keys · Esc"
 READ_KEYS = "Space more · PgUp back · R reply · D delete · Esc"
 TOP = 4
 BODY_WIDTH = 76
@@ -106,6 +107,10 @@ class MessageCentre:
             key = await self.session.key()
             self.note = ""
             char = key.char.lower() if key.is_char else ""
+            if is_help(key):
+                await show_menu_keys(self.session, "The message centre",
+                                     entries_from_line(LIST_KEYS))
+                continue
             if key.name == "esc" or char == "q":
                 return
             if key.name == "up":

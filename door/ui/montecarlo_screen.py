@@ -61,6 +61,8 @@ from ..term.screen import BLACK, YELLOW, Attr
 from . import theme
 from .cards import BLACK_CARD, card_label
 from .game_screen import GameScreen, play_game
+from .keymap import HELP, HINT, QUIT, UNDO
+from .montecarlo_keys import KEY_MAP
 from .widgets import confirm, plural
 
 # -- layout (rows and columns on the 80-column screen) ------------------------------------
@@ -82,9 +84,8 @@ MOVED_MARK, DEALT_MARK = "↑", "+"
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 COLUMN_KEYS, ROW_KEYS = "abcde", "12345"
-UNDO_KEY, NO_UNDO_KEY = "U undo", "U none"
-STRICT_KEY_LINE = f"Arrows+Enter or b2c3: pick a pair · H hint · {UNDO_KEY} · X resign"
-RELAXED_KEY_LINE = f"Arrows+Enter or b2c3 · H hint · {UNDO_KEY} · F consolidate · X resign"
+UNDO_KEY, NO_UNDO_KEY = f"{UNDO.label} undo", f"{UNDO.label} none"
+STRICT_KEY_LINE, RELAXED_KEY_LINE = KEY_MAP.key_lines()
 """U on the key line: greyed when nothing can be undone (the pairs since cards were last
 dealt from the stock, as the panel says), and in monochrome, which cannot grey, worded.
 Short: it changes at every consolidation that deals, and back at the next pair."""
@@ -122,22 +123,17 @@ def consolidation_summary(event: Consolidation) -> str:
 
 class MonteCarloScreen(GameScreen):
     info = gamelist.MONTECARLO
+    keys = KEY_MAP
     game: MonteCarlo
     help_lines: ClassVar[list[str]] = [
         "Remove pairs of the same rank that touch: side by side, above",
         "each other or corner to corner.  Suits do not matter.",
+        "A card is named by its place, column a-e then row 1-5: b2c3",
+        "removes the pair at b2 and c3.",
         "",
-        "Arrows      move the [ ] cursor",
-        "Enter/Space pick the card under the cursor (again: drop it)",
-        "a-e + 1-5   pick a card by its place: b2 is column b, row 2;",
-        "            type b2c3 to remove the pair at b2 and c3",
-        "Backspace   take back a typed letter or the picked card",
-        "Esc         drop the picked card (with none picked: leave)",
-        "H           the solver's hint        V  still winnable? (hall marks it)",
-        "U           undo pairs, back to the last cards dealt from the stock",
-        "            (a deal from the stock cannot be undone: you are asked first)",
-        "F           consolidate now (only when the sysop allows it)",
-        "I  how to play     X  resign (asks first)     Q  leave (the game is kept)",
+        "Undo takes pairs back to the last cards dealt from the stock: a",
+        "deal from the stock cannot be undone, so you are asked first.",
+        "Consolidating early is allowed only when the sysop says so.",
         "",
         "With no pair left the door consolidates: cards slide up (^ or ↑)",
         "and the stock fills the grid (+); the legend counts them.",
@@ -216,10 +212,6 @@ class MonteCarloScreen(GameScreen):
         elif key.name == "esc" and (self.typed or self.picked is not None):
             self.typed, self.picked = "", None
             self.say("Pick dropped.")
-        elif char == "h":
-            self._hint()
-        elif char == "u":
-            self._undo()
         elif char == "f":
             self.typed, self.picked = "", None
             await self._play(CONSOLIDATE)
@@ -250,7 +242,7 @@ class MonteCarloScreen(GameScreen):
         elif self.picked is not None:
             self.picked = None
         else:
-            self.refuse("Nothing to take back: U undoes a move.")
+            self.refuse(f"Nothing to take back: {UNDO.label} undoes a move.")
 
     async def _pick(self, p: int) -> None:
         card = self.game.grid[p]
@@ -296,7 +288,7 @@ class MonteCarloScreen(GameScreen):
                          f"stock: {what}{before} can no longer be undone. Go on?",
                          default=False):
             return True
-        self.say("Not played: pick another pair, or U to take pairs back.")
+        self.say(f"Not played: pick another pair, or {UNDO.label} to take pairs back.")
         return False
 
     async def _play(self, move: str) -> None:
@@ -334,8 +326,8 @@ class MonteCarloScreen(GameScreen):
         before_score, before_events = game.score, len(game.consolidations)
         refusal = game.undo_refusal()
         if refusal is not None and "dealt" in refusal:
-            self.refuse("No undo past cards dealt from the stock: U undoes the pairs taken "
-                        "since.")
+            self.refuse(f"No undo past cards dealt from the stock: {UNDO.label} undoes the "
+                        "pairs taken since.")
             return
         try:
             game.undo()
@@ -348,7 +340,7 @@ class MonteCarloScreen(GameScreen):
         lost = before_score - game.score
         self.say(f"Undone{slid}: -{lost} points." if lost else f"Undone{slid}.")
 
-    def _hint(self) -> None:
+    async def hint_key(self) -> None:
         self.typed, self.picked = "", None
         self.ask_hint()
 
@@ -475,11 +467,11 @@ class MonteCarloScreen(GameScreen):
             ("Stock", f"{len(game.stock):>2} cards", theme.BRIGHT),  # 10 to 9: one cell
             ("Consolidate", "relaxed" if game.relaxed else "strict", theme.LABEL),
             ("", "", theme.LABEL),
-            ("H", "hint: the solver's move", theme.LABEL),
-            ("U", "undo to the last deal", theme.LABEL),  # greyed on the key line
+            (HINT.label, "hint: the solver's move", theme.LABEL),
+            (UNDO.label, "undo to the last deal", theme.LABEL),  # greyed on the key line
             ("F" if game.relaxed else "", fill, theme.LABEL),
-            ("?", "all the keys", theme.LABEL),
-            ("Q", "leave (the game is kept)", theme.LABEL),
+            (HELP.label, "all the keys", theme.LABEL),
+            (QUIT.label, "leave (the game is kept)", theme.LABEL),
         ]
         verdict = self.deal_verdict()
         if game.status is not Status.PLAYING and verdict is not None:

@@ -1,7 +1,7 @@
 """A click on what the screen says: the key written there.
 
-Every screen of the door names its keys in its text — ``[H]  Hall of Fame`` in a menu,
-``H hint · U undo`` on a key line, ``Enter: random deal`` on a status line, ``(Y/n)`` after
+Every screen of the door names its keys in its text — ``[M]  Mariant`` in a menu,
+``P hint · U undo`` on a key line, ``Enter: random deal`` on a status line, ``(Y/n)`` after
 a question, ``W  Winnable deals only`` in a box, ``Press any key`` under a title — so a
 click on such a name is that key, on every screen, with nothing to declare per screen.
 The game boards, whose cards carry no key names, have their own maps (door/ui/access.py
@@ -109,7 +109,7 @@ def _chunk(text: str, start: int) -> Chunk:
             keys += spots
         elif not is_range:
             only = False
-            break  # "H hint", "Row 3:": the keys are the words before the first that is none
+            break  # "P hint", "Row 3:": the keys are the words before the first that is none
     if not keys and ANY_KEY.search(text):
         keys.append(Spot(Key("enter"), start, start + len(text)))
     return Chunk(start, start + len(text), keys, only and bool(keys))

@@ -37,9 +37,15 @@ from ..store import StoreError
 from ..term import Key
 from ..term.width import clip
 from . import theme
+from .key_overlay import is_help, show_menu_keys
 from .key_waiter import KeyWaiter
 from .widgets import message
 
+REPLAY_KEYS = [("→ Enter Space", "the next move"), ("← Backspace", "the move before"),
+               ("Home End", "the deal, the last move"), ("P", "play by itself, or pause"),
+               ("+ -", "faster, slower"), ("W", "a winning line, when the solver has one"),
+               ("Q Esc", "back")]
+"""The replay viewer's keys, as ``?`` shows them (its status line names the same)."""
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
@@ -246,6 +252,10 @@ class Replay:
                     if self.playing:  # the next move's time has come
                         self.step = min(self.positions.last, self.step + 1)
                         self.playing = self.step < self.positions.last
+                    continue
+                if is_help(key):
+                    await waiter.close()
+                    await show_menu_keys(self.session, "Replay", REPLAY_KEYS)
                     continue
                 if key.is_char and key.char.lower() == "w" and (line := self.line):
                     await waiter.close()

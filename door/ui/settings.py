@@ -22,6 +22,8 @@ from ..term.screen import BLACK, COLOR_NAMES, WHITE, Attr
 from ..watch import watching_on
 from . import theme
 from .access import mouse_wanted
+from .key_overlay import is_help, show_menu_keys
+from .keymap import HELP
 from .widgets import header, message, status_line
 
 # The charset choices in the order C cycles through them: (charset, glyphs, label).
@@ -148,12 +150,8 @@ def draw_pattern(session: Session, top: int) -> int:
     return top + 9
 
 
-def draw(session: Session, note: str = "") -> None:
-    screen = session.screen
-    screen.clear()
-    screen.cursor = None
-    header(session, "Terminal Settings")
-    row = draw_pattern(session, 2)
+def setting_lines(session: Session) -> list[tuple[str, str, str]]:
+    """The settings: key, what it sets, its value now."""
     choice = current(session)
     rows = row_choices(session)
     lines = [
@@ -166,6 +164,16 @@ def draw(session: Session, note: str = "") -> None:
     if player is not None and watching_on(session.settings):
         lines.append(("W", "Others may watch my games", "yes" if player.watchable else "no"))
     lines.append(("M", "Mouse and touch", mouse_label(session)))
+    return lines
+
+
+def draw(session: Session, note: str = "") -> None:
+    screen = session.screen
+    screen.clear()
+    screen.cursor = None
+    header(session, "Terminal Settings")
+    row = draw_pattern(session, 2)
+    lines = setting_lines(session)
     for i, (key, label, value) in enumerate(lines):
         r = row + 1 + i
         col = screen.put(r, 6, f"[{key}] ", theme.HOTKEY)
@@ -177,7 +185,8 @@ def draw(session: Session, note: str = "") -> None:
                theme.LABEL)
     if note:
         message(session, note)
-    status_line(session, f"{' '.join(key for key, _, _ in lines)}: change them · Q/Esc back")
+    status_line(session, f"{' '.join(key for key, _, _ in lines)}: change them · "
+                         f"{HELP.label} keys · Q/Esc back")
 
 
 def mouse_label(session: Session) -> str:
@@ -241,6 +250,11 @@ async def terminal_settings(session: Session) -> None:
         note = ""
         choice = current(session)
         letter = key.char.lower() if key.is_char else ""
+        if is_help(key):
+            await show_menu_keys(session, "Terminal settings", [
+                *((k, f"{label}: change it") for k, label, _ in setting_lines(session)),
+                ("Q Esc", "back (your choice is kept)")])
+            continue
         if key.name == "esc" or letter == "q":
             if changed:
                 problem = await save_choice(session, choice)

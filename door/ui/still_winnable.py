@@ -1,9 +1,10 @@
 """"Still winnable?": can a win still be reached from the caller's CURRENT position?
 
-The games whose record asks for it offer it (key V, and, when switched on, after every
-move).  The question goes to the solver pool (``door.solving``) with the position as it
-stands -- the full deal, face-down cards and stock included where the game has them, which
-is why only yes / no is ever shown, never a move.  The answer appears on the message line
+The games whose record asks for it offer it (key V, the key map's: door/ui/keymap.py; and,
+when switched on, after every move).  The question goes to the solver pool
+(``door.solving``) with the position as it stands -- the full deal, face-down cards and
+stock included where the game has them, which is why only yes / no is ever shown, never a
+move.  The answer appears on the message line
 when it comes, in KPatience's words; keys are answered meanwhile.  An answer about a
 position the caller has since left is marked with how many moves ago it was asked (in
 automatic mode it is dropped instead: the new position's question is already on its way).
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from ..session import Session
     from .game_screen import GameScreen
 
-KEY = "v"
 STILL_ASKS = "still_asks"
 """Key of the count in a resume slot's state (engines ignore keys they do not know)."""
 DAILY_DAY = "daily_day"

@@ -34,7 +34,9 @@ from ..term.charset import Charset
 from ..term.width import clip
 from ..watch import HUB, WatchedGame, Watcher
 from . import theme
+from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .key_waiter import KeyWaiter
+from .keymap import HELP
 from .number_input import choice_number
 from .replay import screen_class
 from .whosonline import idle_text
@@ -44,6 +46,8 @@ LIST_TOP = 4
 REFRESH = 2.0
 """Seconds between redraws of the list (idle times and watcher counts move)."""
 KEY_LINE = "You are watching: read-only.  Q or Esc leaves."
+LIST_KEYS = f"↑↓ Enter or 1-9 watch · {HELP.label} keys · Esc back"
+"""The list of games to watch: its keys (the status line, and ``?``)."""
 
 
 class Broadcast:
@@ -291,7 +295,7 @@ def draw_list(session: Session, games: list[Listed], selected: int, note: str) -
                    else theme.LABEL)
     if note:
         message(session, note, theme.WARNING)
-    status_line(session, "↑↓ Enter or 1-9 watch · Esc back")
+    status_line(session, LIST_KEYS)
 
 
 def refusal(watched: Listed) -> str:
@@ -317,6 +321,10 @@ async def watch_menu(session: Session) -> None:
             note = ""
             letter = key.char.lower() if key.is_char else ""
             chosen: int | None = None
+            if is_help(key):
+                await waiter.close()
+                await show_menu_keys(session, "Watch a game", entries_from_line(LIST_KEYS))
+                continue
             if key.name == "esc" or letter == "q":
                 return
             if key.name in ("up", "down") and games:

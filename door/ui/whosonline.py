@@ -10,6 +10,8 @@ from ..session import Session
 from ..store import OnlineNode, StoreError
 from ..store.visit import node_doing
 from . import theme
+from .key_overlay import is_help, show_menu_keys
+from .keymap import HELP
 from .widgets import header, message, status_line
 
 
@@ -48,7 +50,7 @@ def draw(session: Session, nodes: list[OnlineNode], note: str = "",
         screen.put(4 + room, left, f"… and {len(nodes) - room} more", theme.LABEL)
     if note:
         message(session, note, theme.WARNING)
-    status_line(session, "R refreshes · any other key returns")
+    status_line(session, f"R refreshes · {HELP.label} keys · any other key returns")
 
 
 ACTIVITY = "Who's Online"
@@ -77,6 +79,10 @@ async def whos_online(session: Session) -> None:
             draw(session, nodes, note)
             await session.show()
             key = await session.key()
+            if is_help(key):
+                await show_menu_keys(session, "Who's online", [("R", "refresh the list"),
+                                                               ("other keys", "back")])
+                continue
             if key.name == "resize" or (key.is_char and key.char.lower() == "r"):
                 continue
             return

@@ -3,15 +3,20 @@ letters at hand): always Esc, the arrows, Enter and Space (play.js has those), a
 keys of the screen the caller is on, as the door names it in its ``{"doing": …}`` side
 message (who's online's words: "main menu", "Playing <title>").
 
-Each game's keys are its record's ``web_keys`` (door/gamelist.py): those its key line shows
-(a test holds each game's list to its screen's ``key_line``), plus Y and N where the game
-asks a question (resign?).
+Each game's keys are those its key line shows, read from the key map that builds the
+key line (door/ui/keymap.py, the screen's ``keys``), plus ``?`` (the map) and Y and N,
+which answer the game's questions (resign?).
 """
 
 from __future__ import annotations
 
+import re
+
 from .. import gamelist
 from ..config import Settings
+from ..gameinfo import GameInfo
+from ..ui.keymap import HELP
+from ..ui.pointer import chunks
 
 Key = tuple[str, str]
 """(what the button says, what it sends)."""
@@ -20,6 +25,26 @@ Key = tuple[str, str]
 def _letters(text: str) -> tuple[Key, ...]:
     return tuple((c, c.lower()) for c in text)
 
+
+def line_keys(line: str) -> tuple[Key, ...]:
+    """The character keys a key line names, in its order: each chunk's keys as a click
+    reads them (door/ui/pointer.py), and the digits of a range (``1-6``, ``1-0``)."""
+    out: list[str] = []
+    for chunk in chunks(line):
+        for spot in chunk.keys:
+            if spot.key.is_char and spot.key.char.strip():
+                out.append(spot.key.char.upper())
+    for first, last in re.findall(r"(?<![\w-])(\d)-(\d)(?![\w-])", line):
+        stop = 10 if last == "0" else int(last)
+        out += [str(d % 10) for d in range(int(first), stop + 1)]
+    seen = dict.fromkeys(out)
+    return tuple((label, label.lower()) for label in seen)
+
+
+def game_keys(info: GameInfo) -> tuple[Key, ...]:
+    """A game's bar: the keys of its key line (every form of it), ``?``, Y and N."""
+    named = [key for line in info.screen_class().keys.key_lines() for key in line_keys(line)]
+    return tuple(dict.fromkeys([*named, (HELP.label, HELP.key), *_letters("YN")]))
 
 REPLAY_KEYS: tuple[Key, ...] = (("Home", "\x1b[H"), ("End", "\x1b[F"), ("P", "p"),
                                 ("+", "+"), ("−", "-"), ("Q", "q"))
@@ -33,5 +58,5 @@ def keymap(settings: Settings) -> dict[str, list[Key]]:
                       if len(e.key) == 1],
         "replay": list(REPLAY_KEYS), "Watch a Game": list(WATCH_KEYS)}
     for info in gamelist.games():
-        out[f"Playing {info.title}"] = list(_letters(info.web_keys))
+        out[f"Playing {info.title}"] = list(game_keys(info))
     return out

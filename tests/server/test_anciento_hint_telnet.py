@@ -38,7 +38,7 @@ async def test_hint_lit_placed_kept_recorded_and_marked(door_home: Path) -> None
         await caller.wait_for("New Anciento game")
         caller.send(f"s{NUMBER}\r")
         await caller.wait_for(f"Anciento #{NUMBER}")
-        assert "P hint" in caller.term.text                      # the key on the status line
+        assert "P hint" in caller.term.text                      # the key on the key line
         caller.send("p")
         name = await hinted_square(caller)
         game = Anciento.new(NUMBER)

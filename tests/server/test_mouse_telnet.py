@@ -81,8 +81,8 @@ async def test_monte_carlo_by_clicks(telnet_door) -> None:
     assert card is not None
     assert f"Picked: {position_name(p)}, {card_words(card)}." in caller.term.text
     caller.send(" ")
-    await caller.wait_for("H hint")
-    await click_text(caller, "H hint")  # the key line
+    await caller.wait_for("P hint")
+    await click_text(caller, "P hint")  # the key line
     await caller.wait_for("Hint:")
     await caller.leave_game()
     caller.close()

@@ -25,8 +25,7 @@ TOY = GameInfo(
     hall=HallRule(score_column="Points"),
     solver=Solver("toygame.solver", budget=2.0),
     still_winnable=True, winnable=_no_list,
-    daily=DailyRule({}, numbers=range(1, 1001)),
-    web_keys="DFRUHXYN")
+    daily=DailyRule({}, numbers=range(1, 1001)))
 
 INSTRUCTIONS = ("@E@Toy Patience@N@\r\n\r\n"
                 "@B@Put the cards 1 to 8 home, in order, from the stock.@N@\r\n")

@@ -6,22 +6,30 @@ from typing import ClassVar
 
 from door.term import Key
 from door.ui.game_screen import GameScreen
+from door.ui.keymap import GameKeys, Move
 
 from .engine import DRAW, HOME, REDEAL, Toy
 from .record import TOY
 
 ROW = 5
-KEYS = {"d": DRAW, "f": HOME, "r": REDEAL}
+KEYS = {"d": DRAW, "f": HOME, "w": REDEAL}
+KEY_MAP = GameKeys(
+    title="Toy Patience",
+    moves=(Move("D", "turn a card from the stock", "D draw"),
+           Move("F", "put the waste's top card home", "F home"),
+           Move("W", "turn the waste back into the stock (twice a game)", "W redeal")),
+    lacks={"redo": "no redo in Toy Patience"})
+"""Its part of the key map: its own moves; hint, undo, resign and the rest are shared."""
 
 
 class ToyScreen(GameScreen):
     info = TOY
     game: Toy
-    key_line: ClassVar[str] = "D draw · F home · R redeal · U undo · H hint · X resign"
+    keys = KEY_MAP
     help_lines: ClassVar[list[str]] = [
         "Put the cards 1 to 8 home in order.",
         "D turns a card from the stock, F puts the waste's top card home,",
-        "R turns the waste back into the stock (twice a game), U undoes.",
+        "W turns the waste back into the stock (twice a game), U undoes.",
     ]
 
     def draw_board(self) -> None:
@@ -36,15 +44,5 @@ class ToyScreen(GameScreen):
         char = key.char.lower()
         if char in KEYS:
             self.play(KEYS[char])
-            return True
-        if char == "u":
-            if self.game.can_undo:
-                self.game.undo()
-                self.say("Undone.")
-            else:
-                self.refuse("Nothing to undo.")
-            return True
-        if char == "h":
-            self.ask_hint()
             return True
         return False

@@ -60,7 +60,7 @@ CLICKS = [  # a row of some screen; where a click falls (the text there); the ke
     (" Leave this game? (Y/n)", [("Y/", "y"), ("n)", "n"), ("Leave", None), ("(Y", None)]),
     ("   Press any key to continue", [("Press", "enter"), ("continue", "enter")]),
     (" ║ W  Winnable deals only: off  ║", [("W ", "w"), ("deals", "w"), ("off", "w")]),
-    (" Score 12  · V still winnable? · ? help", [("12", None), ("still", "v"), ("help", "?")]),
+    (" Score 12  · V still winnable? · ? keys", [("12", None), ("still", "v"), ("keys", "?")]),
     (" -- More (page 1/2) -- Space/Enter/PgDn: next",
      [("More", None), ("1/2", None), ("Space", " "), ("Enter/", "enter"), ("PgDn", "pgdn"),
       ("next", " ")]),

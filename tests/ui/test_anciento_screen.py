@@ -465,7 +465,7 @@ async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path)
     await caller.wait_for("Your saved games")
     assert "Tuesday" in caller.text
     caller.send("1\r")
-    await caller.wait_for("take back (-) and put back (+) to replay it")
+    await caller.wait_for("take back (U) and put back (R) to replay it")
     assert caller.board(game) == [shown(s) for s in game.board]
     assert f"Stones left {game.stones_left}" in caller.text
     caller.send("-")                                            # its history came along
@@ -546,7 +546,7 @@ async def test_the_demo_move_comes_from_the_pool_and_keys_are_answered_meanwhile
 async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)
-    caller.send("v")
+    caller.send("m")
     await caller.wait_for(f"Anciento demo #{NUMBER}")
     caller.send(" ")
     await caller.wait_for("Demo: ")
@@ -554,12 +554,17 @@ async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     demo.play(caller.text.split("Demo: ")[1].split(" on ")[1].split(",")[0])
     last = demo.geo.names.index(demo.history[-1])
     assert caller.square(demo, last) == "»" + stone_label(demo.board[last])   # its last move
+    caller.send("?")                                          # the demo's own keys
+    await caller.wait_for("The demo: its keys")
+    assert "let it run (any key stops it)" in caller.text
+    caller.send("z")
+    await caller.wait_until(lambda: "The demo: its keys" not in caller.text, "the map closed")
     caller.send("q")
     await caller.wait_for("Back to your game: the demo changed nothing here.")
     assert caller.board(game) == before and "Stones left 66" in caller.text
     caller.send("n\r")
     await caller.wait_for("Stones left 65")
-    caller.send("v")
+    caller.send("m")
     await caller.wait_for("The demo plays a fresh game")
 
 
@@ -568,14 +573,14 @@ async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) 
     caller = Caller(settings, charset=charset)
     game = await caller.start()
     caller.send("n?")
-    await caller.wait_for("I: how to play.  Any other key: back.")
-    assert "4 (a Quatro) two of each" in caller.text
+    await caller.wait_for("other keys: back")
+    assert "Anciento: its own keys" in caller.text
     caller.send("z")
     await caller.settle()
     lines = caller.term.lines
     assert len(lines) == 24
     assert lines[0].rstrip().endswith(f"Anciento #{NUMBER}")
-    assert "? help" in lines[23] and "Score" not in lines[23] and "N check" in lines[21]
+    assert "? keys" in lines[23] and "Score" not in lines[23] and "N check" in lines[21]
     assert caller.term.screen.buffer[23][79].data == " "
     assert caller.session.screen.cells[23][79].ch == " "
     corner = game.board[0]
@@ -657,7 +662,7 @@ async def test_taller_window_keeps_the_bottom_rows(settings: Settings) -> None:
     caller = Caller(settings, rows=30)
     game = await caller.start()
     lines = caller.term.lines
-    assert "? help" in lines[29] and "N check" in lines[27]
+    assert "? keys" in lines[29] and "N check" in lines[27]
     assert caller.board(game) == [shown(s) for s in game.board]
     assert caller.term.screen.buffer[29][79].data == " "
     await caller.close()

@@ -150,6 +150,9 @@ async def play(name: str, number: int, script: list[Any], charset: str,
     assert frames, "no frame was drawn"
     if session.too_small or session.screen.version != frames[-1]:
         return  # the last frame is the small-window notice, or a box over the game
+    if screen.wakeup.is_set():
+        return  # background work (a hint's "thinking" after 0.3 s) changed what the screen
+        # shows after its last frame, and the caller hung up before the redraw it asked for
     whole = drawn_whole(screen)
     problems = mismatches(terminal.term, whole, terminal.charset, color=color)
     assert problems == [], problems[:5]

@@ -57,7 +57,7 @@ async def test_a_game_screens_key_line_fits(settings: Settings, charset: str,
         assert key_line.strip() == screen.key_line, "the key line is shown whole"
         assert "X " in screen.key_line                 # resign (or the game's end) is on it
         shown = check_status_row(session, terminal)
-        assert "? help" in shown and "Q quit" in shown
+        assert "? keys" in shown and "Q quit" in shown
         check_header(terminal)
 
 
@@ -72,8 +72,9 @@ async def test_the_main_menu_fits(settings: Settings, charset: str) -> None:
 
 KEY_TEXTS = [
     messages.LIST_KEYS, messages.READ_KEYS, daily.KEYS, history.KEYS,
-    halloffame.keys_line(4), "↑↓ ←→ setup · digits: number · W winnable · Enter · Esc back",
-    "Enter: random deal · W winnable only · A ask after moves · Esc: back",
+    halloffame.keys_line(4),
+    "↑↓ ←→ setup · digits: number · W winnable · Enter · ? keys · Esc back",
+    "Enter: random deal · W winnable only · A ask after moves · ? keys · Esc: back",
     "C charset · O colour · R rows · W watching · Q/Esc back",
 ]
 
@@ -92,9 +93,9 @@ async def test_every_status_line_keeps_its_way_out(settings: Settings, charset: 
 
 
 def test_fit_keys_drops_items_before_the_ways_out() -> None:
-    text = "Score 180 · 3 watching · V still winnable? · ? help · Q quit"
+    text = "Score 180 · 3 watching · V still winnable? · ? keys · Q quit"
     assert fit_keys(text, 80) == text
-    assert fit_keys(text, 40) == "Score 180 · 3 watching · ? help · Q quit"
-    assert fit_keys(text, 30) == "Score 180 · ? help · Q quit"
-    assert fit_keys(text, 10) == "? help · …"
+    assert fit_keys(text, 40) == "Score 180 · 3 watching · ? keys · Q quit"
+    assert fit_keys(text, 30) == "Score 180 · ? keys · Q quit"
+    assert fit_keys(text, 10) == "? keys · …"
     assert cut("abcdef", 4) == "abc…" and cut("abc", 4) == "abc" and cut("abc", 0) == ""

@@ -146,7 +146,7 @@ async def test_typing_shows_the_half_and_esc_backspace_take_it_back(caller: Call
     caller.send(position_name(p) * 2)          # the same card twice: picked, then dropped
     await caller.wait_for("Pick dropped.")
     assert caller.cell(p)[1] == " " and "Score 0" in caller.text
-    caller.send("h")                           # another message, then pick and drop with Esc
+    caller.send("p")                           # another message, then pick and drop with Esc
     await caller.wait_for("Hint:")
     caller.send(row)                           # the row alone: the column comes first
     await caller.wait_for(f"A card's place is its column a-e, then its row 1-5: b{row}.")
@@ -285,7 +285,7 @@ async def test_hint_is_the_solvers_move_and_the_next_follows_its_line(caller: Ca
     game = MonteCarlo.new(number)
     line = simplify(game, solve("montecarlo", number).line or [])
     for move in line[:2]:
-        caller.send("h")
+        caller.send("p")
         p, q = parse_position(move[:2]), parse_position(move[2:])
         await caller.wait_for(f"Hint: {move}, {card_label(game.grid[p])} "
                               f"{card_label(game.grid[q])}", timeout=60)
@@ -304,7 +304,7 @@ async def test_with_no_win_left_the_hint_says_so_and_gives_the_best_score(caller
     await caller.start(number)
     best = hint("montecarlo", number, {"mode": "strict"}).best
     assert best
-    caller.send("h")
+    caller.send("p")
     await caller.wait_for(f"No win is left. Best score: {best[0]}", timeout=60)
 
 
@@ -450,10 +450,10 @@ async def test_fits_80_by_24_in_every_charset(settings: Settings, charset: str) 
     await caller.start(NUMBER)
     game = MonteCarlo.new(NUMBER)
     p, _ = first_pair(game)
-    caller.send(position_name(p) + "\x1b[B" + "h")
+    caller.send(position_name(p) + "\x1b[B" + "p")
     await caller.wait_for("Hint:")
     caller.send("?")
-    await caller.wait_for("Press any key to go back.")
+    await caller.wait_for("other keys: back")
     caller.send("x")
     await caller.settle()
     lines = caller.term.lines
@@ -495,7 +495,7 @@ async def test_taller_window_keeps_bottom_rows(settings: Settings) -> None:
     caller = Caller(settings, charset="utf8", rows=30)
     await caller.start(NUMBER)
     lines = caller.term.lines
-    assert "Score 0" in lines[29] and "H hint" in lines[27]
+    assert "Score 0" in lines[29] and "P hint" in lines[27]
     assert caller.term.screen.buffer[29][79].data == " "
     await caller.close()
 

@@ -116,3 +116,25 @@ async def test_a_replay_of_a_winnable_deal_shows_the_solvers_line(settings: Sett
     finally:
         with contextlib.suppress(Exception):
             await caller.close()
+
+
+async def test_question_mark_shows_the_replays_keys_and_puts_the_screen_back(
+        settings: Settings) -> None:
+    game = played("auntmary", 7, most=10)
+    caller = ReplayCaller(settings, game.record(), game.score)
+    try:
+        await caller.wait_for("The deal, before move 1")
+        await caller.settle()
+        before = caller.term.lines
+        caller.send("?")
+        await caller.wait_for("Replay: its keys")
+        assert "play by itself, or pause" in caller.text and "this map of the keys" in caller.text
+        caller.send("\x1b")
+        await caller.wait_until(lambda: caller.term.lines == before, "the replay as it was")
+        caller.send("\x1b[C")                        # and its keys work again
+        await caller.wait_for(f"Move 1 of {len(game.actions)}")
+        caller.send("q")
+        await asyncio.wait_for(caller.task, WAIT)
+    finally:
+        with contextlib.suppress(Exception):
+            await caller.close()

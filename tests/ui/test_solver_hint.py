@@ -51,7 +51,7 @@ async def test_following_the_hints_wins_and_each_counts_as_help(settings: Settin
     await caller.wait_for(f"Monte Carlo #{number}")
     hints = 0
     while "Final score" not in caller.text:
-        caller.send("h")
+        caller.send("p")
         await caller.wait_until(lambda: re.search(r"Hint: ([a-e][1-5]){2},", caller.text)
                                 is not None or "Final score" in caller.text, "a hint",
                                 timeout=60)
@@ -77,7 +77,7 @@ async def test_a_slow_hint_says_thinking_and_a_move_drops_it(settings: Settings,
     dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
     caller = AuntMaryCaller(settings)
     await caller.wait_for(f"Aunt Mary #{HARD}")
-    caller.send("t")
+    caller.send("p")
     await caller.wait_for(THINKING)
     await until(lambda: len(hint_jobs(settings)) == 1, "the hint's job in the pool")
     game = AuntMary.new(HARD)

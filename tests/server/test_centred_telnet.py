@@ -1,5 +1,6 @@
 """Windows larger than 80×24 show the door's screen centred, through a real telnet or SSH
-session read with pyte: the menu and each of the four games sit in the middle of a 132×50
+session read with pyte: the menu, each of the four games and the resume box sit in the
+middle of a 132×50
 and a 100×30 window with nothing around them; a resize mid-game, from 80×24 to the larger
 window and back, leaves exactly the screen the caller had; a click on a centred card picks
 that card, and a click where the card would be without the centring picks nothing."""
@@ -86,7 +87,9 @@ SCREENS: list[tuple[str, Callable[[PyteCaller], Awaitable[None]]]] = [
     ("Monte Carlo", lambda c: enter(c, "c", "Game number:", "7\r", "Monte Carlo #7")),
     ("Aunt Mary", lambda c: enter(c, "a", "Game number:", "7\r", "Aunt Mary #7")),
     ("Anciento", lambda c: enter(c, "n", "New Anciento game", "s3\r", "Anciento #3")),
+    ("resume box", lambda c: enter(c, "c", "Resume your", "", "Resume your")),
 ]
+"""In this order: each game is left (kept), so the last one's box offers it again."""
 
 
 @pytest.mark.parametrize("window", WINDOWS, ids=lambda w: f"{w[0]}x{w[1]}")
@@ -103,7 +106,7 @@ async def test_every_game_and_the_menu_centred_and_back(door_home, window) -> No
         for name, open_screen in SCREENS:
             await open_screen(caller)
             before = caller.term.lines
-            game = name != "menu"
+            game = name not in ("menu", "resume box")
             caller.resize(cols, rows)
             await caller.wait_until(partial(centred_as, caller, before, left, game),
                                     f"{name} centred in {cols}×{rows}")

@@ -1,9 +1,9 @@
 """Windows larger than 80×24 show the door's screen centred, through a real telnet or SSH
 session read with pyte: the menu, each of the four games and the resume box sit in the
-middle of a 132×50
-and a 100×30 window with nothing around them; a resize mid-game, from 80×24 to the larger
-window and back, leaves exactly the screen the caller had; a click on a centred card picks
-that card, and a click where the card would be without the centring picks nothing."""
+middle of a 132×50 and a 100×30 window with nothing around them; a resize mid-game, from
+80×24 to the larger window and back, leaves exactly the screen the caller had; a click on
+a centred card picks that card, and a click where the card would be without the centring
+picks nothing."""
 
 from __future__ import annotations
 

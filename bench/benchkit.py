@@ -1,8 +1,13 @@
 """What the benchmarks share: a terminal that counts bytes, percentiles, a plain full repaint
-for screenshots, and a throwaway door home.  Imported by the bench scripts in this folder."""
+for screenshots, and a throwaway door home.  Imported by the bench scripts in this folder.
+
+``BENCH_WINDOW=132x50`` (environment) gives the counting terminal a window of that size
+instead of 80x24: the bytes of a larger caller's frames (centred in the window).
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import time
@@ -28,12 +33,19 @@ def make_door_home(home: Path) -> Path:
     return home / "DOOR.SYS"
 
 
+def window() -> tuple[int, int]:
+    """The counting terminal's window: ``$BENCH_WINDOW`` (``COLSxROWS``), else 80x24."""
+    cols, _, rows = os.environ.get("BENCH_WINDOW", "80x24").partition("x")
+    return int(cols), int(rows)
+
+
 class CountingTerminal(Terminal):
     """Counts what the session writes.  Keys are handed to the screen directly; a screen that
     asks a question gets ``answer`` (None: asking is a bug in the benchmark)."""
 
     def __init__(self, charset: str, answer: bytes | None = None) -> None:
-        super().__init__(80, 24, Charset(charset))
+        cols, rows = window()
+        super().__init__(cols, rows, Charset(charset))
         self.sent = 0
         self.bells = 0
         self.answer = answer

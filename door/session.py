@@ -26,6 +26,7 @@ from .net.terminal import Terminal
 from .term import Attr, Key, KeyDecoder, Renderer, Screen
 from .term.keys import MOUSE_KEYS
 from .term.mouse import MOUSE_OFF, MOUSE_ON
+from .term.render import centred_origin
 from .term.width import wrap
 from .ui.theme import BRIGHT, WARNING
 
@@ -251,6 +252,15 @@ class Session:
         return row
 
     @property
+    def origin(self) -> tuple[int, int]:
+        """Where the screen sits in the caller's window: the (row, column) of its top-left
+        cell, centred (door/term/render.py); (0, 0) when the window is no larger, and
+        under the small-window notice, which is drawn at the window's own size."""
+        if self.too_small:
+            return 0, 0
+        return centred_origin(self.terminal.window, (self.screen.cols, self.screen.rows))
+
+    @property
     def too_small(self) -> bool:
         """The caller's window is smaller than the screens need: they see a notice."""
         cols, rows = self.terminal.window
@@ -291,6 +301,7 @@ class Session:
         self._deferred = self._alert_due = False
         owner, version = self._frame_of
         self.showing = owner if version == self.screen.version else None
+        self.renderer.place(*self.origin)  # moved by a resize: the frame is drawn whole
         if self.too_small:
             data = self._small_window_frame()
         elif self._notice is not None or self._alert is not None:
@@ -369,6 +380,14 @@ class Session:
         self.renderer.invalidate()
         self._keys.append(Key("resize"))
 
+    def _in_frame(self, key: Key) -> Key:
+        """A mouse key's cell in the screen's own cells: the window's, less the origin of
+        the frame the caller sees (a click left of a centred board is off it)."""
+        renderer = self.renderer
+        if not key.is_mouse or not (renderer.top or renderer.left):
+            return key
+        return key._replace(x=key.x - renderer.left, y=key.y - renderer.top)
+
     @property
     def typed_ahead(self) -> bool:
         """Keys are waiting that arrived with the last one (pasted text, an Alt key's Esc
@@ -401,6 +420,7 @@ class Session:
             key = await self._key(woken, timeout)
             if key is not None and key.name in self._claimed:
                 if self.access is not None and not self.too_small:  # else nothing to click
+                    key = self._in_frame(key)
                     self._keys.extendleft(reversed(await self.access.keys_for(key)))
                 continue
             if key is None or not self.too_small:

@@ -186,6 +186,13 @@ class TelnetCaller(PyteCaller):
         await caller.wait_for("Your choice")
         return caller
 
+    def resize(self, cols: int, rows: int) -> None:
+        """The caller's window changes: pyte's screen, and a NAWS update to the door."""
+        self.term.screen.resize(rows, cols)
+        size = cols.to_bytes(2, "big") + rows.to_bytes(2, "big")
+        self.writer.send_iac(b"\xff\xfa\x1f" + size.replace(b"\xff", b"\xff\xff")
+                             + b"\xff\xf0")  # IAC SB NAWS <cols> <rows> IAC SE
+
     def close(self) -> None:
         self.writer.close()
 

@@ -105,22 +105,23 @@ def _num(n: int) -> bytes:
     return str(n).encode() if n > 1 else b""
 
 
-def _horizontal(col: int, from_col: int) -> bytes:
-    """Cheapest move along a row (the row is known, the column too)."""
+def _horizontal(col: int, from_col: int, left: int = 0) -> bytes:
+    """Cheapest move along a row (the row is known, the column too); ``left``: the frame's
+    first column in the window (CR goes to the window's, column ``-left`` of the frame)."""
     if col == from_col:
         return b""
-    if col == 0:
+    if col == -left:
         return b"\r"
     if col > from_col:
         right = CSI + _num(col - from_col) + b"C"
-        via_cr = b"\r" + CSI + _num(col) + b"C"
+        via_cr = b"\r" + CSI + _num(col + left) + b"C"
         return right if len(right) <= len(via_cr) else via_cr
     back = from_col - col
-    left = CSI + _num(back) + b"D"
-    if back <= len(left):
+    leftward = CSI + _num(back) + b"D"
+    if back <= len(leftward):
         return b"\x08" * back
-    via_cr = b"\r" + CSI + _num(col) + b"C"
-    return left if len(left) <= len(via_cr) else via_cr
+    via_cr = b"\r" + CSI + _num(col + left) + b"C"
+    return leftward if len(leftward) <= len(via_cr) else via_cr
 
 
 def absolute_move(row: int, col: int) -> bytes:
@@ -131,31 +132,43 @@ def absolute_move(row: int, col: int) -> bytes:
 
 
 @lru_cache(maxsize=8192)
-def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None) -> bytes:
-    """Cheapest escape sequence from (from_row, from_col) to (row, col); 0-based.
+def cursor_move(row: int, col: int, from_row: int | None, from_col: int | None,
+                top: int = 0, left: int = 0) -> bytes:
+    """Cheapest escape sequence from (from_row, from_col) to (row, col); 0-based, in the
+    frame's cells, the frame's top-left cell at (``top``, ``left``) of the window (see
+    :func:`centred_origin`): relative moves are the same anywhere, CUP and CR are not.
 
     An unknown starting point (None) always gets an absolute move."""
-    absolute = absolute_move(row, col)
+    absolute = absolute_move(row + top, col + left)
     if from_row is None or from_col is None:
         return absolute
     if (row, col) == (from_row, from_col):
         return b""
     best = absolute
     if row == from_row:
-        rel = _horizontal(col, from_col)
+        rel = _horizontal(col, from_col, left)
         return rel if len(rel) < len(best) else best
     if row > from_row:
         down = row - from_row
         candidates = [(CSI + _num(down) + b"B", from_col)]
         if down <= 2:
-            candidates.append((b"\r\n" * down, 0))
+            candidates.append((b"\r\n" * down, -left))
     else:
         candidates = [(CSI + _num(from_row - row) + b"A", from_col)]
     for vertical, at_col in candidates:
-        rel = vertical + _horizontal(col, at_col)
+        rel = vertical + _horizontal(col, at_col, left)
         if len(rel) < len(best):
             best = rel
     return best
+
+
+def centred_origin(window: tuple[int, int], frame: tuple[int, int]) -> tuple[int, int]:
+    """Where a ``frame`` (columns, rows) sits centred in a ``window`` (columns, rows): the
+    window's (row, column) of the frame's top-left cell; (0, 0) in a window no larger.
+    Layouts are made for 80 columns (docs/architecture.md): a wider window shows them in
+    its middle, not at its left edge with the rest of the window empty."""
+    (cols, rows), (width, height) = window, frame
+    return max(0, (rows - height) // 2), max(0, (cols - width) // 2)
 
 
 _COMMON: dict[int, list[list[Cell]]] = {}
@@ -207,6 +220,18 @@ class Renderer:
         self._col: int | None = None
         self._screen: Screen | None = None  # the screen of the last frame …
         self._seen = 0  # … and its version then (rows stamped later changed since)
+        self.top = 0
+        """The window's row of the frame's first row (:meth:`place`)."""
+        self.left = 0
+        """The window's column of the frame's first column (:meth:`place`)."""
+
+    def place(self, top: int, left: int) -> None:
+        """Draw the frame with its top-left cell at (``top``, ``left``) of the caller's
+        window (:func:`centred_origin`); moving it repaints the next frame whole (the
+        clear blanks the window around it)."""
+        if (top, left) != (self.top, self.left):
+            self.top, self.left = top, left
+            self._shown = None
 
     def invalidate(self) -> None:
         """Forget what the caller shows: the next frame is a full repaint (Ctrl-R, resize,
@@ -225,7 +250,8 @@ class Renderer:
         out = b""
         if leader._row is not None and leader._col is not None and (
                 (leader._row, leader._col) != (self._row, self._col)):
-            out += cursor_move(leader._row, leader._col, self._row, self._col)
+            out += cursor_move(leader._row, leader._col, self._row, self._col, self.top,
+                               self.left)
         if leader._attr != _UNKNOWN and leader._attr != self._attr:
             out += sgr_change(self._attr, leader._attr, self.color)
         return out
@@ -298,7 +324,7 @@ class Renderer:
         screen.drawn_rows = []
         if screen.cursor is not None:
             row, col = screen.cursor
-            out += cursor_move(row, col, self._row, self._col)
+            out += cursor_move(row, col, self._row, self._col, self.top, self.left)
             self._row, self._col = row, col
         return bytes(out)
 
@@ -312,7 +338,7 @@ class Renderer:
     def _repaint(self, rows: Rows, screen: Screen) -> bytearray:
         """Clear the screen, then draw every cell that is not a plain blank."""
         out = bytearray(CLEAR)
-        self._attr, self._row, self._col = DEFAULT, 0, 0
+        self._attr, self._row, self._col = DEFAULT, -self.top, -self.left  # the window's home
         blank = Cell()
         return out + self._diff(rows, list(range(screen.rows)), screen,
                                 [[blank] * screen.cols for _ in range(screen.rows)])
@@ -445,7 +471,7 @@ class Renderer:
         out = bytearray()
         for attr in order:
             for r, c, cells in runs[attr]:
-                out += cursor_move(r, c, self._row, self._col)
+                out += cursor_move(r, c, self._row, self._col, self.top, self.left)
                 self._row, self._col = r, c
                 if cells is None:  # a blank tail: EL in any colour on black
                     if self._attr == _UNKNOWN or self._attr.bg != BLACK:
@@ -479,9 +505,10 @@ class Renderer:
         ``narrow``: the row holds no wide character, so each cell costs a byte at least."""
         if self._row == row and self._col == col:
             return
-        move = cursor_move(row, col, self._row, self._col)
+        move = cursor_move(row, col, self._row, self._col, self.top, self.left)
         target = line[col].attr
-        if self._row == row and self._col is not None and 0 < col - self._col <= _MAX_GAP:
+        if (self._row == row and self._col is not None and self._col >= 0
+                and 0 < col - self._col <= _MAX_GAP):  # not from the margin left of the frame
             budget = len(move) + len(sgr_change(self._attr, target, self.color))
             if narrow and col - self._col >= budget:  # the cells cost as much at least
                 out += move

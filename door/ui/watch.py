@@ -57,8 +57,9 @@ class Broadcast:
     KEEP = 16
     """Changes kept: a watcher this many behind is repainted instead."""
 
-    def __init__(self, charset: Charset, color: bool) -> None:
+    def __init__(self, charset: Charset, color: bool, origin: tuple[int, int]) -> None:
         self.renderer = Renderer(charset, color)
+        self.renderer.place(*origin)
         self.version = -1
         """The viewport version last rendered."""
         self._steps: dict[int, tuple[int, bytes]] = {}  # version -> (previous version, bytes)
@@ -86,6 +87,7 @@ class Broadcast:
         """A whole frame of the viewport that leaves the terminal where the shared bytes
         expect it (cursor and colour)."""
         fresh = Renderer(self.renderer.charset, self.renderer.color)
+        fresh.place(self.renderer.top, self.renderer.left)
         return fresh.frame(view.screen) + fresh.align(self.renderer)
 
 
@@ -99,8 +101,10 @@ class Viewport:
     player = store = keeper = autosave = None
 
     def __init__(self, settings: Settings, alias: str, cols: int, rows: int,
-                 color: bool) -> None:
+                 color: bool, origin: tuple[int, int] = (0, 0)) -> None:
         self.settings = settings
+        self.origin = origin
+        """Where the drawing sits in its watchers' windows (centred: ``Session.origin``)."""
         self.caller = Caller(alias=alias)
         self.screen = Screen(cols, rows)
         self.renderer = Renderer(color=color)
@@ -117,13 +121,15 @@ class Viewport:
         key = (charset.name, charset.c0_glyphs)
         shared = self.casts.get(key)
         if shared is None:
-            shared = self.casts[key] = Broadcast(charset, self.renderer.color)
+            shared = self.casts[key] = Broadcast(charset, self.renderer.color, self.origin)
         shared.render(self)
         return shared
 
 
 def view_key(session: Session) -> Hashable:
-    return (session.screen.cols, session.screen.rows, session.renderer.color)
+    """Watchers share a drawing who share its size, colour and place in their window."""
+    return (session.screen.cols, session.screen.rows, session.renderer.color,
+            session.origin)
 
 
 def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Viewport:
@@ -134,8 +140,9 @@ def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Vie
         watched.move_view(watcher, key)
     view = watched.views.get(key)
     if view is None:
-        cols, rows, color = cast(tuple[int, int, bool], key)
-        view = watched.views[key] = Viewport(session.settings, watched.alias, cols, rows, color)
+        cols, rows, color, origin = cast(tuple[int, int, bool, tuple[int, int]], key)
+        view = watched.views[key] = Viewport(session.settings, watched.alias, cols, rows, color,
+                                             origin)
     if view.version != watched.version:
         draw_view(view, watched)
         view.version = watched.version

@@ -60,16 +60,24 @@ def pyte_for(charset: Charset, cols: int = 80, rows: int = 24) -> PyteTerminal:
 
 
 def mismatches(term: PyteTerminal, screen: Screen, charset: Charset,
-               color: bool = True) -> list[str]:
+               color: bool = True, origin: tuple[int, int] = (0, 0)) -> list[str]:
     """Cells where the pyte terminal differs (to the eye) from ``screen``; [] when equal.
 
     The bottom-right cell must never have been written: it must still be blank (so a wide
-    character whose right half it is shows as a blank)."""
+    character whose right half it is shows as a blank).  ``origin``: the terminal's (row,
+    column) of the screen's top-left cell (a centred frame); every cell around it blank."""
     problems = []
+    top, left = origin
+    for r, line in enumerate(term.lines):
+        if r < top or r >= top + screen.rows:
+            if line.strip():
+                problems.append(f"row {r}, outside the frame, shows {line.strip()!r}")
+        elif line[:left].strip() or line[left + screen.cols:].strip():
+            problems.append(f"row {r}: the margins show {line!r}")
     last_r, last_c = screen.rows - 1, screen.cols - 1
     for r in range(screen.rows):
         for c in range(screen.cols):
-            got = term.screen.buffer[r][c]
+            got = term.screen.buffer[r + top][c + left]
             if (r, c) == (last_r, last_c):
                 if got.data != " ":
                     problems.append(f"bottom-right cell written: {got.data!r}")

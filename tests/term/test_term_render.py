@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from term_oracle import attrs, frames, mismatches, pyte_for, scribbles
 
 from door.term.charset import Charset
-from door.term.render import Renderer, _blank_tail, cursor_move, sgr_change
+from door.term.render import Renderer, _blank_tail, centred_origin, cursor_move, sgr_change
 from door.term.screen import BLACK, BLUE, RED, WHITE, YELLOW, Attr, Cell, Screen
 
 MODES = [("cp437", False), ("cp437", True), ("utf8", False), ("ascii", False)]
@@ -63,6 +63,69 @@ def test_a_chain_of_frames_never_drifts(frames: list[Screen]) -> None:
     for frame in frames:
         term.feed(renderer.frame(frame))
         assert mismatches(term, frame, charset) == []
+
+
+@settings(PROPERTY, max_examples=60)
+@given(chain=st.lists(frames(), min_size=2, max_size=5), data=st.data(),
+       name=st.sampled_from(("utf8", "cp437")))
+def test_a_frame_placed_in_a_larger_window_shows_there_and_nowhere_else(
+        chain: list[Screen], data, name: str) -> None:
+    """A window larger than the frame: each frame of a chain shows at its origin, with the
+    cursor where the frame puts it, and the rest of the window blank, while the origin
+    moves between frames (a resize: the renderer repaints) or stays."""
+    charset = Charset(name)
+    cols, rows = data.draw(st.integers(80, 140)), data.draw(st.integers(24, 40))
+    renderer = Renderer(charset)
+    term = pyte_for(charset, cols, rows)
+    for frame in chain:
+        origin = data.draw(st.sampled_from([centred_origin((cols, rows), (80, 24)),
+                                            (data.draw(st.integers(0, rows - 24)),
+                                             data.draw(st.integers(0, cols - 80)))]))
+        renderer.place(*origin)
+        term.feed(renderer.frame(frame))
+        assert mismatches(term, frame, charset, origin=origin) == []
+        if frame.cursor is not None:
+            at = (term.screen.cursor.y, term.screen.cursor.x)
+            assert at == (frame.cursor[0] + origin[0], frame.cursor[1] + origin[1])
+
+
+def test_a_centred_origin_is_the_middle_and_never_negative() -> None:
+    assert centred_origin((80, 24), (80, 24)) == (0, 0)
+    assert centred_origin((132, 50), (80, 24)) == (13, 26)
+    assert centred_origin((101, 25), (80, 24)) == (0, 10)
+    assert centred_origin((40, 15), (80, 24)) == (0, 0)
+
+
+@pytest.mark.parametrize("left", [0, 1, 3, 26, 60])
+def test_cursor_moves_in_a_frame_placed_anywhere_land_where_they_say(left: int) -> None:
+    """Every move between two cells of a frame placed at (2, ``left``), from a known
+    cell or the window's home, lands on the target: CR and CUP count the margin."""
+    term = pyte_for(Charset("utf8"), 80 + left + 5, 30)
+    cells = [(r, c) for r in (0, 1, 3, 20) for c in (0, 1, 2, 7, 40, 79)]
+    for start in [(-2, -left), *cells]:
+        for target in cells:
+            term.feed(absolute_at(start[0] + 2, start[1] + left))
+            term.feed(cursor_move(*target, *start, 2, left))
+            assert (term.screen.cursor.y, term.screen.cursor.x) == (target[0] + 2,
+                                                                    target[1] + left)
+
+
+def test_a_repaint_in_a_narrow_margin_writes_nothing_into_it() -> None:
+    """After the clear the cursor is in the margin, a few cells left of the frame's first:
+    the way there is a move, never cells of the frame written out of place."""
+    charset = Charset("utf8")
+    screen = Screen(80, 24)
+    screen.put(0, 0, "x")
+    screen.put(0, 76, "abc")
+    term = pyte_for(charset, 86, 24)
+    renderer = Renderer(charset)
+    renderer.place(0, 3)
+    term.feed(renderer.frame(screen))
+    assert mismatches(term, screen, charset, origin=(0, 3)) == []
+
+
+def absolute_at(row: int, col: int) -> bytes:
+    return f"\x1b[{row + 1};{col + 1}H".encode()
 
 
 @settings(PROPERTY, max_examples=60)

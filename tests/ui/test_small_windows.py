@@ -4,7 +4,8 @@ A window narrower than 80 columns or shorter than 24 rows cannot hold the door's
 the caller sees a centred notice drawn at the window's own size (so it never wraps), and the
 screen underneath comes back as soon as the window is big enough.  The property: after any
 sequence of window sizes, what the caller's terminal (pyte, resized like the caller's window)
-shows is either exactly the screen the door drew, or exactly the notice.
+shows is either exactly the screen the door drew (centred in a larger window), or exactly the
+notice.
 """
 
 from __future__ import annotations
@@ -77,10 +78,14 @@ def problem(terminal: WindowTerminal, session: Session) -> str | None:
     screen = session.screen
     if (screen.cols, screen.rows) != (80, min(rows, 60)):
         return f"screen {screen.cols}×{screen.rows} for a window {cols}×{rows}"
-    want = [line.ljust(cols) for line in screen.text()] + [" " * cols] * (rows - screen.rows)
-    want[screen.rows - 1] = want[screen.rows - 1][:79] + " " + want[screen.rows - 1][80:]
-    got = [line[:79] + " " + line[80:] if r == screen.rows - 1 else line
-           for r, line in enumerate(shown)]  # the bottom-right cell is never written
+    # The screen centred in the window (the rest blank), its bottom-right cell never written.
+    top, left = (rows - screen.rows) // 2, (cols - 80) // 2
+    want = ([" " * cols] * top + [(" " * left + line).ljust(cols) for line in screen.text()]
+            + [" " * cols] * (rows - screen.rows - top))
+    last, corner = top + screen.rows - 1, left + 79
+    want[last] = want[last][:corner] + " " + want[last][corner + 1:]
+    got = [line[:corner] + " " + line[corner + 1:] if r == last else line
+           for r, line in enumerate(shown)]
     wrong = [r for r in range(rows) if got[r] != want[r]]
     return f"rows {wrong} differ" if wrong else None
 

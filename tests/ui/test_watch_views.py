@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from pyteterm import QueueTerminal
+from pyteterm import PyteTerminal, QueueTerminal
 from waiting import WAIT
 
 from door.config import Settings
@@ -80,6 +80,62 @@ async def test_watchers_of_one_charset_share_each_moves_bytes(settings: Settings
             t.inbox.put_nowait(b" ")
         await asyncio.wait_for(asyncio.gather(*tasks), WAIT)
         assert watched.watchers == [] and watched.views == {}
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+class Windowed(Recording):
+    """A watcher whose window can change, woken by it as the network transports are."""
+
+    def wake(self) -> None:
+        self.inbox.put_nowait(b"\0")  # a NUL is no key
+
+
+def windowed(cols: int) -> Windowed:
+    """A UTF-8 watcher whose window is ``cols`` wide (the door's screen stays 80)."""
+    terminal = Windowed(charset="utf8")
+    terminal.term = PyteTerminal(cols, 24, "utf8")
+    terminal.resized(cols, 24)
+    return terminal
+
+
+def centred(terminal: Recording, left: int) -> list[str]:
+    """The 80 columns from ``left`` of each row, once the rest of each row is seen blank."""
+    lines = terminal.term.lines
+    assert all(not line[:left].strip() and not line[left + 80:].strip() for line in lines)
+    return [line[left:left + 80] for line in lines]
+
+
+async def test_each_watcher_sees_the_game_centred_in_their_own_window(
+        settings: Settings) -> None:
+    """Watchers of one game in windows 80, 132 and 100 columns wide: each sees the same
+    screen in the middle of their own window (the two of 132 share the bytes of each move);
+    one who widens their window meanwhile sees it move to the middle of the new width."""
+    hub = WatchHub()
+    game = MonteCarlo.new(42)
+    watched = hub.offer("Ann", "Monte Carlo", "#42", game, True)
+    narrow, wide, twin, other = windowed(80), windowed(132), windowed(132), windowed(100)
+    terminals = [narrow, wide, twin, other]
+    tasks = [asyncio.create_task(watch_game(Session(t, settings), watched))
+             for t in terminals]
+    try:
+        await until(lambda: all("4 watching" in t.term.text for t in terminals),
+                    "all four watching")
+        marks = [len(t.writes) for t in terminals]
+        game.play(game.legal_moves()[0])
+        watched.look("")
+        await until(lambda: all(f"Score {game.score} " in t.term.text for t in terminals),
+                    f"score {game.score} shown")
+        assert b"".join(wide.writes[marks[1]:]) == b"".join(twin.writes[marks[2]:])
+        assert centred(wide, 26) == centred(other, 10) == narrow.term.lines
+        other.term.screen.resize(24, 120)
+        other.resized(120, 24)
+        await until(lambda: other.term.lines[0][20:100] == narrow.term.lines[0],
+                    "the watcher's screen moved to the middle of 120 columns")
+        await until(lambda: centred(other, 20) == narrow.term.lines, "redrawn whole")
     finally:
         for task in tasks:
             task.cancel()

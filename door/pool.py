@@ -49,13 +49,14 @@ line if it can and closes the connection, which then reaches ``ticket.close()`` 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import logging
 import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from .address_counts import OPEN, WAITING, Counts, LocalCounts
@@ -68,6 +69,8 @@ TOO_MANY_LOGGING_IN = "Too many connections from your address are logging in: fi
 POOL_FULL = "The door is busy with callers logging in. Please call again in a minute."
 SILENT = "Nothing received: goodbye."
 LOGIN_TIMED_OUT = "Login timed out."
+HELD_RECHECK_S = 1.0
+"""How soon the login clock looks again at a connection the server was working for."""
 MADE_ROOM = "Room was needed for a caller, and nothing was typed on this line: goodbye."
 
 SILENT_STANDING, HEARD, TYPED = 0, 1, 2
@@ -135,6 +138,7 @@ class Ticket:
         self.closed = False
         self.dropped = False  # hung up by the pool
         self.sessions = 0  # sessions started on this connection (SSH may ask for several)
+        self.held = 0  # the server is working for the caller (hashing a password): see hold
         self._timer: asyncio.TimerHandle | None = None
 
     @property
@@ -159,6 +163,20 @@ class Ticket:
             self.waiting = False
             self.pool.counts.logged_in(self.address)
             self.pool._forgive(self.prefix)
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        """The server works for the caller (checks a password, creates an account): the
+        login clock stops meanwhile.  ``login_s`` is the caller's time to log in; on a
+        crowded machine hashing a password may take seconds, and a caller who has typed
+        everything must not be hung up for the server's slowness."""
+        started = self.pool.clock()
+        self.held += 1
+        try:
+            yield
+        finally:
+            self.held -= 1
+            self.since += self.pool.clock() - started
 
     def close(self) -> None:
         """The connection is gone: its place is free.  Safe to call more than once."""
@@ -457,7 +475,9 @@ class LoginPool:
         if ticket.closed or not ticket.waiting:
             return
         age = self.clock() - ticket.since
-        if age >= self.login_s:
+        if ticket.held:                        # the server's time: looked at again later
+            self._arm(ticket, HELD_RECHECK_S)
+        elif age >= self.login_s:
             ticket.hang_up(LOGIN_TIMED_OUT)
         elif ticket.silent:
             ticket.hang_up(SILENT)

@@ -11,6 +11,7 @@ through the same path (save, goodbye, close).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -363,6 +364,12 @@ class Session:
     def drop_typeahead(self) -> None:
         """Forget keys typed ahead: the visit is ending, and its last screen must show."""
         self._keys.clear()
+
+    def server_working(self) -> contextlib.AbstractContextManager[None]:
+        """While the server works for a caller who is logging in (a password hashed), the
+        login pool's clock for the line stops (door/pool.py ``Ticket.hold``)."""
+        ticket = self.terminal.ticket
+        return ticket.hold() if ticket is not None else contextlib.nullcontext()
 
     def bell(self) -> None:
         """Ring the caller's bell with the next frame (at most one per frame: a thousand

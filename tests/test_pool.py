@@ -285,6 +285,25 @@ async def test_silence_then_slowness_are_hung_up() -> None:
     assert len(p) == 0 and p.connections_from("a") == p.connections_from("b") == 0
 
 
+async def test_the_servers_work_for_a_caller_does_not_count_against_the_login_clock() -> None:
+    """A password hashed for 15 minutes on a crowded machine: the caller who typed it is
+    not hung up meanwhile nor for it afterwards; the caller's own time still counts."""
+    clock = Clock()
+    p, line = pool(login_s=600, clock=clock), Line()
+    ticket = p.admit("a", "a:1", line.hang_up)
+    ticket.typed()
+    clock.now += 500                                  # the caller's time: 500 of 600 s
+    with ticket.hold():
+        clock.now += 900                              # the server's
+        p._check(ticket)                              # the clock's timer fires meanwhile
+        assert line.reason is None
+    p._check(ticket)
+    assert line.reason is None                        # 500 s of the caller's, not 1,400
+    clock.now += 101
+    p._check(ticket)
+    assert line.reason == LOGIN_TIMED_OUT
+
+
 async def test_close_is_idempotent_and_after_a_hang_up_harmless() -> None:
     p, line = pool(), Line()
     ticket = p.admit("a", "a:1", line.hang_up)

@@ -132,7 +132,8 @@ class LoginScreen:
                                   f"{wait:.0f} s.", theme.WARNING)
             await self.session.show()
             await asyncio.sleep(wait)
-        return await self.accounts.login(handle, password, self.address)
+        with self.session.server_working():       # the hash's time is not the caller's
+            return await self.accounts.login(handle, password, self.address)
 
     async def _guest_player(self) -> Player | None:
         try:
@@ -175,7 +176,8 @@ class LoginScreen:
             if password is None:
                 continue
             try:
-                account = await self.accounts.signup(handle, password, self.address)
+                with self.session.server_working():   # the hash's time is not the caller's
+                    account = await self.accounts.signup(handle, password, self.address)
             except (AccountError, StoreError) as exc:
                 note = str(exc)
                 continue

@@ -50,7 +50,7 @@ BREACHES = {
     "session-no-screens": [("door.session", "door.ui.menu")],
     "store-below-screens": [("door.store.scores", "door.ui.halloffame"),
                             ("door.store.core", "door.net.terminal")],
-    "telnetlib3-one-door": [("door.net.ssh", "telnetlib3"), ("door.server", "telnetlib3")],
+    "telnetlib3-one-door": [("door.net.ssh", "telnetlib3"), ("door.net.telnet", "telnetlib3")],
 }
 """One or more imports each contract must refuse, added to the real graph one at a time."""
 

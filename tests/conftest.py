@@ -10,6 +10,9 @@ import pytest
 from door.config import Settings, load_settings
 
 REPO = Path(__file__).resolve().parent.parent
+SLOW_FOLDERS = {Path(__file__).parent / "server"}
+"""Folders whose every test is ``slow`` (a whole door server each): the marker says so once
+here; elsewhere a module or test carries ``pytest.mark.slow`` itself."""
 
 
 @pytest.fixture
@@ -66,10 +69,13 @@ TEST_TIMEOUT_S = 120
 own waits (tests/waiting.py), so a loaded machine does not end a test that is only slow."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     from waiting import SCALE
 
     for item in items:
+        if SLOW_FOLDERS & set(item.path.parents):
+            item.add_marker(pytest.mark.slow)
         marker = item.get_closest_marker("timeout")
         seconds = marker.args[0] if marker is not None and marker.args else TEST_TIMEOUT_S
         item.add_marker(pytest.mark.timeout(seconds * SCALE), append=False)

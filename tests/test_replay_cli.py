@@ -13,6 +13,8 @@ from waiting import WAIT
 
 from door.games import engine
 
+pytestmark = pytest.mark.slow  # each test runs `reussite` as a process
+
 GAMES = ["mariant", "montecarlo", "auntmary", "anciento"]
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from waiting import WAIT
 
 from door.games import Status, engine
@@ -20,6 +21,8 @@ from door.games.solvers import (
     summarize,
     wilson,
 )
+
+pytestmark = pytest.mark.slow  # each test runs `reussite solve` or its worker processes
 
 
 def _solve(*args: str, cwd: Path) -> subprocess.CompletedProcess:

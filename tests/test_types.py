@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 @pytest.mark.timeout(900)  # a first run with no cache takes a minute on a loaded machine
 def test_mypy_finds_no_error() -> None:
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True,

@@ -42,6 +42,7 @@ class ReplayCaller(ScreenCaller):
         self.task = asyncio.create_task(Replay(self.session, record, "Ada", score).run())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["mariant", "montecarlo", "auntmary", "anciento"])
 async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
                                                          name: str) -> None:
@@ -71,6 +72,7 @@ async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
             await caller.close()
 
 
+@pytest.mark.slow
 async def test_replay_plays_by_itself_to_the_end(settings: Settings) -> None:
     game = played("montecarlo", 11, most=12)
     caller = ReplayCaller(settings, game.record(), game.score)

@@ -64,3 +64,14 @@ def test_the_telnet_module_touches_no_private_name_itself() -> None:
                 and not (isinstance(node.value, ast.Name) and node.value.id == "self")):
             found.add(node.attr)
     assert not found, f"door/net/telnet.py uses {sorted(found)}: go through telnetlib3_private"
+
+
+def test_the_door_shadows_none_of_telnetlib3s_names_by_chance() -> None:
+    """The helpers added on telnetlib3's classes (``closing``, ``quiet``, ``held`` …) are
+    names telnetlib3 does not have: an upgrade that adds one would be shadowed silently."""
+    overrides = {"__init__", "feed_data"}  # on purpose: the lean reader's way in
+    for ours, theirs in ((private.ServerState, telnetlib3.TelnetServer),
+                         (private.DoorTelnetReader, telnetlib3.TelnetReader)):
+        added = {name for name in vars(ours) if not name.startswith("__")} | {"__init__"}
+        clash = {name for name in added - overrides if hasattr(theirs, name)}
+        assert not clash, f"telnetlib3 {private.VERSION}'s {theirs.__name__} has {sorted(clash)}"

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from . import gamelist
@@ -29,6 +29,9 @@ from .values import on_off as _bool
 from .values import seconds_between as _seconds_between
 from .values import text as _text
 from .values import text_up_to as _text_up_to
+
+GameSettings = TypeVar("GameSettings")
+"""One game's settings dataclass (door/gamelist.py: ``MariantSettings`` …)."""
 
 log = logging.getLogger(__name__)
 
@@ -265,8 +268,9 @@ class Settings:
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     accounts: AccountsSettings = field(default_factory=AccountsSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
-    games: dict[str, Any] = field(default_factory=gamelist.default_options)
-    """Each game's section (:mod:`door.gamelist`), read as ``settings.<game>``."""
+    games: dict[str, object] = field(default_factory=gamelist.default_options)
+    """Each game's section (:mod:`door.gamelist`): its record's ``settings`` dataclass, read
+    typed through :meth:`game_settings`."""
     solver: SolverSettings = field(default_factory=SolverSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
     boards: tuple[Board, ...] = ()
@@ -274,12 +278,14 @@ class Settings:
     web: WebSettings = field(default_factory=WebSettings)
     league: LeagueSettings = field(default_factory=LeagueSettings)
 
-    def __getattr__(self, name: str) -> Any:
-        """A game's settings by its name: ``settings.<name>.<key>``."""
-        games = self.__dict__.get("games")
-        if games is not None and name in games:
-            return games[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def game_settings(self, name: str, kind: type[GameSettings]) -> GameSettings:
+        """A game's sysop.ini section as its record's settings class, so that the type checker
+        knows each key's type: ``settings.game_settings("mariant", MariantSettings).face_down``
+        is an ``int``.  TypeError when ``kind`` is not that game's settings class."""
+        found = self.games[name]
+        if not isinstance(found, kind):
+            raise TypeError(f"[{name}] is read as {type(found).__name__}, not {kind.__name__}")
+        return found
 
     @property
     def ansi_dir(self) -> Path:

@@ -21,6 +21,9 @@ TESTS = Path(__file__).resolve().parent
 
 EVERY_GAME = (*gamelist.names(), TOY.name)
 """Every game a per-game test runs for: the registry's records and the toy game."""
+SLOW_FOLDERS = {Path(__file__).parent / "server"}
+"""Folders whose every test is ``slow`` (a whole door server each): the marker says so once
+here; elsewhere a module or test carries ``pytest.mark.slow`` itself."""
 
 
 @pytest.fixture
@@ -96,10 +99,13 @@ TEST_TIMEOUT_S = 120
 own waits (tests/waiting.py), so a loaded machine does not end a test that is only slow."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     from waiting import SCALE
 
     for item in items:
+        if SLOW_FOLDERS & set(item.path.parents):
+            item.add_marker(pytest.mark.slow)
         marker = item.get_closest_marker("timeout")
         seconds = marker.args[0] if marker is not None and marker.args else TEST_TIMEOUT_S
         item.add_marker(pytest.mark.timeout(seconds * SCALE), append=False)

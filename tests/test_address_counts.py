@@ -3,6 +3,7 @@ dict would, through collisions, frees that move slots back, and a worker's death
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ class Model:
         return sum(p[0] for p in pairs), sum(p[1] for p in pairs)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(OPS)
 def test_the_shared_table_counts_as_a_dict_would(ops) -> None:

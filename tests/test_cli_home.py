@@ -37,6 +37,7 @@ def chosen(result: subprocess.CompletedProcess) -> str:
     return Path(result.stderr.split(": ", 1)[1].split(":", 1)[0]).parent.name
 
 
+@pytest.mark.slow
 def test_home_is_chosen_in_the_order_the_readme_gives(tmp_path: Path) -> None:
     given, found, from_env = (marked_home(tmp_path / name) for name in ("given", "found", "env"))
     below = found / "below"
@@ -49,6 +50,7 @@ def test_home_is_chosen_in_the_order_the_readme_gives(tmp_path: Path) -> None:
             "or a parent), else `$REUSSITE_HOME`") in readme
 
 
+@pytest.mark.slow
 def test_init_takes_its_folder_as_dir_or_as_home(tmp_path: Path) -> None:
     made = run("init", "--home", str(tmp_path / "a"), cwd=tmp_path)
     assert made.returncode == 0, made.stderr
@@ -57,6 +59,7 @@ def test_init_takes_its_folder_as_dir_or_as_home(tmp_path: Path) -> None:
     assert same.returncode == 0 and (tmp_path / "b" / "sysop.ini").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["--home", "one", "init", "two"], ["init"]])
 def test_init_refuses_two_folders_or_none(args: list[str], tmp_path: Path) -> None:
     result = run(*args, cwd=tmp_path)
@@ -65,6 +68,7 @@ def test_init_refuses_two_folders_or_none(args: list[str], tmp_path: Path) -> No
     assert list(tmp_path.iterdir()) == []  # nothing made
 
 
+@pytest.mark.slow
 def test_init_writes_the_packages_file_not_the_sysops(tmp_path: Path) -> None:
     """A sysop who edits the checkout's sysop.ini (its boards' secrets, say) and then makes
     another home gets the commented defaults there, not their edits."""

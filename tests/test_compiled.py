@@ -33,6 +33,8 @@ from door.compiled import (
 )
 from door.term import Attr, Charset, Renderer, Screen
 
+pytestmark = pytest.mark.slow  # each test compiles a copy of the tree or runs a process
+
 ROOT = Path(__file__).resolve().parent.parent
 RENDERER_TESTS = ("tests/term/test_term_render.py", "tests/term/test_term_screen_put.py",
                   "tests/term/test_term_keys.py", "tests/term/test_term_charset.py",

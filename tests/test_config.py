@@ -198,6 +198,7 @@ def _run(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Completed
                           capture_output=True, text=True, timeout=2 * WAIT)
 
 
+@pytest.mark.slow
 def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:
     (tmp_path / "sysop.ini").write_text("[server]\ntelnet_port = x\n", encoding="utf-8")
     result = _run("serve", cwd=tmp_path)
@@ -207,6 +208,7 @@ def test_cli_config_error_is_one_line_exit_2(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_cli_without_any_home_says_what_to_do(tmp_path: Path) -> None:
     result = _run("serve", cwd=tmp_path)
     assert result.returncode == 2
@@ -215,6 +217,7 @@ def test_cli_without_any_home_says_what_to_do(tmp_path: Path) -> None:
     assert result.returncode == 2 and "no such folder" in result.stderr
 
 
+@pytest.mark.slow
 def test_home_from_environment(tmp_path: Path) -> None:
     home = tmp_path / "door"
     assert _run("init", str(home), cwd=tmp_path).returncode == 0
@@ -225,6 +228,7 @@ def test_home_from_environment(tmp_path: Path) -> None:
     assert result.returncode == 2 and str(home / "sysop.ini") in result.stderr
 
 
+@pytest.mark.slow
 def test_init_makes_a_working_home(tmp_path: Path) -> None:
     home = tmp_path / "newdoor"
     result = _run("init", str(home), cwd=tmp_path)
@@ -236,6 +240,7 @@ def test_init_makes_a_working_home(tmp_path: Path) -> None:
     assert again.returncode == 0 and "kept" in again.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [[], ["serve"], ["local"], ["init"], ["replay"]])
 def test_help_of_every_command(command: list[str], tmp_path: Path) -> None:
     result = _run(*command, "--help", cwd=tmp_path)
@@ -244,6 +249,7 @@ def test_help_of_every_command(command: list[str], tmp_path: Path) -> None:
     assert "--home" in result.stdout
 
 
+@pytest.mark.slow
 def test_version(tmp_path: Path) -> None:
     """Written once (door/__init__.py): the installed metadata reads it from there."""
     from importlib.metadata import version

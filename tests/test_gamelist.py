@@ -153,10 +153,14 @@ def test_unregistered_game_is_unknown_everywhere(tmp_path: Path) -> None:
 
 
 def test_sysop_ini_reads_and_checks_its_section(pebbles: GameInfo, tmp_path: Path) -> None:
-    assert parse_settings("", tmp_path).pebbles == PebblesSettings()
+    assert parse_settings("", tmp_path).games["pebbles"] == PebblesSettings()
     settings = parse_settings("[pebbles]\nheap = 2\nquick = on\n", tmp_path)
-    assert settings.pebbles == PebblesSettings(heap=2, quick=True)
-    assert settings.mariant.face_down == 2  # the built-in games keep their sections
+    assert settings.game_settings("pebbles", PebblesSettings) == PebblesSettings(heap=2,
+                                                                                  quick=True)
+    with pytest.raises(TypeError, match=r"\[pebbles\] is read as PebblesSettings"):
+        settings.game_settings("pebbles", gamelist.MariantSettings)
+    # the built-in games keep their sections
+    assert settings.game_settings("mariant", gamelist.MariantSettings).face_down == 2
     cases = [("[pebbles]\nheap = 12\n", ":2: [pebbles] heap: expected a whole number 1–9, "
                                          "got '12'"),
              ("[pebbles]\nheep = 2\n", ":2: [pebbles] heep: unknown key (expected one of heap, "

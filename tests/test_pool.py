@@ -354,6 +354,7 @@ def expected_victim(p: LoginPool, prefix: str):
 NETWORKS = [f"10.0.{n}" for n in range(5)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["admit"] * 5 + ["heard", "typed", "close", "drop",
                                                          "penalize", "wait", "login"]),

@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
+
 HERE = Path(__file__).resolve().parent
 
 

@@ -14,6 +14,8 @@ from waiting import WAIT
 from door.gameinfo import GameInfo
 from door.gamelist import engine
 
+pytestmark = pytest.mark.slow  # each test runs `reussite` as a process
+
 
 def _replay(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "door", "replay", *args], cwd=cwd,

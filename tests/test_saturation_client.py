@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
+pytestmark = pytest.mark.slow  # compiles and runs the load loops as processes
+
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 FIRST = (b"\x1b[B", b"\x1b[B")

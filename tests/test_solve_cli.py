@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from waiting import WAIT
 
 from door.gamelist import engine
@@ -21,6 +22,8 @@ from door.games.solvers import (
     summarize,
     wilson,
 )
+
+pytestmark = pytest.mark.slow  # each test runs `reussite solve` or its worker processes
 
 
 def _solve(*args: str, cwd: Path) -> subprocess.CompletedProcess:

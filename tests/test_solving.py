@@ -20,6 +20,8 @@ from door.games.montecarlo import MonteCarlo
 from door.games.solvers import NOT_WINNABLE, UNKNOWN, WINNABLE
 from door.solving import SolverPool
 
+pytestmark = pytest.mark.slow  # each test starts solver worker processes
+
 HARD = ("auntmary", 55)
 """An Aunt Mary deal that keeps the solver busy for minutes."""
 

@@ -6,12 +6,14 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
 from pyteterm import TelnetCaller
 from waiting import until
 
 from door import gamelist
 
 
+@pytest.mark.slow
 async def test_title_menu_quit_goodbye(telnet_door, door_home: Path) -> None:
     port = await telnet_door()
     caller = await TelnetCaller.connect(port)

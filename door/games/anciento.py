@@ -20,7 +20,8 @@ from functools import cache
 from typing import Any, NamedTuple, Self
 
 from .anciento_player import rank_squares
-from .anciento_rules import BASE_POINTS, END, KINDS
+from .anciento_rules import BASE_POINTS, KINDS
+from .anciento_rules import END as END  # the action that ends a game: part of this API
 from .base import Game, IllegalMove, Status
 from .numbers import check_number, random_number, shuffled
 

@@ -674,7 +674,8 @@ class _Search:
             dst = cols[b]
             tab ^= _ZPAIR[_CODE[dst[-1]] if dst else _FLOOR][(top - 1) * 4 + su]
         else:
-            return move[2]
+            carried: tuple[int, int] = move[2]  # a block's own key (see the docstring)
+            return carried
         return tab ^ fh ^ th, r << 6 | q
 
     def _flip(self, a: int) -> bool:

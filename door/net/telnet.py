@@ -12,12 +12,18 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
-import telnetlib3
-
 from ..guard import address_of
 from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
-from .buffers import INPUT_HELD, READ_SIZE
+from .telnetlib3_private import (
+    DoorTelnetReader,
+    Server,
+    ServerState,
+    TelnetReader,
+    TelnetWriter,
+    create_server,
+    keep_no_clients,
+)
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
@@ -28,101 +34,11 @@ IAC = b"\xff"
 SessionRunner = Callable[[Terminal], Awaitable[None]]
 
 
-class DoorTelnetReader(telnetlib3.TelnetReader):
-    """telnetlib3's binary reader with a lean way in and out for the door's hot path (one
-    key a packet): :meth:`feed_data` appends and wakes, :meth:`take` returns all that came.
-
-    The parent's ``read`` asks ``asyncio.get_running_loop()`` each time it waits (a
-    ``getpid()`` system call on Python 3.11), checks its arguments, slices and copies the
-    buffer twice; this reader keeps its loop and hands the whole buffer over.  It works on
-    the parent's own state (buffer, EOF, exception, waiter: telnetlib3 5.x), so whatever
-    telnetlib3 itself feeds (data after an IAC, EOF, a lost connection) reaches
-    :meth:`take` in the order it came.
-
-    It holds at most INPUT_HELD bytes: a caller sending faster than the door's input pacing
-    lets the session read loses what comes past that (a flood, not a typist), and the
-    connection goes on being read, so that a hang-up behind the flood is seen at once."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._loop = asyncio.get_running_loop()  # made by the protocol, inside the loop
-        self.dropped = 0
-        """Bytes dropped past INPUT_HELD."""
-
-    def feed_data(self, data: bytes) -> None:
-        """The caller's bytes, kept up to INPUT_HELD waiting; past that they are dropped.
-
-        The socket is read all the same, never paused: a caller who pastes more than the
-        door would play in minutes and hangs up is gone now, not once the paste has been
-        read (the end of the stream comes after it, and while reading is paused neither
-        the door nor the kernel sees it: the caller's own kernel holds it back)."""
-        if self._transport is not None:  # flow control wanted: the parent's way
-            super().feed_data(data)
-            return
-        room = INPUT_HELD - len(self._buffer)
-        if len(data) > room:
-            self.dropped += len(data) - max(0, room)
-            data = data[:max(0, room)]
-        self._buffer += data
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def wait_for_data(self) -> asyncio.Future[None] | None:
-        """None when :meth:`take_now` has something to give (bytes, EOF, the connection's
-        error); else a future, done when it has (one read waits at a time).  The waiting
-        coroutine calls :meth:`waited` after it, however the wait ended."""
-        if self._buffer or self._exception is not None or self._eof:
-            return None
-        if self._waiter is not None:
-            raise RuntimeError("a read is already waiting for data")
-        if self._paused:
-            self._maybe_resume_transport()
-        self._waiter = waiter = self._loop.create_future()
-        return waiter
-
-    def waited(self) -> None:
-        """The wait :meth:`wait_for_data` began is over (a cancelled one too)."""
-        self._waiter = None
-
-    def take_now(self) -> bytes:
-        """The bytes buffered, READ_SIZE at most; ``b""`` when there is none (at EOF).
-        Raises the connection's error, as ``read`` does, once the bytes before it are
-        taken."""
-        buffer = self._buffer
-        if not buffer:
-            if self._exception is not None:
-                raise self._exception
-            return b""
-        if len(buffer) > READ_SIZE:  # a paste: a few thousand keys at a time
-            data = bytes(buffer[:READ_SIZE])
-            del buffer[:READ_SIZE]
-        else:
-            data = bytes(buffer)
-            buffer.clear()
-        if self._paused:
-            self._maybe_resume_transport()
-        return data
-
-    async def take(self) -> bytes:
-        """The bytes buffered (READ_SIZE at most), after waiting for one if there is none;
-        ``b""`` at EOF."""
-        waiter = self.wait_for_data()
-        if waiter is not None:
-            try:
-                await waiter
-            finally:
-                self.waited()
-        return self.take_now()
-
-
 class TelnetTerminal(Terminal):
     kind = "telnet"
     wakeable = True
 
-    def __init__(self, reader: DoorTelnetReader, writer: telnetlib3.TelnetWriter) -> None:
+    def __init__(self, reader: DoorTelnetReader, writer: TelnetWriter) -> None:
         peer = writer.get_extra_info("peername")
         super().__init__(cols=writer.get_extra_info("cols") or 80,
                          rows=writer.get_extra_info("rows") or 24,
@@ -199,7 +115,7 @@ class TelnetTerminal(Terminal):
             data = data.replace(IAC, IAC + IAC)
         transport.write(data)
         if self._protocol is not None:
-            self._protocol._tx_bytes += len(data)
+            self._protocol.count_sent(len(data))
 
     def unsent(self) -> int | None:
         if self._buffered is None:  # looked up once: asked after every frame
@@ -216,7 +132,7 @@ class TelnetTerminal(Terminal):
         self._writer.close()
 
 
-class GuardedTelnetWriter(telnetlib3.TelnetWriter):
+class GuardedTelnetWriter(TelnetWriter):
     """telnetlib3's option state machine, with a client's malformed option answered by one
     log line instead of a traceback.
 
@@ -256,7 +172,7 @@ client answers within a round trip; one slower than this still has its answers h
 when they come (:meth:`DoorTelnetServer.data_received`)."""
 
 
-class DoorTelnetServer(telnetlib3.TelnetServer):
+class DoorTelnetServer(ServerState):
     """telnetlib3's server, admitting each connection to the login pool (door/pool.py)
     before anything else, telling the pool what the caller sends (negotiation, then keys),
     starting at once for a client that negotiates nothing, and telling our terminal about
@@ -264,7 +180,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
 
     terminal: TelnetTerminal | None = None
     login_pool: LoginPool | None = None  # set on the class start_telnet makes
-    listener: telnetlib3.Server | None = None
+    listener: Server | None = None
     """The telnetlib3 server (set on the class too), whose list of connections loses a
     closed one at once here, not at its next accept (after a flood, none may come for
     hours, and the closed connections of the flood's last seconds stayed listed)."""
@@ -278,13 +194,8 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     """Negotiation is over and nothing of telnetlib3's per-packet machinery is on (no idle
     timer, no compression): see :meth:`data_received`."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._writer_factory = GuardedTelnetWriter
-        self._reader_factory = DoorTelnetReader
-        # asyncio's drain waiters (append, remove, iterate): an empty list is 56 bytes, the
-        # deque asyncio makes 760, for every connection of a flood.
-        self._drain_waiters: list[asyncio.Future[None]] = []
+    writer_class = GuardedTelnetWriter
+    reader_class = DoorTelnetReader
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self.login_pool is not None:
@@ -294,7 +205,8 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                                                     f"telnet {peer[0]}:{peer[1]}",
                                                     self.hang_up)
             except Refused as exc:  # no telnet at all: one line, and close (the pool logs)
-                self._refused = self._closing = True  # telnetlib3 then forgets us
+                self._refused = True
+                self.mark_closing()  # telnetlib3 then forgets us
                 if isinstance(transport, asyncio.WriteTransport):  # a socket's: always
                     transport.write(notice(str(exc)))
                 transport.close()
@@ -305,20 +217,16 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         # telnetlib3 schedules this as the connection is made, and does not check whether
         # the connection was closed meanwhile (the pool may drop it in the same turn of the
         # loop to make room): its negotiation timer would then finish a cancelled future.
-        if not self._closing:
+        if not self.closing:
             super().begin_negotiation()
-            self._tasks.append(asyncio.get_running_loop().call_later(
-                SILENT_CLIENT_S, self._start_if_silent))
+            self.later(SILENT_CLIENT_S, self._start_if_silent)
 
     def _start_if_silent(self) -> None:
         """Nothing came since the first request: begin the shell (the login screen) now."""
-        if self._heard or self._closing or self._waiter_connected.done():
+        if self._heard or self.closing or self.shell_started:
             return
-        if self._check_later is not None:  # telnetlib3's own wait, which would end it again
-            self._check_later.cancel()
-            self._check_later = None
         self._started_silent = True
-        self._waiter_connected.set_result(None)
+        self.start_shell_now()
 
     def data_received(self, data: bytes) -> None:
         """The caller's bytes.  The fast path: once negotiation is over, a packet with no
@@ -338,22 +246,19 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         writer, reader = self.writer, self.reader
         if (self._settled and writer is not None and reader is not None and 255 not in data
                 and not writer.iac_received and not writer.cmd_received):
-            self._rx_bytes += len(data)
+            self.count_received(len(data))
             reader.feed_data(data)
             if not self._typed:
                 self._keys_came()
             return
-        unread = len(reader._buffer) if reader is not None else 0
+        unread = reader.held() if isinstance(reader, DoorTelnetReader) else 0
         super().data_received(data)
-        if not self._typed and reader is not None and len(reader._buffer) > unread:
+        if not self._typed and isinstance(reader, DoorTelnetReader) and reader.held() > unread:
             self._keys_came()  # ... and the first that brings data, not telnet commands
-        if self._started_silent and 255 in data and not (self._advanced
-                                                          and self._echo_negotiated):
+        if self._started_silent and 255 in data and self.negotiation_incomplete():
             self.check_negotiation()  # late answers: the options that follow them
         # Asked again after each packet telnetlib3 reads (one with IAC may start compression).
-        self._settled = (self._tls_checked and self._waiter_connected.done()
-                         and self._timer is None and not self._mccp2_enabled
-                         and self._mccp3_decompressor is None)
+        self._settled = self.quiet()
 
     def _keys_came(self) -> None:
         self._typed = True
@@ -363,11 +268,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is not None:
             self.ticket.close()
-        if self.reader is not None:  # unread keys: never played now, and up to INPUT_HELD
-            self.reader._buffer.clear()
-        listener = self.listener
-        if listener is not None and self in listener._protocols:
-            listener._protocols.remove(self)
+        if isinstance(self.reader, DoorTelnetReader):  # unread keys: never played now
+            self.reader.drop_held()
+        self.forget_in(self.listener)
         if self.terminal is not None:  # what the caller typed before hanging up is dropped
             self.terminal.dropped()
         if not self._refused:
@@ -391,13 +294,13 @@ def notice(text: str) -> bytes:
     return b"\r\n" + text.encode("ascii", "replace") + b"\r\n"
 
 
-Shell = Callable[[telnetlib3.TelnetReader, telnetlib3.TelnetWriter], Coroutine[Any, Any, None]]
+Shell = Callable[[TelnetReader, TelnetWriter], Coroutine[Any, Any, None]]
 """What telnetlib3 runs per connection once negotiation ends (its binary reader and writer:
 the server is created with ``encoding=False``)."""
 
 
 def make_shell(run_session: SessionRunner) -> Shell:
-    async def shell(reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter) -> None:
+    async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
         protocol = writer.protocol
         if protocol is None or writer.is_closing():  # hung up as negotiation ended
             writer.close()
@@ -425,27 +328,14 @@ def make_shell(run_session: SessionRunner) -> Shell:
 
 
 async def start_telnet(host: str, port: int, run_session: SessionRunner,
-                       pool: LoginPool | None = None) -> telnetlib3.Server:
+                       pool: LoginPool | None = None) -> Server:
     """Listen for telnet callers; each gets ``run_session(terminal)``.  With a ``pool``,
     each connection is admitted to it (or refused) as it is accepted."""
     protocol = cast(type[DoorTelnetServer], type("PooledTelnetServer", (DoorTelnetServer,),
                                                 {"login_pool": pool}))
-    server = await telnetlib3.create_server(
+    server = await create_server(
         host=host, port=port, protocol_factory=protocol, shell=make_shell(run_session),
         encoding=False, force_binary=True, connect_maxwait=NEGOTIATION_WAIT_S, timeout=0)
-    server._new_client = _NoClients()  # type: ignore[assignment]
+    keep_no_clients(server)
     protocol.listener = server
     return server
-
-
-class _NoClients:
-    """Stands in for ``telnetlib3.Server``'s queue of negotiated connections, which feeds
-    ``wait_for_client()``: the door never calls it (each connection runs the shell), and the
-    queue kept the last 1,000 connections of each listener alive, dead or not, with their
-    reader's unread bytes (tens of MiB after a flood, never given back)."""
-
-    def put_nowait(self, protocol: object) -> None:
-        """Forget it: nothing waits for clients here."""
-
-    def get_nowait(self) -> object:
-        raise asyncio.QueueEmpty

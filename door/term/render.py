@@ -17,6 +17,7 @@ so two spaces with the same background are the same cell.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import compress, count, repeat
 from operator import is_not
@@ -530,7 +531,7 @@ class Renderer:
         self._row, self._col = row, col
 
 
-def _cheap_gap(line: list[Cell], last: int, nxt: int, encode) -> bool:
+def _cheap_gap(line: list[Cell], last: int, nxt: int, encode: Callable[[str], bytes]) -> bool:
     """Re-writing the unchanged cells between two changes of a row costs less than moving
     over them, and no colour change (they are in the colour of the change before)."""
     attr, cost, limit = line[last].attr, 0, nxt - last + 1  # CUF is 3 bytes at least

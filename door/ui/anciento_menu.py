@@ -13,6 +13,7 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..gamelist import AncientoSettings
 from ..games.anciento import SELECT_NUMBERS, Anciento
 from ..games.numbers import random_number
 from ..session import Session
@@ -55,9 +56,14 @@ def screen_choices(session: Session) -> Choices:
     return choices
 
 
+def _settings(session: Session) -> AncientoSettings:
+    """The sysop's [anciento] section."""
+    return session.settings.game_settings("anciento", AncientoSettings)
+
+
 def easy_mode(session: Session) -> bool:
     easy = screen_choices(session).easy
-    return session.settings.anciento.easy if easy is None else easy
+    return _settings(session).easy if easy is None else easy
 
 
 STATUS_KEYS = f"R, P or S: play · T E L D I · {HELP.label} keys · Esc: back"
@@ -66,7 +72,7 @@ STATUS_KEYS = f"R, P or S: play · T E L D I · {HELP.label} keys · Esc: back"
 def menu_rows(session: Session) -> list[tuple[str, str, str]]:
     """The menu's lines: key, entry, what it does or is set to ("" for a gap)."""
     choices = screen_choices(session)
-    board = session.settings.anciento.board.replace("x", " x ")
+    board = _settings(session).board.replace("x", " x ")
     timer = f"{choices.timer_minutes} minutes" if choices.timer_minutes else "off"
     return [
         ("R", "Random game", "stones nobody can ask for again"),
@@ -108,7 +114,7 @@ def draw_menu(session: Session) -> tuple[int, int]:
 async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> Anciento | None:
     """The menu loop: the new game, or None when the caller goes back (Esc)."""
     choices = screen_choices(session)
-    board = session.settings.anciento.board
+    board = _settings(session).board
     error = ""
     while True:
         prompt_row, prompt_col = draw_menu(session)
@@ -170,7 +176,7 @@ async def _select(session: Session, row: int, col: int, first: str) -> Anciento 
     number = parse_number(text)
     if number is None or number not in SELECT_NUMBERS:
         return f"Game numbers run from {SELECT_NUMBERS.start} to {SELECT_NUMBERS.stop - 1}."
-    return Anciento.new(number, board=session.settings.anciento.board,
+    return Anciento.new(number, board=_settings(session).board,
                         easy=easy_mode(session))
 
 

@@ -170,7 +170,7 @@ class AncientoScreen(GameScreen):
     # -- options, titles, lines ------------------------------------------------------------
     @classmethod
     def game_options(cls, session: Session) -> dict[str, Any]:
-        settings = session.settings.anciento
+        settings = session.settings.game_settings("anciento", gamelist.AncientoSettings)
         return {"board": settings.board, "easy": settings.easy}
 
     @classmethod

@@ -138,7 +138,7 @@ class MariantScreen(GameScreen):
     # -- creating a game ---------------------------------------------------------------------
     @classmethod
     def game_options(cls, session: Session) -> dict[str, Any]:
-        settings = session.settings.mariant
+        settings = session.settings.game_settings("mariant", gamelist.MariantSettings)
         return {"fd": settings.face_down, "fu": settings.face_up}
 
     @classmethod

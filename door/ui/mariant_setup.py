@@ -12,6 +12,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from ..gamelist import MariantSettings
 from ..games.mariant import Mariant, check_setup, multiplier_tenths
 from ..games.numbers import CARD_GAME_NUMBERS, random_number
 from ..session import Session
@@ -75,7 +76,7 @@ def default_setup(session: Session) -> Setup:
     last = _last_setup.get(session)
     if last:
         return Setup(*last)
-    settings = session.settings.mariant
+    settings = session.settings.game_settings("mariant", MariantSettings)
     try:
         down, up = check_setup(settings.face_down, settings.face_up)
     except ValueError:

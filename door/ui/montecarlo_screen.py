@@ -153,7 +153,8 @@ class MonteCarloScreen(GameScreen):
     # -- options and keys --------------------------------------------------------------------
     @classmethod
     def game_options(cls, session: Session) -> dict[str, Any]:
-        return {"mode": session.settings.montecarlo.consolidation}
+        return {"mode": session.settings.game_settings("montecarlo",
+                                                         gamelist.MonteCarloSettings).consolidation}
 
     @property
     def key_line(self) -> str:

@@ -67,6 +67,7 @@ def kept(home: Path) -> list[str] | None:
     return json.loads(row[0])["actions"] if row else None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 @pytest.mark.parametrize("through_shell", [False, True])
 def test_the_door_leaves_when_its_bbs_dies_and_the_pty_stays_open(
@@ -125,6 +126,7 @@ WATCHER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_without_pidfd_the_parent_is_asked_for(tmp_path: Path) -> None:
     """The fallback: os.getppid() asked every second sees the parent go."""
     parent = subprocess.Popen([sys.executable, "-c", BBS, str(tmp_path / "pid"),

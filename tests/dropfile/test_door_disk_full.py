@@ -37,6 +37,8 @@ from montecarlohelp import keys_for
 
 from door.games.montecarlo import MonteCarlo
 
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
+
 SAMPLES = Path(__file__).parent / "samples"
 NUMBER = 31
 

@@ -61,6 +61,7 @@ def to_menu_with_row(caller: SocketCaller, home: Path) -> None:
     wait_until(lambda: online_rows(home) == 1, "the door's Who's Online row")
 
 
+@pytest.mark.slow
 def test_socket_bbs_closes_and_sighups_right_after_the_goodbye(door_home: Path,
                                                                door_sys: Path) -> None:
     with connect_back_door(door_home, door_sys) as (proc, caller):
@@ -76,6 +77,7 @@ def test_socket_bbs_closes_and_sighups_right_after_the_goodbye(door_home: Path,
     assert "back to the BBS, exit code 0" in log
 
 
+@pytest.mark.slow
 def test_socket_line_dropped_mid_visit_then_sighup(door_home: Path, door_sys: Path) -> None:
     with connect_back_door(door_home, door_sys) as (proc, caller):
         to_menu_with_row(caller, door_home)
@@ -86,6 +88,7 @@ def test_socket_line_dropped_mid_visit_then_sighup(door_home: Path, door_sys: Pa
     assert "exit code 3" in (door_home / "data" / "door.log").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_pty_sighup_during_the_goodbye_is_a_normal_quit(door_home: Path,
                                                         door_sys: Path) -> None:
     configure(door_home, goodbye_pause=60)  # without the signal, the door would linger
@@ -102,6 +105,7 @@ def test_pty_sighup_during_the_goodbye_is_a_normal_quit(door_home: Path,
     assert online_rows(door_home) == 0
 
 
+@pytest.mark.slow
 def test_goodbye_pause_is_skipped_by_any_key(door_home: Path, door_sys: Path) -> None:
     configure(door_home, goodbye_pause=60)
     door = PtyDoor(door_command(door_home, door_sys), door_home)
@@ -166,6 +170,7 @@ def one_move(send, wait_for) -> list[str]:
     return game.actions
 
 
+@pytest.mark.slow
 def test_pty_paste_then_the_line_closed(door_home: Path, door_sys: Path) -> None:
     door = PtyDoor(door_command(door_home, door_sys), door_home)
     try:
@@ -187,6 +192,7 @@ def test_pty_paste_then_the_line_closed(door_home: Path, door_sys: Path) -> None
     assert online_rows(door_home) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["close", "reset"])
 def test_socket_paste_then_the_line_dropped(door_home: Path, door_sys: Path,
                                             how: str) -> None:

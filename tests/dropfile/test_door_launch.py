@@ -28,6 +28,7 @@ def door_sys(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_pty_launch_greets_plays_quits_and_restores(door_home: Path, door_sys: Path) -> None:
     door = PtyDoor(door_command(door_home, door_sys.parent), door_home)
     try:
@@ -55,6 +56,7 @@ def test_pty_launch_greets_plays_quits_and_restores(door_home: Path, door_sys: P
         door.close()
 
 
+@pytest.mark.slow
 def test_sighup_mid_visit_ends_cleanly_with_carrier_code(door_home: Path,
                                                           door_sys: Path) -> None:
     door = PtyDoor(door_command(door_home, door_sys), door_home)
@@ -70,6 +72,7 @@ def test_sighup_mid_visit_ends_cleanly_with_carrier_code(door_home: Path,
         door.close()
 
 
+@pytest.mark.slow
 def test_sighup_mid_game_saves_it_for_the_next_launch(door_home: Path,
                                                         door_sys: Path) -> None:
     """Monte Carlo deal #42: b1 (3♠) and c1 (3♦) touch, a pair worth 6 points."""
@@ -103,6 +106,7 @@ def test_sighup_mid_game_saves_it_for_the_next_launch(door_home: Path,
         again.close()
 
 
+@pytest.mark.slow
 def test_time_up_says_so_and_exits_0(door_home: Path, door_sys: Path) -> None:
     door = PtyDoor(door_command(door_home, door_sys, "--time-left", "0.05"), door_home)
     try:
@@ -114,6 +118,7 @@ def test_time_up_says_so_and_exits_0(door_home: Path, door_sys: Path) -> None:
         door.close()
 
 
+@pytest.mark.slow
 def test_door32_handle_that_is_no_socket_falls_back_to_stdio(door_home: Path,
                                                               tmp_path: Path) -> None:
     path = tmp_path / "door32.sys"
@@ -132,6 +137,7 @@ def test_door32_handle_that_is_no_socket_falls_back_to_stdio(door_home: Path,
         door.close()
 
 
+@pytest.mark.slow
 def test_dorinfo_launch(door_home: Path, tmp_path: Path) -> None:
     path = tmp_path / "DORINFO1.DEF"
     path.write_bytes((SAMPLES / "jezebel_DORINFO1.DEF").read_bytes())
@@ -149,6 +155,7 @@ def test_dorinfo_launch(door_home: Path, tmp_path: Path) -> None:
         door.close()
 
 
+@pytest.mark.slow
 def test_connect_back_to_the_bbs_listener(door_home: Path, door_sys: Path) -> None:
     with connect_back_door(door_home, door_sys) as (proc, caller):
         caller.wait_for("Welcome, dexter!")
@@ -162,6 +169,7 @@ def test_connect_back_to_the_bbs_listener(door_home: Path, door_sys: Path) -> No
         assert CLEAN_EXIT in caller.term.raw
 
 
+@pytest.mark.slow
 def test_inherited_raw_telnet_socket(door_home: Path, tmp_path: Path) -> None:
     ours, theirs = socket.socketpair()
     fd = theirs.fileno()
@@ -194,6 +202,7 @@ def test_inherited_raw_telnet_socket(door_home: Path, tmp_path: Path) -> None:
         ours.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options,says", [
     (["--socket", "0"], "--socket 0: descriptor 0 is not a socket"),
     (["--port", "70000"], "--port 70000: expected a port number"),
@@ -219,6 +228,7 @@ def test_unusable_dropfile_exit_2(door_home: Path) -> None:
     assert "does not follow the DOOR.SYS layout" in result.stderr
 
 
+@pytest.mark.slow
 def test_connect_back_refused_exit_2(door_home: Path, door_sys: Path) -> None:
     spare = socket.create_server(("127.0.0.1", 0))
     port = spare.getsockname()[1]
@@ -230,6 +240,7 @@ def test_connect_back_refused_exit_2(door_home: Path, door_sys: Path) -> None:
     assert f"cannot connect back to 127.0.0.1:{port}" in result.stderr
 
 
+@pytest.mark.slow
 def test_pipes_work_and_a_plain_file_is_refused(door_home: Path, door_sys: Path,
                                                 tmp_path: Path) -> None:
     piped = subprocess.Popen(door_command(door_home, door_sys), stdin=subprocess.PIPE,
@@ -247,6 +258,7 @@ def test_pipes_work_and_a_plain_file_is_refused(door_home: Path, door_sys: Path,
                                           "(--socket FD, --port P)"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("into_folder", [True, False])
 def test_keep_dropfile_and_the_parsed_dropfile_at_debug(door_home: Path, door_sys: Path,
                                                         tmp_path: Path,
@@ -268,6 +280,7 @@ def test_keep_dropfile_and_the_parsed_dropfile_at_debug(door_home: Path, door_sy
            '"Dexter Cellfish", "alias": "dexter"' in log
 
 
+@pytest.mark.slow
 def test_keep_dropfile_that_cannot_be_written_is_logged(door_home: Path, door_sys: Path,
                                                          tmp_path: Path) -> None:
     target = tmp_path / "no-such-folder" / "DOOR.SYS"
@@ -279,6 +292,7 @@ def test_keep_dropfile_that_cannot_be_written_is_logged(door_home: Path, door_sy
     assert f"--keep-dropfile {target}: cannot copy the dropfile there" in log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stdin", "stdout", "closed", "said"), [
     ("devnull", "pipe", None, "standard input is a device that is no terminal"),
     ("pipe", "devnull", None, "standard output is a device that is no terminal"),

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from doorproc import PtyDoor, child_env, door_command
 
 from door.term.mouse import MOUSE_OFF, MOUSE_ON
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 SAMPLES = Path(__file__).resolve().parent / "samples"
 

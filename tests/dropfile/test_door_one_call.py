@@ -17,6 +17,8 @@ from homehelp import configure
 
 from door.games.montecarlo import MonteCarlo
 
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
+
 SAMPLES = Path(__file__).parent / "samples"
 
 

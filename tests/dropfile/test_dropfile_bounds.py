@@ -78,6 +78,7 @@ def test_long_numbers_within_bounds_are_clamped_not_refused() -> None:
                 absurd.warnings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["dropfile", "door"])
 def test_the_commands_say_file_and_line_and_exit_2(door_home: Path, tmp_path: Path,
                                                    command: str) -> None:
@@ -119,6 +120,7 @@ def test_escape_bytes_in_a_dropfile_name_reach_no_terminal(tmp_path: Path, capsy
     assert "node\\x1b]0;owned\\x07\\x1b[2J" in err and "the file is empty" in err
 
 
+@pytest.mark.slow
 def test_escape_bytes_in_names_are_escaped_in_the_door_log(door_home: Path,
                                                            tmp_path: Path) -> None:
     """The folder a BBS drops the file in (from a node or user name) and the handle in the

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from waiting import WAIT
 
 from door.cli import main
@@ -37,6 +38,7 @@ def test_folder_and_warnings(tmp_path: Path, capsys) -> None:
                                 "to 86400 s"]
 
 
+@pytest.mark.slow
 def test_unusable_file_one_line_exit_2() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "door", "dropfile",

@@ -3,11 +3,14 @@ succeeds gives values of the documented types and ranges."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_dropfile_writers import SPEC
 
 from door.dropfile import JSON_KEYS, MAX_TIME_LEFT_S, DropfileError, parse_dropfile
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 NAMES = st.sampled_from(["DOOR.SYS", "door32.sys", "DORINFO1.DEF", "dorinfoz.def", "x.txt",
                          ""])

@@ -6,7 +6,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from doorproc import PtyDoor
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 
 def test_local_play_keeps_the_log_off_the_screen(door_home: Path) -> None:

@@ -413,6 +413,7 @@ def test_easy_mode_shows_the_next_four():
 
 # -- take back / put back (R-ANC-5) ----------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(number=st.integers(1, 32000), moves=st.integers(0, 66),
        odd=st.dictionaries(st.integers(0, 65), st.integers(0, 10**6)), back=st.integers(0, 66))
@@ -482,6 +483,7 @@ def test_undo_restores_bonus_and_quatros():
 
 # -- JSON ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_json_round_trip_at_every_stage():
     game = Anciento.new(321, easy=True)
     for step in range(70):
@@ -563,6 +565,7 @@ def test_from_json_validates_redo_legality():
 
 # -- records and players ---------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("number", "options"), [(1, {}), (505, {"easy": True}),
                                                  (9000, {"board": "8x8"})])
 def test_record_replays_to_the_same_score(number, options):
@@ -591,6 +594,7 @@ def test_documented_record_example():
     assert game.record() == record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player", [choose_move, fast_move, greedy_move, RandomPlacer(3),
                                     search_move])
 def test_players_play_whole_legal_games(player):
@@ -600,6 +604,7 @@ def test_players_play_whole_legal_games(player):
         assert Anciento.replay(game.record()).score == game.score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player", [choose_move, search_move])
 def test_players_do_not_read_the_hidden_pouch_order(player):
     """Two games with the same board and current stone but shuffled later stones play alike."""
@@ -626,12 +631,14 @@ def test_greedy_takes_the_most_points():
     assert greedy_move(game) == "c3"
 
 
+@pytest.mark.slow
 def test_hints_are_legal_squares():
     game = Anciento.new(600)
     assert sorted(game.hints()) == sorted(game.legal_moves()[:-1])
     assert game.hints()[0] == search_move(game)
 
 
+@pytest.mark.slow
 def test_search_player_uses_the_shown_stones_in_easy_mode():
     """Easy mode shows the next stones: the search follows those, not the averages, so a
     game whose next stones differ (same board, same current stone) can be played otherwise."""

@@ -706,6 +706,7 @@ def follows_the_rules(before: Position, move: str, after: Position) -> bool:
             and after.home == before.home - (1 if src.startswith("f") else 0))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(NUMBERS, OPS)
 def test_legal_moves_are_exactly_the_accepted_ones(number: int, ops: list[int]) -> None:
@@ -767,6 +768,7 @@ def explore(game: AuntMary, budget: int) -> list[Position]:
     return list(seen)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(NUMBERS, st.randoms(use_true_random=False))
 def test_stuck_and_hopeless_never_lie(number: int, rng: random.Random) -> None:

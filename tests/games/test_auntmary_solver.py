@@ -113,6 +113,7 @@ def exhaustive(pos: Position) -> bool | None:
 
 # -- deals -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [3, 7, 38, 54])
 def test_winning_lines_of_deals_replay_to_a_win(number: int) -> None:
     result = solve(number)
@@ -120,12 +121,14 @@ def test_winning_lines_of_deals_replay_to_a_win(number: int) -> None:
     assert replay_wins(AuntMary.new(number).position, result.moves)
 
 
+@pytest.mark.slow
 def test_unwinnable_deals() -> None:
     for number in (2, 4, 5, 6):
         result = solve(number)
         assert result.verdict == UNWINNABLE and result.winnable is False and result.moves is None
 
 
+@pytest.mark.slow
 def test_budget_gives_unknown_and_the_search_is_deterministic() -> None:
     result = solve(1, node_limit=500)
     assert result.verdict == UNKNOWN and result.winnable is None and result.moves is None
@@ -197,6 +200,7 @@ def tight_position(rng: random.Random) -> Position:
                     tuple(stock), tuple(waste), tuple(found), 2)
 
 
+@pytest.mark.slow
 def test_verdicts_agree_with_the_engine_explored_exhaustively() -> None:
     rng = random.Random(2)
     outcomes = []
@@ -213,6 +217,7 @@ def test_verdicts_agree_with_the_engine_explored_exhaustively() -> None:
     assert set(outcomes) == {True, False}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_verdicts_agree_with_the_search_stripped_of_its_shortcuts(seed: int) -> None:
     rng = random.Random(100 + seed)
@@ -342,6 +347,7 @@ def never_condemns_a_win(positions: Iterator[Position]) -> tuple[int, int]:
     return won, proofs
 
 
+@pytest.mark.slow
 def test_the_quick_proof_never_condemns_a_position_that_can_be_won() -> None:
     rng = random.Random(11)
     _won, proofs = never_condemns_a_win(locked_position(rng) for _ in range(100))
@@ -377,6 +383,7 @@ def stacked_twins(rng: random.Random) -> Position:
                     tuple(found), rng.randrange(3))
 
 
+@pytest.mark.slow
 def test_the_twin_rule_proves_a_clash_of_hosts() -> None:
     # JD lies on JH, which lies on the face-down QS: JD can only go onto QC (TD is buried
     # under them), and then JH has no free host and cannot go home (TH buried too).  The
@@ -392,6 +399,7 @@ def test_the_twin_rule_proves_a_clash_of_hosts() -> None:
     assert not proved_lost(free) and solve(free).verdict == WINNABLE
 
 
+@pytest.mark.slow
 def test_the_twin_rule_never_condemns_a_position_that_can_be_won() -> None:
     rng = random.Random(17)
     won, proofs = never_condemns_a_win(stacked_twins(rng) for _ in range(150))

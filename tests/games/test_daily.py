@@ -75,6 +75,7 @@ def test_the_lists_cover_the_ranges(game: str) -> None:
     assert solved and int(solved.group(1)) >= RANGES[game]
 
 
+@pytest.mark.slow
 def test_a_longer_list_deals_the_same_challenges(monkeypatch: pytest.MonkeyPatch) -> None:
     """A release whose lists reach further (more deals solved past the ranges) keeps every
     day's challenges: only membership inside the fixed range counts."""
@@ -137,6 +138,7 @@ UNDECIDED_2026_12_01 = {
 """The deals of the ranges that the solver of 2026-12-01 left "unknown" (its lists' JSONL)."""
 
 
+@pytest.mark.slow
 def test_a_deal_proved_winnable_later_never_becomes_a_challenge(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Were every deal left undecided in the ranges proved winnable and listed, no day's

@@ -79,6 +79,7 @@ def test_monte_carlo_hints(number: int, mode: str, moves: int, seed: int) -> Non
     check_following(reached("montecarlo", number, {"mode": mode}, moves, seed))
 
 
+@pytest.mark.slow
 @HYPOTHESIS
 @given(number=st.sampled_from(QUICK_DEALS["auntmary"]), moves=st.integers(0, 12),
        seed=st.integers(0, 2**16))
@@ -86,6 +87,7 @@ def test_aunt_mary_hints(number: int, moves: int, seed: int) -> None:
     check_following(reached("auntmary", number, {}, moves, seed))
 
 
+@pytest.mark.slow
 @settings(HYPOTHESIS, max_examples=4)
 @given(number=st.sampled_from(QUICK_DEALS["mariant"]), moves=st.integers(0, 10),
        seed=st.integers(0, 2**16))
@@ -93,6 +95,7 @@ def test_mariant_hints(number: int, moves: int, seed: int) -> None:
     check_following(reached("mariant", number, {"fd": 2, "fu": 1}, moves, seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "number"), [("auntmary", 115), ("montecarlo", 18),
                                              ("montecarlo", 35)])
 def test_the_issues_deals_first_hint_keeps_the_win(name: str, number: int) -> None:

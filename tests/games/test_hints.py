@@ -156,6 +156,7 @@ def test_a_line_stops_at_a_refused_move() -> None:
 
 # -- no win left: the best score -------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["strict", "relaxed"])
 def test_monte_carlo_best_line_scores_what_it_says_and_wins_a_winnable_deal(mode: str) -> None:
     lost = next(n for n in range(1, 60) if not mc_solve(n, mode).winnable
@@ -187,6 +188,7 @@ def test_monte_carlo_best_line_is_the_best_of_every_first_move() -> None:
     assert max(totals) == best
 
 
+@pytest.mark.slow
 def test_aunt_mary_best_line_sends_home_what_it_says() -> None:
     game = AuntMary.new(2)                            # not winnable
     best = am_best(game, seconds=10)

@@ -676,6 +676,7 @@ POSITIONS = st.one_of(dealt_games(), odd_positions(), auto_positions())
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @FAST
 @given(POSITIONS)
 def test_cards_are_conserved(played: Walk) -> None:
@@ -687,6 +688,7 @@ def test_cards_are_conserved(played: Walk) -> None:
                for col, down in zip(game.columns, game.face_down, strict=True))
 
 
+@pytest.mark.slow
 @FAST
 @given(POSITIONS, st.data())
 def test_undo_restores_the_previous_position(played: Walk,
@@ -715,6 +717,7 @@ def test_undo_restores_the_previous_position(played: Walk,
     assert after["actions"] == before["actions"] + [canon, "undo"]
 
 
+@pytest.mark.slow
 @FAST
 @given(POSITIONS, st.data())
 def test_every_listed_move_is_accepted(played: Walk,
@@ -727,6 +730,7 @@ def test_every_listed_move_is_accepted(played: Walk,
         assert card_counts(other) == ALL
 
 
+@pytest.mark.slow
 @FAST
 @given(POSITIONS, st.text(alphabet="0123456789:>rdauto ", max_size=6))
 def test_refused_moves_change_nothing(played: Walk,
@@ -748,6 +752,7 @@ def test_refused_moves_change_nothing(played: Walk,
         assert canon in legal
 
 
+@pytest.mark.slow
 @FAST
 @given(POSITIONS)
 def test_json_round_trip(played: Walk) -> None:
@@ -760,6 +765,7 @@ def test_json_round_trip(played: Walk) -> None:
     assert again.status == game.status
 
 
+@pytest.mark.slow
 @FAST
 @given(dealt_games())
 def test_replaying_the_record_gives_the_same_game(played: Walk) -> None:
@@ -785,6 +791,7 @@ def auto_boards(draw: st.DrawFn) -> Mariant:
     return position(columns, stock=[], removed="".join(removed))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(auto_boards())
 def test_auto_ending_always_wins(game: Mariant) -> None:

@@ -32,6 +32,7 @@ def replayed(game: Mariant, moves: list[str]) -> Mariant:
     return copy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [1, 4, 5])
 def test_lines_of_deals_replay_to_a_win_with_the_penalty_given(number: int) -> None:
     game = Mariant.new(number)
@@ -43,6 +44,7 @@ def test_lines_of_deals_replay_to_a_win_with_the_penalty_given(number: int) -> N
     assert game.to_json() == Mariant.new(number).to_json()    # the game was not touched
 
 
+@pytest.mark.slow
 def test_other_setups_and_json_positions() -> None:
     game = Mariant.new(1, fd=3, fu=2)
     for move in game.hints()[:1]:
@@ -85,6 +87,7 @@ def test_an_ending_that_needs_sorting() -> None:
     assert replayed(game, result.moves).won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [2, 7])
 def test_the_line_is_counted_as_the_engine_counts_it_and_shortening_never_costs(
         number: int) -> None:
@@ -106,6 +109,7 @@ def test_the_line_is_counted_as_the_engine_counts_it_and_shortening_never_costs(
     assert len(line.shortened(None)) <= len(line.actions(line.steps))
 
 
+@pytest.mark.slow
 def test_when_the_quick_searches_stall_the_wide_ones_win(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Quick searches cut to 300 positions each cannot reach the last deal: the wide rounds

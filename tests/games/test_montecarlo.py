@@ -383,6 +383,7 @@ def check_conserved(game: MonteCarlo) -> None:
     assert len(cards) == 52 and set(cards) == set(new_deck(1))
 
 
+@pytest.mark.slow
 @given(NUMBERS, MODES, st.data())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_play_properties(number: int, mode: str, data: st.DataObject) -> None:

@@ -16,6 +16,7 @@ SHIPPED = [("montecarlo", {"mode": "strict"}, 15), ("montecarlo", {"mode": "rela
 """Game, options, and how many of the list's numbers to solve again here."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options", "sample"), SHIPPED)
 def test_listed_deals_are_won_by_their_line(game: str, options: dict, sample: int) -> None:
     numbers = record(game).winnable_numbers(options)

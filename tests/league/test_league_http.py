@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import aiohttp
+import pytest
 from homehelp import configure
 from leaguehelp import daily_game, league_home, signed
 from serverhelp import running
@@ -20,6 +21,8 @@ from waiting import until
 from door import cli
 from door.league.http import MAX_BODY
 from door.league.keys import BoardKey
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -64,6 +64,7 @@ def key_of(home: Path) -> str:
     return BoardKey.load_or_create(home / "data").public
 
 
+@pytest.mark.slow
 def test_boards_that_only_exchange_files(tmp_path: Path, capsys) -> None:
     import asyncio
 

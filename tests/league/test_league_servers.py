@@ -25,6 +25,8 @@ from door.gamelist import daily_games
 from door.league.keys import BoardKey
 from door.store import Store
 
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
+
 REPO = Path(__file__).resolve().parents[2]
 CODE = "join-code-for-tests"
 

@@ -17,6 +17,8 @@ from door.league.keys import BoardKey
 from door.store import Store
 from door.ui import daily_status
 
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
+
 NOON = datetime(2031, 5, 17, 12, 30, tzinfo=UTC)
 DAY = NOON.date()
 

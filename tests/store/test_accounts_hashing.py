@@ -12,6 +12,7 @@ from waiting import WAIT
 from door.store.accounts import check_password, hash_password
 
 
+@pytest.mark.slow
 def test_a_hash_checks_its_password_and_no_other() -> None:
     stored = hash_password("correct horse")
     assert stored.startswith("scrypt$16384$8$1$")
@@ -49,6 +50,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux" or platform.libc_ver()[0] != "glibc",
                     reason="the kept buffer is glibc's behaviour, read from /proc")
 def test_hashing_threads_do_not_keep_scrypts_buffer() -> None:

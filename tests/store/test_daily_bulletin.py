@@ -47,6 +47,7 @@ def sysop(home: Path, *args: str) -> int:
     return main(["--home", str(home), "--log-level", "error", "sysop", *args])
 
 
+@pytest.mark.slow
 def test_daily_bulletin_in_three_formats(door_home: Path, tmp_path: Path,
                                          capsysbinary: pytest.CaptureFixture) -> None:
     ann, bob = seed(door_home)

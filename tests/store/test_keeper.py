@@ -103,6 +103,7 @@ async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Sto
     await keeper.close()
 
 
+@pytest.mark.slow
 async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'reussite.db'}")
     assert await store.start()

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from waiting import WAIT
 
 from door.store import Store
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 WORKER = Path(__file__).with_name("store_worker.py")
 PROCESSES, SESSIONS, ROUNDS = 4, 4, 8

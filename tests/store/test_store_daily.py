@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
 from storehelp import played_game
 
 from door.gamelist import daily_deal
@@ -26,6 +27,7 @@ async def finish(store: Store, player_id: int, game, day: date | None, at: datet
                             at, at + timedelta(minutes=3), daily_day=day)
 
 
+@pytest.mark.slow
 async def test_the_first_finished_attempt_counts_and_ranks(store: Store) -> None:
     ann = await store.player("direct", "ann", "Ann")
     bob = await store.player("direct", "bob", "Bob")

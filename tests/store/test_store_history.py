@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from storehelp import insert_game
 
 from door.games import Status
@@ -48,6 +49,7 @@ async def test_pages_are_the_players_own_games_newest_first(store: Store) -> Non
     assert await store.player_games(bob.id, 1, 3) == ([], 1)
 
 
+@pytest.mark.slow
 async def test_your_games_pages_and_replays(door) -> None:
     from pyteterm import TelnetCaller
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+import pytest
+
 from door.store import Store
 from door.store.live import LiveState
 
 
+@pytest.mark.slow
 async def test_crossed_writes_of_two_processes_all_land(db_url: str) -> None:
     player, watcher = Store(db_url, host="player-host"), Store(db_url, host="watcher-host")
     assert await player.start()

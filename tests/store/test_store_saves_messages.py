@@ -155,6 +155,7 @@ async def test_purge_messages(clocked) -> None:
     assert [m.subject for m in await store.inbox(bob.id)] == ["new"]
 
 
+@pytest.mark.slow
 async def test_who_is_online(clocked) -> None:
     store, clock = clocked
     ann = await store.player("direct", "ann", "Ann")
@@ -172,6 +173,7 @@ async def test_who_is_online(clocked) -> None:
     assert await store.online() == []
 
 
+@pytest.mark.slow
 async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
     """A caller playing one long game never changes screen: their keys, not their screens,
     keep the Idle column right and the node in the list.  The keys of every node are

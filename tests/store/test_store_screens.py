@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from pyteterm import TelnetCaller
 from storehelp import insert_game
 from waiting import until
@@ -35,6 +36,7 @@ async def online_becomes(store, *rows: tuple) -> None:
     await until(there, f"who's online: {rows}")
 
 
+@pytest.mark.slow
 async def test_hall_of_fame_screen(door) -> None:
     store, port = door
     ann = await store.player("Night Owl BBS", "1", "Ann")
@@ -69,6 +71,7 @@ async def test_hall_of_fame_screen(door) -> None:
     await leave(caller)
 
 
+@pytest.mark.slow
 async def test_message_centre_read_reply_write(door) -> None:
     store, port = door
     bob = await store.player("direct", "bob", "Bob")
@@ -180,6 +183,7 @@ async def test_main_menu_tells_of_new_messages(door) -> None:
     await leave(caller)
 
 
+@pytest.mark.slow
 async def test_terminal_settings_are_kept_for_the_next_call(door) -> None:
     store, port = door
     caller = await at_menu(port)

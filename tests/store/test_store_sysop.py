@@ -90,6 +90,7 @@ def test_who_lists_the_callers_in_the_door(home: Path, db_url: str,
     assert rows[3] == ["2", "callers"]
 
 
+@pytest.mark.slow
 def test_destructive_chores_ask_and_back_up(home: Path, db_url: str,
                                             capsys: pytest.CaptureFixture,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,6 +123,7 @@ def test_unavailable_database_is_one_line(door_home: Path, capsys) -> None:
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_chore_says_nothing_on_stderr_at_the_default_log_level(door_home: Path) -> None:
     """Alembic's INFO lines (plugins, "Context impl") are not the sysop's business."""
     done = subprocess.run([sys.executable, "-m", "door", "--home", str(door_home), "sysop",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from waiting import WAIT
 
 from door.games.montecarlo import MonteCarlo
@@ -16,6 +17,8 @@ from door.store import Store
 from door.store.live import LiveListing
 from door.watch import WatchHub
 from door.watch_link import WatchLink
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 
 async def listed(store: Store, count: int) -> dict[str, LiveListing]:

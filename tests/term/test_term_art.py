@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyteterm import PyteTerminal
@@ -103,6 +104,7 @@ art_bytes = st.binary(max_size=14).map(
     lambda raw: b"".join(TOKENS[b % 32] if b % 32 < len(TOKENS) else bytes([b]) for b in raw))
 
 
+@pytest.mark.slow
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=art_bytes)
 def test_fuzz_any_bytes_load_without_raising(data: bytes) -> None:

@@ -13,6 +13,7 @@ MODES = [Charset("cp437"), Charset("cp437", True), Charset("utf8"), Charset("asc
 NEVER = set(b"\x00\x07\x08\x09\x0a\x0d\x1a\x1b\x7f")  # bytes a terminal would execute
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("charset", MODES, ids=lambda c: f"{c.name}{'+g' if c.c0_glyphs else ''}")
 @settings(max_examples=2000, deadline=None)
 @given(ch=st.characters())

@@ -107,6 +107,7 @@ code_text = st.binary(max_size=16).map(
     lambda raw: "".join(TOKENS[b % 32] if b % 32 < len(TOKENS) else chr(b * 7 + 1) for b in raw))
 
 
+@pytest.mark.slow
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=code_text)
 def test_fuzz_any_text_parses_without_raising(text: str) -> None:

@@ -89,6 +89,7 @@ def test_a_mix_is_a_number_only_when_all_ascii(chars: list[str]) -> None:
     assert parse_number(text) == expected
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_any_text_gives_a_number_or_none(text: str) -> None:
     digits = text.strip(" ")

@@ -104,6 +104,7 @@ key_bytes = st.lists(st.one_of(st.sampled_from([s for _, s, _ in CASES]),
                                st.binary(max_size=4)), max_size=6).map(b"".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(data=key_bytes, encoding=st.sampled_from(("cp437", "utf8")))
 def test_one_byte_at_a_time_decodes_the_same(data: bytes, encoding: str) -> None:
@@ -114,6 +115,7 @@ def test_one_byte_at_a_time_decodes_the_same(data: bytes, encoding: str) -> None
     assert one_by_one + split.flush() == together
 
 
+@pytest.mark.slow
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=12), encoding=st.sampled_from(("cp437", "utf8", "ascii")))
 def test_fuzz_any_bytes_decode_without_raising(data: bytes, encoding: str) -> None:
@@ -126,6 +128,7 @@ def test_fuzz_any_bytes_decode_without_raising(data: bytes, encoding: str) -> No
             assert len(key.char) == 1 and key.char.isprintable()
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(reads=st.lists(st.one_of(st.sampled_from(sorted(keys_module._WHOLE)),
                                 st.sampled_from([b"\r", b"\r\n", b"\r\0", b"\n", b"\0"]),

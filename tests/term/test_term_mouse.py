@@ -75,6 +75,7 @@ streams = st.lists(st.one_of(reports, st.sampled_from([b"a", b"\r", b"\x1b[A", b
                    max_size=6).map(b"".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(data=streams, encoding=st.sampled_from(("cp437", "utf8")), mouse=st.booleans())
 def test_reports_split_into_single_bytes_decode_the_same(data: bytes, encoding: str,

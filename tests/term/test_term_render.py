@@ -19,6 +19,7 @@ PROPERTY = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "glyphs"), MODES)
 @PROPERTY
 @given(data=st.data())
@@ -40,6 +41,7 @@ def test_blank_to_a_to_b_shows_exactly_b(name: str, glyphs: bool, data) -> None:
         assert max(first + second, default=0) < 128
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=40)
 @given(a=frames(), b=frames(), c=frames())
 def test_monochrome_shows_reverse_for_colour(a: Screen, b: Screen, c: Screen) -> None:
@@ -54,6 +56,7 @@ def test_monochrome_shows_reverse_for_colour(a: Screen, b: Screen, c: Screen) ->
         assert mismatches(term, frame, charset, color=False) == []
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=30)
 @given(frames=st.lists(frames(), min_size=2, max_size=5))
 def test_a_chain_of_frames_never_drifts(frames: list[Screen]) -> None:
@@ -65,6 +68,7 @@ def test_a_chain_of_frames_never_drifts(frames: list[Screen]) -> None:
         assert mismatches(term, frame, charset) == []
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=60)
 @given(chain=st.lists(frames(), min_size=2, max_size=5), data=st.data(),
        name=st.sampled_from(("utf8", "cp437")))
@@ -150,6 +154,7 @@ def test_a_wide_character_is_never_sent_into_the_bottom_right_cell() -> None:
     assert "中".encode() not in data and data.endswith(b"x ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("color", [True, False])
 @settings(PROPERTY, max_examples=40)
 @given(data=st.data())
@@ -295,6 +300,7 @@ def slow_blank_tail(line: list[Cell], limit: int) -> int:
     return c
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_the_blank_tail_found_by_runs_of_one_cell_is_the_one_found_cell_by_cell(data) -> None:
@@ -338,6 +344,7 @@ def test_cursor_moves_pick_the_cheapest() -> None:
     assert cursor_move(20, 60, 1, 2) == b"\x1b[21;61H"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(old=attrs, new=attrs)
 def test_a_colour_change_leaves_the_terminal_as_a_reset_would(old: Attr, new: Attr) -> None:
@@ -355,6 +362,7 @@ def test_a_colour_change_leaves_the_terminal_as_a_reset_would(old: Attr, new: At
         reset + sgr_change(Attr(-1, -1), new))
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(data=st.data())
 def test_screens_sharing_rows_still_show_each_its_own(data) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from door.term.screen import BLANK, RED, WIDE_TAIL, Attr, Cell, Screen
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(row=st.integers(-3, 26), col=st.integers(-90, 90),
        text=st.text(alphabet="ab\x01♥ ", max_size=100))
@@ -54,6 +56,7 @@ def test_runs_are_kept_within_their_budget(monkeypatch) -> None:
 WIDE = "中😀"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(ops=st.lists(st.tuples(st.integers(0, 2), st.integers(-5, 84),
                               st.text(alphabet="ab中😀 é", max_size=12)), max_size=12))
@@ -80,6 +83,7 @@ def test_wide_text_reads_as_pyte_shows_it() -> None:
     assert screen.text()[0] == "a中b      " and screen.put(1, 0, "中文") == 4
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_the_rows_drawn_since_the_last_frame_are_the_rows_stamped_since(data) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
 from pyteterm import TelnetCaller
 from waiting import WAIT
 
@@ -24,6 +25,7 @@ async def open_settings(port: int, **kw) -> TelnetCaller:
     return caller
 
 
+@pytest.mark.slow
 async def test_settings_switch_charset_colour_and_rows(screen_door) -> None:
     port = await screen_door(terminal_settings)
     caller = await open_settings(port, charset="cp437")

@@ -166,6 +166,7 @@ async def test_typed_square_column_then_row(caller: Caller) -> None:
     assert "e9" not in caller.text
 
 
+@pytest.mark.slow
 async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)
@@ -189,6 +190,7 @@ async def test_illegal_moves_say_why_and_change_nothing(caller: Caller) -> None:
     assert "Stones left 66" in caller.text
 
 
+@pytest.mark.slow
 async def test_take_back_and_put_back(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)
@@ -476,6 +478,7 @@ async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path)
     await store.close()
 
 
+@pytest.mark.slow
 async def test_demo_from_the_menu_steps_runs_and_stops(settings: Settings,
                                                        monkeypatch) -> None:
     monkeypatch.setattr(AncientoScreen, "demo_pause", 0.01)
@@ -508,6 +511,7 @@ async def test_demo_from_the_menu_steps_runs_and_stops(settings: Settings,
     await asyncio.wait_for(caller.task, WAIT)
 
 
+@pytest.mark.slow
 async def test_the_demo_move_comes_from_the_pool_and_keys_are_answered_meanwhile(
         settings: Settings) -> None:
     caller = Caller(settings)
@@ -543,6 +547,7 @@ async def test_the_demo_move_comes_from_the_pool_and_keys_are_answered_meanwhile
     await asyncio.wait_for(caller.task, WAIT)
 
 
+@pytest.mark.slow
 async def test_demo_in_game_leaves_the_game_alone(caller: Caller) -> None:
     game = await caller.start()
     before = caller.board(game)
@@ -750,6 +755,7 @@ async def test_hint_waits_in_the_pool_keys_work_and_esc_or_a_move_drops_it(
         await asyncio.gather(*busy, return_exceptions=True)
 
 
+@pytest.mark.slow
 async def test_a_hint_does_not_wait_for_a_deals_verdict_in_the_background(
         settings: Settings) -> None:
     """Every worker on a card deal's verdict (asked in the background for another caller's
@@ -776,6 +782,7 @@ async def test_a_hint_does_not_wait_for_a_deals_verdict_in_the_background(
     await asyncio.wait_for(caller.task, WAIT)
 
 
+@pytest.mark.slow
 async def test_hint_is_the_search_players_square_and_asked_again_counts_once(
         caller: Caller) -> None:
     game = await caller.start()

@@ -147,6 +147,7 @@ async def test_numbered_deal_is_on_screen(caller: Caller) -> None:
     assert caller.term.lines[top][pile_left(0)] == "["            # the cursor: column 1's top
 
 
+@pytest.mark.slow
 async def test_hot_keys_move_a_card_and_undo_redo(caller: Caller) -> None:
     await caller.start(NUMBER)
     game = AuntMary.new(NUMBER)
@@ -176,6 +177,7 @@ async def test_hot_keys_move_a_card_and_undo_redo(caller: Caller) -> None:
     await caller.wait_for("No undo: nothing to undo.")
 
 
+@pytest.mark.slow
 async def test_illegal_move_says_why_and_changes_nothing(caller: Caller) -> None:
     await caller.start(NUMBER)
     game = AuntMary.new(NUMBER)
@@ -194,6 +196,7 @@ async def test_illegal_move_says_why_and_changes_nothing(caller: Caller) -> None
     assert caller.bells == bells + 2
 
 
+@pytest.mark.slow
 async def test_cursor_picks_a_run_with_up_and_drops_it(settings: Settings, monkeypatch) -> None:
     game = build([([], ["KS", "9S", "8H", "7C"]), ([], ["TD"]), ([], ["2C"]), ([], ["3C"]),
                   ([], ["4C"]), ([], ["5C"])])
@@ -280,6 +283,7 @@ async def test_foundation_card_comes_back_down(settings: Settings, monkeypatch) 
     await caller.close()
 
 
+@pytest.mark.slow
 async def test_tip_is_the_solvers_move_and_puts_the_cursor_on_it(caller: Caller) -> None:
     """T: the first move of the solver's winning line (deal 3 can be won), where it goes
     lit; played, the next T is the line's next move."""
@@ -308,6 +312,7 @@ def hot_keys(move: str) -> str:
     return src.split(":")[0] + dst
 
 
+@pytest.mark.slow
 async def test_with_no_win_left_the_tip_says_so_and_gives_the_best_score(caller: Caller
                                                                          ) -> None:
     await caller.start(NUMBER)                       # deal 2: nobody can win it
@@ -536,6 +541,7 @@ async def resign(caller: Caller) -> None:
     assert "hall of fame!" not in caller.text             # a resigned game takes no place
 
 
+@pytest.mark.slow
 async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settings,
                                                                monkeypatch) -> None:
     from door.gamelist import solve
@@ -564,6 +570,7 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
     await asyncio.wait_for(caller.task, WAIT)
 
 
+@pytest.mark.slow
 async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) -> None:
     from door.gamelist import solve
 
@@ -576,6 +583,7 @@ async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) 
     await asyncio.wait_for(caller.task, WAIT)
 
 
+@pytest.mark.slow
 async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
                                                          monkeypatch) -> None:
     """The deal's verdict is asked when play starts; deal 55 keeps a worker busy for the

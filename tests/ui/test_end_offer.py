@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from pyteterm import ScreenCaller
 from waiting import WAIT
 
@@ -77,6 +78,7 @@ async def test_a_dead_game_left_at_the_offer_comes_back_to_it(settings: Settings
     await store.close()
 
 
+@pytest.mark.slow
 async def test_a_resigned_game_is_never_offered_again(settings: Settings,
                                                       tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")

@@ -40,6 +40,8 @@ from door.ui.parts import Parts
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "term"))
 from term_oracle import mismatches  # tests/term's oracle: after the path is known
 
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
+
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = load_settings(REPO)
 UP, DOWN, RIGHT, LEFT = b"\x1b[A", b"\x1b[B", b"\x1b[C", b"\x1b[D"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from pyteterm import TelnetCaller, instructions_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,6 +37,7 @@ async def read_to_the_end(caller: TelnetCaller, first_page: str) -> str:
     return seen
 
 
+@pytest.mark.slow
 async def test_every_page_of_the_instructions(telnet_door, door_home: Path) -> None:
     ship_pages(door_home)
     caller = await at_instructions(await telnet_door())

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from door.ui.mariant_board import MIN_TAIL, SHOWN_TAIL, fitted_column, full_column
 
 
+@pytest.mark.slow
 def test_a_compressed_column_fills_its_rows_and_keeps_its_top_group() -> None:
     for height in range(17, 27):                       # 24 rows (the least) to 33
         for down in (0, 3):

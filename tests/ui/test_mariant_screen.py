@@ -143,6 +143,7 @@ async def caller(settings: Settings):
 
 # -- the setup screen ------------------------------------------------------------------------
 
+@pytest.mark.slow
 async def test_setup_shows_the_multiplier_live_and_deals_the_number(caller: Caller) -> None:
     await caller.wait_for("Game number:")
     assert "Your score counts 100 %" in caller.text        # sysop.ini defaults: 2 down, 1 up
@@ -191,6 +192,7 @@ async def test_setup_refuses_number_zero_and_esc_goes_back(caller: Caller) -> No
 
 # -- playing ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 async def test_selecting_and_moving_a_group(caller: Caller) -> None:
     await caller.start()
     game = Mariant.new(NUMBER)
@@ -208,6 +210,7 @@ async def test_selecting_and_moving_a_group(caller: Caller) -> None:
     assert caller.foot(dst) == "    "
 
 
+@pytest.mark.slow
 async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> None:
     await caller.start()
     game = Mariant.new(NUMBER)
@@ -229,6 +232,7 @@ async def test_illegal_move_says_why_and_keeps_the_selection(caller: Caller) -> 
     assert [caller.column(c) for c in range(10)] == before
 
 
+@pytest.mark.slow
 async def test_the_same_key_again_takes_fewer_cards_and_arrows_resize(monkeypatch,
                                                                         settings) -> None:
     game = position([(["2C", "3C"], ["9H", "8S", "7H"]), ([], ["8C"]), ([], ["KD"])])
@@ -259,6 +263,7 @@ async def test_the_same_key_again_takes_fewer_cards_and_arrows_resize(monkeypatc
     await caller.close()
 
 
+@pytest.mark.slow
 async def test_cursor_and_enter_move_like_the_column_keys(caller: Caller) -> None:
     await caller.start()
     game = Mariant.new(NUMBER)
@@ -276,6 +281,7 @@ async def test_cursor_and_enter_move_like_the_column_keys(caller: Caller) -> Non
     assert label_row.count("►") == 1
 
 
+@pytest.mark.slow
 async def test_deal_then_undo_warns_about_cheating(caller: Caller) -> None:
     await caller.start()
     game = Mariant.new(NUMBER)
@@ -340,6 +346,7 @@ async def test_deal_with_empty_columns_asks_first(monkeypatch, settings) -> None
     await caller.close()
 
 
+@pytest.mark.slow
 async def test_hint_selects_the_solvers_move_and_its_key_plays_it(caller: Caller) -> None:
     """H: the first move of the solver's winning line, its cards selected and ``ok`` under
     where they go; the destination's key plays it, and the next hint (along the same line)
@@ -368,6 +375,7 @@ async def test_hint_selects_the_solvers_move_and_its_key_plays_it(caller: Caller
     assert not [job for job in jobs if job.spec.get("kind") == "hint"]
 
 
+@pytest.mark.slow
 async def test_v_asks_still_winnable_as_in_the_other_card_games(caller: Caller) -> None:
     await caller.start()
     assert "V still winnable?" in caller.text                 # the status line offers it
@@ -739,6 +747,7 @@ def test_instructions_file_is_ours_and_fits() -> None:
         assert phrase not in text                              # the original's wording
 
 
+@pytest.mark.slow
 async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) -> None:
     """W on the setup screen; Enter deals a number from the shipped list, or one solved in
     the pool now (a setup with no list): either way the solver wins it."""

@@ -96,6 +96,7 @@ async def test_numbered_deal_is_on_screen(caller: Caller) -> None:
     assert caller.cell(0).startswith("[") and caller.cell(0).endswith("]")  # the cursor
 
 
+@pytest.mark.slow
 async def test_typed_pair_removes_cards_and_scores(caller: Caller) -> None:
     await caller.start(NUMBER)
     game = MonteCarlo.new(NUMBER)
@@ -253,6 +254,7 @@ def legend_counts(event) -> str:
     return f"{len(event.moves):>2} moved up    9♠+ {len(event.dealt):>2} dealt from the stock"
 
 
+@pytest.mark.slow
 async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> None:
     await caller.start(NUMBER)
     game = MonteCarlo.new(NUMBER)
@@ -277,6 +279,7 @@ async def test_consolidation_is_shown_and_undo_stops_there(caller: Caller) -> No
     assert_marks(caller, second)
 
 
+@pytest.mark.slow
 async def test_hint_is_the_solvers_move_and_the_next_follows_its_line(caller: Caller) -> None:
     """H lights the first pair of the solver's winning line; played, the next H lights the
     next pair of the same line at once (no new question to the solver)."""
@@ -297,6 +300,7 @@ async def test_hint_is_the_solvers_move_and_the_next_follows_its_line(caller: Ca
     assert not [job for job in jobs if job.spec.get("kind") == "hint"]
 
 
+@pytest.mark.slow
 async def test_with_no_win_left_the_hint_says_so_and_gives_the_best_score(caller: Caller
                                                                           ) -> None:
     number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "not winnable"
@@ -390,6 +394,7 @@ def lost_in_one(number: int) -> MonteCarlo:
     return MonteCarlo.from_json(data)
 
 
+@pytest.mark.slow
 async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
         settings: Settings, monkeypatch) -> None:
     """Deal 7 (strict) can be won from its start, not from this position: the solver's line

@@ -36,6 +36,7 @@ async def ask(settings: Settings, question: str, answer: bytes, default: bool = 
     return result, asked, terminal.term.lines
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(question=st.text(st.sampled_from("abcdefgh ijk,.?"), min_size=1, max_size=220)

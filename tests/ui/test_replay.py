@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
 from pyteterm import ScreenCaller
 from waiting import WAIT
 
@@ -43,6 +44,7 @@ class ReplayCaller(ScreenCaller):
         self.task = asyncio.create_task(Replay(self.session, record, "Ada", score).run())
 
 
+@pytest.mark.slow
 async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
                                                          every_game: GameInfo) -> None:
     game = played(every_game.name, 7)
@@ -71,6 +73,7 @@ async def test_replay_steps_both_ways_to_the_final_score(settings: Settings,
             await caller.close()
 
 
+@pytest.mark.slow
 async def test_replay_plays_by_itself_to_the_end(settings: Settings) -> None:
     game = played("montecarlo", 11, most=12)
     caller = ReplayCaller(settings, game.record(), game.score)

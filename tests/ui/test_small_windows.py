@@ -175,6 +175,7 @@ async def run_screen(settings: Settings, name: str, sizes: list[tuple[int, int]]
         await close_solver_pool()   # the card games ask a solver worker about the deal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCREENS)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])

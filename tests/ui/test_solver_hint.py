@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
 from pyteterm import ScreenCaller
 from waiting import until
 
@@ -18,6 +19,8 @@ from door.solving import solver_pool
 from door.ui.auntmary_screen import AuntMaryScreen
 from door.ui.montecarlo_screen import MonteCarloScreen
 from door.ui.solver_hint import THINKING
+
+pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
 HARD = 55
 """An Aunt Mary deal that keeps the solver busy for minutes (as in tests/test_solving.py)."""

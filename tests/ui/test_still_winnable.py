@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
 from pyteterm import ScreenCaller
 from waiting import WAIT, until
 
@@ -43,6 +44,7 @@ def dealing(monkeypatch, screen_class: type, game) -> None:
     monkeypatch.setattr(screen_class, "choose_game", classmethod(choose))
 
 
+@pytest.mark.slow
 async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settings,
                                                                  monkeypatch) -> None:
     number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "winnable")
@@ -106,6 +108,7 @@ async def test_keys_are_answered_while_the_question_is_solved(settings: Settings
     await until(lambda: pool.running == 0, "the jobs killed when the caller left")
 
 
+@pytest.mark.slow
 async def test_an_answer_about_an_earlier_position_is_marked(settings: Settings,
                                                              monkeypatch) -> None:
     settings = replace(settings, solver=replace(settings.solver, budget=1, workers=2))
@@ -118,6 +121,7 @@ async def test_an_answer_about_an_earlier_position_is_marked(settings: Settings,
     await caller.close()
 
 
+@pytest.mark.slow
 async def test_automatic_mode_asks_without_a_key(settings: Settings) -> None:
     caller = MonteCarloCaller(settings, charset="utf8")
     await caller.wait_for("Game number:")

@@ -25,6 +25,7 @@ def quick_idle(settings: Settings, monkeypatch, **limits) -> Settings:
         settings.limits, idle_timeout=0.4, **limits))
 
 
+@pytest.mark.slow
 async def test_a_busy_hold_starts_the_idle_clock_over(settings: Settings, monkeypatch) -> None:
     """Each time the idle limit comes, the hold is asked: while it says busy, no warning
     and no hang-up; the first time it does not, the warning, then the idle time-out."""
@@ -62,6 +63,7 @@ async def test_watching_holds_the_idle_clock_while_the_game_is_live(
     assert session.idle_hold is None             # the rest of the visit idles as before
 
 
+@pytest.mark.slow
 async def test_watching_without_a_key_ends_past_the_watch_limit(
         settings: Settings, monkeypatch) -> None:
     """A watcher who never presses a key is held past the idle limit while watching, then

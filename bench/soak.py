@@ -78,13 +78,15 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
     """A legal move for the shadow ``game`` and the bytes a caller types for it (None: no
     move this driver can type)."""
     name = game.name
-    if name == "montecarlo":
+    if name == "montecarlo":  # Y: the question before a move that deals from the stock
         moves = [m for m in game.legal_moves() if len(m) == 4]
         if not moves:
             moves = game.legal_moves()
-            return (moves[0], [b"d"]) if moves else None
+            if not moves:
+                return None
+            return moves[0], [b"d"] + ([b"y"] if game.deals_after(moves[0]) else [])
         move = rng.choice(moves)
-        return move, [c.encode() for c in move]
+        return move, [c.encode() for c in move] + ([b"y"] if game.deals_after(move) else [])
     if name == "mariant":  # a column key selects its whole group: the move takes it all
         moves = []
         for move in game.legal_moves():
@@ -295,6 +297,8 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
             await asyncio.sleep(player.rng.uniform(0.05, 0.6))
         if game.status in (Status.WON, Status.LOST):
             ending = "finished"
+            if game.name == "montecarlo" and game.status is Status.LOST:
+                line.send(b"\r")  # no pair left: Enter ends the deal at the end offer
             await line.until(b"main menu", timeout=30)
             line.send(b"m")
             await line.until(b"Your choice", timeout=30)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 from .config import Settings
 from .dropfile import MAX_TIME_LEFT_S
 from .net.terminal import Terminal
-from .term import Attr, Key, KeyDecoder, Renderer, Screen
+from .term import Attr, Charset, Key, KeyDecoder, Renderer, Screen
 from .term.keys import MOUSE_KEYS
 from .term.mouse import MOUSE_OFF, MOUSE_ON
 from .term.width import wrap
@@ -369,6 +369,25 @@ class Session:
         self.renderer.invalidate()
         self._keys.append(Key("resize"))
 
+    def use_charset(self, charset: Charset, color: bool) -> None:
+        """Draw and read in ``charset`` from now on (a full repaint at the next frame)."""
+        self.renderer.charset, self.renderer.color = charset, color
+        self.terminal.charset, self.terminal.color = charset, color
+        self.decoder.set_encoding(charset.name)
+        self.renderer.invalidate()
+
+    def _late_answer(self, data: bytes) -> bytes:
+        """The caller's bytes without the answer to a probe the door did not wait for;
+        when that answer names another charset, the screen is drawn again in it (the
+        resize key makes the screen underneath redraw itself)."""
+        data, choice = self.terminal.heard_late_answer(data)
+        if choice is not None:
+            log.info("%s: %s%s, %s, late", self.terminal.peer, choice.charset.name,
+                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
+            self.use_charset(choice.charset, choice.color)
+            self._keys.append(Key("resize"))
+        return data
+
     @property
     def typed_ahead(self) -> bool:
         """Keys are waiting that arrived with the last one (pasted text, an Alt key's Esc
@@ -491,6 +510,8 @@ class Session:
             warned, idle_due = False, None
             if self.store is not None:  # who's online: the caller is at the keyboard
                 self.store.node_touch(self.caller.node)
+            if self.terminal.late_answer is not None:  # a charset probe's answer, maybe
+                data = self._late_answer(data)
             repaint = False
             for key in self.decoder.feed(data):
                 if key.name == "ctrl-r":

@@ -194,6 +194,15 @@ class Session:
         self.ended_by = type(exc)(*exc.args)  # not the one raised: its traceback holds us
         return exc
 
+    def on_the_line(self) -> bool:
+        """The caller is still connected, as far as the transport knows (for work done
+        between reads: a password's hash waiting its turn)."""
+        return not self.terminal.hung_up()
+
+    def carrier_lost(self) -> SessionEnded:
+        """The exception that ends the visit of a caller found gone between reads."""
+        return self._ending(CarrierLost("connection closed"))
+
     async def save_game_in_progress(self) -> None:
         """Run the autosave hook, if any; a failing save is logged, never raised."""
         hook, self.autosave = self.autosave or self._hook_at_end, None

@@ -25,6 +25,7 @@ from ..store.accounts import (
     handle_problem,
     password_problem,
 )
+from ..store.fair import Abandoned
 from . import theme
 from .widgets import header, message, read_line
 
@@ -132,7 +133,11 @@ class LoginScreen:
                                   f"{wait:.0f} s.", theme.WARNING)
             await self.session.show()
             await asyncio.sleep(wait)
-        return await self.accounts.login(handle, password, self.address)
+        try:
+            return await self.accounts.login(handle, password, self.address,
+                                             wanted=self.session.on_the_line)
+        except Abandoned:  # hung up while the hash waited: not a failed login
+            raise self.session.carrier_lost() from None
 
     async def _guest_player(self) -> Player | None:
         try:
@@ -175,7 +180,10 @@ class LoginScreen:
             if password is None:
                 continue
             try:
-                account = await self.accounts.signup(handle, password, self.address)
+                account = await self.accounts.signup(handle, password, self.address,
+                                                     wanted=self.session.on_the_line)
+            except Abandoned:
+                raise self.session.carrier_lost() from None
             except (AccountError, StoreError) as exc:
                 note = str(exc)
                 continue

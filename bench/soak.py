@@ -6,10 +6,10 @@ would), each visit ending at random in one of three ways: the game is finished, 
 quits it (Q, Y), or the caller hangs up in the middle of it.  ``--hostile`` callers send
 random bytes, half escape sequences and held keys, at the login screen and inside games, and
 hang up mid-frame.  Control callers press a key a second throughout, and their
-keystroke-to-screen latency is measured: ``--controls`` (2) in a process of their own, whose
-event loop does nothing else, and one in this process, which shares its loop with the
-players and the hostile callers and so adds their delays to its clock (the figure this
-bench printed before there were the others).
+keystroke-to-screen latency is measured: ``--controls`` (2) in a process (and a session, so a
+scheduling group) of their own, whose event loop does nothing else, and one in this
+process, which shares its loop with the players and the hostile callers and so adds their
+delays to its clock (the figure this bench printed before there were the others).
 
 After every visit the database is read (by this process, through the project's Store):
 an unfinished game must be in its resume slot with every move the caller typed, a
@@ -590,7 +590,7 @@ async def main() -> None:
         controls = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--control-run", str(port), "--minutes",
             str(args.minutes), "--seed", str(args.seed), "--controls", str(args.controls),
-            stdout=asyncio.subprocess.PIPE) if args.controls else None
+            stdout=asyncio.subprocess.PIPE, start_new_session=True) if args.controls else None
         for i, player in enumerate(players):
             tasks.append(asyncio.create_task(_later(i * 0.05, player_loop(
                 port, player, store, tally, until))))

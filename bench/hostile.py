@@ -1189,9 +1189,11 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
         step = "logging in"
         seen = await caller.until_any(b"Press any key", b"Hang up the call on")
         if seen == b"Hang up the call on":  # the last visit's line not seen gone yet
+            times["takeover"].append(time.perf_counter() - began)
             caller.send(b"y")
             await caller.until_any(b"Press any key")
         times["login"].append(time.perf_counter() - began)
+        times["slowest"].append(times["login"][-1])
         step = "playing"
         caller.send(b" ")
         await caller.until_any(b"Your choice")
@@ -1227,7 +1229,8 @@ async def flood_controls(port: int, seconds: float, logins: int) -> dict:
     out: dict = {}
 
     async def one(kind: str, handle: str) -> None:
-        times: dict[str, list[float]] = {"prompt": [], "login": []}
+        times: dict[str, list[float]] = {"prompt": [], "login": [], "takeover": [],
+                                         "slowest": []}
         tally = {"tries": 0, "logins": 0, "refused": 0, "evicted": 0, "failed": 0,
                  "errors": []}
         while time.monotonic() < until or tally["tries"] < logins:
@@ -1242,6 +1245,8 @@ async def flood_controls(port: int, seconds: float, logins: int) -> dict:
             await asyncio.sleep(0.3)
             if tally["tries"] >= 4 * logins and time.monotonic() >= until:
                 break
+        tally["takeovers"] = len(times.pop("takeover"))  # asked to hang up the last call
+        tally["slowest"] = sorted(round(t, 2) for t in times.pop("slowest"))[-3:]
         for what, values in times.items():
             tally[f"{what}_p50"] = pct(values, 0.5)
             tally[f"{what}_p99"] = pct(values, 0.99)
@@ -1341,7 +1346,8 @@ async def flood_main(args: argparse.Namespace) -> None:
               f"refused, {c['evicted']} evicted, {c['failed']} failed; prompt p50 "
               f"{c['prompt_p50']:.0f} / p99 {c['prompt_p99']:.0f} / max {c['prompt_max']:.0f} "
               f"ms; login p50 {c['login_p50']:.0f} / p99 {c['login_p99']:.0f} / max "
-              f"{c['login_max']:.0f} ms")
+              f"{c['login_max']:.0f} ms; {c['takeovers']} asked to hang up the last call; "
+              f"slowest logins {c['slowest']} s")
         for error in c["errors"]:
             print("   ", " ".join(error.split()))
     print(json.dumps({"flood": asdict(tally), "controls": result, "log_bytes": grown,

@@ -816,6 +816,13 @@ async def main() -> None:
     flood.add_argument("--logins", type=int, default=20,
                        help="each control caller calls at least this often")
     flood.add_argument("--workers", type=int, default=2, help="the server's (--flood)")
+    flood.add_argument("--own-session", action=argparse.BooleanOptionalAction, default=True,
+                       help="the server, and the control callers, each in a session of "
+                       "their own (default), as on machines of their own, not in the "
+                       "attacker's: on Linux each session is a scheduling group, and in the "
+                       "attacker's the server's threads (its password hashing at niceness "
+                       "+10 above all) and the controls' clocks share one group's CPU with "
+                       "the flood's own busy loop")
     flood.add_argument("--flood-control", type=int, metavar="PORT", help=argparse.SUPPRESS)
     flood.add_argument("--flood-run", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1182,9 +1189,11 @@ async def control_call(port: int, kind: str, handle: str, times: dict[str, list[
         step = "logging in"
         seen = await caller.until_any(b"Press any key", b"Hang up the call on")
         if seen == b"Hang up the call on":  # the last visit's line not seen gone yet
+            times["takeover"].append(time.perf_counter() - began)
             caller.send(b"y")
             await caller.until_any(b"Press any key")
         times["login"].append(time.perf_counter() - began)
+        times["slowest"].append(times["login"][-1])
         step = "playing"
         caller.send(b" ")
         await caller.until_any(b"Your choice")
@@ -1220,7 +1229,8 @@ async def flood_controls(port: int, seconds: float, logins: int) -> dict:
     out: dict = {}
 
     async def one(kind: str, handle: str) -> None:
-        times: dict[str, list[float]] = {"prompt": [], "login": []}
+        times: dict[str, list[float]] = {"prompt": [], "login": [], "takeover": [],
+                                         "slowest": []}
         tally = {"tries": 0, "logins": 0, "refused": 0, "evicted": 0, "failed": 0,
                  "errors": []}
         while time.monotonic() < until or tally["tries"] < logins:
@@ -1235,6 +1245,8 @@ async def flood_controls(port: int, seconds: float, logins: int) -> dict:
             await asyncio.sleep(0.3)
             if tally["tries"] >= 4 * logins and time.monotonic() >= until:
                 break
+        tally["takeovers"] = len(times.pop("takeover"))  # asked to hang up the last call
+        tally["slowest"] = sorted(round(t, 2) for t in times.pop("slowest"))[-3:]
         for what, values in times.items():
             tally[f"{what}_p50"] = pct(values, 0.5)
             tally[f"{what}_p99"] = pct(values, 0.99)
@@ -1269,7 +1281,8 @@ async def flood_main(args: argparse.Namespace) -> None:
         sys.executable, "-m", "door", "--home", str(home), "--log-level", "info", "serve",
         "--bind", CONTROL, "--telnet-port", "0", "--ssh-port", "-1",
         "--workers", str(args.workers),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        start_new_session=args.own_session)
     line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
     found = re.search(r"port (\d+)", line)
     if not found:
@@ -1291,7 +1304,7 @@ async def flood_main(args: argparse.Namespace) -> None:
         ctl = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--flood-control", str(port), "--seconds",
             str(max(1.0, args.seconds - args.flood_warmup)), "--logins", str(args.logins),
-            stdout=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, start_new_session=args.own_session)
         peak = rss0
         while time.monotonic() < until:
             await asyncio.sleep(1)
@@ -1315,7 +1328,8 @@ async def flood_main(args: argparse.Namespace) -> None:
     else:
         shutil.rmtree(home, ignore_errors=True)
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {wall:.0f} s, "
-          f"{args.workers} workers, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+          f"{args.workers} workers{'' if args.own_session else ' in the attacker session'}, "
+          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"server CPU {100 * (cpu1 - cpu0) / wall:.0f} % of a core, RSS {rss0 // 1024} -> "
           f"peak {peak // 1024} -> {rss1 // 1024} MiB")
     print(f"flood: {tally.opened} connections in {flood_s:.0f} s ({tally.opened / flood_s:.0f}/s;"
@@ -1332,7 +1346,8 @@ async def flood_main(args: argparse.Namespace) -> None:
               f"refused, {c['evicted']} evicted, {c['failed']} failed; prompt p50 "
               f"{c['prompt_p50']:.0f} / p99 {c['prompt_p99']:.0f} / max {c['prompt_max']:.0f} "
               f"ms; login p50 {c['login_p50']:.0f} / p99 {c['login_p99']:.0f} / max "
-              f"{c['login_max']:.0f} ms")
+              f"{c['login_max']:.0f} ms; {c['takeovers']} asked to hang up the last call; "
+              f"slowest logins {c['slowest']} s")
         for error in c["errors"]:
             print("   ", " ".join(error.split()))
     print(json.dumps({"flood": asdict(tally), "controls": result, "log_bytes": grown,

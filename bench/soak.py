@@ -5,8 +5,11 @@ titles over telnet (moves chosen from the engines' own legal moves and typed as 
 would), each visit ending at random in one of three ways: the game is finished, the caller
 quits it (Q, Y), or the caller hangs up in the middle of it.  ``--hostile`` callers send
 random bytes, half escape sequences and held keys, at the login screen and inside games, and
-hang up mid-frame.  One control caller presses a key a second throughout, and its
-keystroke-to-screen latency is measured.
+hang up mid-frame.  Control callers press a key a second throughout, and their
+keystroke-to-screen latency is measured: ``--controls`` (2) in a process (and a session, so a
+scheduling group) of their own, whose event loop does nothing else, and one in this
+process, which shares its loop with the players and the hostile callers and so adds their
+delays to its clock (the figure this bench printed before there were the others).
 
 After every visit the database is read (by this process, through the project's Store):
 an unfinished game must be in its resume slot with every move the caller typed, a
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -79,13 +83,15 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
     """A legal move for the shadow ``game`` and the bytes a caller types for it (None: no
     move this driver can type)."""
     name = game.name
-    if name == "montecarlo":
+    if name == "montecarlo":  # Y: the question before a move that deals from the stock
         moves = [m for m in game.legal_moves() if len(m) == 4]
         if not moves:
             moves = game.legal_moves()
-            return (moves[0], [b"d"]) if moves else None
+            if not moves:
+                return None
+            return moves[0], [b"d"] + ([b"y"] if game.deals_after(moves[0]) else [])
         move = rng.choice(moves)
-        return move, [c.encode() for c in move]
+        return move, [c.encode() for c in move] + ([b"y"] if game.deals_after(move) else [])
     if name == "mariant":  # a column key selects its whole group: the move takes it all
         moves = []
         for move in game.legal_moves():
@@ -296,6 +302,8 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
             await asyncio.sleep(player.rng.uniform(0.05, 0.6))
         if game.status in (Status.WON, Status.LOST):
             ending = "finished"
+            if game.name == "montecarlo" and game.status is Status.LOST:
+                line.send(b"\r")  # no pair left: Enter ends the deal at the end offer
             await line.until(b"main menu", timeout=30)
             line.send(b"m")
             await line.until(b"Your choice", timeout=30)
@@ -453,8 +461,9 @@ async def _swallow(reader: asyncio.StreamReader) -> None:
 
 # -- the control caller -----------------------------------------------------------------------
 
-async def control_loop(port: int, tally: Tally, until: float, seed: int) -> None:
-    player = Player(999_999, seed, address(3, 0))
+async def control_loop(port: int, tally: Tally, until: float, seed: int, index: int = 0
+                       ) -> None:
+    player = Player(999_999 - index, seed, address(3, index))
     while time.monotonic() < until:
         try:
             reader, writer = await connect(port, player.address)
@@ -482,6 +491,23 @@ async def control_loop(port: int, tally: Tally, until: float, seed: int) -> None
         except (TimeoutError, ConnectionError, OSError) as exc:
             tally.error(f"control: {type(exc).__name__}")
             await asyncio.sleep(1)
+
+
+async def own_controls(port: int, seconds: float, seed: int, count: int) -> None:
+    """``count`` control callers (1, 2 … on the control address), in this process of their
+    own: their latencies and lost keys, as one JSON line."""
+    tally = Tally()
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(control_loop(port, tally, until, seed, index)
+                           for index in range(1, count + 1)))
+    print(json.dumps({"control": tally.control, "lost": tally.control_lost,
+                      "errors": tally.errors}))
+
+
+def control_line(label: str, latencies: list[float], lost: int) -> str:
+    return (f"{label}: p50 / p99 / max {pct(latencies, .5):.0f} / {pct(latencies, .99):.0f} / "
+            f"{max(latencies, default=float('nan')) * 1000:.0f} ms over {len(latencies)} keys"
+            f", {lost} unanswered in 2 s")
 
 
 # -- the server's side ------------------------------------------------------------------------
@@ -526,7 +552,14 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the door home (its log "
                         "and database) and print where it is")
+    parser.add_argument("--controls", type=int, default=2,
+                        help="control callers in a process of their own (besides the one in "
+                        "this process, which shares its event loop with the load)")
+    parser.add_argument("--control-run", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.control_run:  # the control callers' own process
+        await own_controls(args.control_run, args.minutes * 60, args.seed, args.controls)
+        return
     need = 4 * (args.players + args.hostile) + 500
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < need:
@@ -555,6 +588,10 @@ async def main() -> None:
         until = time.monotonic() + args.minutes * 60
         players = [Player(i, args.seed, address(1, i // 8)) for i in range(args.players)]
         tasks = [asyncio.create_task(control_loop(port, tally, until, args.seed))]
+        controls = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--control-run", str(port), "--minutes",
+            str(args.minutes), "--seed", str(args.seed), "--controls", str(args.controls),
+            stdout=asyncio.subprocess.PIPE, start_new_session=True) if args.controls else None
         for i, player in enumerate(players):
             tasks.append(asyncio.create_task(_later(i * 0.05, player_loop(
                 port, player, store, tally, until))))
@@ -576,6 +613,10 @@ async def main() -> None:
                   flush=True)
         for task in tasks:
             task.result()
+        own: dict = {"control": [], "lost": 0, "errors": {}}
+        if controls is not None:
+            out, _ = await controls.communicate()
+            own = json.loads(out.decode().strip().splitlines()[-1])
         await asyncio.sleep(10)
         after = server_handles(proc.pid)
         rss, cpu = proc_stats(proc.pid)
@@ -617,6 +658,12 @@ async def main() -> None:
     if tally.errors:
         common = sorted(tally.errors.items(), key=lambda kv: -kv[1])[:8]
         print("  client-side errors:", ", ".join(f"{k} x{v}" for k, v in common))
+    print(control_line(f"  {args.controls} control callers in a process of their own",
+                       own["control"], own["lost"]))
+    print(control_line("  the control caller in the load's process", tally.control,
+                       tally.control_lost))
+    if own["errors"]:
+        print("  their errors:", own["errors"])
     if tally.control:
         print(f"  control mean {statistics.mean(tally.control) * 1000:.1f} ms over "
               f"{len(tally.control)} keys")

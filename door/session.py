@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from .config import Settings
 from .dropfile import MAX_TIME_LEFT_S
 from .net.terminal import Terminal
-from .term import Attr, Key, KeyDecoder, Renderer, Screen
+from .term import Attr, Charset, Key, KeyDecoder, Renderer, Screen
 from .term.keys import MOUSE_KEYS
 from .term.mouse import MOUSE_OFF, MOUSE_ON
 from .term.render import centred_origin
@@ -195,6 +195,15 @@ class Session:
         self._hook_at_end = self.autosave or self._hook_at_end
         self.ended_by = type(exc)(*exc.args)  # not the one raised: its traceback holds us
         return exc
+
+    def on_the_line(self) -> bool:
+        """The caller is still connected, as far as the transport knows (for work done
+        between reads: a password's hash waiting its turn)."""
+        return not self.terminal.hung_up()
+
+    def carrier_lost(self) -> SessionEnded:
+        """The exception that ends the visit of a caller found gone between reads."""
+        return self._ending(CarrierLost("connection closed"))
 
     async def save_game_in_progress(self) -> None:
         """Run the autosave hook, if any; a failing save is logged, never raised."""
@@ -394,6 +403,24 @@ class Session:
         if not key.is_mouse or not (renderer.top or renderer.left):
             return key
         return key._replace(x=key.x - renderer.left, y=key.y - renderer.top)
+    def use_charset(self, charset: Charset, color: bool) -> None:
+        """Draw and read in ``charset`` from now on (a full repaint at the next frame)."""
+        self.renderer.charset, self.renderer.color = charset, color
+        self.terminal.charset, self.terminal.color = charset, color
+        self.decoder.set_encoding(charset.name)
+        self.renderer.invalidate()
+
+    def _late_answer(self, data: bytes) -> bytes:
+        """The caller's bytes without the answer to a probe the door did not wait for;
+        when that answer names another charset, the screen is drawn again in it (the
+        resize key makes the screen underneath redraw itself)."""
+        data, choice = self.terminal.heard_late_answer(data)
+        if choice is not None:
+            log.info("%s: %s%s, %s, late", self.terminal.peer, choice.charset.name,
+                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)
+            self.use_charset(choice.charset, choice.color)
+            self._keys.append(Key("resize"))
+        return data
 
     @property
     def typed_ahead(self) -> bool:
@@ -518,6 +545,8 @@ class Session:
             warned, idle_due = False, None
             if self.store is not None:  # who's online: the caller is at the keyboard
                 self.store.node_touch(self.caller.node)
+            if self.terminal.late_answer is not None:  # a charset probe's answer, maybe
+                data = self._late_answer(data)
             repaint = False
             for key in self.decoder.feed(data):
                 if key.name == "ctrl-r":

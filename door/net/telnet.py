@@ -289,6 +289,18 @@ class DoorTelnetServer(ServerState):
 
 
 
+def probe_timeout(protocol: DoorTelnetServer, terminal: TelnetTerminal) -> float:
+    """How long the charset probe waits for its answer: a client that has said nothing at
+    all (netcat, a raw gateway, or a flood) is not made to wait at all -- it will not type
+    before it sees the prompt, and until it types, a flood may drop it to make room (the
+    wait once took its prompt from 0.25 s to 0.65 s) -- its terminal's answer, if one
+    comes, redraws the screen; one that negotiated but named no terminal type waits
+    briefly; the others as long as a slow link needs."""
+    if protocol._started_silent and not protocol._heard:
+        return 0.0
+    return PROBE_TIMEOUT if terminal.term_type else RAW_PROBE_TIMEOUT
+
+
 def notice(text: str) -> bytes:
     """One line to a caller about to be dropped, on a line of its own."""
     return b"\r\n" + text.encode("ascii", "replace") + b"\r\n"
@@ -312,7 +324,7 @@ def make_shell(run_session: SessionRunner) -> Shell:
             choice = await terminal.detect_charset(
                 lang=str(writer.get_extra_info("LANG") or ""),
                 charset=str(writer.get_extra_info("charset") or ""),
-                timeout=PROBE_TIMEOUT if terminal.term_type else RAW_PROBE_TIMEOUT)
+                timeout=probe_timeout(protocol, terminal))
             log.log(logging.INFO if protocol._heard else logging.DEBUG,  # (a flood's: debug)
                     "%s: %s%s, %s", terminal.peer, choice.charset.name,
                     " with glyphs" if choice.charset.c0_glyphs else "", choice.reason)

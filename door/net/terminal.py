@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..term import Charset
 from ..term.detect import (
+    LATE_ANSWER_S,
     PROBE,
     PROBE_CLEANUP,
     PROBE_TIMEOUT,
     Choice,
+    LateAnswer,
     default_choice,
     from_hints,
     from_probe,
@@ -78,6 +80,10 @@ class Terminal(ABC):
     fixed_charset = False
     """The terminal shows one charset only (a browser's xterm.js: UTF-8): a charset saved
     from another terminal is not applied to it."""
+    late_answer: LateAnswer | None = None
+    """A charset probe sent without waiting for its answer, still listened for
+    (:meth:`detect_charset` with no ``timeout``; the session hands what the caller sends to
+    :meth:`heard_late_answer` meanwhile)."""
 
     def __init__(self, cols: int = DEFAULT_COLS, rows: int = DEFAULT_ROWS,
                  charset: Charset | None = None, term_type: str = "", peer: str = "") -> None:
@@ -179,12 +185,34 @@ class Terminal(ABC):
                              timeout: float = PROBE_TIMEOUT) -> Choice:
         """Choose the charset (door/term/detect.py has the order) and set ``charset`` and
         ``color``.  Probes the terminal only when no hint is conclusive; never waits longer
-        than ``timeout`` for a terminal that does not answer."""
+        than ``timeout`` for a terminal that does not answer.  A ``timeout`` of 0 does not
+        wait at all: the default is taken now, and the answer, if one comes, changes it
+        later (:meth:`heard_late_answer`), for a caller whose every second of silence at
+        the login pool counts (a client that negotiates nothing, docs/sysop-standalone.md)."""
         choice = from_hints(saved, bbs_hint, self.term_type, lang, charset)
-        if choice is None:
+        if choice is None and timeout <= 0:
+            self.write(PROBE + PROBE_CLEANUP)
+            self.late_answer = LateAnswer(asyncio.get_running_loop().time() + LATE_ANSWER_S)
+            choice = default_choice("no hint; the probe's answer is listened for")
+        elif choice is None:
             choice = await self._probe(timeout) or default_choice()
         self.charset, self.color = choice.charset, choice.color
         return choice
+
+    def heard_late_answer(self, data: bytes) -> tuple[bytes, Choice | None]:
+        """What the caller sent while :attr:`late_answer` listens: the bytes without the
+        probe's answer, and the charset that answer chose when it differs from the one in
+        use (then set here; the session switches its screen to it)."""
+        probe = self.late_answer
+        if probe is None:
+            return data, None
+        data, choice, over = probe.feed(data, asyncio.get_running_loop().time())
+        if over:
+            self.late_answer = None
+        if choice is None or (choice.charset, choice.color) == (self.charset, self.color):
+            return data, None
+        self.charset, self.color = choice.charset, choice.color
+        return data, choice
 
     async def _probe(self, timeout: float) -> Choice | None:
         loop = asyncio.get_running_loop()

@@ -93,13 +93,15 @@ _TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FairTurns] = (
     weakref.WeakKeyDictionary())
 
 
-async def _hashing(who: str, func: Callable[..., T], *args: Any) -> T:
-    """``func(*args)`` on the hashing threads, in the turn of the address ``who``."""
+async def _hashing(who: str, func: Callable[..., T], *args: Any,
+                   wanted: Callable[[], bool] | None = None) -> T:
+    """``func(*args)`` on the hashing threads, in the turn of the address ``who``
+    (:class:`~door.store.fair.Abandoned` if ``wanted()`` says no when the turn comes)."""
     loop = asyncio.get_running_loop()
     turns = _TURNS.get(loop)
     if turns is None:
         turns = _TURNS[loop] = FairTurns(_HASHING, HASHING_THREADS)
-    return await turns.run(who, func, *args)
+    return await turns.run(who, func, *args, wanted=wanted)
 
 
 class AccountError(StoreError):
@@ -186,16 +188,19 @@ class Accounts:
                 .where(PlayerRow.source == SOURCE, PlayerRow.user_id == handle.lower()))).first()
         return (player_of(row), row.password) if row else None
 
-    async def signup(self, handle: str, password: str, address: str = "") -> Account:
+    async def signup(self, handle: str, password: str, address: str = "",
+                     wanted: Callable[[], bool] | None = None) -> Account:
         """A new account; AccountError when the handle is invalid or taken (any case).
-        ``address``: the caller's, whose turn the password's hash waits for."""
+        ``address``: the caller's, whose turn the password's hash waits for; ``wanted``:
+        asked when that turn comes, :class:`~door.store.fair.Abandoned` if it says no (the
+        caller has hung up)."""
         problem = handle_problem(handle)
         if problem:
             raise AccountError(problem)
         problem = password_problem(password)
         if problem:
             raise AccountError(problem)
-        hashed = await _hashing(address, hash_password, password)
+        hashed = await _hashing(address, hash_password, password, wanted=wanted)
         now = self.store._now()
         async with self.store._write() as conn:
             ins = self.store._insert(conn, PlayerRow).values(
@@ -215,12 +220,14 @@ class Accounts:
         log.info("account %r created", handle)
         return Account(player_of(row))
 
-    async def login(self, handle: str, password: str, address: str = "") -> Account | None:
+    async def login(self, handle: str, password: str, address: str = "",
+                    wanted: Callable[[], bool] | None = None) -> Account | None:
         """The account when the password matches, else None (unknown handle alike);
-        ``address`` as for :meth:`signup`."""
+        ``address`` and ``wanted`` as for :meth:`signup`."""
         found = await self._find(handle) if 0 < len(handle) <= 64 else None
         stored = found[1] if found else _DUMMY
-        ok = await _hashing(address, check_password, password[:PASSWORD_MAX * 4], stored)
+        ok = await _hashing(address, check_password, password[:PASSWORD_MAX * 4], stored,
+                            wanted=wanted)
         if not ok or found is None:
             return None
         player = found[0]

@@ -19,6 +19,11 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+class Abandoned(Exception):
+    """A job's turn came, and nobody wanted it any more (its caller hung up while it
+    waited): it was not run."""
+
+
 class FairTurns:
     """``slots`` jobs at once on ``executor``; waiting ones served one address at a time.
     Use one per event loop (its futures belong to that loop)."""
@@ -29,8 +34,12 @@ class FairTurns:
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
         """Addresses with jobs waiting, the next to be served first."""
 
-    async def run(self, who: str, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` on the executor, in ``who``'s turn."""
+    async def run(self, who: str, func: Callable[..., T], *args: Any,
+                  wanted: Callable[[], bool] | None = None) -> T:
+        """``func(*args)`` on the executor, in ``who``'s turn; :class:`Abandoned` instead
+        when ``wanted()`` says no as the turn comes.  (A login storm on a loaded machine
+        queued hashes for seconds; its callers' clients gave up and called again, and
+        every hash of a line already dropped still ran, before the live ones.)"""
         loop = asyncio.get_running_loop()
         if self._free > 0 and not self._waiting:
             self._free -= 1
@@ -45,6 +54,9 @@ class FairTurns:
                 else:
                     self._hand_on()            # given one, but gone before using it
                 raise
+            if wanted is not None and not wanted():
+                self._hand_on()
+                raise Abandoned(who)
         try:
             return await loop.run_in_executor(self._executor, func, *args)
         finally:

@@ -25,6 +25,9 @@ PROBE_TIMEOUT = 0.8  # seconds: a modem-speed round trip fits; a silent client w
 # A client that did no telnet negotiation at all (netcat, a raw gateway) already waited for
 # the negotiation to time out: probe it more briefly (a terminal behind it answers in ms).
 RAW_PROBE_TIMEOUT = 0.4
+LATE_ANSWER_S = 5.0
+"""How long the answer to a probe the door did not wait for is listened for
+(:class:`LateAnswer`): a terminal answers within a round trip, before its user can type."""
 
 # Terminal types that are ANSI-BBS clients: CP437 with the glyphs at 0x01–0x1F.
 BBS_TERMINALS = ("syncterm", "cterm", "ansi-bbs", "pcansi", "netrunner")
@@ -32,6 +35,8 @@ BBS_TERMINALS = ("syncterm", "cterm", "ansi-bbs", "pcansi", "netrunner")
 DUMB_TERMINALS = ("dumb", "vt52", "tty", "glasstty", "unknown")
 
 _CPR = re.compile(rb"\x1b\[(\d{1,4});(\d{1,4})R")
+_CPR_BEGUN = re.compile(rb"\x1b\[(\d{1,4}(;\d{0,4})?)?\Z")
+"""The start of a cursor report at the end of a packet (the rest comes in the next one)."""
 
 
 @dataclass(frozen=True)
@@ -93,3 +98,33 @@ def from_probe(reports: list[tuple[int, int]]) -> Choice | None:
 
 def default_choice(why: str = "no hint and no probe answer") -> Choice:
     return Choice(Charset("cp437"), True, why)
+
+
+class LateAnswer:
+    """The answer to a probe sent without waiting for it (the login screen goes up at once,
+    in the default charset): the cursor reports are picked out of what the caller sends
+    next.  Two of them decide, as :func:`from_probe` does; anything else coming first (a
+    key: the terminal did not answer, since it answers before its user sees a prompt) or
+    the deadline ends the listening."""
+
+    def __init__(self, until: float) -> None:
+        self.until = until
+        self.reports: list[tuple[int, int]] = []
+        self._begun = b""  # a report cut in two by the network: its first part
+
+    def feed(self, data: bytes, now: float) -> tuple[bytes, Choice | None, bool]:
+        """``data`` without the reports in it; the choice the reports make once both have
+        come (None before, or when they say nothing); whether the listening is over."""
+        if now > self.until:
+            return self._begun + data, None, True
+        reports, rest = read_reports(self._begun + data)
+        self._begun = b""
+        self.reports += reports
+        if len(self.reports) >= 2:
+            return rest, from_probe(self.reports), True
+        begun = _CPR_BEGUN.search(rest)
+        if begun is not None:
+            rest, self._begun = rest[:begun.start()], rest[begun.start():]
+        if rest.strip(b"\0"):  # (a NUL is the door's own wake-up, not a key)
+            return rest + self._begun, None, True
+        return rest, None, False

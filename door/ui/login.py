@@ -25,6 +25,7 @@ from ..store.accounts import (
     handle_problem,
     password_problem,
 )
+from ..store.fair import Abandoned
 from . import theme
 from .widgets import header, message, read_line
 
@@ -132,8 +133,12 @@ class LoginScreen:
                                   f"{wait:.0f} s.", theme.WARNING)
             await self.session.show()
             await asyncio.sleep(wait)
-        with self.session.server_working():       # the hash's time is not the caller's
-            return await self.accounts.login(handle, password, self.address)
+        try:
+            with self.session.server_working():   # the hash's time is not the caller's
+                return await self.accounts.login(handle, password, self.address,
+                                                 wanted=self.session.on_the_line)
+        except Abandoned:  # hung up while the hash waited: not a failed login
+            raise self.session.carrier_lost() from None
 
     async def _guest_player(self) -> Player | None:
         try:
@@ -177,7 +182,10 @@ class LoginScreen:
                 continue
             try:
                 with self.session.server_working():   # the hash's time is not the caller's
-                    account = await self.accounts.signup(handle, password, self.address)
+                    account = await self.accounts.signup(handle, password, self.address,
+                                                         wanted=self.session.on_the_line)
+            except Abandoned:
+                raise self.session.carrier_lost() from None
             except (AccountError, StoreError) as exc:
                 note = str(exc)
                 continue

@@ -44,13 +44,9 @@ def current(session: Session) -> TerminalChoice:
 
 def apply(session: Session, choice: TerminalChoice) -> None:
     """Switch the session to ``choice``: encoder, key decoder, colour and rows; full repaint."""
-    session.renderer.charset = choice.charset
-    session.renderer.color = choice.color
-    session.terminal.charset, session.terminal.color = choice.charset, choice.color
-    session.decoder.set_encoding(choice.charset.name)
+    session.use_charset(choice.charset, choice.color)
     if choice.rows != session.screen.rows:
         session.screen.resize(session.screen.cols, choice.rows)
-    session.renderer.invalidate()
 
 
 def charset_code(charset: Charset) -> str:

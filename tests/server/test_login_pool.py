@@ -61,6 +61,38 @@ async def test_a_raw_client_is_shown_the_prompt_without_telnets_negotiation_wait
         caller.writer.close()
 
 
+async def test_a_raw_client_is_shown_the_prompt_without_waiting_for_the_charset_probe(
+        door_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's waits made ten minutes: a client that has said nothing is sent the probe
+    and the prompt together (its silence is what a flood's room-making drops first)."""
+    monkeypatch.setattr(door.net.telnet, "RAW_PROBE_TIMEOUT", 600.0)
+    monkeypatch.setattr(door.net.telnet, "PROBE_TIMEOUT", 600.0)
+    async with running(door_home, ssh=False) as ports:
+        caller = await raw_caller(ports.telnet)
+        await caller.wait_for("Handle:", WAIT)
+        assert b"\x1b[6n" in caller.term.raw  # the probe went out, unanswered
+        await signup(caller, "Nowait", "nw-password", WAIT)
+        await to_menu(caller, WAIT)
+        caller.writer.close()
+
+
+async def test_a_raw_clients_terminal_that_answers_the_probe_late_gets_its_charset(
+        door_home: Path) -> None:
+    """netcat in a UTF-8 terminal: the login screen comes in the default CP437 at once,
+    and when the terminal's answer to the probe arrives, the screen is drawn again in
+    UTF-8; the answer is not taken for keys."""
+    async with running(door_home, ssh=False) as ports:
+        reader, writer = await connect_from(ports.telnet, "127.0.0.1")
+        caller = PyteCaller(reader, writer, PyteTerminal(80, 24, "utf8"))
+        await caller.wait_for("Handle:", WAIT)
+        assert "Welcome to R\ufffdussite" in caller.term.text  # CP437's é, not UTF-8
+        writer.write(b"\x1b[24;1R\x1b[24;2R")  # é took one cell: a UTF-8 terminal
+        await caller.wait_for("Welcome to Réussite", WAIT)
+        caller.send("new")
+        await caller.wait_for("Handle:   new", WAIT)
+        writer.close()
+
+
 async def test_telnet_answers_that_come_after_the_prompt_are_negotiated(
         door_home: Path) -> None:
     """A telnet client slower than the door's silence limit: shown the prompt first, its

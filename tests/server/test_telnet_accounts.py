@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from pathlib import Path
 
+import pytest
 from serverhelp import call, configure, login, open_game, running, signup, to_menu
+from waiting import WAIT, until
 
+import door.store.accounts
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
+from door.net.telnet import TelnetTerminal
 from door.store import Store
 from door.store.accounts import Accounts
 from door.ui.montecarlo_screen import cell_origin
@@ -136,3 +142,46 @@ async def test_a_finished_game_is_one_log_line(door_home: Path, caplog) -> None:
         caller.close()
     ends = [r.getMessage() for r in caplog.records if " finished " in r.getMessage()]
     assert ends == ["node 1: Ada finished auntmary #321: resigned, score 0"], ends  # no rank
+
+
+async def test_a_caller_who_hangs_up_while_the_password_waits_its_turn_costs_no_hash(
+        door_home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+        ) -> None:
+    """Both hashing threads busy; a caller types a password and hangs up before its turn:
+    the hash is skipped when the turn comes (a login storm's dead lines no longer go
+    first), and it does not count as a failed login."""
+    checked: list[str] = []
+    real_check = door.store.accounts.check_password
+    monkeypatch.setattr(door.store.accounts, "check_password",
+                        lambda password, stored: checked.append(password)
+                        or real_check(password, stored))
+    dropped: list[TelnetTerminal] = []
+    real_dropped = TelnetTerminal.dropped
+    monkeypatch.setattr(TelnetTerminal, "dropped",
+                        lambda self: dropped.append(self) or real_dropped(self))
+    caplog.set_level(logging.INFO)
+    async with running(door_home, ssh=False) as ports:
+        first = await call(ports.telnet)
+        await signup(first, "Patience", "wait-for-it")
+        first.close()
+        gate = threading.Event()
+        busy = [asyncio.ensure_future(door.store.accounts._hashing(
+            f"busy{n}", gate.wait, WAIT)) for n in range(door.store.accounts.HASHING_THREADS)]
+        turns = door.store.accounts._TURNS[asyncio.get_running_loop()]
+        try:
+            caller = await call(ports.telnet)
+            await login(caller, "Patience", "wait-for-it")
+            await until(lambda: "127.0.0.1" in turns.waiting, "the password queued")
+            caller.close()
+            await until(lambda: any(t.peer.startswith("127.0.0.1") for t in dropped),
+                        "the hang-up seen")
+        finally:
+            gate.set()
+        await asyncio.gather(*busy)
+        await until(lambda: "left before logging in" in caplog.text, "the visit over")
+        assert checked == []
+        again = await call(ports.telnet)  # the handle and address are not backed off
+        await login(again, "Patience", "wait-for-it")
+        await to_menu(again)
+        assert checked == ["wait-for-it"]
+        again.close()

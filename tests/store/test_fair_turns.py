@@ -8,9 +8,10 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from waiting import WAIT, until
 
-from door.store.fair import FairTurns
+from door.store.fair import Abandoned, FairTurns
 
 
 class Gate:
@@ -76,3 +77,26 @@ async def test_a_waiter_cancelled_before_or_after_its_turn_hands_nothing_wrong()
         gate.go.release()
         assert await asyncio.wait_for(turns.run("d", gate.job, "next"), WAIT) == "next"
     assert gate.ran == ["first", "next"]     # the slot was handed on, not lost
+
+
+async def test_a_hash_whose_caller_hung_up_while_it_waited_is_not_run() -> None:
+    """Its turn comes, nobody wants it: it is skipped (Abandoned) and the slot goes on to
+    the next in line."""
+    gate = Gate()
+    hung_up = {"b": False}
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        turns = FairTurns(pool, 1)
+        first = asyncio.ensure_future(turns.run("a", gate.job, "first"))
+        await until(lambda: gate.ran == ["first"], "the first hash running")
+        gone = asyncio.ensure_future(turns.run("b", gate.job, "gone",
+                                               wanted=lambda: not hung_up["b"]))
+        kept = asyncio.ensure_future(turns.run("c", gate.job, "kept", wanted=lambda: True))
+        await until(lambda: turns.waiting == {"b": 1, "c": 1}, "two waiting")
+        hung_up["b"] = True
+        gate.go.release()
+        gate.go.release()
+        assert await asyncio.wait_for(first, WAIT) == "first"
+        with pytest.raises(Abandoned):
+            await asyncio.wait_for(gone, WAIT)
+        assert await asyncio.wait_for(kept, WAIT) == "kept"
+    assert gate.ran == ["first", "kept"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pyteterm import TelnetCaller
 
-from door.term.detect import PROBE, from_hints, from_probe, read_reports
+from door.term.detect import PROBE, LateAnswer, from_hints, from_probe, read_reports
 
 
 @pytest.mark.parametrize(("kwargs", "name", "glyphs"), [
@@ -68,3 +68,29 @@ async def test_silent_terminal_gets_cp437_and_the_title(screen_door) -> None:
     caller.send("x")  # keys still work after the probe gave up
     await caller.wait_for("Test pattern")
     caller.close()
+
+
+def test_a_late_answer_is_picked_out_of_what_the_caller_sends() -> None:
+    """Two cursor reports, however the network cuts them, decide; the bytes around them
+    are the caller's."""
+    late = LateAnswer(until=10.0)
+    assert late.feed(b"\x1b[5;1R\x1b[5", 1.0) == (b"", None, False)
+    rest, choice, over = late.feed(b";2Rjo", 1.5)
+    assert (rest, over) == (b"jo", True)
+    assert choice is not None and choice.charset.name == "utf8"
+    late = LateAnswer(until=10.0)
+    rest, choice, over = late.feed(b"\x1b[5;1R\x1b[5;3R", 1.0)
+    assert (rest, over) == (b"", True)
+    assert choice is not None and choice.charset.name == "cp437"
+
+
+def test_a_key_before_any_answer_or_the_deadline_ends_the_listening() -> None:
+    """A terminal answers before its user can see a prompt: a key first means no answer is
+    coming (a NUL is the door's own wake-up, not a key); so does the deadline."""
+    late = LateAnswer(until=10.0)
+    assert late.feed(b"\0", 1.0) == (b"\0", None, False)
+    assert late.feed(b"\x1b[", 1.0) == (b"", None, False)  # a report begun, maybe ...
+    assert late.feed(b"Ax", 1.0) == (b"\x1b[Ax", None, True)  # ... no: an arrow, a key
+    late = LateAnswer(until=10.0)
+    assert late.feed(b"\x1b[5;1R", 1.0) == (b"", None, False)
+    assert late.feed(b"\x1b[5;2R", 11.0) == (b"\x1b[5;2R", None, True)

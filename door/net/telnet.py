@@ -18,6 +18,7 @@ from ..guard import address_of
 from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
 from .buffers import INPUT_HELD, READ_SIZE
+from .telnet_lean import LeanWriterState
 from .terminal import Terminal
 
 log = logging.getLogger(__name__)
@@ -216,7 +217,7 @@ class TelnetTerminal(Terminal):
         self._writer.close()
 
 
-class GuardedTelnetWriter(telnetlib3.TelnetWriter):
+class GuardedTelnetWriter(LeanWriterState, telnetlib3.TelnetWriter):
     """telnetlib3's option state machine, with a client's malformed option answered by one
     log line instead of a traceback.
 
@@ -228,7 +229,8 @@ class GuardedTelnetWriter(telnetlib3.TelnetWriter):
 
     Special line characters are not simulated (``slc_simulated``): the door reads every
     byte as a key itself (Ctrl-C, Ctrl-R …), and telnetlib3 would otherwise rebuild the
-    set of them for every packet a caller sends."""
+    set of them for every packet a caller sends.  Its tables that a door connection hardly
+    uses are made when first needed (door/net/telnet_lean.py)."""
 
     slc_simulated = False
 
@@ -354,6 +356,8 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         self._settled = (self._tls_checked and self._waiter_connected.done()
                          and self._timer is None and not self._mccp2_enabled
                          and self._mccp3_decompressor is None)
+        if self._settled and isinstance(writer, LeanWriterState):
+            writer.drop_idle_buffers()  # a subnegotiation's buffer, until the next one
 
     def _keys_came(self) -> None:
         self._typed = True

@@ -105,6 +105,15 @@ class Caller:
 
 
 class Session:
+    # One per caller, for the whole call: attributes in slots, not a dictionary (1.6 KiB
+    # a caller with its 38 attributes; issue #36).  ``__weakref__``: door/idle_rows.py.
+    __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed", "_clock",
+                 "_deferred", "_frame_of", "_hook_at_end", "_idle", "_keys", "_keys_in_a_row",
+                 "_loop", "_notice", "_time_warnings", "access", "admission", "autosave",
+                 "caller", "chores", "deadline", "decoder", "ended_by", "first_action",
+                 "idle_hold", "keeper", "leaving", "mouse", "player", "preparing", "renderer",
+                 "screen", "settings", "showing", "start_action", "store", "terminal")
+
     def __init__(self, terminal: Terminal, settings: Settings, caller: Caller | None = None,
                  clock=time.monotonic, store: Store | None = None,
                  player: Player | None = None, keeper: GameKeeper | None = None) -> None:

@@ -239,6 +239,8 @@ class Door:
         finally:
             call = self.live.pop(task, None)
             session = call.session if call is not None else None
+            if session is not None:
+                session.drop_alarm()
             node = session.caller.node if session is not None else 0
             if session is not None and node:
                 await node_gone(self.store, session.caller)

@@ -511,6 +511,14 @@ class Session:
                 await self.show()
         return self._keys.popleft()
 
+    def drop_alarm(self) -> None:
+        """The visit is over: its read's alarm goes now.  Left, it stayed scheduled until
+        the idle limit, minutes after the call (a timer, its context and a weak reference
+        for each call of a flood), scattered among what the calls had freed (issue #36)."""
+        alarm, self._alarm = self._alarm, None
+        if alarm is not None:
+            alarm.cancel()
+
     async def _read(self, wait: float,
                     woken: Callable[[], bool] | None = None) -> bytes | None:
         """The caller's next bytes, or None when ``wait`` seconds pass first (``b"\\0"``

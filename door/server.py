@@ -46,6 +46,7 @@ from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
+from .term.caches import forget_caches
 from .ui.visit import run_visit
 from .watch_link import WatchLink
 from .web import start_web_for
@@ -176,7 +177,7 @@ class Door:
         self.hangup = asyncio.Event()
         self.keeper = (GameKeeper(store, settings.database.save_every)
                        if store is not None else None)
-        self.collector = CallCollector()
+        self.collector = CallCollector(forget=[forget_caches])
         """Frees what ended calls leave in reference cycles (door/collector.py)."""
         if store is not None:
             store.game_stored = self._log_game_end

@@ -128,9 +128,9 @@ class CallCollector:
         A ``trim`` collection (the calls have stopped ending) first empties the caches in
         ``forget`` (drawn text runs, escape sequences): what they took in during the burst
         is spread over memory the burst's calls have freed, and kept, it keeps whole arenas
-        of Python's allocator from going back to the system (a worker stayed 13-17 % above
-        its RSS before a hostile load, with 10 arenas more holding 1.6 MB more).  They fill
-        again, from the arenas still in use, as the callers draw."""
+        of Python's allocator from going back to the system (after a hostile load a worker
+        held 10 arenas more for 1.6 MB more of live objects).  They fill again, from the
+        arenas still in use, as the callers draw."""
         self._due = False
         began = time.perf_counter()
         ended, found = self.ended_since, 0

@@ -46,6 +46,7 @@ from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
+from .term.caches import forget_caches
 from .ui.visit import run_visit
 from .watch_link import WatchLink
 from .web import start_web_for
@@ -176,7 +177,7 @@ class Door:
         self.hangup = asyncio.Event()
         self.keeper = (GameKeeper(store, settings.database.save_every)
                        if store is not None else None)
-        self.collector = CallCollector()
+        self.collector = CallCollector(forget=[forget_caches])
         """Frees what ended calls leave in reference cycles (door/collector.py)."""
         if store is not None:
             store.game_stored = self._log_game_end
@@ -239,6 +240,8 @@ class Door:
         finally:
             call = self.live.pop(task, None)
             session = call.session if call is not None else None
+            if session is not None:
+                session.drop_alarm()
             node = session.caller.node if session is not None else 0
             if session is not None and node:
                 await node_gone(self.store, session.caller)

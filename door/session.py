@@ -107,6 +107,15 @@ class Caller:
 
 
 class Session:
+    # One per caller, for the whole call: attributes in slots, not a dictionary (1.6 KiB
+    # a caller with its 38 attributes; issue #36).  ``__weakref__``: door/idle_rows.py.
+    __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed", "_clock",
+                 "_deferred", "_frame_of", "_hook_at_end", "_idle", "_keys", "_keys_in_a_row",
+                 "_loop", "_notice", "_time_warnings", "access", "admission", "autosave",
+                 "caller", "chores", "deadline", "decoder", "ended_by", "first_action",
+                 "idle_hold", "keeper", "leaving", "mouse", "player", "preparing", "renderer",
+                 "screen", "settings", "showing", "start_action", "store", "terminal")
+
     def __init__(self, terminal: Terminal, settings: Settings, caller: Caller | None = None,
                  clock=time.monotonic, store: Store | None = None,
                  player: Player | None = None, keeper: GameKeeper | None = None) -> None:
@@ -557,6 +566,14 @@ class Session:
                 self.renderer.invalidate()
                 await self.show()
         return self._keys.popleft()
+
+    def drop_alarm(self) -> None:
+        """The visit is over: its read's alarm goes now.  Left, it stayed scheduled until
+        the idle limit, minutes after the call (a timer, its context and a weak reference
+        for each call of a flood), scattered among what the calls had freed (issue #36)."""
+        alarm, self._alarm = self._alarm, None
+        if alarm is not None:
+            alarm.cancel()
 
     async def _read(self, wait: float,
                     woken: Callable[[], bool] | None = None) -> bytes | None:

@@ -17,6 +17,7 @@ from ..pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
 from .telnetlib3_private import (
     DoorTelnetReader,
+    LeanWriterState,
     Server,
     ServerState,
     TelnetReader,
@@ -132,7 +133,7 @@ class TelnetTerminal(Terminal):
         self._writer.close()
 
 
-class GuardedTelnetWriter(TelnetWriter):
+class GuardedTelnetWriter(LeanWriterState, TelnetWriter):
     """telnetlib3's option state machine, with a client's malformed option answered by one
     log line instead of a traceback.
 
@@ -144,7 +145,8 @@ class GuardedTelnetWriter(TelnetWriter):
 
     Special line characters are not simulated (``slc_simulated``): the door reads every
     byte as a key itself (Ctrl-C, Ctrl-R …), and telnetlib3 would otherwise rebuild the
-    set of them for every packet a caller sends."""
+    set of them for every packet a caller sends.  Its tables that a door connection hardly
+    uses are made when first needed (door/net/telnetlib3_private.py)."""
 
     slc_simulated = False
 
@@ -259,6 +261,8 @@ class DoorTelnetServer(ServerState):
             self.check_negotiation()  # late answers: the options that follow them
         # Asked again after each packet telnetlib3 reads (one with IAC may start compression).
         self._settled = self.quiet()
+        if self._settled and isinstance(writer, LeanWriterState):
+            writer.drop_idle_buffers()  # a subnegotiation's buffer, until the next one
 
     def _keys_came(self) -> None:
         self._typed = True

@@ -99,6 +99,13 @@ text typed by callers (messages, names) cannot grow it without end."""
 _runs_kept = 0
 
 
+def forget_runs() -> None:
+    """Empty the runs kept (door/term/caches.py: after a burst of callers)."""
+    global _runs_kept
+    _RUNS.clear()
+    _runs_kept = 0
+
+
 def _runs_of(attr: Attr) -> dict[str, tuple[Cell, ...]]:
     runs = _RUNS.get(attr)
     if runs is None:

@@ -87,6 +87,10 @@ class Wakeup(asyncio.Event):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self._session = session
+        # Who waits on it (append, remove, iterate): a list, 56 bytes, where asyncio makes
+        # a deque of 760 for every game screen (issue #36), as door/net/telnet.py does for
+        # the drain waiters.
+        self._waiters: list[asyncio.Future[bool]] = []  # type: ignore[assignment]
 
     def set(self) -> None:
         super().set()

@@ -79,6 +79,10 @@ PICKED = Attr(BLACK, YELLOW)
 HINTED = theme.HINTED
 GAP = theme.DIM
 GAP_TEXT = " ·· "
+LOOKS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""Every cell's look (card, cursor, pick, hint, mark) ever drawn, once: what each caller keeps
+of its 25 cells are these shared tuples, a few hundred at most (issue #36: 1.8 KiB a caller
+as tuples of its own)."""
 FACE = BLACK_CARD                 # every face: red and black mean nothing here (above)
 MOVED_MARK, DEALT_MARK = "↑", "+"
 
@@ -394,7 +398,8 @@ class MonteCarloScreen(GameScreen):
         cursor, picked, hinted = self.cursor, self.picked, self.hinted
 
         def look(p: int) -> tuple[Any, ...]:
-            return (grid[p], p == cursor, p == picked, p in hinted, marks.get(p))
+            now = (grid[p], p == cursor, p == picked, p in hinted, marks.get(p))
+            return LOOKS.setdefault(now, now)
 
         board, lit = (game, marks), frozenset((cursor, picked, *hinted))
         looks, old_lit, self._lit = self._looks, self._lit, lit

@@ -8,6 +8,7 @@ INPUT_HELD bytes and READ_SIZE keys in the server, however much they send."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from pathlib import Path
 
@@ -103,3 +104,36 @@ async def test_keys_typed_ahead_are_bounded_by_one_read(door_home: Path) -> None
         finally:
             caller.close()
 
+
+
+def scheduled_for_calls(loop: asyncio.AbstractEventLoop) -> list[str]:
+    """The timers still to ring that belong to a call (its session's read alarm, its
+    login pool ticket's check): what a call that has ended must not leave behind."""
+    names = []
+    for handle in loop._scheduled:  # type: ignore[attr-defined]
+        callback = handle._callback
+        if handle.cancelled() or callback is None:
+            continue
+        name = getattr(callback, "__qualname__", repr(callback))
+        if name in ("_ring", "LoginPool._check"):
+            names.append(name)
+    return names
+
+
+async def test_ended_calls_leave_no_timer_to_ring(door_home: Path) -> None:
+    """A call's read alarm waits until the idle limit (minutes): left scheduled when the call
+    ends, each of a flood's calls kept a timer, its context and a weak reference for
+    minutes, scattered among the memory the calls had freed (issue #36)."""
+    loop = asyncio.get_running_loop()
+    async with running(door_home, ssh=False) as ports:
+        await calls_that_end(ports.telnet, 2)
+        left: list[str] = []
+
+        def none_left() -> bool:
+            left[:] = scheduled_for_calls(loop)
+            return not left
+
+        try:
+            await until(none_left, "the ended calls' timers gone")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: still scheduled: {left}") from None

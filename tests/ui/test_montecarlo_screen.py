@@ -578,3 +578,19 @@ def test_the_up_mark_is_one_byte_in_every_charset() -> None:
         shown[name, glyphs] = charset.shows(mark)
     assert shown == {("cp437", True): "↑", ("cp437", False): "^", ("utf8", False): "^",
                      ("ascii", False): "^"}
+
+
+async def test_two_callers_on_one_deal_keep_the_same_look_tuples(settings: Settings) -> None:
+    """Each cell's look as last drawn is a shared tuple (door/ui/montecarlo_screen.LOOKS):
+    two callers on one deal hold the same 25 objects, not 25 each (issue #36)."""
+    callers = [Caller(settings, charset="utf8") for _ in range(2)]
+    try:
+        for c in callers:
+            await c.start(NUMBER)
+        looks = [c.session._frame_of[0]._looks for c in callers]
+        assert looks[0] is not None and looks[1] is not None
+        assert looks[0] is not looks[1]
+        assert all(a is b for a, b in zip(looks[0], looks[1], strict=True))
+    finally:
+        for c in callers:
+            await c.close()

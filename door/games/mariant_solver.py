@@ -43,13 +43,13 @@ from typing import Any
 from .base import IllegalMove, Status
 from .cards import SUITS, Card
 from .mariant import COLUMNS, SUIT_LENGTH, Mariant, auto_ending_plan, column_key
+from .mariant_ids import COMPAT, DOWN, KING_IDS, encode, ends_with_suit, flip, group_length
+from .mariant_proof import NO_WIN, exhaust
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
 UNKNOWN = "unknown"
 
-DOWN = 64
-"""Added to a card id (``(rank - 1) * 4 + suit``, suits S H D C) while it is face down."""
 ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0, 0.0, 0.0), (10.0, 2.0, 4.0, 1.0, 2.0, 1.0, 0.0),
             (10.0, 3.0, 4.0, 1.0, 1.0, 0.0, 0.0), (10.0, 3.0, 4.0, 1.0, 1.0, 1.0, 0.0),
             (10.0, 3.0, 6.0, 1.0, 1.0, 0.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5, 0.0),
@@ -81,31 +81,23 @@ FINAL_PHASE_NODES = 1500
 """Positions expanded in the last phase (stock empty), where every card must end in K..A
 groups: the narrow quick phases too often miss such an ending that a wider one finds."""
 QUICK_NODES = 3500
+"""Positions expanded per quick attempt: about one descent to the last deal and its last
+phase.  A quick search that fails there seldom wins by searching the phases above again;
+a fresh one with other weights often does (deals 10001 … 10030 at 3 down 2 up)."""
 JITTER = (0.6, 1.6)
 """The range of the random factor on each weight of a jittered quick search."""
 JITTER_PHASE_NODES = (150, 200, 300, 500)
 """The widths per phase a jittered quick search picks from."""
 JITTERED = 8
 """Jittered quick searches before each wide one, once the fixed rounds are done."""
+PROOF_STOCK = 10
+"""With at most this many cards left to deal the prover (``mariant_proof``) is tried first:
+late in a game the whole game graph is often small enough to try, so "still winnable?"
+gets a proved "no" rather than "unknown"."""
+PROOF_POSITIONS = 20_000
+"""The prover's cap: about half a second; past it the searches go on as usual."""
 JITTER_SEED = 38
 """The jittered searches are the same from run to run (a solve is deterministic)."""
-"""Positions expanded per quick attempt: about one descent to the last deal and its last
-phase.  A quick search that fails there seldom wins by searching the phases above again;
-a fresh one with other weights often does (deals 10001 … 10030 at 3 down 2 up)."""
-
-
-def _compatible(x: int, y: int) -> bool:
-    """Card x may lie on card y: one rank lower, any suit but y's partner (S-C, H-D)."""
-    return y >> 2 == (x >> 2) + 1 and x & 3 != 3 - (y & 3)
-
-
-COMPAT = [[_compatible(x, y) for y in range(52)] for x in range(52)]
-KING_IDS = 48
-"""The Kings' card ids: 48 … 51."""
-
-
-def card_id(card: Card) -> int:
-    return (card.rank - 1) * 4 + SUITS.index(card.suit)
 
 
 @dataclass(frozen=True)
@@ -134,50 +126,21 @@ Action = tuple[Any, ...]
 """``("m", src, count, dst)``, ``("r", col)`` (remove a suit), ``("d",)`` (deal)."""
 
 
-def group_length(col: bytes) -> int:
-    n = len(col)
-    if not n or col[-1] >= DOWN:
-        return 0
-    i = n - 1
-    while i and col[i - 1] < DOWN and COMPAT[col[i]][col[i - 1]]:
-        i -= 1
-    return n - i
-
-
-def _ends_with_suit(col: bytes) -> bool:
-    n = len(col)
-    if n < SUIT_LENGTH or col[-1] >> 2:
-        return False
-    suit = col[-1] & 3
-    return all(col[n - 1 - r] == r * 4 + suit for r in range(SUIT_LENGTH))
-
-
 def _remove_suits(cols: list[bytes], touched: tuple[int, ...] | range,
                   done: list[Action]) -> None:
     """Remove the complete suits ending the ``touched`` columns (free, and nothing can go
     on an Ace, so never a loss), noting each removal in ``done``."""
     for i in touched:
-        while _ends_with_suit(cols[i]):
-            cols[i] = _flip(cols[i][:-SUIT_LENGTH])
+        while ends_with_suit(cols[i]):
+            cols[i] = flip(cols[i][:-SUIT_LENGTH])
             done.append(("r", i))
-
-
-def _flip(col: bytes) -> bytes:
-    return col[:-1] + bytes((col[-1] - DOWN,)) if col and col[-1] >= DOWN else col
 
 
 class _Search:
     def __init__(self, game: Mariant, node_limit: int | None, deadline: float | None,
                  weights: tuple[float, ...] = ATTEMPTS[0],
                  phase_nodes: int = PHASE_NODES) -> None:
-        cols = []
-        for cards, down in zip(game.columns, game.face_down, strict=True):
-            ids = [card_id(c) for c in cards]
-            for i in range(down):
-                ids[i] += DOWN
-            cols.append(bytes(ids))
-        self.start: tuple[bytes, ...] = tuple(cols)
-        self.stock = bytes(card_id(c) for c in game.stock)
+        self.start, self.stock = encode(game)
         self.node_limit = node_limit
         self.deadline = deadline
         self.weights = weights
@@ -198,7 +161,7 @@ class _Search:
             _, a, k, b = action
             src = cols[a]
             cols[b] += src[-k:]
-            cols[a] = _flip(src[:-k])
+            cols[a] = flip(src[:-k])
             if src[-1] >= 4:            # not an Ace: no suit can be complete
                 return (tuple(cols), dealt), [action]
             touched: tuple[int, ...] = (b,)
@@ -580,6 +543,13 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
     if game.status is Status.STUCK:
         return SolveResult(UNWINNABLE, 0, clock() - begin)
     nodes = 0
+    proved: list[Action] | None = None     # a win the prover found, kept as a last resort
+    if len(game.stock) <= PROOF_STOCK:
+        proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
+        nodes += proof.positions
+        if proof.outcome == NO_WIN:
+            return SolveResult(UNWINNABLE, nodes, clock() - begin)
+        proved = proof.line
     dry = 0     # wide searches in a row that ran dry (rather than hitting their cap)
     for round_ in _attempts(len(game.stock)):
         for phase_nodes, cap, weights in round_:
@@ -599,13 +569,27 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
                 return _result(game, search, found, deadline, lambda: clock() - begin)
             if (node_limit is not None and nodes >= node_limit) or (
                     deadline is not None and clock() > deadline):
-                return SolveResult(UNKNOWN, nodes, clock() - begin)
+                return _last_resort(game, proved, nodes, clock() - begin)
             if phase_nodes == PHASE_NODES and len(round_) > 1:
                 dry = 0 if stopped else dry + 1
         # every wide search of a full cycle ran dry: a higher cap would change nothing
         if dry >= len(ATTEMPTS) + len(KING_ATTEMPTS):
-            return SolveResult(UNKNOWN, nodes, clock() - begin)
+            return _last_resort(game, proved, nodes, clock() - begin)
     raise AssertionError("unreachable: the rounds never end")
+
+
+def _last_resort(game: Mariant, proved: list[Action] | None, nodes: int,
+                 seconds: float) -> SolveResult:
+    """Unknown, unless the prover found a win the searches did not (its line is the first
+    it met, not a good one: so it is given only when nothing better was found)."""
+    if proved is not None:
+        notation = [_notation(a) for a in proved]
+        played = _play(game, notation)
+        if played is not None:
+            if played.actions[-1:] == ["auto"]:
+                notation.append("auto")
+            return SolveResult(WINNABLE, nodes, seconds, notation, played.score)
+    return SolveResult(UNKNOWN, nodes, seconds)
 
 
 def _result(game: Mariant, search: _Search, found: int, deadline: float | None,

@@ -153,12 +153,36 @@ def locked_position() -> Mariant:
     return position(columns, stock=["2S"])
 
 
+def test_a_small_position_without_a_win_is_proved_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One card left to deal: the prover tries the whole (small) game graph first.
+    game = locked_position()
+    assert game.status is Status.PLAYING
+    result = solve(game, seconds=60)
+    assert result.verdict == UNWINNABLE and result.winnable is False
+    # ... and without the prover the searches can only say unknown
+    monkeypatch.setattr(mariant_solver, "PROOF_STOCK", -1)
+    assert solve(game, seconds=60).verdict == UNKNOWN
+
+
 def test_a_solve_with_no_budget_ends_when_the_wide_searches_run_dry(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Every search runs dry at once, and a solve with no budget must still answer: unknown,
     # as the searches do not try everything.
     monkeypatch.setattr(mariant_solver, "JITTERED", 1)
+    monkeypatch.setattr(mariant_solver, "PROOF_STOCK", -1)
     game = locked_position()
-    assert game.status is Status.PLAYING
     result = solve(game)
     assert result.verdict == UNKNOWN and result.moves is None
+
+
+def test_the_provers_win_is_given_when_the_searches_find_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_mariant_proof import near_won_position
+    monkeypatch.setattr(mariant_solver, "JITTERED", 1)
+    monkeypatch.setattr(mariant_solver._Search, "run", lambda self: None)
+    game = near_won_position(3)
+    result = solve(game)
+    assert result.verdict == WINNABLE and result.moves is not None
+    after = replayed(game, result.moves)
+    assert after.won and result.penalty == after.score

@@ -102,8 +102,9 @@ JITTER_SEED = 38
 
 @dataclass(frozen=True)
 class SolveResult:
-    """``moves``: a winning line from the position in engine notation (when winnable);
-    ``penalty``: the game's score once that line is played (lower is better)."""
+    """``moves``: a winning line from the position in engine notation (when winnable;
+    from :func:`best_line`, otherwise the line to the furthest position reached);
+    ``penalty``: the game's score once a winning line is played (lower is better)."""
 
     verdict: str
     nodes: int
@@ -535,7 +536,7 @@ def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: 
 
 def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
            clock: Callable[[], float],
-           watch: Callable[[_Search], None] | None = None) -> SolveResult:
+           watch: Callable[[_Search], None] | None = None, prove: bool = True) -> SolveResult:
     begin = clock()
     deadline = None if seconds is None else begin + seconds
     if game.won:
@@ -544,7 +545,7 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
         return SolveResult(UNWINNABLE, 0, clock() - begin)
     nodes = 0
     proved: list[Action] | None = None     # a win the prover found, kept as a last resort
-    if len(game.stock) <= PROOF_STOCK:
+    if prove and len(game.stock) <= PROOF_STOCK:
         proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
         nodes += proof.positions
         if proof.outcome == NO_WIN:
@@ -622,8 +623,9 @@ def _progress(search: _Search, state: State) -> tuple[int, int, int]:
 def best_line(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: int = 1,
               node_limit: int | None = None, seconds: float | None = None) -> SolveResult:
     """A winning line when one is found within the budget, as :func:`solve`; else (verdict
-    unknown) the line to the furthest position the searches reached: the most cards
-    dealt, then the most suits off the board, then the fewest cards face down."""
+    unknown, or unwinnable with actions left) the line to the furthest position the
+    searches reached: the most cards dealt, then the most suits off the board, then the
+    fewest cards face down."""
     game = _game(game_or_position, fd, fu)
     best: list[tuple[tuple[int, int, int], list[str]]] = []
 
@@ -640,12 +642,17 @@ def best_line(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, 
     gc.disable()
     try:
         result = _solve(game, node_limit, seconds, time.process_time, watch)
+        if result.verdict == UNWINNABLE and game.status is not Status.STUCK:
+            # proved: the searches, run without the prover, still find the furthest line
+            left = None if seconds is None else max(0.0, seconds - result.seconds)
+            limit = None if node_limit is None else max(1, node_limit - result.nodes)
+            _solve(game, limit, left, time.process_time, watch, prove=False)
     finally:
         if collecting:
             gc.enable()
-    if result.verdict != UNKNOWN or not best:
+    if result.verdict == WINNABLE or not best:
         return result
-    return SolveResult(UNKNOWN, result.nodes, result.seconds, best[0][1])
+    return SolveResult(result.verdict, result.nodes, result.seconds, best[0][1])
 
 
 __all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "best_line",

@@ -197,7 +197,7 @@ def _mariant_best(subject: Game, seconds: float) -> Verdict:
     line = found.moves if verdict == WINNABLE else None
     return Verdict(subject.name, subject.number, dict(subject.options), verdict, found.nodes,
                    time.process_time() - start, line, found.penalty,
-                   found.moves if verdict == UNKNOWN else None)
+                   found.moves if verdict != WINNABLE else None)
 
 
 def _best(subject: Game, verdict: Verdict, deadline: float) -> list[str]:

@@ -12,6 +12,7 @@ from test_mariant import ALL, mixed_columns, position, stuck_position, suit
 
 from door.games import mariant_solver
 from door.games.base import Status
+from door.games.hints import BEST
 from door.games.mariant import Mariant
 from door.games.mariant_solver import (
     ATTEMPTS,
@@ -22,8 +23,10 @@ from door.games.mariant_solver import (
     _Line,
     _notation,
     _Search,
+    best_line,
     solve,
 )
+from door.games.solvers import NOT_WINNABLE, hint, hint_line
 
 
 def replayed(game: Mariant, moves: list[str]) -> Mariant:
@@ -186,3 +189,15 @@ def test_the_provers_win_is_given_when_the_searches_find_none(
     assert result.verdict == WINNABLE and result.moves is not None
     after = replayed(game, result.moves)
     assert after.won and result.penalty == after.score
+
+
+def test_a_proved_position_still_gets_the_furthest_line_for_hints() -> None:
+    # "Cannot be won" with moves left: the hint says so and still offers a line that plays.
+    game = locked_position()
+    found = best_line(game, seconds=30)
+    assert found.verdict == UNWINNABLE and found.moves
+    after = replayed(game, found.moves)
+    assert not after.won
+    verdict = hint("mariant", game.number, position=game.to_json(), seconds=30)
+    assert verdict.verdict == NOT_WINNABLE and verdict.line is None and verdict.best
+    assert hint_line(verdict) == (verdict.best, BEST)

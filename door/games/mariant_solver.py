@@ -3,7 +3,9 @@
 104 cards leave far too many positions to explore them all, so this solver searches for a
 win and says ``winnable`` (with the line, replayed through the engine before it is given)
 or, when the budget runs out first, ``unknown`` -- never a guess.  It says ``unwinnable``
-only for a position with no legal action left that is not won.
+for a position with no legal action left that is not won, and for one the prover
+(``mariant_proof``: every line tried) shows lost -- asked first when at most PROOF_STOCK
+cards are left to deal, where the whole game graph is often small.
 
 Method (figures in ``docs/solvability.md``): the game is a string of *phases*, each ending
 with a DEAL that puts one card on every non-empty column.  Within a phase a best-first

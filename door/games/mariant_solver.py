@@ -4,8 +4,8 @@
 win and says ``winnable`` (with the line, replayed through the engine before it is given)
 or, when the budget runs out first, ``unknown`` -- never a guess.  It says ``unwinnable``
 for a position with no legal action left that is not won, and for one the prover
-(``mariant_proof``: every line tried) shows lost -- asked first when at most PROOF_STOCK
-cards are left to deal, where the whole game graph is often small.
+(``mariant_proof``: every line tried) shows lost -- asked after the first quick searches
+when at most PROOF_STOCK cards are left to deal, where the whole game graph is often small.
 
 Method (figures in ``docs/solvability.md``): the game is a string of *phases*, each ending
 with a DEAL that puts one card on every non-empty column.  Within a phase a best-first
@@ -93,11 +93,12 @@ JITTER_PHASE_NODES = (150, 200, 300, 500)
 JITTERED = 8
 """Jittered quick searches before each wide one, once the fixed rounds are done."""
 PROOF_STOCK = 10
-"""With at most this many cards left to deal the prover (``mariant_proof``) is tried first:
-late in a game the whole game graph is often small enough to try, so "still winnable?"
-gets a proved "no" rather than "unknown"."""
-PROOF_POSITIONS = 20_000
-"""The prover's cap: about half a second; past it the searches go on as usual."""
+"""With at most this many cards left to deal the prover (``mariant_proof``) is tried after
+the first quick searches: late in a game the whole game graph is often small enough to
+try, so "still winnable?" gets a proved "no" rather than "unknown"."""
+PROOF_POSITIONS = 5000
+"""The prover's cap: 0.2-0.8 CPU s on late positions of won deals (20,000 took 0.7-3 s
+there and decided none: so few, and only after the quick searches found no win)."""
 JITTER_SEED = 38
 """The jittered searches are the same from run to run (a solve is deterministic)."""
 
@@ -547,14 +548,15 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
         return SolveResult(UNWINNABLE, 0, clock() - begin)
     nodes = 0
     proved: list[Action] | None = None     # a win the prover found, kept as a last resort
-    if prove and len(game.stock) <= PROOF_STOCK:
-        proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
-        nodes += proof.positions
-        if proof.outcome == NO_WIN:
-            return SolveResult(UNWINNABLE, nodes, clock() - begin)
-        proved = proof.line
     dry = 0     # wide searches in a row that ran dry (rather than hitting their cap)
-    for round_ in _attempts(len(game.stock)):
+    for number, round_ in enumerate(_attempts(len(game.stock))):
+        if number == 1 and prove and len(game.stock) <= PROOF_STOCK:
+            # after the first quick searches, which win most late positions at once
+            proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
+            nodes += proof.positions
+            if proof.outcome == NO_WIN:
+                return SolveResult(UNWINNABLE, nodes, clock() - begin)
+            proved = proof.line
         for phase_nodes, cap, weights in round_:
             limit = nodes + cap if node_limit is None else min(nodes + cap, node_limit)
             search = _Search(game, limit, deadline, weights, phase_nodes)

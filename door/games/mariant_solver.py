@@ -3,7 +3,9 @@
 104 cards leave far too many positions to explore them all, so this solver searches for a
 win and says ``winnable`` (with the line, replayed through the engine before it is given)
 or, when the budget runs out first, ``unknown`` -- never a guess.  It says ``unwinnable``
-only for a position with no legal action left that is not won.
+for a position with no legal action left that is not won, and for one the prover
+(``mariant_proof``: every line tried) shows lost -- asked after the first quick searches
+when at most PROOF_STOCK cards are left to deal, where the whole game graph is often small.
 
 Method (figures in ``docs/solvability.md``): the game is a string of *phases*, each ending
 with a DEAL that puts one card on every non-empty column.  Within a phase a best-first
@@ -17,8 +19,10 @@ loss: nothing can go on an Ace).
 
 Searches are tried in rounds: first quick ones (few positions per phase, so the last deal
 comes soon; most deals are won there, in a fraction of a second), one per weight set,
-then wide ones whose cap doubles each round.  A search that stalls is given up for the
-next one rather than searched longer: different weights find different wins.
+then, while the budget lasts, batches of quick ones with jittered weights (drawn from a
+seeded generator: a run stays deterministic), each batch followed by one wide search.  A
+search that stalls is given up for the next one rather than searched longer: different
+weights find different wins.
 
 The line found is then replayed on the solver's own states without each of its moves in
 turn (cheap: the steps before the dropped one are unchanged), keeping a shorter line when
@@ -32,6 +36,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import heapq
+import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -40,13 +45,13 @@ from typing import Any
 from .base import IllegalMove, Status
 from .cards import SUITS, Card
 from .mariant import COLUMNS, SUIT_LENGTH, Mariant, auto_ending_plan, column_key
+from .mariant_ids import COMPAT, DOWN, KING_IDS, encode, ends_with_suit, flip, group_length
+from .mariant_proof import NO_WIN, exhaust
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
 UNKNOWN = "unknown"
 
-DOWN = 64
-"""Added to a card id (``(rank - 1) * 4 + suit``, suits S H D C) while it is face down."""
 ATTEMPTS = ((10.0, 2.0, 4.0, 1.0, 2.0, 0.0, 0.0), (10.0, 2.0, 4.0, 1.0, 2.0, 1.0, 0.0),
             (10.0, 3.0, 4.0, 1.0, 1.0, 0.0, 0.0), (10.0, 3.0, 4.0, 1.0, 1.0, 1.0, 0.0),
             (10.0, 3.0, 6.0, 1.0, 1.0, 0.0, 0.0), (10.0, 3.0, 6.0, 1.0, 1.0, 0.5, 0.0),
@@ -81,26 +86,28 @@ QUICK_NODES = 3500
 """Positions expanded per quick attempt: about one descent to the last deal and its last
 phase.  A quick search that fails there seldom wins by searching the phases above again;
 a fresh one with other weights often does (deals 10001 … 10030 at 3 down 2 up)."""
-
-
-def _compatible(x: int, y: int) -> bool:
-    """Card x may lie on card y: one rank lower, any suit but y's partner (S-C, H-D)."""
-    return y >> 2 == (x >> 2) + 1 and x & 3 != 3 - (y & 3)
-
-
-COMPAT = [[_compatible(x, y) for y in range(52)] for x in range(52)]
-KING_IDS = 48
-"""The Kings' card ids: 48 … 51."""
-
-
-def card_id(card: Card) -> int:
-    return (card.rank - 1) * 4 + SUITS.index(card.suit)
+JITTER = (0.6, 1.6)
+"""The range of the random factor on each weight of a jittered quick search."""
+JITTER_PHASE_NODES = (150, 200, 300, 500)
+"""The widths per phase a jittered quick search picks from."""
+JITTERED = 8
+"""Jittered quick searches before each wide one, once the fixed rounds are done."""
+PROOF_STOCK = 10
+"""With at most this many cards left to deal the prover (``mariant_proof``) is tried after
+the first quick searches: late in a game the whole game graph is often small enough to
+try, so "still winnable?" gets a proved "no" rather than "unknown"."""
+PROOF_POSITIONS = 5000
+"""The prover's cap: 0.2-0.8 CPU s on late positions of won deals (20,000 took 0.7-3 s
+there and decided none: so few, and only after the quick searches found no win)."""
+JITTER_SEED = 38
+"""The jittered searches are the same from run to run (a solve is deterministic)."""
 
 
 @dataclass(frozen=True)
 class SolveResult:
-    """``moves``: a winning line from the position in engine notation (when winnable);
-    ``penalty``: the game's score once that line is played (lower is better)."""
+    """``moves``: a winning line from the position in engine notation (when winnable;
+    from :func:`best_line`, otherwise the line to the furthest position reached);
+    ``penalty``: the game's score once a winning line is played (lower is better)."""
 
     verdict: str
     nodes: int
@@ -123,50 +130,21 @@ Action = tuple[Any, ...]
 """``("m", src, count, dst)``, ``("r", col)`` (remove a suit), ``("d",)`` (deal)."""
 
 
-def group_length(col: bytes) -> int:
-    n = len(col)
-    if not n or col[-1] >= DOWN:
-        return 0
-    i = n - 1
-    while i and col[i - 1] < DOWN and COMPAT[col[i]][col[i - 1]]:
-        i -= 1
-    return n - i
-
-
-def _ends_with_suit(col: bytes) -> bool:
-    n = len(col)
-    if n < SUIT_LENGTH or col[-1] >> 2:
-        return False
-    suit = col[-1] & 3
-    return all(col[n - 1 - r] == r * 4 + suit for r in range(SUIT_LENGTH))
-
-
 def _remove_suits(cols: list[bytes], touched: tuple[int, ...] | range,
                   done: list[Action]) -> None:
     """Remove the complete suits ending the ``touched`` columns (free, and nothing can go
     on an Ace, so never a loss), noting each removal in ``done``."""
     for i in touched:
-        while _ends_with_suit(cols[i]):
-            cols[i] = _flip(cols[i][:-SUIT_LENGTH])
+        while ends_with_suit(cols[i]):
+            cols[i] = flip(cols[i][:-SUIT_LENGTH])
             done.append(("r", i))
-
-
-def _flip(col: bytes) -> bytes:
-    return col[:-1] + bytes((col[-1] - DOWN,)) if col and col[-1] >= DOWN else col
 
 
 class _Search:
     def __init__(self, game: Mariant, node_limit: int | None, deadline: float | None,
                  weights: tuple[float, ...] = ATTEMPTS[0],
                  phase_nodes: int = PHASE_NODES) -> None:
-        cols = []
-        for cards, down in zip(game.columns, game.face_down, strict=True):
-            ids = [card_id(c) for c in cards]
-            for i in range(down):
-                ids[i] += DOWN
-            cols.append(bytes(ids))
-        self.start: tuple[bytes, ...] = tuple(cols)
-        self.stock = bytes(card_id(c) for c in game.stock)
+        self.start, self.stock = encode(game)
         self.node_limit = node_limit
         self.deadline = deadline
         self.weights = weights
@@ -187,7 +165,7 @@ class _Search:
             _, a, k, b = action
             src = cols[a]
             cols[b] += src[-k:]
-            cols[a] = _flip(src[:-k])
+            cols[a] = flip(src[:-k])
             if src[-1] >= 4:            # not an Ace: no suit can be complete
                 return (tuple(cols), dealt), [action]
             touched: tuple[int, ...] = (b,)
@@ -310,20 +288,29 @@ class _Search:
 
     def _phase(self, root: int) -> tuple[int | None, list[tuple[float, int]]]:
         """Best-first over the moves of one phase (no deal) from ``tree[root]``: a finished
-        position's index if one turns up, and the (score, index) of the positions expanded."""
-        local: list[tuple[float, int, int, State | None, list[Action]]] = [
-            (self.score(self.tree[root][0]), 0, root, None, [])]
+        position's index if one turns up, and the (score, index) of the positions expanded.
+
+        A child waits in the queue as its parent and move: most are never expanded, so
+        the position is rebuilt and checked against those seen only when it is (a third
+        less work a position than keeping each child whole)."""
+        local: list[tuple[float, int, int, Action | None]] = [
+            (self.score(self.tree[root][0]), 0, root, None)]
         expanded: list[tuple[float, int]] = []
         order = 0
         cost = self.cost
+        apply = self.apply
         limit = self.phase_nodes
-        if self.tree[root][0][1] >= len(self.stock):
+        final = self.tree[root][0][1] >= len(self.stock)
+        if final:
             limit = max(limit, self.final_nodes)
         while local and len(expanded) < limit:
-            value, _, parent, child, actions = heapq.heappop(local)
-            if child is None:
+            value, _, parent, move = heapq.heappop(local)
+            if move is None:
                 index = parent
             else:
+                child, actions = apply(self.tree[parent][0], move)
+                if not self._new(child):
+                    continue
                 self.tree.append((child, parent, actions))
                 index = len(self.tree) - 1
             expanded.append((value, index))
@@ -333,17 +320,15 @@ class _Search:
             state = self.tree[index][0]
             cols = state[0]
             for move in self.moves(state):
-                child, actions = self.apply(state, move)
-                if not self._new(child):
-                    continue
-                if self.finished(child):
+                child, actions = apply(state, move)
+                if final and self.finished(child) and self._new(child):
                     self.tree.append((child, index, actions))
                     return len(self.tree) - 1, expanded
                 order += 1
                 a, b = move[1], move[3]
                 new = child[0]
                 heapq.heappush(local, (value + cost(new[a]) + cost(new[b]) - cost(cols[a])
-                                       - cost(cols[b]), order, index, child, actions))
+                                       - cost(cols[b]), order, index, move))
         return None, expanded
 
     def _check_budget(self) -> None:
@@ -496,18 +481,40 @@ Attempt = tuple[int, int, tuple[float, ...]]
 """(positions per phase, positions in all, weights) of one search."""
 
 
-def _attempts() -> Iterator[list[Attempt]]:
+def _jittered(rng: random.Random, stock: int) -> Attempt:
+    """A quick search with every weight of one of the sets scaled by a random factor in
+    JITTER (and the King weight on or off at random), a random width per phase, and a cap
+    that lets it reach the last phase: one more descent through a different landscape."""
+    base = ATTEMPTS[rng.randrange(len(ATTEMPTS))]
+    low, high = JITTER
+    weights = [w * rng.uniform(low, high) for w in base[:6]]
+    weights.append(KING_WEIGHT * rng.uniform(low, high) if rng.random() < 0.5 else 0.0)
+    phase_nodes = rng.choice(JITTER_PHASE_NODES)
+    phases = -(-stock // COLUMNS) + 1
+    return phase_nodes, phase_nodes * phases + FINAL_PHASE_NODES + 500, tuple(weights)
+
+
+def _attempts(stock: int) -> Iterator[list[Attempt]]:
     """Rounds of searches: quick narrow ones first, then the same with the King weight;
     then the first wide one (it wins some deals that no quick one does); quick ones a
-    little wider, both kinds; then wide ones whose cap doubles each round."""
+    little wider, both kinds.  Then, for as long as the budget lasts, JITTERED quick
+    searches with jittered weights followed by one wide search (the wide searches take
+    the weight sets in turn, their cap doubling once all were tried).
+
+    Why jitter: a quick search that fails seldom wins by searching longer, and a fresh one
+    through other weights often does (the wide rounds that came next won 1 of the 17 deals
+    unknown after the fixed quick ones, deals 1-300 at 2+1 and 2+2)."""
     narrow, wider = QUICK_PHASE_NODES
     yield [(narrow, QUICK_NODES, weights) for weights in ATTEMPTS]
     yield [(narrow, QUICK_NODES, weights) for weights in KING_ATTEMPTS]
     yield [(PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0])]
     yield [(wider, QUICK_NODES, weights) for weights in ATTEMPTS + KING_ATTEMPTS]
+    rng = random.Random(JITTER_SEED)
     cap = ATTEMPT_NODES
     while True:
-        yield [(PHASE_NODES, cap, weights) for weights in ATTEMPTS + KING_ATTEMPTS]
+        for weights in ATTEMPTS + KING_ATTEMPTS:
+            yield [_jittered(rng, stock) for _ in range(JITTERED)] + [
+                (PHASE_NODES, cap, weights)]
         cap *= 2
 
 
@@ -532,7 +539,7 @@ def solve(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: 
 
 def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
            clock: Callable[[], float],
-           watch: Callable[[_Search], None] | None = None) -> SolveResult:
+           watch: Callable[[_Search], None] | None = None, prove: bool = True) -> SolveResult:
     begin = clock()
     deadline = None if seconds is None else begin + seconds
     if game.won:
@@ -540,13 +547,22 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
     if game.status is Status.STUCK:
         return SolveResult(UNWINNABLE, 0, clock() - begin)
     nodes = 0
-    for round_ in _attempts():
-        stopped = False     # an attempt hit its cap (rather than running dry)
+    proved: list[Action] | None = None     # a win the prover found, kept as a last resort
+    dry = 0     # wide searches in a row that ran dry (rather than hitting their cap)
+    for number, round_ in enumerate(_attempts(len(game.stock))):
+        if number == 1 and prove and len(game.stock) <= PROOF_STOCK:
+            # after the first quick searches, which win most late positions at once
+            proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
+            nodes += proof.positions
+            if proof.outcome == NO_WIN:
+                return SolveResult(UNWINNABLE, nodes, clock() - begin)
+            proved = proof.line
         for phase_nodes, cap, weights in round_:
             limit = nodes + cap if node_limit is None else min(nodes + cap, node_limit)
             search = _Search(game, limit, deadline, weights, phase_nodes)
             search.nodes = nodes
             found = None
+            stopped = False     # the attempt hit its cap (rather than running dry)
             try:
                 found = search.run()
             except _OutOfBudget:
@@ -558,11 +574,27 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
                 return _result(game, search, found, deadline, lambda: clock() - begin)
             if (node_limit is not None and nodes >= node_limit) or (
                     deadline is not None and clock() > deadline):
-                return SolveResult(UNKNOWN, nodes, clock() - begin)
-        # every wide search of a full round ran dry: a higher cap would change nothing
-        if not stopped and len(round_) > 1 and phase_nodes == PHASE_NODES:
-            return SolveResult(UNKNOWN, nodes, clock() - begin)
+                return _last_resort(game, proved, nodes, clock() - begin)
+            if phase_nodes == PHASE_NODES and len(round_) > 1:
+                dry = 0 if stopped else dry + 1
+        # every wide search of a full cycle ran dry: a higher cap would change nothing
+        if dry >= len(ATTEMPTS) + len(KING_ATTEMPTS):
+            return _last_resort(game, proved, nodes, clock() - begin)
     raise AssertionError("unreachable: the rounds never end")
+
+
+def _last_resort(game: Mariant, proved: list[Action] | None, nodes: int,
+                 seconds: float) -> SolveResult:
+    """Unknown, unless the prover found a win the searches did not (its line is the first
+    it met, not a good one: so it is given only when nothing better was found)."""
+    if proved is not None:
+        notation = [_notation(a) for a in proved]
+        played = _play(game, notation)
+        if played is not None:
+            if played.actions[-1:] == ["auto"]:
+                notation.append("auto")
+            return SolveResult(WINNABLE, nodes, seconds, notation, played.score)
+    return SolveResult(UNKNOWN, nodes, seconds)
 
 
 def _result(game: Mariant, search: _Search, found: int, deadline: float | None,
@@ -595,8 +627,9 @@ def _progress(search: _Search, state: State) -> tuple[int, int, int]:
 def best_line(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, fu: int = 1,
               node_limit: int | None = None, seconds: float | None = None) -> SolveResult:
     """A winning line when one is found within the budget, as :func:`solve`; else (verdict
-    unknown) the line to the furthest position the searches reached: the most cards
-    dealt, then the most suits off the board, then the fewest cards face down."""
+    unknown, or unwinnable with actions left) the line to the furthest position the
+    searches reached: the most cards dealt, then the most suits off the board, then the
+    fewest cards face down."""
     game = _game(game_or_position, fd, fu)
     best: list[tuple[tuple[int, int, int], list[str]]] = []
 
@@ -613,12 +646,17 @@ def best_line(game_or_position: Mariant | dict[str, Any] | int, *, fd: int = 2, 
     gc.disable()
     try:
         result = _solve(game, node_limit, seconds, time.process_time, watch)
+        if result.verdict == UNWINNABLE and game.status is not Status.STUCK:
+            # proved: the searches, run without the prover, still find the furthest line
+            left = None if seconds is None else max(0.0, seconds - result.seconds)
+            limit = None if node_limit is None else max(1, node_limit - result.nodes)
+            _solve(game, limit, left, time.process_time, watch, prove=False)
     finally:
         if collecting:
             gc.enable()
-    if result.verdict != UNKNOWN or not best:
+    if result.verdict == WINNABLE or not best:
         return result
-    return SolveResult(UNKNOWN, result.nodes, result.seconds, best[0][1])
+    return SolveResult(result.verdict, result.nodes, result.seconds, best[0][1])
 
 
 __all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "auto_ending_plan", "best_line",

@@ -202,7 +202,7 @@ def _best_first(solver: Solver, subject: Game, seconds: float) -> Verdict:
     line = found.moves if verdict == WINNABLE else None
     return Verdict(subject.name, subject.number, dict(subject.options), verdict, found.nodes,
                    time.process_time() - start, line, getattr(found, "penalty", None),
-                   found.moves if verdict == UNKNOWN else None)
+                   found.moves if verdict != WINNABLE else None)
 
 
 def _best(solver: Solver, subject: Game, verdict: Verdict, deadline: float) -> list[str]:

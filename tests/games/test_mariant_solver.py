@@ -5,12 +5,15 @@ action is left."""
 from __future__ import annotations
 
 import gc
+from collections import Counter
 
 import pytest
-from test_mariant import mixed_columns, position, stuck_position, suit
+from test_mariant import ALL, mixed_columns, position, stuck_position, suit
 
+from door.gamelist import hint
 from door.games import mariant_solver
 from door.games.base import Status
+from door.games.hints import BEST
 from door.games.mariant import Mariant
 from door.games.mariant_solver import (
     ATTEMPTS,
@@ -21,8 +24,10 @@ from door.games.mariant_solver import (
     _Line,
     _notation,
     _Search,
+    best_line,
     solve,
 )
+from door.games.solvers import NOT_WINNABLE, hint_line
 
 
 def replayed(game: Mariant, moves: list[str]) -> Mariant:
@@ -110,10 +115,11 @@ def test_the_line_is_counted_as_the_engine_counts_it_and_shortening_never_costs(
 
 
 @pytest.mark.slow
-def test_when_the_quick_searches_stall_the_wide_ones_win(
+def test_when_the_quick_searches_stall_the_later_ones_win(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Quick searches cut to 300 positions each cannot reach the last deal: the wide rounds
-    # then win, their line replays, and the same node limit gives the same answer twice.
+    # Quick searches cut to 300 positions each cannot reach the last deal: the later rounds
+    # (the first wide search, the jittered ones) then win, their line replays, and the same
+    # node limit gives the same answer twice.
     monkeypatch.setattr(mariant_solver, "QUICK_NODES", 300)
     first = solve(2, node_limit=300_000)
     assert first.verdict == WINNABLE and first.nodes > len(ATTEMPTS) * 300
@@ -121,3 +127,82 @@ def test_when_the_quick_searches_stall_the_wide_ones_win(
     second = solve(2, node_limit=300_000)
     assert (first.moves, first.penalty, first.nodes) == (second.moves, second.penalty,
                                                          second.nodes)
+
+
+def test_the_jittered_searches_are_the_same_every_run_and_can_reach_the_last_deal() -> None:
+    # After the fixed rounds come jittered quick searches (and a wide one after each batch):
+    # drawn from a seeded generator, so a solve stays deterministic; each one's cap leaves
+    # room for a phase per deal and the last phase.
+    def later(stock: int) -> list[mariant_solver.Attempt]:
+        rounds = mariant_solver._attempts(stock)
+        for _ in range(4):
+            next(rounds)
+        return [attempt for _ in range(3) for attempt in next(rounds)]
+    first, again = later(74), later(74)
+    assert first == again
+    jittered = [a for a in first if a[0] != mariant_solver.PHASE_NODES]
+    wide = [a for a in first if a[0] == mariant_solver.PHASE_NODES]
+    assert len(jittered) == 3 * mariant_solver.JITTERED and len(wide) == 3
+    assert len({a[2] for a in jittered}) == len(jittered)       # each its own weights
+    for phase_nodes, cap, weights in jittered:
+        assert phase_nodes in mariant_solver.JITTER_PHASE_NODES
+        assert cap >= phase_nodes * 8 + mariant_solver.FINAL_PHASE_NODES  # 74 cards: 8 deals
+        assert len(weights) == len(ATTEMPTS[0])
+
+
+def locked_position() -> Mariant:
+    """Seven Kings alone on face-down cards, the 3H on the King of diamonds able to go onto
+    4C or 4S and back, one 2S in the stock, no column that can empty: a few positions, none
+    won."""
+    kings = ["KS", "KS", "KH", "KH", "KD", "KC", "KC"]
+    rest = sorted((ALL - Counter([*kings, "KD", "3H", "4C", "4S", "2S"])).elements())
+    columns = [" ".join(rest[7:]) + " KD | 3H", "| 4C", "| 4S"]
+    columns += [f"{rest[i]} | {king}" for i, king in enumerate(kings)]
+    return position(columns, stock=["2S"])
+
+
+def test_a_small_position_without_a_win_is_proved_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One card left to deal: the prover tries the whole (small) game graph first.
+    game = locked_position()
+    assert game.status is Status.PLAYING
+    result = solve(game, seconds=60)
+    assert result.verdict == UNWINNABLE and result.winnable is False
+    # ... and without the prover the searches can only say unknown
+    monkeypatch.setattr(mariant_solver, "PROOF_STOCK", -1)
+    assert solve(game, seconds=60).verdict == UNKNOWN
+
+
+def test_a_solve_with_no_budget_ends_when_the_wide_searches_run_dry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every search runs dry at once, and a solve with no budget must still answer: unknown,
+    # as the searches do not try everything.
+    monkeypatch.setattr(mariant_solver, "JITTERED", 1)
+    monkeypatch.setattr(mariant_solver, "PROOF_STOCK", -1)
+    game = locked_position()
+    result = solve(game)
+    assert result.verdict == UNKNOWN and result.moves is None
+
+
+def test_the_provers_win_is_given_when_the_searches_find_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_mariant_proof import near_won_position
+    monkeypatch.setattr(mariant_solver, "JITTERED", 1)
+    monkeypatch.setattr(mariant_solver._Search, "run", lambda self: None)
+    game = near_won_position(3)
+    result = solve(game)
+    assert result.verdict == WINNABLE and result.moves is not None
+    after = replayed(game, result.moves)
+    assert after.won and result.penalty == after.score
+
+
+def test_a_proved_position_still_gets_the_furthest_line_for_hints() -> None:
+    # "Cannot be won" with moves left: the hint says so and still offers a line that plays.
+    game = locked_position()
+    found = best_line(game, seconds=30)
+    assert found.verdict == UNWINNABLE and found.moves
+    after = replayed(game, found.moves)
+    assert not after.won
+    verdict = hint("mariant", game.number, position=game.to_json(), seconds=30)
+    assert verdict.verdict == NOT_WINNABLE and verdict.line is None and verdict.best
+    assert hint_line(verdict) == (verdict.best, BEST)

@@ -623,8 +623,6 @@ async def serve(settings: Settings, bind: str, port: int,
             loop.remove_reader(worker.lifeline)
         if relay is not None:
             await relay.stop()
-        for sig in signals:
-            loop.remove_signal_handler(sig)
         door.collector.stop()
         began = time.monotonic()
         await link.stop()  # its rows go: the games here end with the server
@@ -636,6 +634,11 @@ async def serve(settings: Settings, bind: str, port: int,
                 left = max(0.1, SHUTDOWN_S - 0.5 - (time.monotonic() - began))
                 await asyncio.wait_for(server.wait_closed(), left)
         await store.close()
+        # Only now: a second SIGTERM while the callers are told and the games saved (systemd's
+        # stop signals every process of the unit, and the supervisor signals its workers
+        # again) must not kill the worker half way, before its callers were told.
+        for sig in signals:
+            loop.remove_signal_handler(sig)
         log.info("stopped")
         unlimit_log()
         if handler is not None:

@@ -412,6 +412,7 @@ class Session:
         if not key.is_mouse or not (renderer.top or renderer.left):
             return key
         return key._replace(x=key.x - renderer.left, y=key.y - renderer.top)
+
     def use_charset(self, charset: Charset, color: bool) -> None:
         """Draw and read in ``charset`` from now on (a full repaint at the next frame)."""
         self.renderer.charset, self.renderer.color = charset, color

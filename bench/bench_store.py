@@ -50,7 +50,7 @@ def game_rows(count: int, seed: int = 7) -> Iterator[tuple[Any, ...]]:
 async def fill(store: Store, count: int) -> float:
     """Players and ``count`` games, in bulk; returns seconds taken."""
     start = time.perf_counter()
-    path = sqlite_path(store.url)
+    path = sqlite_path(store.core.url)
     if path:
         await asyncio.to_thread(_fill_sqlite, path, count)
     else:
@@ -83,7 +83,7 @@ def _fill_sqlite(path: str, count: int) -> None:
 async def _fill_pg(store: Store, count: int) -> None:
     import asyncpg
 
-    url = store.engine.url.set(drivername="postgresql")
+    url = store.core.engine.url.set(drivername="postgresql")
     conn = await asyncpg.connect(url.render_as_string(hide_password=False))
     try:
         await conn.copy_records_to_table(
@@ -147,7 +147,7 @@ def sample_games(runs: int) -> list[Any]:
 async def bench(url: str, count: int, runs: int) -> None:
     store = Store(url)
     assert await store.start(), "migrations failed"
-    print(f"{store.dialect}: {store.describe()}")
+    print(f"{store.core.dialect}: {store.core.describe()}")
     print(f"  filled {count:,} games, {PLAYERS:,} players in {await fill(store, count):.1f} s")
     games = sample_games(runs)
     replay = [0.0] * runs
@@ -155,22 +155,22 @@ async def bench(url: str, count: int, runs: int) -> None:
         start = time.perf_counter()
         verify_record(game.record(), game.score, str(game.status))
         replay[i] = (time.perf_counter() - start) * 1000
-    me = await store.player("bench", "me", "Me")
+    me = await store.players.player("bench", "me", "Me")
     now = datetime.now(UTC)
     results = [
         ("replay check alone (Monte Carlo)", replay),
-        ("finish_game (submit + rank)", await timed(runs, lambda i: store.finish_game(
+        ("finish_game (submit + rank)", await timed(runs, lambda i: store.scores.finish_game(
             me.id, games[i].record(), games[i].score, str(games[i].status), False, now, now))),
     ]
     for game in ("anciento", "mariant"):
-        results.append((f"top 10 {game}", await timed(runs, lambda i, g=game: store.top(g))))
+        results.append((f"top 10 {game}", await timed(runs, lambda i, g=game: store.scores.top(g))))
     rnd = random.Random(3)
-    results.append(("number_board anciento", await timed(runs, lambda i: store.number_board(
+    results.append(("number_board anciento", await timed(runs, lambda i: store.scores.number_board(
         "anciento", rnd.randint(1, 1_000_000)))))
     results.append(("player_best anciento (full rank)", await timed(
-        runs, lambda i: store.player_best("anciento", rnd.randint(1, PLAYERS)))))
+        runs, lambda i: store.scores.player_best("anciento", rnd.randint(1, PLAYERS)))))
     results.append(("player_best mariant (full rank)", await timed(
-        runs, lambda i: store.player_best("mariant", rnd.randint(1, PLAYERS)))))
+        runs, lambda i: store.scores.player_best("mariant", rnd.randint(1, PLAYERS)))))
     for label, times in results:
         print(line(label, times))
     await store.close()

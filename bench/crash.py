@@ -174,8 +174,8 @@ async def into_game(line, player: Player, title: str, game: Game | None) -> Game
 
 
 async def kept_game(store: Store, handle: str, title: str, shadow: Game) -> Game | None:
-    found = await store.find_players(handle)
-    state = await store.load_resume(found[0].id, title) if found else None
+    found = await store.players.find(handle)
+    state = await store.saves.load_resume(found[0].id, title) if found else None
     if not state:
         return None
     return engine(title).replay(GameRecord(title, shadow.number, dict(shadow.options),
@@ -227,7 +227,7 @@ async def one_round(kind: str, home: Path, store: Store, player: Player, title: 
     kept = None if over else await kept_game(store, player.handle, title, game)
     have = len(kept.actions) if kept is not None else 0
     if over:  # a finished game is in the games table with every move, or lost whole
-        found = await store.find_players(player.handle)
+        found = await store.players.find(player.handle)
         have = len(game.actions) if found and await finished(store, found[0].id, game) else 0
     elif kept is not None and not same_game(list(kept.actions), engine(title).replay(
             GameRecord(title, game.number, dict(game.options), game.actions[:have]))):

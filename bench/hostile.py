@@ -384,13 +384,12 @@ async def make_pasters(home: Path, n: int) -> None:
     """Their accounts, made before the server starts: the rounds time hang-ups, not sign-ups."""
     from door.config import load_settings
     from door.store import Store
-    from door.store.accounts import Accounts
 
     store = Store(load_settings(home).database_url)
     try:
         await store.start()
         for i in range(n):
-            await Accounts(store).signup(paster(i), PASSWORD)
+            await store.accounts.signup(paster(i), PASSWORD)
     finally:
         await store.close()
 
@@ -733,12 +732,11 @@ def make_home(settings: dict | None = None) -> Path:
 async def make_victim(home: Path) -> None:
     from door.config import load_settings
     from door.store import Store
-    from door.store.accounts import Accounts
 
     store = Store(load_settings(home).database_url)
     try:
         await store.start()
-        await Accounts(store).signup("victim", "the-real-one")
+        await store.accounts.signup("victim", "the-real-one")
     finally:
         await store.close()
 
@@ -1260,13 +1258,12 @@ async def flood_controls(port: int, seconds: float, logins: int) -> dict:
 async def make_accounts(home: Path, handles: list[str]) -> None:
     from door.config import load_settings
     from door.store import Store
-    from door.store.accounts import Accounts
 
     store = Store(load_settings(home).database_url)
     try:
         await store.start()
         for handle in handles:
-            await Accounts(store).signup(handle, PASSWORD)
+            await store.accounts.signup(handle, PASSWORD)
     finally:
         await store.close()
 

@@ -178,7 +178,7 @@ def cpu_of(pid: int) -> float:
 
 
 async def hub_board(node: LeagueNode):
-    return next(b for b in await node.store.league_boards() if b.role == "hub")
+    return next(b for b in await node.store.league.boards() if b.role == "hub")
 
 
 async def convergence(boards: int, results: int, observers: int, root: Path) -> None:
@@ -214,7 +214,7 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
             node = members[i % len(members)]
             result = sign(node.key, node.name, f"Caller{i // len(members)}",
                           games[i % len(games)])
-            await node.store.league_add([(result, False)])
+            await node.store.league.add([(result, False)])
         sizes = []
         spawn = multiprocessing.get_context("spawn")  # a fork would inherit the running loop
         stop, out = spawn.Event(), spawn.Queue()
@@ -247,7 +247,7 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
                 while True:
                     board = replace(await hub_board(node), pulled_after=cursor)
                     cursor = await node.pull(client, board)
-                    held = len(await node.store.league_since(0, results + 10))
+                    held = len(await node.store.league.since(0, results + 10))
                     if held >= results:
                         return time.process_time() - began
 
@@ -257,7 +257,7 @@ async def convergence(boards: int, results: int, observers: int, root: Path) -> 
         ladders = []
         for node in pulling:
             ladders.append([[(e.board, e.handle, e.score) for e in
-                             await node.store.league_ladder(game, datetime.now(UTC).date(), 50)]
+                             await node.store.league.ladder(game, datetime.now(UTC).date(), 50)]
                             for game in daily_games()])
         assert all(ladder == ladders[0] for ladder in ladders), "the observers disagree"
         print(f"   every push taken by the hub {pushed - start:.1f} s after the last result "

@@ -335,11 +335,11 @@ async def check_kept(player: Player, title: str, game: Game, store: Store,
     game finished, else in the resume slot (which the next visit to that title resumes).
     It may hold one move more: the key the caller sent but whose answer never came."""
     if player.player_id is None:
-        found = await store.find_players(player.handle)
+        found = await store.players.find(player.handle)
         player.player_id = found[0].id if found else None
     deadline = time.monotonic() + CHECK_WAIT
     while True:
-        state = await store.load_resume(player.player_id or 0, title)
+        state = await store.saves.load_resume(player.player_id or 0, title)
         kept = _kept(state.get("actions") or [], game) if state else None
         if kept is not None:
             tally.saved += 1
@@ -388,7 +388,7 @@ async def finished(store: Store, player_id: int | None, game: Game) -> bool:
     """A finished game of this deal holds every move of ``game`` (perhaps one more)."""
     if player_id is None:
         return False
-    async with store.engine.connect() as conn:
+    async with store.core.engine.connect() as conn:
         moves = (await conn.execute(select(GameRow.moves).where(
             GameRow.player_id == player_id, GameRow.game == game.name,
             GameRow.number == game.number))).scalars().all()
@@ -577,7 +577,7 @@ async def main() -> None:
     store = Store(db_url, pooled=True)
     tally = Tally()
     print(f"{os.cpu_count()} CPUs, {args.players} players, {args.hostile} hostile, "
-          f"{args.minutes:g} min, database {store.describe()}", flush=True)
+          f"{args.minutes:g} min, database {store.core.describe()}", flush=True)
     try:
         await asyncio.sleep(1.0)
         warm = Player(999_998, args.seed)  # the game screens and the pool open on first use
@@ -683,7 +683,7 @@ async def found_late(db_url: str, missing: list[tuple[Player, Game]]) -> int:
     found = 0
     try:
         for player, game in missing:
-            state = await store.load_resume(player.player_id or 0, game.name)
+            state = await store.saves.load_resume(player.player_id or 0, game.name)
             actions = list(state.get("actions") or []) if state else []
             if ((state and state.get("number") == game.number and len(actions) >=
                  len(game.actions) and same_game(actions[:len(game.actions)], game))

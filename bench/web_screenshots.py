@@ -52,13 +52,13 @@ async def store_scores(home: Path) -> None:
     store = await open_store(load_settings(home))
     try:
         for handle, number in PLAYERS:
-            player = await store.player("direct", handle.lower(), handle)
+            player = await store.players.player("direct", handle.lower(), handle)
             game = MonteCarlo.new(number)
             while game.legal_moves():
                 game.play(game.legal_moves()[0])
             ended = datetime.now(UTC)
-            await store.finish_game(player.id, game.record(), game.score, game.status.value,
-                                    False, ended - timedelta(minutes=4), ended)
+            await store.scores.finish_game(player.id, game.record(), game.score, game.status.value,
+                                           False, ended - timedelta(minutes=4), ended)
     finally:
         await store.close()
 

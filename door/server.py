@@ -41,7 +41,7 @@ from .pool import EarlyDrop, LoginPool, Refused, Ticket
 from .private import make_private_dir
 from .session import Caller, Session, SessionEnded
 from .store import Store, StoredGame, StoreError
-from .store.accounts import GUEST_ID, Accounts
+from .store.accounts import GUEST_ID
 from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .supervisor_link import SupervisorLink
@@ -127,7 +127,7 @@ class NodeTable:
 
 def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
     """An open door without logins (every caller is Guest): tests of the screens use it."""
-    keeper = GameKeeper(store, settings.database.save_every) if store is not None else None
+    keeper = GameKeeper(store.saves, settings.database.save_every) if store is not None else None
 
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
@@ -163,7 +163,7 @@ class Door:
         """This process's place among the workers of ``serve --workers`` (None: alone)."""
         self.nodes: Nodes = (worker.nodes if worker is not None
                              else NodeTable(settings.server.max_nodes))
-        self.accounts = Accounts(store) if store is not None else None
+        self.accounts = store.accounts if store is not None else None
         acc, srv = settings.accounts, settings.server
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         pool_size = worker.pool_size(srv.login_pool) if worker is not None else srv.login_pool
@@ -175,12 +175,12 @@ class Door:
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
-        self.keeper = (GameKeeper(store, settings.database.save_every)
+        self.keeper = (GameKeeper(store.saves, settings.database.save_every)
                        if store is not None else None)
         self.collector = CallCollector(forget=[forget_caches])
         """Frees what ended calls leave in reference cycles (door/collector.py)."""
         if store is not None:
-            store.game_stored = self._log_game_end
+            store.scores.game_stored = self._log_game_end
 
     def _log_game_end(self, stored: StoredGame) -> None:
         """One log line per finished game, whichever screen stores it."""
@@ -394,7 +394,7 @@ class Door:
         local = [OtherCall(f"node {other.caller.node}", self._ender(other_task))
                  for other, other_task in self._calls_of(player.id, but=task)]
         remote = await calls_elsewhere(self.store, session,
-                                       skip_host=self.store.host if self.store else None,
+                                       skip_host=self.store.core.host if self.store else None,
                                        nudge=self.worker.nodes.nudge if self.worker else None)
         return await one_call_per_player(session, local + remote)
 
@@ -662,13 +662,13 @@ async def start_league(settings: Settings, store: Store, stop: asyncio.Event,
     except (BadKey, StoreError) as exc:
         log.error("league: not syncing: %s", exc)
         return None
-    before = store.game_stored
+    before = store.scores.game_stored
 
     def stored(game: StoredGame) -> None:  # a finished game may be a daily attempt: sign it
         if before is not None:
             before(game)
         node.wake.set()
-    store.game_stored = stored
+    store.scores.game_stored = stored
     log.info("league: syncing as %r every %g s", node.name, settings.league.sync_seconds)
     return asyncio.create_task(node.run(stop))
 
@@ -680,11 +680,11 @@ async def take_host_rows(store: Store, server: str, worker: Worker | None) -> No
     rows and a restart takes its own rows back; each worker of one is a host of its own
     (``machine:port/2``).  The first start of worker 1 also removes every other worker's
     rows of a previous run (their number may differ now)."""
-    store.host = worker.host_id(server) if worker is not None else server[:64]
+    store.core.host = worker.host_id(server) if worker is not None else server[:64]
     with contextlib.suppress(StoreError):
-        gone = await store.forget_host()
-        await store.live_forget_host(server if worker is None or worker.first else None)
+        gone = await store.online.forget_host()
+        await store.live.forget_host(server if worker is None or worker.first else None)
         if worker is not None and worker.first:
-            gone += await store.forget_server(server)
+            gone += await store.online.forget_server(server)
         if gone:
             log.warning("who's online: %d calls of a previous run (a crash?) removed", gone)

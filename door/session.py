@@ -130,7 +130,7 @@ class Session:
         """The caller's record in the store; None when unknown or the store is unavailable."""
         if keeper is None and store is not None:  # a server shares one; else one per visit
             from .store.keeper import GameKeeper
-            keeper = GameKeeper(store, settings.database.save_every)
+            keeper = GameKeeper(store.saves, settings.database.save_every)
         self.keeper = keeper
         """Writes the game in progress as it is played (None: no database, nothing kept)."""
         self.chores: list[asyncio.Future] = []
@@ -554,7 +554,7 @@ class Session:
                 return None  # only the wake's NUL: no key, and not the caller's doing
             warned, idle_due = False, None
             if self.store is not None:  # who's online: the caller is at the keyboard
-                self.store.node_touch(self.caller.node)
+                self.store.online.touch(self.caller.node)
             if self.terminal.late_answer is not None:  # a charset probe's answer, maybe
                 data = self._late_answer(data)
             repaint = False

@@ -75,7 +75,7 @@ async def calls_elsewhere(store: Store | None, session: Session,
     if store is None or player is None or player.user_id == GUEST_ID:
         return []
     try:
-        rows = await store.other_calls(player.id, session.caller.token)
+        rows = await store.online.other_calls(player.id, session.caller.token)
     except StoreError as exc:
         log.warning("node %s: other calls of %s unknown: %s", session.caller.node,
                     session.caller.alias, exc)
@@ -87,7 +87,7 @@ async def calls_elsewhere(store: Store | None, session: Session,
 def _where(store: Store, row: OnlineNode) -> str:
     """``node 3``, or ``node 3 of machine:port`` for another server's (a worker of this
     server is this server: node numbers are shared by its workers)."""
-    if row.host == store.host or _server_of(row.host) == _server_of(store.host):
+    if row.host == store.core.host or _server_of(row.host) == _server_of(store.core.host):
         return f"node {row.node}"
     return f"node {row.node} of {_server_of(row.host)}"
 
@@ -101,7 +101,7 @@ def _ender(store: Store, row: OnlineNode,
            nudge: Callable[[], None] | None = None) -> Callable[[], Awaitable[None]]:
     async def end() -> None:
         with contextlib.suppress(StoreError):
-            if not await store.ask_to_hang_up(row.host, row.node, row.token):
+            if not await store.online.ask_to_hang_up(row.host, row.node, row.token):
                 return
         if nudge is not None:
             nudge()
@@ -109,14 +109,14 @@ def _ender(store: Store, row: OnlineNode,
         while time.monotonic() < deadline:
             await asyncio.sleep(0.25)
             with contextlib.suppress(StoreError):
-                others = await store.other_calls(row.player_id or 0, "")
+                others = await store.online.other_calls(row.player_id or 0, "")
                 if not any(o.token == row.token for o in others):
                     return
         # Its process is gone (or stuck): its row goes, its saves are refused from now on.
         log.warning("node %s of %s did not hang up within %.0f s: its row is removed",
                     row.node, row.host, TAKEOVER_WAIT_S)
         with contextlib.suppress(StoreError):
-            await store.node_leave(row.node, row.token, row.host)
+            await store.online.leave(row.node, row.token, row.host)
     return end
 
 
@@ -140,7 +140,7 @@ async def watch_hang_up_orders(store: Store, calls: Callable[[], dict[int, str]]
         if not live:
             continue
         try:
-            ordered = await store.hang_up_orders(live)
+            ordered = await store.online.hang_up_orders(live)
         except StoreError as exc:
             log.debug("hang-up orders not read: %s", exc)
             continue

@@ -146,7 +146,7 @@ class WatchLink:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         with contextlib.suppress(StoreError):
-            await self.store.live_withdraw(list(self._rows.values()) + list(self._ending))
+            await self.store.live.withdraw(list(self._rows.values()) + list(self._ending))
             await self._write_counts()
 
     def _heard(self, watched: WatchedGame) -> None:
@@ -180,10 +180,10 @@ class WatchLink:
                 now = time.monotonic()
                 if now >= next_alive:
                     next_alive = now + ALIVE_EVERY_S
-                    self._counted(await self.store.live_keep_alive(self._moved()))
+                    self._counted(await self.store.live.keep_alive(self._moved()))
                     await self._remove_ended(now)
                 elif self._rows:
-                    self._counted(await self.store.live_watchers())
+                    self._counted(await self.store.live.watchers())
             except StoreError as exc:
                 log.debug("watching across processes: %s", exc)
             except Exception:  # a task of its own: nobody else would see this
@@ -209,7 +209,7 @@ class WatchLink:
                     watched.note, watched.watching, watched.over))
         if news:
             try:
-                await self.store.live_publish(news)
+                await self.store.live.publish(news)
             except StoreError:
                 for watched in sent:
                     self._published.pop(watched, None)
@@ -227,7 +227,7 @@ class WatchLink:
         over, when others watch it: they see the end)."""
         row = self._rows.get(watched)
         if row is None and not watched.over:
-            row = await self.store.live_offer(watched.alias, watched.title, watched.deal,
+            row = await self.store.live.offer(watched.alias, watched.title, watched.deal,
                                               watched.watchable, watched.moves)
             self._rows[watched] = row
             self._listed_moves[watched] = watched.moves
@@ -238,7 +238,7 @@ class WatchLink:
             if watched.remote:
                 self._ending[row] = time.monotonic() + OVER_KEEP_S
             else:
-                await self.store.live_withdraw([row])
+                await self.store.live.withdraw([row])
 
     def _forget(self, watched: WatchedGame) -> None:
         self._rows.pop(watched, None)
@@ -248,7 +248,7 @@ class WatchLink:
     def _moved(self) -> dict[int, tuple[int, Any]]:
         """The rows whose moves so far changed since last written, with the last move's
         time."""
-        now = self.store._now()
+        now = self.store.core.now()
         moved = {}
         for watched, row in self._rows.items():
             if self._listed_moves.get(watched) != watched.moves:
@@ -268,7 +268,7 @@ class WatchLink:
     async def _remove_ended(self, now: float) -> None:
         done = [row for row, when in self._ending.items() if when <= now]
         if done:
-            await self.store.live_withdraw(done)
+            await self.store.live.withdraw(done)
             for row in done:
                 del self._ending[row]
 
@@ -281,7 +281,7 @@ class WatchLink:
         if self._listing is None or (self._listing.done()
                                      and loop.time() - self._listed_at > max_age):
             self._listed_at = loop.time()
-            self._listing = asyncio.ensure_future(self.store.live_listing())
+            self._listing = asyncio.ensure_future(self.store.live.listing())
         try:
             return list(await asyncio.shield(self._listing))
         except StoreError as exc:
@@ -332,7 +332,7 @@ class WatchLink:
         if not counts:
             return
         try:
-            await self.store.live_count_watchers(counts)
+            await self.store.live.count_watchers(counts)
         except StoreError:
             for ident, change in counts.items():  # tried again at the next round
                 self._counts[ident] = self._counts.get(ident, 0) + change
@@ -355,7 +355,7 @@ class WatchLink:
         read is under way was not asked about, so it is not taken for gone (its watchers
         were told "could not be reached" at once); the next round reads it."""
         asked = dict(self._followed)
-        news, listed = await self.store.live_news(
+        news, listed = await self.store.live.news(
             {ident: followed.version for ident, followed in asked.items()})
         for live in news:
             followed = self._followed.get(live.id)

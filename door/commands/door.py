@@ -415,7 +415,7 @@ async def attach_store(session: Session, settings: Settings):
         return None
     store = await open_store(settings)
     session.store = store
-    session.keeper = GameKeeper(store, settings.database.save_every)
+    session.keeper = GameKeeper(store.saves, settings.database.save_every)
     session.player = await identify(store, session.caller)
     await node_seen(store, session.caller, session.player, "main menu")
 

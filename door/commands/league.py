@@ -86,8 +86,8 @@ def _run(args: argparse.Namespace, func: Chore) -> int:
     async def main() -> int:
         store = Store.from_settings(settings, pooled=False)
         try:
-            await store.migrate()
-            await store.league_set_board(settings.league_name, key.public, "self")
+            await store.core.migrate()
+            await store.league.set_board(settings.league_name, key.public, "self")
             return await func(store, key, args)
         except StoreError as exc:
             print(f"reussite: {exc}", file=sys.stderr)
@@ -111,7 +111,7 @@ async def _show(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
     print(f"Public key: {key.public}")
     print("For a peer's sysop to add this board:")
     print(f"  reussite league add '{name}' {key.public} --url http://THIS-HOST:PORT")
-    boards = [b for b in await store.league_boards() if b.role != "self"]
+    boards = [b for b in await store.league.boards() if b.role != "self"]
     if not boards:
         print("No other boards yet: `reussite league join` a hub or `reussite league add` "
               "a peer.")
@@ -137,7 +137,7 @@ async def _add(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if name == _settings(args).league_name:
         raise CliError(f"{name!r} is this board's own name")
-    changed = await store.league_set_board(name, public, "peer", url)
+    changed = await store.league.set_board(name, public, "peer", url)
     print(f"{'Added' if changed else 'Already there:'} {name} (peer{', ' + url if url else ''})")
     return EXIT_OK
 
@@ -161,7 +161,7 @@ async def _join(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
 async def _drop(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
     if args.name == _settings(args).league_name:
         raise CliError("that is this board's own name")
-    boards, results = await store.league_drop(args.name)
+    boards, results = await store.league.drop(args.name)
     if not boards and not results:
         raise CliError(f"no board named {args.name!r} in this league")
     print(f"Dropped {args.name} and its {results} result{'s' if results != 1 else ''}.")

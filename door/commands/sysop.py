@@ -111,7 +111,7 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
         store = Store.from_settings(settings, pooled=False)
         try:
             if func is not _migrate:
-                await store.migrate()
+                await store.core.migrate()
             return await func(store, args, settings.data_dir / "backups")
         except StoreError as exc:
             print(f"reussite: {exc}", file=sys.stderr)
@@ -145,12 +145,12 @@ def _confirm(args: argparse.Namespace, question: str) -> None:
 
 
 async def _backup_first(store: Store, folder: Path) -> None:
-    path = await store.backup(folder)
+    path = await store.backups.make(folder)
     print(f"Backup written to {path}")
 
 
 async def _players(store: Store, args: argparse.Namespace, backups: Path) -> int:
-    players = await store.players()
+    players = await store.players.all()
     if not players:
         print("No players yet.")
         return EXIT_OK
@@ -167,7 +167,7 @@ async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
 
     from ..ui.whosonline import idle_text
 
-    nodes = await store.online()
+    nodes = await store.online.nodes()
     if not nodes:
         print("Nobody is in the door.")
         return EXIT_OK
@@ -188,7 +188,7 @@ async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
 
     settings = args.settings
     midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
-    activity = await store.activity_by_source(midnight)
+    activity = await store.online.activity_by_source(midnight)
     port = settings.server.rlogin_port
     print(f"RLogin: {'port ' + str(port) if port else 'off'} ([server] rlogin_port)")
     configured = {b.tag for b in settings.boards}
@@ -232,7 +232,7 @@ async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> in
             raise CliError(f"--board {args.board}: no such board in [boards] "
                            "(see `reussite sysop boards`)")
         source, title = board_source(tag), f"{title} ({tag})"
-    entries = await store.top(args.game, args.limit, source=source)
+    entries = await store.scores.top(args.game, args.limit, source=source)
     data = render(args.format, args.settings.door.name, args.game, title, rule(args.game),
                   entries)
     return _put_bulletin(args, data, f"{args.game} hall of fame",
@@ -285,10 +285,10 @@ async def _league_bulletin(store: Store, args: argparse.Namespace) -> int:
 
 async def _scores(store: Store, args: argparse.Namespace, backups: Path) -> int:
     if args.number is None:
-        entries = await store.top(args.game, args.limit)
+        entries = await store.scores.top(args.game, args.limit)
         title = f"Hall of fame: {args.game}"
     else:
-        entries = await store.number_board(args.game, args.number, args.limit)
+        entries = await store.scores.number_board(args.game, args.number, args.limit)
         title = f"Best on {args.game} #{args.number}"
     print(title)
     if not entries:
@@ -302,7 +302,7 @@ async def _scores(store: Store, args: argparse.Namespace, backups: Path) -> int:
 async def _reset_scores(store: Store, args: argparse.Namespace, backups: Path) -> int:
     _confirm(args, f"Forget every finished {args.game} game?")
     await _backup_first(store, backups)
-    count = await store.reset_scores(args.game)
+    count = await store.scores.reset(args.game)
     print(f"{count} {args.game} game{'s' if count != 1 else ''} forgotten.")
     return EXIT_OK
 
@@ -312,16 +312,16 @@ async def _delete_player(store: Store, args: argparse.Namespace, backups: Path) 
     _confirm(args, f"Delete {player.alias} ({player.source}) with their games, saves and "
                    "messages?")
     await _backup_first(store, backups)
-    await store.delete_player(player.id)
+    await store.players.delete(player.id)
     print(f"{player.alias} deleted.")
     return EXIT_OK
 
 
 async def _one_player(store: Store, name: str) -> Player:
     alias, _, source = name.rpartition("@") if "@" in name else (name, "", "")
-    found = await store.find_players(name)
+    found = await store.players.find(name)
     if not found and source:
-        found = [p for p in await store.find_players(alias)
+        found = [p for p in await store.players.find(alias)
                  if p.source.lower() == source.lower()]
     if not found:
         raise CliError(f"no player called {name} (see `reussite sysop players`)")
@@ -336,7 +336,7 @@ async def _purge_messages(store: Store, args: argparse.Namespace, backups: Path)
         raise CliError("--older-than: expected a number of days, 0 or more")
     _confirm(args, f"Delete every message older than {args.older_than} days?")
     await _backup_first(store, backups)
-    count = await store.purge_messages(timedelta(days=args.older_than))
+    count = await store.messages.purge(timedelta(days=args.older_than))
     print(f"{count} message{'s' if count != 1 else ''} deleted.")
     return EXIT_OK
 
@@ -348,7 +348,7 @@ async def _export(store: Store, args: argparse.Namespace, backups: Path) -> int:
         with path.open("w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
             writer.writerow(EXPORT_FIELDS)
-            async for row in store.game_rows():
+            async for row in store.scores.game_rows():
                 row["options"] = _json(row["options"])
                 row["moves"] = " ".join(row["moves"])
                 writer.writerow([row[f] for f in EXPORT_FIELDS])
@@ -366,15 +366,15 @@ def _json(value: object) -> str:
 
 
 async def _migrate(store: Store, args: argparse.Namespace, backups: Path) -> int:
-    before = await store.revision()
-    await store.migrate()
+    before = await store.core.revision()
+    await store.core.migrate()
     from ..store.migrate import head
 
     target = head()
     if before == target:
-        print(f"Database {store.describe()} is up to date (revision {target}).")
+        print(f"Database {store.core.describe()} is up to date (revision {target}).")
     else:
-        print(f"Database {store.describe()} upgraded from revision {before or 'empty'} "
+        print(f"Database {store.core.describe()} upgraded from revision {before or 'empty'} "
               f"to {target}.")
     return EXIT_OK
 

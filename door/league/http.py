@@ -173,14 +173,14 @@ async def pull(request: web.Request) -> web.Response:
     after = _int_param(request, "after", 0, 2**62)
     limit = _int_param(request, "limit", PULL_MAX, PULL_MAX) or PULL_MAX
     try:
-        page = await store.league_since(after, limit + 1)
+        page = await store.league.since(after, limit + 1)
         answer: dict[str, Any] = {
             "board": settings.league_name,
             "results": [from_stored(r).to_json() for r in page[:limit]],
             "last": page[min(limit, len(page)) - 1].seq if page else after,
             "more": len(page) > limit}
         if settings.league.hub:
-            boards = {b.name: b.public_key for b in await store.league_boards()
+            boards = {b.name: b.public_key for b in await store.league.boards()
                       if b.role in ("self", "member")}
             answer["roster"] = signed_roster(settings.league_name, league["key"], boards,
                                              datetime.now(UTC)).to_json()
@@ -214,10 +214,10 @@ async def join(request: web.Request) -> web.Response:
         name = check_board_name(body.get("name"))  # type: ignore[arg-type]
         key = parse_public_key(str(body.get("key", "")))
         url = str(body.get("url", ""))[:200]
-        boards = {b.name: b for b in await store.league_boards()}
+        boards = {b.name: b for b in await store.league.boards()}
         if name in boards and boards[name].public_key != key:
             raise Refused(f"a board named {name!r} is in this league with another key")
-        await store.league_set_board(name, key, "member", url)
+        await store.league.set_board(name, key, "member", url)
     except (Refused, BadKey) as exc:
         return _error(413 if isinstance(exc, TooLarge) else 400, str(exc))
     except StoreError:

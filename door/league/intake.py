@@ -71,8 +71,8 @@ class Intake:
                 parsed.append(parse_result(item))
             except Refused as exc:
                 report.refused[str(exc)] += 1
-        known = await self.store.league_known(r.rid for r in parsed)
-        keys = {board.name: board.public_key for board in await self.store.league_boards()}
+        known = await self.store.league.known(r.rid for r in parsed)
+        keys = {board.name: board.public_key for board in await self.store.league.boards()}
         now = self.clock()
         good: list[tuple[LeagueResult, bool]] = []
         seen: set[str] = set()
@@ -89,7 +89,7 @@ class Intake:
                 seen.add(result.rid)
             await asyncio.sleep(0)  # one replay at a time between callers' keys
         if good:
-            report.added = await self.store.league_add(good)
+            report.added = await self.store.league.add(good)
             report.known += len(good) - report.added  # stored meanwhile by another path
         for reason, count in report.refused.items():
             log.warning("league: %s: refused %d result%s: %s", printable(source[:200]), count,

@@ -45,12 +45,12 @@ async def league_day(store: Store, day: date, board: str, limit: int = 10,
                      streak_lines: int = 5, today: date | None = None) -> LeagueDay:
     ladders = []
     for game in gamelist.daily_games():
-        entries = await store.league_ladder(game, day, limit)
+        entries = await store.league.ladder(game, day, limit)
         ladders.append(GameLadder(game, gamelist.title(game), gamelist.daily_deal(day, game).number,
                                   entries))
-    totals = await store.league_totals(day)
+    totals = await store.league.totals(day)
     today = today or day
-    rows = await store.league_days(today - timedelta(days=STREAK_DAYS))
+    rows = await store.league.days(today - timedelta(days=STREAK_DAYS))
     ids: dict[tuple[str, str], int] = {}
     for b, handle, _, _ in rows:
         ids.setdefault((b, handle), len(ids))

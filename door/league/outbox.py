@@ -26,7 +26,7 @@ async def sign_new(store: Store, key: BoardKey, board: str, since: date) -> int:
     breaks a tie on the ladder the same way."""
     signed = 0
     while True:
-        attempts = await store.league_unsigned(since, BATCH)
+        attempts = await store.league.unsigned(since, BATCH)
         if not attempts:
             return signed
         results, game_ids = [], {}
@@ -38,7 +38,7 @@ async def sign_new(store: Store, key: BoardKey, board: str, since: date) -> int:
             result = replace(result, signature=key.sign(result.signed_bytes()))
             results.append((result, attempt.cheater))
             game_ids[result.rid] = attempt.game_id
-        await store.league_add(results, game_ids)
+        await store.league.add(results, game_ids)
         signed += len(results)
         if len(attempts) < BATCH:
             return signed

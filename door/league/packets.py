@@ -41,7 +41,7 @@ async def export_packet(store: Store, key: BoardKey, board: str, path: Path, sin
     results: list[dict[str, Any]] = []
     cursor = 0
     while True:
-        page = await store.league_since(cursor, PAGE, None if everyone else board, since)
+        page = await store.league.since(cursor, PAGE, None if everyone else board, since)
         results += [from_stored(r).to_json() for r in page]
         if len(page) < PAGE:
             break
@@ -50,7 +50,7 @@ async def export_packet(store: Store, key: BoardKey, board: str, path: Path, sin
     packet: dict[str, Any] = {"format": FORMAT, "from": board, "key": key.public,
                               "created": iso_utc(now), "results": results}
     if hub:
-        boards = {b.name: b.public_key for b in await store.league_boards()
+        boards = {b.name: b.public_key for b in await store.league.boards()
                   if b.role in ("self", "member")}
         packet["roster"] = signed_roster(board, key, boards, now).to_json()
     data = json.dumps(packet, ensure_ascii=True, separators=(",", ":")).encode("ascii")
@@ -89,7 +89,7 @@ async def import_packet(store: Store, intake: Intake, me: str, path: Path) -> In
     packet = read_packet(path)
     sender = str(packet.get("from", "?"))[:30]
     if "roster" in packet:
-        hubs = {b.name: b for b in await store.league_boards() if b.role == "hub"}
+        hubs = {b.name: b for b in await store.league.boards() if b.role == "hub"}
         if sender in hubs:
             await apply_roster(store, me, hubs[sender], packet["roster"])
     report = IntakeReport()

@@ -147,7 +147,7 @@ class LeagueNode:
 
     async def start(self) -> None:
         """Enter this board itself in its league tables (its key is what others check)."""
-        await self.store.league_set_board(self.name, self.key.public, "self")
+        await self.store.league.set_board(self.name, self.key.public, "self")
 
     async def run(self, stop: asyncio.Event) -> None:
         async with client_session() as session:
@@ -177,7 +177,7 @@ class LeagueNode:
         """Sign what is new, then push to and pull from every board due."""
         await sign_new(self.store, self.key, self.name, self.since())
         now = self.clock()
-        for board in await self.store.league_boards():
+        for board in await self.store.league.boards():
             if board.role not in ("peer", "hub") or not board.url:
                 continue
             if board.next_try is not None and board.next_try > now:
@@ -189,10 +189,10 @@ class LeagueNode:
                 retry = back_off(board.failures, self.settings.league.sync_seconds)
                 if board.failures == 0:  # the first failure in a row, then one per hour
                     log.warning("league: %s: %s (trying again later)", board.name, exc)
-                await self.store.league_mark(board.name, ok=False, error=str(exc),
+                await self.store.league.mark(board.name, ok=False, error=str(exc),
                                              retry_in=retry)
             else:
-                await self.store.league_mark(board.name, ok=True, pushed_after=pushed,
+                await self.store.league.mark(board.name, ok=True, pushed_after=pushed,
                                              pulled_after=pulled)
                 if board.failures:
                     log.info("league: %s answers again", board.name)
@@ -201,7 +201,7 @@ class LeagueNode:
         """This board's own results that ``board`` has not taken yet; the new cursor."""
         cursor = board.pushed_after
         for _ in range(PAGES_PER_ROUND):
-            page = await self.store.league_since(cursor, PAGE, board=self.name)
+            page = await self.store.league.since(cursor, PAGE, board=self.name)
             if not page:
                 break
             await client.push(board.url, self.name, [from_stored(r).to_json() for r in page])
@@ -228,16 +228,16 @@ async def apply_roster(store: Store, me: str, hub: LeagueBoard, data: Any) -> No
     """Take the hub's members and their keys (the hub's signature checked: Refused
     otherwise); forget the boards it no longer lists, with their results."""
     roster = parse_roster(data, hub.name, hub.public_key)
-    known = {b.name: b for b in await store.league_boards()}
+    known = {b.name: b for b in await store.league.boards()}
     for name, key in roster.boards.items():
         if name in (me, hub.name):
             continue
         mine = known.get(name)
         if mine is None or (mine.role == "listed" and mine.public_key != key):
-            await store.league_set_board(name, key, "listed")
+            await store.league.set_board(name, key, "listed")
     for name, board in known.items():
         if board.role == "listed" and name not in roster.boards:
-            await store.league_drop(name)
+            await store.league.drop(name)
             log.info("league: %s left the league (hub %s): its results are dropped",
                      name, hub.name)
 
@@ -254,9 +254,9 @@ async def join_hub(store: Store, key: BoardKey, name: str, hub_url: str, code: s
         hub_key = parse_public_key(str(data.get("key", "")))
     except (Refused, BadKey) as exc:
         raise SyncError(f"{url}: the hub's answer is malformed ({exc})") from None
-    await store.league_set_board(name, key.public, "self")
-    await store.league_set_board(hub_name, hub_key, "hub", url)
-    boards = {b.name: b for b in await store.league_boards()}
+    await store.league.set_board(name, key.public, "self")
+    await store.league.set_board(hub_name, hub_key, "hub", url)
+    boards = {b.name: b for b in await store.league.boards()}
     return boards[hub_name]
 
 
@@ -266,4 +266,4 @@ async def sync_once(settings: Settings, store: Store, key: BoardKey) -> list[Lea
     await node.start()
     async with client_session() as session:
         await node.round(LeagueClient(session))
-    return await store.league_boards()
+    return await store.league.boards()

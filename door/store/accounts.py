@@ -28,11 +28,12 @@ from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 
+from .core import Database, Repository
 from .errors import StoreError
 from .fair import FairTurns
 from .models import AccountRow, PlayerRow
+from .players import Players
 from .records import Player, player_of
-from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -171,17 +172,19 @@ def check_password(password: str, stored: str) -> bool:
 _DUMMY = hash_password("not a password", salt=b"\0" * 16)
 
 
-class Accounts:
-    """Signup and login against the store's ``accounts`` table."""
+class Accounts(Repository):
+    """Signup and login against the store's ``accounts`` table (the guest's player comes from
+    the players repository handed in)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, core: Database, players: Players) -> None:
+        super().__init__(core)
+        self._players = players
 
     async def exists(self, handle: str) -> bool:
         return await self._find(handle) is not None
 
     async def _find(self, handle: str) -> tuple[Player, str] | None:
-        async with self.store._read() as conn:
+        async with self._core.read() as conn:
             row = (await conn.execute(
                 select(PlayerRow, AccountRow.password)
                 .join(AccountRow, AccountRow.player_id == PlayerRow.id)
@@ -201,15 +204,15 @@ class Accounts:
         if problem:
             raise AccountError(problem)
         hashed = await _hashing(address, hash_password, password, wanted=wanted)
-        now = self.store._now()
-        async with self.store._write() as conn:
-            ins = self.store._insert(conn, PlayerRow).values(
+        now = self._core.now()
+        async with self._core.write() as conn:
+            ins = self._core.insert(conn, PlayerRow).values(
                 source=SOURCE, user_id=handle.lower(), alias=handle, alias_key=handle.lower(),
                 created=now, last_seen=now)
             await conn.execute(ins.on_conflict_do_nothing(index_elements=["source", "user_id"]))
             player_id = (await conn.execute(select(PlayerRow.id).where(
                 PlayerRow.source == SOURCE, PlayerRow.user_id == handle.lower()))).scalar_one()
-            acc = self.store._insert(conn, AccountRow).values(
+            acc = self._core.insert(conn, AccountRow).values(
                 player_id=player_id, password=hashed, created=now, last_login=now)
             result = await conn.execute(acc.on_conflict_do_nothing(index_elements=["player_id"]))
             if result.rowcount != 1:
@@ -231,8 +234,8 @@ class Accounts:
         if not ok or found is None:
             return None
         player = found[0]
-        async with self.store._write() as conn:
-            now = self.store._now()
+        async with self._core.write() as conn:
+            now = self._core.now()
             await conn.execute(update(AccountRow).where(AccountRow.player_id == player.id)
                                .values(last_login=now))
             await conn.execute(update(PlayerRow).where(PlayerRow.id == player.id)
@@ -241,4 +244,4 @@ class Accounts:
 
     async def guest(self) -> Player:
         """The shared guest player (no password; scores are kept under "Guest")."""
-        return await self.store.player(SOURCE, GUEST_ID, "Guest")
+        return await self._players.player(SOURCE, GUEST_ID, "Guest")

@@ -10,32 +10,32 @@ from pathlib import Path
 from typing import Any
 
 from ..private import PRIVATE_FILE, make_private_database, make_private_dir
-from .core import Database, unit
+from .core import Repository, unit
 from .engine import BUSY_TIMEOUT_S, sqlite_path
 from .errors import StoreUnavailable
 
 
-class Backups(Database):
+class Backups(Repository):
     @unit
-    async def backup(self, folder: Path) -> Path:
+    async def make(self, folder: Path) -> Path:
         """A consistent copy of the database in ``folder``: ``VACUUM INTO`` for SQLite (safe
         while callers play), ``pg_dump`` for PostgreSQL.  StoreUnavailable if it fails."""
         make_private_dir(folder)
-        stamp = self._now().strftime("%Y%m%d-%H%M%S-%f")
-        path = sqlite_path(self.url)
+        stamp = self._core.now().strftime("%Y%m%d-%H%M%S-%f")
+        path = sqlite_path(self._core.url)
         if path is not None:
             target = folder / f"reussite-{stamp}.db"
             make_private_database(str(target))  # VACUUM INTO fills an empty file
             try:
                 await asyncio.to_thread(_sqlite_backup, path, target)
             except sqlite3.Error as exc:
-                raise self._unavailable(exc) from None
+                raise self._core.unavailable(exc) from None
             return target
-        if self.dialect != "postgresql":
-            raise StoreUnavailable(f"no backup method for {self.dialect}")
+        if self._core.dialect != "postgresql":
+            raise StoreUnavailable(f"no backup method for {self._core.dialect}")
         target = folder / f"reussite-{stamp}.sql"
         os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
-        await _pg_dump(self.engine.url, target)
+        await _pg_dump(self._core.engine.url, target)
         return target
 
 

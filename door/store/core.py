@@ -26,7 +26,7 @@ import logging
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import event
@@ -49,69 +49,61 @@ settings and tests/store/test_store_failures.py filter on it)."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
-D = TypeVar("D", bound="Database")
+Repo = TypeVar("Repo", bound="Repository")
 
 LOG_EVERY_S = 60.0
 """The same failure is logged at ERROR at most once in this many seconds."""
-TOUCH_EVERY_S = 30.0
-"""Keys refresh who's online this often at most (the Idle column is right to within it)."""
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def unit(method: Callable[Concatenate[D, P], Coroutine[Any, Any, R]]
-         ) -> Callable[Concatenate[D, P], Awaitable[R]]:
-    """Run a store call in a task of its own, shielded from the caller's cancellation.
-
-    A caller who hangs up (or a server shutting down) cancels only the wait: the query
-    finishes, commits or rolls back, and gives its connection back to the pool.  The store
-    keeps the task until then, so :meth:`Database.close` can wait for it."""
+def unit(method: Callable[Concatenate[Repo, P], Coroutine[Any, Any, R]]
+         ) -> Callable[Concatenate[Repo, P], Awaitable[R]]:
+    """Run a repository's call in a task of its own, shielded from the caller's cancellation
+    (:meth:`Database.shielded`)."""
     @functools.wraps(method)
-    async def shielded(store: D, /, *args: P.args, **kw: P.kwargs) -> R:
-        task = asyncio.ensure_future(method(store, *args, **kw))
-        store._units.add(task)
-        task.add_done_callback(store._unit_done)
-        return await asyncio.shield(task)
+    async def shielded(repo: Repo, /, *args: P.args, **kw: P.kwargs) -> R:
+        return await repo._core.shielded(method(repo, *args, **kw))
     return shielded
 
 
+class Repository:
+    """One concern's calls (players.py, scores.py, …), all on the one :class:`Database` the
+    store hands each repository at construction."""
+
+    def __init__(self, core: Database) -> None:
+        self._core = core
+
+
 class Database:
-    """Engines, units of work and failure reports: what every repository (players.py,
-    scores.py, saves.py, messages.py, online.py, backup.py) builds its calls on.  The
-    door uses them together as :class:`door.store.Store`."""
+    """Engines, units of work and failure reports: the core every repository (players.py,
+    scores.py, saves.py, messages.py, online.py, …) runs its calls on.  The door holds them
+    together as :class:`door.store.Store`."""
 
     def __init__(self, url: str, *, host: str | None = None, limits: Limits | None = None,
-                 online_window_s: int = 600, busy_timeout: float = BUSY_TIMEOUT_S,
-                 pooled: bool = True, clock: Callable[[], datetime] = utc_now,
-                 touch_every_s: float = TOUCH_EVERY_S) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT_S, pooled: bool = True,
+                 clock: Callable[[], datetime] = utc_now) -> None:
         self.url = url
         path = sqlite_path(url)
         if path:
             make_private_database(path)
         self.engine = make_engine(url, busy_timeout=busy_timeout, pooled=pooled)
-        self._saves_engine = (make_engine(url, pooled=True, **SAVES_POOL)
-                              if pooled and self.engine.dialect.name != "sqlite" else self.engine)
+        self.saves_engine = (make_engine(url, pooled=True, **SAVES_POOL)
+                             if pooled and self.engine.dialect.name != "sqlite" else self.engine)
         """The game keeper's own connections on a database server: saves of games in
         progress never queue behind a crowd of logins (SQLite's writers queue on one lock
         anyway)."""
         self.host = (host or socket.gethostname())[:64]
         self.limits = limits or Limits()
-        self.online_window = timedelta(seconds=online_window_s)
         self._clock = clock
         self._last_report: tuple[str, float] = ("", 0.0)
-        self._touch_every = touch_every_s
-        self._touched: set[int] = set()
-        """Nodes whose caller pressed a key since the last heartbeat write (online.py)."""
-        self._toucher: asyncio.Task[None] | None = None
-        self._activities: dict[int, tuple[int | None, str, str]] = {}
-        """Nodes' newest (player, activity, token) not written yet (online.py)."""
-        self._activity_writer: asyncio.Task[None] | None = None
-        self._activity_batch: tuple[dict[int, Any], asyncio.Future[Any]] | None = None
-        """The activities being written now, and their write."""
-        self._closed = False
+        self.closed = False
         self._units: set[asyncio.Future[Any]] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        """Writers a repository keeps running in the background (online.py's): cancelled
+        at :meth:`close`."""
         self._writers = WriterTurns() if self.dialect == "sqlite" else None
         self._epoch = 0
         """Bumped when the database file may have changed under us (read-only, replaced,
@@ -130,38 +122,48 @@ class Database:
         async with self._guard():
             await upgrade_async(self.engine)
 
-    @unit
     async def revision(self) -> str | None:
         """The schema revision the database is at (None when empty)."""
-        async with self._read() as conn:
-            return await conn.run_sync(current_revision)
+        return await self.shielded(self._revision())
 
-    async def start(self) -> bool:
-        """Migrate at start-up.  On failure log it and carry on: the door still plays, and
-        every store call says "scores are unavailable right now" until it is fixed."""
-        try:
-            await self.migrate()
-        except StoreUnavailable:
-            return False
-        return True
+    async def _revision(self) -> str | None:
+        async with self.read() as conn:
+            return await conn.run_sync(current_revision)
 
     async def close(self, timeout: float = 5.0) -> None:
         """Finish the units under way (at most ``timeout`` seconds), then close every
         connection."""
-        self._closed = True
-        for task in (self._toucher, self._activity_writer):
-            if task is not None:
-                task.cancel()
+        self.closed = True
+        for task in list(self._background):
+            task.cancel()
         if self._units:
             await asyncio.wait(list(self._units), timeout=timeout)
         await self.engine.dispose()
-        if self._saves_engine is not self.engine:
-            await self._saves_engine.dispose()
+        if self.saves_engine is not self.engine:
+            await self.saves_engine.dispose()
+
+    async def shielded(self, call: Coroutine[Any, Any, R]) -> R:
+        """Run a store call in a task of its own, shielded from the caller's cancellation.
+
+        A caller who hangs up (or a server shutting down) cancels only the wait: the query
+        finishes, commits or rolls back, and gives its connection back to the pool.  The store
+        keeps the task until then, so :meth:`close` can wait for it."""
+        task = asyncio.ensure_future(call)
+        self._units.add(task)
+        task.add_done_callback(self._unit_done)
+        return await asyncio.shield(task)
 
     def _unit_done(self, task: asyncio.Future[Any]) -> None:
         self._units.discard(task)
         if not task.cancelled():
             task.exception()  # retrieved: its caller may have stopped waiting
+
+    def background(self, writer: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Start a repository's background writer, cancelled when the store closes."""
+        task = asyncio.get_running_loop().create_task(writer)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
 
     # -- units of work and failures ----------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -173,7 +175,7 @@ class Database:
         except Exception as exc:
             if not is_database_error(exc):
                 raise
-            unavailable = self._unavailable(exc)
+            unavailable = self.unavailable(exc)
             if unavailable.reason in FILE_TROUBLE:
                 # Connections opened read-only, or on a file since replaced, would keep
                 # failing after the sysop fixes things: each is closed at its next checkout.
@@ -181,8 +183,8 @@ class Database:
             raise unavailable from None
 
     @contextlib.asynccontextmanager
-    async def _write(self, engine: AsyncEngine | None = None, *, background: bool = False
-                     ) -> AsyncIterator[AsyncConnection]:
+    async def write(self, engine: AsyncEngine | None = None, *, background: bool = False
+                    ) -> AsyncIterator[AsyncConnection]:
         """One short write transaction (BEGIN IMMEDIATE on SQLite), after this process's
         other writers: ``background`` ones (nobody waits for them on a screen) after the
         others (door/store/turns.py)."""
@@ -193,7 +195,7 @@ class Database:
             yield conn
 
     @contextlib.asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def read(self) -> AsyncIterator[AsyncConnection]:
         """One short read-only transaction (a deferred BEGIN: never waits for a writer).  On
         a database server the reads run in autocommit: READ COMMITTED gives each statement
         its own snapshot either way, and BEGIN and COMMIT would be two more round trips,
@@ -206,7 +208,7 @@ class Database:
             async with closed_on_failure(conn), conn.begin():
                 yield conn
 
-    def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+    def unavailable(self, exc: BaseException) -> StoreUnavailable:
         """Log the cause for the sysop (once a minute per reason: a broken database must not
         flood the log with one line per caller action) and make the caller's error."""
         key = reason_key(exc, sqlite_path(self.url))
@@ -219,11 +221,13 @@ class Database:
                 self.describe(), reason, type(_root(exc)).__name__, _root(exc))
         return StoreUnavailable(f"scores are unavailable right now: {reason}", reason=key)
 
-    def _insert(self, conn: AsyncConnection, table: Any) -> Any:
+    def insert(self, conn: AsyncConnection, table: Any) -> Any:
+        """The dialect's INSERT (both have ``on_conflict_do_update``/``…_do_nothing``)."""
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         return dialect.insert(table)
 
-    def _now(self) -> datetime:
+    def now(self) -> datetime:
+        """The store's clock (a test's, or UTC now)."""
         return self._clock()
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Integer, case, func, literal, select, tuple_
 
 from .. import gamelist
-from .core import Database, unit
+from .core import Repository, unit
 from .models import DailyEntryRow, PlayerRow
 from .records import DailyEntry, DailyStanding, daily_of
 
@@ -22,12 +22,12 @@ def _as_date(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-class Daily(Database):
+class Daily(Repository):
     @unit
-    async def daily_board(self, game: str, day: date, limit: int = BOARD_SIZE
-                          ) -> list[DailyEntry]:
+    async def board(self, game: str, day: date, limit: int = BOARD_SIZE
+                    ) -> list[DailyEntry]:
         """The day's counted attempts at ``game``'s challenge, best first (hall order)."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(DailyEntryRow, PlayerRow.alias, PlayerRow.source)
                 .join(PlayerRow, PlayerRow.id == DailyEntryRow.player_id)
@@ -37,19 +37,19 @@ class Daily(Database):
         return [daily_of(rank, row) for rank, row in enumerate(rows, 1)]
 
     @unit
-    async def daily_players(self, day: date) -> dict[str, int]:
+    async def players(self, day: date) -> dict[str, int]:
         """How many players have a counted attempt at each game's challenge of ``day``."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(DailyEntryRow.game, func.count())
                 .where(DailyEntryRow.day == day).group_by(DailyEntryRow.game))).all()
         return {game: count for game, count in rows}
 
     @unit
-    async def daily_entry(self, player_id: int, game: str, day: date) -> DailyEntry | None:
+    async def entry(self, player_id: int, game: str, day: date) -> DailyEntry | None:
         """The player's counted attempt at ``game``'s challenge of ``day``, if any (its rank
         among the day's attempts)."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             row = (await conn.execute(
                 select(DailyEntryRow, PlayerRow.alias, PlayerRow.source)
                 .join(PlayerRow, PlayerRow.id == DailyEntryRow.player_id)
@@ -68,13 +68,13 @@ class Daily(Database):
         return daily_of(ahead + 1, row)
 
     @unit
-    async def daily_month(self, game: str, first: date, last: date,
-                          limit: int = BOARD_SIZE) -> list[DailyStanding]:
+    async def month(self, game: str, first: date, last: date,
+                    limit: int = BOARD_SIZE) -> list[DailyStanding]:
         """Players of ``game``'s challenges from ``first`` to ``last`` (a month): most days
         won first, then most days played, then the best score."""
         won = func.sum(case((DailyEntryRow.won.is_(True), 1), else_=0))
         played, best = func.count(), func.min(DailyEntryRow.rank_key)
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(DailyEntryRow.player_id, PlayerRow.alias, PlayerRow.source,
                        played.label("played"), won.label("won"), best.label("best"))
@@ -90,11 +90,11 @@ class Daily(Database):
                 for rank, r in enumerate(rows, 1)]
 
     @unit
-    async def daily_days(self, since: date) -> list[tuple[int, str, date, bool]]:
+    async def days(self, since: date) -> list[tuple[int, str, date, bool]]:
         """(player id, alias, day, won any) for every day since ``since`` on which a player
         has a counted attempt at any challenge: what streaks are counted from."""
         won = func.max(case((DailyEntryRow.won.is_(True), 1), else_=0))
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(DailyEntryRow.player_id, PlayerRow.alias, DailyEntryRow.day,
                        won.label("won"))

@@ -33,7 +33,7 @@ from typing import Any
 from .errors import StoreError, StoreUnavailable
 from .failures import RETRY_SOON, SHORT_REASONS
 from .records import SlotSave
-from .store import Store
+from .saves import Saves
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +85,12 @@ class PendingFinish:
 class GameKeeper:
     """This process's games in progress and finished games waiting for the database."""
 
-    def __init__(self, store: Store, every_s: float = SAVE_EVERY_S) -> None:
-        self.store = store
+    def __init__(self, saves: Saves, every_s: float = SAVE_EVERY_S) -> None:
+        self._saves = saves
         self.every_s = every_s
         self._dirty: set[KeptGame] = set()
         self._finishes: list[PendingFinish] = []
-        self._writer: asyncio.Task | None = None
+        self._writer: asyncio.Task[None] | None = None
         self._claims: dict[KeptGame, asyncio.Task[None]] = {}
         """Claims under way (:meth:`start`): a write or finish of their game waits for them."""
         self._failures = 0
@@ -248,8 +248,8 @@ class GameKeeper:
         if not saves:
             return
         try:
-            refused = await self.store.keep_resumes([s for _, s in saves.values()],
-                                                    background=background)
+            refused = await self._saves.keep_resumes([s for _, s in saves.values()],
+                                                          background=background)
         except StoreUnavailable as exc:
             self._failed(exc, [g for g, _ in saves.values()])
             return
@@ -268,9 +268,9 @@ class GameKeeper:
     async def _claim(self, kept: KeptGame, background: bool = True) -> None:
         version = kept.version
         try:
-            owner = await self.store.claim_resume(kept.player_id, kept.game, kept.state(),
-                                                  version, background=background,
-                                                  call=kept.call)
+            owner = await self._saves.claim_resume(kept.player_id, kept.game, kept.state(),
+                                                        version, background=background,
+                                                        call=kept.call)
         except StoreUnavailable as exc:
             self._failed(exc, [kept])
             return

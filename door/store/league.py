@@ -1,6 +1,6 @@
 """The league's tables (docs/league.md): the boards of this board's league, and the results
 every board signed — this board's own callers' counted daily attempts and the ones other
-boards sent, verified by replay before they reach :meth:`League.league_add`.
+boards sent, verified by replay before they reach :meth:`League.add`.
 
 The ladders are read from here: a day's results of one game across every board (the
 league ladder; this board's own daily board stays :mod:`door.store.daily`), board against
@@ -18,7 +18,7 @@ from sqlalchemy import case, delete, func, select, update
 
 from .. import gamelist
 from . import queries
-from .core import Database, unit
+from .core import Repository, unit
 from .models import DailyEntryRow, GameRow, LeagueBoardRow, LeagueResultRow, PlayerRow
 
 LADDER_SIZE = 10
@@ -123,27 +123,27 @@ def _as_date(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-class League(Database):
+class League(Repository):
     # -- boards ---------------------------------------------------------------------------
     @unit
-    async def league_boards(self) -> list[LeagueBoard]:
-        async with self._read() as conn:
+    async def boards(self) -> list[LeagueBoard]:
+        async with self._core.read() as conn:
             rows = (await conn.execute(select(LeagueBoardRow)
                                        .order_by(LeagueBoardRow.name))).all()
         return [_board_of(row) for row in rows]
 
     @unit
-    async def league_set_board(self, name: str, public_key: str, role: str,
-                               url: str = "") -> bool:
+    async def set_board(self, name: str, public_key: str, role: str,
+                        url: str = "") -> bool:
         """Add a board, or change its key, role or address (its cursors are kept unless its
         key changed: a new key is a new board).  True when something changed."""
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             row = (await conn.execute(select(LeagueBoardRow)
                                       .where(LeagueBoardRow.name == name))).first()
             if row is None:
-                await conn.execute(self._insert(conn, LeagueBoardRow).values(
+                await conn.execute(self._core.insert(conn, LeagueBoardRow).values(
                     name=name, public_key=public_key, role=role, url=url[:200],
-                    added=self._now()))
+                    added=self._core.now()))
                 return True
             if (row.public_key, row.role, row.url) == (public_key, role, url[:200]):
                 return False
@@ -156,9 +156,9 @@ class League(Database):
             return True
 
     @unit
-    async def league_drop(self, name: str) -> tuple[int, int]:
+    async def drop(self, name: str) -> tuple[int, int]:
         """Forget a board and every result it signed: (boards, results) removed."""
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             results = await conn.execute(delete(LeagueResultRow)
                                          .where(LeagueResultRow.board == name))
             boards = await conn.execute(delete(LeagueBoardRow)
@@ -166,32 +166,32 @@ class League(Database):
         return boards.rowcount, results.rowcount
 
     @unit
-    async def league_mark(self, name: str, *, ok: bool, error: str = "",
-                          pulled_after: int | None = None, pushed_after: int | None = None,
-                          retry_in: timedelta | None = None) -> None:
+    async def mark(self, name: str, *, ok: bool, error: str = "",
+                   pulled_after: int | None = None, pushed_after: int | None = None,
+                   retry_in: timedelta | None = None) -> None:
         """After a sync with a board: its cursors moved, or a failure and when to try next."""
         values: dict[str, Any] = {}
         if ok:
-            values |= {"failures": 0, "next_try": None, "last_ok": self._now(),
+            values |= {"failures": 0, "next_try": None, "last_ok": self._core.now(),
                        "last_error": ""}
         else:
             values |= {"failures": LeagueBoardRow.failures + 1, "last_error": error[:200],
-                       "next_try": self._now() + (retry_in or timedelta(0))}
+                       "next_try": self._core.now() + (retry_in or timedelta(0))}
         if pulled_after is not None:
             values["pulled_after"] = pulled_after
         if pushed_after is not None:
             values["pushed_after"] = pushed_after
-        async with self._write(background=True) as conn:
+        async with self._core.write(background=True) as conn:
             await conn.execute(update(LeagueBoardRow).where(LeagueBoardRow.name == name)
                                .values(**values))
 
     # -- results --------------------------------------------------------------------------
     @unit
-    async def league_known(self, rids: Iterable[str]) -> set[str]:
+    async def known(self, rids: Iterable[str]) -> set[str]:
         """Which of these result ids are stored already (they need no second replay)."""
         wanted = list(dict.fromkeys(rids))
         known: set[str] = set()
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start:start + 500]
                 known.update((await conn.execute(
@@ -200,12 +200,12 @@ class League(Database):
         return known
 
     @unit
-    async def league_add(self, results: Iterable[tuple[Any, bool]],
-                         game_ids: dict[str, int] | None = None) -> int:
+    async def add(self, results: Iterable[tuple[Any, bool]],
+                  game_ids: dict[str, int] | None = None) -> int:
         """Store verified results — (a ``door.league.results.LeagueResult``, its replay's
         cheater flag) — once each, whatever arrives twice.  ``game_ids``: for this board's
         own results, the local game each was signed from.  Returns how many were new."""
-        now = self._now()
+        now = self._core.now()
         game_ids = game_ids or {}
         rows = [dict(rid=result.rid, board=result.board, handle=result.handle, day=result.day,
                      game=result.game, number=result.number, options=dict(result.options),
@@ -218,18 +218,18 @@ class League(Database):
             return 0
         count = select(func.count()).select_from(LeagueResultRow).where(
             LeagueResultRow.rid.in_([row["rid"] for row in rows]))
-        async with self._write(background=True) as conn:
+        async with self._core.write(background=True) as conn:
             before = (await conn.execute(count)).scalar_one()
             # One statement for the batch (executemany): a page of 500 is one round trip to
             # the database's thread, not 500.
-            await conn.execute(self._insert(conn, LeagueResultRow).on_conflict_do_nothing(),
+            await conn.execute(self._core.insert(conn, LeagueResultRow).on_conflict_do_nothing(),
                                rows)
             after = (await conn.execute(count)).scalar_one()
         return int(after - before)
 
     @unit
-    async def league_since(self, after: int, limit: int, board: str | None = None,
-                           since: date | None = None) -> list[StoredResult]:
+    async def since(self, after: int, limit: int, board: str | None = None,
+                    since: date | None = None) -> list[StoredResult]:
         """Results stored here after sequence number ``after``, oldest first (what a peer
         pulls); only ``board``'s when given (what this board pushes of its own), only of
         days from ``since`` when given (a packet file)."""
@@ -238,24 +238,24 @@ class League(Database):
             query = query.where(LeagueResultRow.board == board)
         if since is not None:
             query = query.where(LeagueResultRow.day >= since)
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(query.order_by(LeagueResultRow.seq)
                                        .limit(max(0, limit)))).all()
         return [_result_of(row) for row in rows]
 
     @unit
-    async def league_result(self, seq: int) -> StoredResult | None:
-        async with self._read() as conn:
+    async def result(self, seq: int) -> StoredResult | None:
+        async with self._core.read() as conn:
             row = (await conn.execute(select(LeagueResultRow)
                                       .where(LeagueResultRow.seq == seq))).first()
         return None if row is None else _result_of(row)
 
     @unit
-    async def league_unsigned(self, since: date, limit: int = 500) -> list[LocalAttempt]:
+    async def unsigned(self, since: date, limit: int = 500) -> list[LocalAttempt]:
         """This board's counted daily attempts since ``since`` that have no league result
         yet: what the league node signs next."""
         signed = select(LeagueResultRow.game_id).where(LeagueResultRow.game_id.is_not(None))
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(DailyEntryRow.game_id, DailyEntryRow.day, PlayerRow.alias,
                        GameRow.game, GameRow.number, GameRow.options, GameRow.moves,
@@ -270,11 +270,11 @@ class League(Database):
 
     # -- ladders --------------------------------------------------------------------------
     @unit
-    async def league_ladder(self, game: str, day: date, limit: int = LADDER_SIZE
-                            ) -> list[LadderEntry]:
+    async def ladder(self, game: str, day: date, limit: int = LADDER_SIZE
+                     ) -> list[LadderEntry]:
         """The day's results of ``game`` on every board, best first (the hall's order: ties
         to the earlier finish)."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(LeagueResultRow.seq, LeagueResultRow.board, LeagueResultRow.handle,
                        LeagueResultRow.score, LeagueResultRow.won, LeagueResultRow.finished,
@@ -287,10 +287,10 @@ class League(Database):
                             r.finished, len(r.moves)) for rank, r in enumerate(rows, 1)]
 
     @unit
-    async def league_totals(self, day: date) -> list[BoardTotal]:
+    async def totals(self, day: date) -> list[BoardTotal]:
         """Board against board on ``day``: callers, attempts and wins per board, and points
         from every game's ladder (10 for a 1st place … 1 for a 10th)."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             counts = (await conn.execute(
                 select(LeagueResultRow.board,
                        func.count(func.distinct(LeagueResultRow.handle)).label("players"),
@@ -315,11 +315,11 @@ class League(Database):
                 for rank, (score, wins, attempts, board, players) in enumerate(totals, 1)]
 
     @unit
-    async def league_days(self, since: date) -> list[tuple[str, str, date, bool]]:
+    async def days(self, since: date) -> list[tuple[str, str, date, bool]]:
         """(board, handle, day, won any) for each day since ``since`` a caller of any board
         has a result: what league streaks are counted from."""
         won = func.max(_won_as_one)
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(LeagueResultRow.board, LeagueResultRow.handle, LeagueResultRow.day,
                        won.label("won"))

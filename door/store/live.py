@@ -1,11 +1,11 @@
 """Games in progress as every server sharing the database sees them (``live_games``).
 
-The process playing a game lists it here (:meth:`LiveGames.live_offer`), refreshes its
-listing every few seconds (:meth:`LiveGames.live_keep_alive`: one write for all its games)
-and writes the game's state only while callers of other processes watch it
-(:meth:`LiveGames.live_publish`).  A watching process counts its watchers into the row
-(:meth:`LiveGames.live_count_watchers`) and reads the state when its version moves
-(:meth:`LiveGames.live_states`).  The glue that calls these is ``door/watch_link.py``.
+The process playing a game lists it here (:meth:`LiveGames.offer`), refreshes its listing
+every few seconds (:meth:`LiveGames.keep_alive`: one write for all its games) and writes the
+game's state only while callers of other processes watch it (:meth:`LiveGames.publish`).  A
+watching process counts its watchers into the row (:meth:`LiveGames.count_watchers`) and
+reads the state when its version moves (:meth:`LiveGames.news`).  The glue that calls these
+is ``door/watch_link.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .core import Database, unit
+from .core import Repository, unit
 from .models import LiveGameRow
 from .online import worker_prefix
 
@@ -55,8 +55,8 @@ class LiveState:
     over: bool
 
 
-class LiveGames(Database):
-    """The ``live_games`` table: games of this host (``self.host``) and of the others.
+class LiveGames(Repository):
+    """The ``live_games`` table: games of this host (``self._core.host``) and of the others.
 
     Several processes write the same rows at once (the player's process publishes and
     refreshes them, watching processes count their watchers in), each write touching
@@ -72,56 +72,56 @@ class LiveGames(Database):
                            .with_for_update())
 
     @unit
-    async def live_offer(self, alias: str, title: str, deal: str, watchable: bool,
+    async def offer(self, alias: str, title: str, deal: str, watchable: bool,
                     moves: int) -> int:
         """List a game of this host; returns its row id."""
-        now = self._now()
-        async with self._write(background=True) as conn:
+        now = self._core.now()
+        async with self._core.write(background=True) as conn:
             result = await conn.execute(
-                self._insert(conn, LiveGameRow).values(
-                    host=self.host, alias=alias[:40], title=title[:40], deal=deal[:40],
+                self._core.insert(conn, LiveGameRow).values(
+                    host=self._core.host, alias=alias[:40], title=title[:40], deal=deal[:40],
                     watchable=watchable, moves=moves, last_move=now, alive=now)
                 .returning(LiveGameRow.id))
             return int(result.scalar_one())
 
     @unit
-    async def live_withdraw(self, ids: list[int]) -> None:
+    async def withdraw(self, ids: list[int]) -> None:
         if not ids:
             return
-        where = and_(LiveGameRow.id.in_(ids), LiveGameRow.host == self.host)
-        async with self._write(background=True) as conn:
+        where = and_(LiveGameRow.id.in_(ids), LiveGameRow.host == self._core.host)
+        async with self._core.write(background=True) as conn:
             await self._lock_live(conn, where)
             await conn.execute(delete(LiveGameRow).where(where))
 
     @unit
-    async def live_keep_alive(self, moved: dict[int, tuple[int, datetime]]) -> dict[int, int]:
+    async def keep_alive(self, moved: dict[int, tuple[int, datetime]]) -> dict[int, int]:
         """Say this host's games are still played (and how many moves those in ``moved``
         have, since when); return each game's count of watchers elsewhere.  One write."""
-        async with self._write(background=True) as conn:
-            await self._lock_live(conn, LiveGameRow.host == self.host)
-            await conn.execute(update(LiveGameRow).where(LiveGameRow.host == self.host)
-                               .values(alive=self._now()))
+        async with self._core.write(background=True) as conn:
+            await self._lock_live(conn, LiveGameRow.host == self._core.host)
+            await conn.execute(update(LiveGameRow).where(LiveGameRow.host == self._core.host)
+                               .values(alive=self._core.now()))
             for ident, (moves, last_move) in sorted(moved.items()):
                 await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
                                    .values(moves=moves, last_move=last_move))
             rows = (await conn.execute(select(LiveGameRow.id, LiveGameRow.watchers)
-                                       .where(LiveGameRow.host == self.host))).all()
+                                       .where(LiveGameRow.host == self._core.host))).all()
         return {row.id: row.watchers for row in rows}
 
     @unit
-    async def live_watchers(self) -> dict[int, int]:
+    async def watchers(self) -> dict[int, int]:
         """Each of this host's games: how many callers of other processes watch it."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(select(LiveGameRow.id, LiveGameRow.watchers)
-                                       .where(LiveGameRow.host == self.host))).all()
+                                       .where(LiveGameRow.host == self._core.host))).all()
         return {row.id: row.watchers for row in rows}
 
     @unit
-    async def live_publish(self, news: list[LiveState]) -> None:
+    async def publish(self, news: list[LiveState]) -> None:
         """Write the state of watched games (one transaction for all of them)."""
         if not news:
             return
-        async with self._write(background=True) as conn:
+        async with self._core.write(background=True) as conn:
             await self._lock_live(conn, LiveGameRow.id.in_([item.id for item in news]))
             for item in sorted(news, key=lambda item: item.id):
                 values: dict[str, Any] = {"version": item.version, "note": item.note[:200],
@@ -133,41 +133,41 @@ class LiveGames(Database):
                                    .values(**values))
 
     @unit
-    async def live_listing(self) -> list[LiveListing]:
+    async def listing(self) -> list[LiveListing]:
         """The games of every other host whose process is alive, oldest first."""
-        since = self._now() - timedelta(seconds=ALIVE_WINDOW_S)
-        async with self._read() as conn:
+        since = self._core.now() - timedelta(seconds=ALIVE_WINDOW_S)
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(LiveGameRow.id, LiveGameRow.host, LiveGameRow.alias, LiveGameRow.title,
                        LiveGameRow.deal, LiveGameRow.watchable, LiveGameRow.moves,
                        LiveGameRow.last_move, LiveGameRow.shown, LiveGameRow.watchers,
                        LiveGameRow.over)
-                .where(LiveGameRow.host != self.host, LiveGameRow.alive >= since,
+                .where(LiveGameRow.host != self._core.host, LiveGameRow.alive >= since,
                        LiveGameRow.over.is_(False))
                 .order_by(LiveGameRow.id))).all()
-        now = self._now()
+        now = self._core.now()
         return [LiveListing(r.id, r.host, r.alias, r.title, r.deal, r.watchable, r.moves,
                             max(0.0, (now - r.last_move).total_seconds()),
                             max(r.shown, r.watchers), r.over) for r in rows]
 
     @unit
-    async def live_count_watchers(self, changes: dict[int, int]) -> None:
+    async def count_watchers(self, changes: dict[int, int]) -> None:
         """Callers of this process start (+n) or stop (−n) watching games (id → n)."""
         if not changes:
             return
-        async with self._write(background=True) as conn:
+        async with self._core.write(background=True) as conn:
             await self._lock_live(conn, LiveGameRow.id.in_(list(changes)))
             for ident, change in sorted(changes.items()):
                 await conn.execute(update(LiveGameRow).where(LiveGameRow.id == ident)
                                    .values(watchers=LiveGameRow.watchers + change))
 
     @unit
-    async def live_news(self, known: dict[int, int]) -> tuple[list[LiveState], set[int]]:
+    async def news(self, known: dict[int, int]) -> tuple[list[LiveState], set[int]]:
         """For the games followed (id → the version last read): the state of those whose
         version moved, and the ids still listed and alive (a game missing has ended, or its
         process has gone).  One short read."""
-        since = self._now() - timedelta(seconds=ALIVE_WINDOW_S)
-        async with self._read() as conn:
+        since = self._core.now() - timedelta(seconds=ALIVE_WINDOW_S)
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(LiveGameRow.id, LiveGameRow.version)
                 .where(LiveGameRow.id.in_(list(known)), LiveGameRow.alive >= since))).all()
@@ -180,13 +180,13 @@ class LiveGames(Database):
                 {row.id for row in rows})
 
     @unit
-    async def live_forget_host(self, server: str | None = None) -> int:
+    async def forget_host(self, server: str | None = None) -> int:
         """Remove this host's rows (left by a crash), and with ``server`` every row of that
-        server's workers too (as :meth:`Store.forget_server`)."""
-        where = LiveGameRow.host == self.host
+        server's workers too (as :meth:`door.store.online.Online.forget_server`)."""
+        where = LiveGameRow.host == self._core.host
         if server is not None:
             where = or_(where, LiveGameRow.host == server[:64],
                         LiveGameRow.host.startswith(worker_prefix(server), autoescape=True))
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             await self._lock_live(conn, where)
             return (await conn.execute(delete(LiveGameRow).where(where))).rowcount

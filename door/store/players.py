@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
-from .core import Database, unit
+from .core import Repository, unit
 from .errors import UnknownPlayer
 from .models import (
     DailyEntryRow,
@@ -26,19 +26,19 @@ PLAYER_SETTINGS = {"charset": (str, type(None)), "color": (bool, type(None)),
                    "mouse": (bool, type(None))}
 
 
-class Players(Database):
+class Players(Repository):
     @unit
     async def player(self, source: str, user_id: str, alias: str) -> Player:
         """The player known to ``source`` (a BBS's name, or ``"direct"``) as ``user_id``,
         created on first call; the alias is refreshed from what the BBS says today."""
         source = clean_line(source, 40) or "direct"
         user_id = clean_line(str(user_id), 64)
-        alias = clean_line(alias, self.limits.alias)
+        alias = clean_line(alias, self._core.limits.alias)
         if not user_id or not alias:
             raise UnknownPlayer("a player needs a user id and an alias")
-        now = self._now()
-        async with self._write() as conn:
-            ins = self._insert(conn, PlayerRow).values(
+        now = self._core.now()
+        async with self._core.write() as conn:
+            ins = self._core.insert(conn, PlayerRow).values(
                 source=source, user_id=user_id, alias=alias, alias_key=alias.lower(),
                 created=now, last_seen=now)
             await conn.execute(ins.on_conflict_do_update(
@@ -49,13 +49,13 @@ class Players(Database):
         return player_of(row)
 
     @unit
-    async def player_by_id(self, player_id: int) -> Player | None:
-        async with self._read() as conn:
+    async def by_id(self, player_id: int) -> Player | None:
+        async with self._core.read() as conn:
             row = (await conn.execute(select(PlayerRow).where(PlayerRow.id == player_id))).first()
         return player_of(row) if row else None
 
     @unit
-    async def update_player_settings(self, player_id: int, **changes: Any) -> None:
+    async def update_settings(self, /, player_id: int, **changes: Any) -> None:
         """Per-player settings: ``charset``, ``color``, ``rows``, ``expert``, ``watchable``,
         ``mouse``."""
         for key, value in changes.items():
@@ -63,31 +63,31 @@ class Players(Database):
                 raise ValueError(f"not a player setting: {key}={value!r}")
         if not changes:
             return
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             await conn.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                                .values(**changes))
 
     @unit
-    async def find_players(self, name: str) -> list[Player]:
+    async def find(self, name: str) -> list[Player]:
         """Players whose alias is ``name`` whatever the case (several BBSes may share one)."""
-        key = clean_line(name, self.limits.alias).lower()
-        async with self._read() as conn:
+        key = clean_line(name, self._core.limits.alias).lower()
+        async with self._core.read() as conn:
             rows = (await conn.execute(select(PlayerRow).where(PlayerRow.alias_key == key)
                                        .order_by(PlayerRow.id))).all()
         return [player_of(r) for r in rows]
 
     @unit
-    async def players(self) -> list[Player]:
-        async with self._read() as conn:
+    async def all(self) -> list[Player]:
+        async with self._core.read() as conn:
             rows = (await conn.execute(select(PlayerRow)
                                        .order_by(PlayerRow.alias_key, PlayerRow.id))).all()
         return [player_of(r) for r in rows]
 
     @unit
-    async def delete_player(self, player_id: int) -> bool:
+    async def delete(self, player_id: int) -> bool:
         """Remove a player with their games, saves, resume slots and received messages;
         messages they sent keep their signature."""
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             # Explicit deletes: correct even where the foreign keys' ON DELETE is not enforced.
             for table in (DailyEntryRow, GameRow, ResumeRow, NamedSaveRow, NodeRow):
                 await conn.execute(delete(table).where(table.player_id == player_id))

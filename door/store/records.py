@@ -137,7 +137,8 @@ class OnlineNode:
 
 @dataclass(frozen=True)
 class SlotSave:
-    """One owner's newest state of an unfinished game, for :meth:`Store.keep_resumes`."""
+    """One owner's newest state of an unfinished game, for
+    :meth:`door.store.saves.Saves.keep_resumes`."""
 
     player_id: int
     game: str

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .core import Database, unit
+from .core import Repository, unit
 from .errors import SaveRefused
 from .models import NamedSaveRow, NodeRow, PlayerRow, ResumeRow
 from .online import ALIVE_WINDOW_S
@@ -56,7 +56,7 @@ async def taken_over(conn: AsyncConnection, player_id: int, call: str,
     return others.first() is not None
 
 
-class Saves(Database):
+class Saves(Repository):
     # -- resume slots ------------------------------------------------------------------------
     @unit
     async def claim_resume(self, player_id: int, game: str, state: dict[str, Any],
@@ -69,12 +69,12 @@ class Saves(Database):
         refused (None) when another call of the player is listed and this one no longer
         is: it was taken over, and its claim, late (its process hung while it waited for
         its turn), must not replace the newer call's game."""
-        owner, now = new_claim(), self._now()
-        async with self._write(background=background) as conn:
+        owner, now = new_claim(), self._core.now()
+        async with self._core.write(background=background) as conn:
             alive_since = now - timedelta(seconds=ALIVE_WINDOW_S)
             if call is not None and await taken_over(conn, player_id, call, alive_since):
                 return None
-            ins = self._insert(conn, ResumeRow).values(
+            ins = self._core.insert(conn, ResumeRow).values(
                 player_id=player_id, game=game, state=state, saved=now, owner=owner,
                 version=version)
             await conn.execute(ins.on_conflict_do_update(
@@ -93,7 +93,7 @@ class Saves(Database):
         the last one."""
         if not saves:
             return []
-        now = self._now()
+        now = self._core.now()
         # The Core table, not the ORM class: an ORM update() with a list of parameters is a
         # bulk update by primary key, and this one matches on the owner and version too.
         slots = ResumeRow.metadata.tables[ResumeRow.__tablename__]
@@ -103,7 +103,7 @@ class Saves(Database):
                         slots.c.owner == bindparam("b_owner"),
                         slots.c.version < bindparam("b_version"))
                  .values(state=bindparam("b_state"), saved=now, version=bindparam("b_version")))
-        async with self._write(self._saves_engine, background=background) as conn:
+        async with self._core.write(self._core.saves_engine, background=background) as conn:
             await conn.execute(write, [
                 {"b_player": s.player_id, "b_game": s.game, "b_owner": s.owner,
                  "b_version": s.version, "b_state": s.state} for s in saves])
@@ -116,20 +116,20 @@ class Saves(Database):
 
     @unit
     async def load_resume(self, player_id: int, game: str) -> dict[str, Any] | None:
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             return (await conn.execute(select(ResumeRow.state).where(
                 ResumeRow.player_id == player_id, ResumeRow.game == game))).scalar()
 
     @unit
     async def clear_resume(self, player_id: int, game: str, owner: int | None = None) -> bool:
         """Empty the slot (only if ``owner`` still holds it, when given)."""
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             return await clear_slot(conn, player_id, game, owner)
 
     @unit
     async def resumable(self, player_id: int) -> list[str]:
         """Games with a resume slot, most recently saved first."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             return list((await conn.execute(
                 select(ResumeRow.game).where(ResumeRow.player_id == player_id)
                 .order_by(ResumeRow.saved.desc(), ResumeRow.game))).scalars())
@@ -140,11 +140,11 @@ class Saves(Database):
                          state: dict[str, Any]) -> str:
         """Save under ``name`` (replacing a save of the same name, whatever its case); return
         the name as stored.  SaveRefused for an empty name or one save too many."""
-        name = clean_line(name, self.limits.save_name)
+        name = clean_line(name, self._core.limits.save_name)
         if not name:
             raise SaveRefused("a save needs a name")
-        now = self._now()
-        async with self._write() as conn:
+        now = self._core.now()
+        async with self._core.write() as conn:
             # Lock the player row: two concurrent saves cannot both squeeze under the cap.
             # FOR NO KEY UPDATE, not FOR UPDATE: it does not block the KEY SHARE lock that
             # another transaction's foreign-key check takes (which would risk deadlocks).
@@ -153,9 +153,9 @@ class Saves(Database):
             others = (await conn.execute(select(func.count()).where(
                 NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
                 NamedSaveRow.name_key != name.lower()))).scalar_one()
-            if others >= self.limits.named_saves:
+            if others >= self._core.limits.named_saves:
                 raise SaveRefused(f"you have {others} saved games already: delete one first")
-            ins = self._insert(conn, NamedSaveRow).values(
+            ins = self._core.insert(conn, NamedSaveRow).values(
                 player_id=player_id, game=game, name=name, name_key=name.lower(),
                 state=state, saved=now)
             await conn.execute(ins.on_conflict_do_update(
@@ -165,7 +165,7 @@ class Saves(Database):
 
     @unit
     async def list_named(self, player_id: int, game: str) -> list[NamedSave]:
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(
                 select(NamedSaveRow.name, NamedSaveRow.saved)
                 .where(NamedSaveRow.player_id == player_id, NamedSaveRow.game == game)
@@ -174,18 +174,18 @@ class Saves(Database):
 
     @unit
     async def load_named(self, player_id: int, game: str, name: str) -> dict[str, Any] | None:
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             return (await conn.execute(select(NamedSaveRow.state).where(
                 *self._save_key(player_id, game, name)))).scalar()
 
     @unit
     async def delete_named(self, player_id: int, game: str, name: str) -> bool:
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             result = await conn.execute(delete(NamedSaveRow).where(
                 *self._save_key(player_id, game, name)))
         return result.rowcount > 0
 
     def _save_key(self, player_id: int, game: str, name: str) -> tuple[Any, ...]:
-        key = clean_line(name, self.limits.save_name).lower()
+        key = clean_line(name, self._core.limits.save_name).lower()
         return (NamedSaveRow.player_id == player_id, NamedSaveRow.game == game,
                 NamedSaveRow.name_key == key)

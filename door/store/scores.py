@@ -15,7 +15,7 @@ from .. import gamelist
 from ..games import GameRecord, IllegalMove, Status
 from ..games.base import UNDO
 from . import queries
-from .core import Database, unit
+from .core import Repository, unit
 from .errors import RecordRejected, UnknownPlayer
 from .models import DailyEntryRow, GameRow, PlayerRow
 from .records import PastGame, ScoreEntry, entry_of
@@ -57,7 +57,7 @@ class StoredGame:
     """Its place in the hall of fame (1–10), or None."""
 
 
-class Scores(Database):
+class Scores(Repository):
     game_stored: Callable[[StoredGame], None] | None = None
     """Told of every finished game once it is stored (door/server.py logs one line per
     game, whichever screen or retry stored it); it must not raise."""
@@ -79,14 +79,14 @@ class Scores(Database):
         cheater = bool(cheater) or replay_cheater
         hof = queries.counts_for_hall(record.game, status, cheater)
         key = queries.rank_key(record.game, score)
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             bumped = await conn.execute(
                 update(PlayerRow).where(PlayerRow.id == player_id)
-                .values(games_played=PlayerRow.games_played + 1, last_seen=self._now()))
+                .values(games_played=PlayerRow.games_played + 1, last_seen=self._core.now()))
             if bumped.rowcount != 1:
                 raise UnknownPlayer(f"no player #{player_id}")
             game_id = (await conn.execute(
-                self._insert(conn, GameRow).values(
+                self._core.insert(conn, GameRow).values(
                     player_id=player_id, game=record.game, number=record.number,
                     options=dict(record.options), moves=list(record.actions), score=score,
                     status=status[:16], cheater=cheater, hof=hof, rank_key=key,
@@ -95,7 +95,7 @@ class Scores(Database):
                 .returning(GameRow.id))).scalar_one()
             if daily_day is not None and gamelist.is_daily(record.game, record.number,
                                                   record.options, daily_day):
-                await conn.execute(self._insert(conn, DailyEntryRow).values(
+                await conn.execute(self._core.insert(conn, DailyEntryRow).values(
                     day=daily_day, game=record.game, player_id=player_id, game_id=game_id,
                     number=record.number, score=score, won=status == "won", rank_key=key,
                     ended=ended).on_conflict_do_nothing(
@@ -127,7 +127,7 @@ class Scores(Database):
     @unit
     async def player_best(self, game: str, player_id: int) -> ScoreEntry | None:
         """The player's best game of ``game`` and its rank in the whole hall of fame."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             best = (await conn.execute(queries.board(
                 queries.hall_filter(game, GameRow.player_id == player_id), 1))).first()
             if best is None:
@@ -138,7 +138,7 @@ class Scores(Database):
 
     @unit
     async def _board(self, where: Any, limit: int) -> list[ScoreEntry]:
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             rows = (await conn.execute(queries.board(where, max(0, limit)))).all()
         return [entry_of(rank, row) for rank, row in enumerate(rows, 1)]
 
@@ -152,7 +152,7 @@ class Scores(Database):
         if not ids:
             return {}
         won = func.sum(case((GameRow.status == "won", 1), else_=0))
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             totals = (await conn.execute(
                 select(GameRow.player_id, won, func.count())
                 .where(GameRow.game == game, GameRow.player_id.in_(ids))
@@ -175,7 +175,7 @@ class Scores(Database):
 
     @unit
     async def game_record(self, game_id: int) -> GameRecord | None:
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
         if row is None:
             return None
@@ -186,7 +186,7 @@ class Scores(Database):
                            ) -> tuple[list[PastGame], int]:
         """The player's finished games ``offset`` … ``offset + limit``, newest first, hall
         of fame or not, and how many the player has in all (the "Your games" screen)."""
-        async with self._read() as conn:
+        async with self._core.read() as conn:
             total = (await conn.execute(select(func.count()).select_from(GameRow)
                                         .where(GameRow.player_id == player_id))).scalar_one()
             rows = (await conn.execute(
@@ -201,9 +201,9 @@ class Scores(Database):
                          bool(r.cheater), int(r.still_asks or 0)) for r in rows], int(total)
 
     @unit
-    async def reset_scores(self, game: str) -> int:
+    async def reset(self, game: str) -> int:
         """Forget every finished game of ``game`` (the sysop's fresh start)."""
-        async with self._write() as conn:
+        async with self._core.write() as conn:
             await conn.execute(delete(DailyEntryRow).where(DailyEntryRow.game == game))
             result = await conn.execute(delete(GameRow).where(GameRow.game == game))
         return result.rowcount
@@ -212,7 +212,7 @@ class Scores(Database):
         """Every stored game with its player's alias, oldest first, read in short batches."""
         last = 0
         while True:
-            async with self._read() as conn:
+            async with self._core.read() as conn:
                 rows = (await conn.execute(
                     select(GameRow, PlayerRow.alias, PlayerRow.source)
                     .join(PlayerRow, PlayerRow.id == GameRow.player_id)

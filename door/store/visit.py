@@ -23,10 +23,10 @@ async def open_store(settings: Settings, **kw: Any) -> Store:
     """The store for ``settings``, migrated to this version's schema when possible."""
     store = Store.from_settings(settings, **kw)
     if await store.start():
-        log.info("database %s ready", store.describe())
+        log.info("database %s ready", store.core.describe())
     else:
         log.error("database %s unavailable: the door plays on without scores",
-                  store.describe())
+                  store.core.describe())
     return store
 
 
@@ -38,7 +38,7 @@ async def identify(store: Store | None, caller: Any) -> Player | None:
     source = getattr(caller, "source", "") or "direct"
     user_id = getattr(caller, "user_id", "") or caller.alias.lower()
     try:
-        return await store.player(source, user_id, caller.alias)
+        return await store.players.player(source, user_id, caller.alias)
     except StoreError as exc:
         log.warning("node %s: %s: playing without scores", caller.node, exc)
         return None
@@ -59,8 +59,8 @@ async def node_seen(store: Store | None, call: OnNode, player: Player | None,
     if store is None:
         return
     try:
-        await store.node_heartbeat(call.node, player.id if player else None, activity,
-                                   call.token)
+        await store.online.heartbeat(call.node, player.id if player else None, activity,
+                                     call.token)
     except StoreError as exc:
         log.debug("node %s: heartbeat not stored: %s", call.node, exc)
 
@@ -70,7 +70,7 @@ def node_doing(store: Store | None, call: OnNode, player: Player | None, activit
     in the background: changing screens never waits for the database."""
     _tell(call, activity)
     if store is not None:
-        store.node_activity(call.node, player.id if player else None, activity, call.token)
+        store.online.activity(call.node, player.id if player else None, activity, call.token)
 
 
 async def node_gone(store: Store | None, call: OnNode) -> None:
@@ -78,7 +78,7 @@ async def node_gone(store: Store | None, call: OnNode) -> None:
     if store is None:
         return
     try:
-        await store.node_leave(call.node, call.token)
+        await store.online.leave(call.node, call.token)
     except StoreError as exc:
         log.debug("node %s: leave not stored: %s", call.node, exc)
 

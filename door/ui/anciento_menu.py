@@ -200,7 +200,7 @@ async def _load(session: Session) -> Anciento | str:
     if store is None or player is None:
         return "Saved games are unavailable: this door has no saved-games database."
     try:
-        saves = await store.list_named(player.id, "anciento")
+        saves = await store.saves.list_named(player.id, "anciento")
     except StoreError as exc:
         log.warning("node %s: saved games not listed: %s", session.caller.node, exc)
         return "Saved games are unavailable right now."
@@ -228,7 +228,7 @@ async def _load(session: Session) -> Anciento | str:
     if place is not None and 1 <= place <= min(len(saves), SAVES_SHOWN):
         name = saves[place - 1].name
     try:
-        state = await store.load_named(player.id, "anciento", name)
+        state = await store.saves.load_named(player.id, "anciento", name)
     except StoreError as exc:
         log.warning("node %s: saved game %r not loaded: %s", session.caller.node, name, exc)
         return "Saved games are unavailable right now."

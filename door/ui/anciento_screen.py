@@ -533,7 +533,7 @@ class AncientoScreen(GameScreen):
             self.say("Not saved: choose another name (S).")
             return
         try:
-            stored = await store.save_named(player.id, self.name, name, self.game.to_json())
+            stored = await store.saves.save_named(player.id, self.name, name, self.game.to_json())
         except ValueError as exc:          # SaveRefused: no name, or too many saves
             self.refuse(f"Not saved: {exc}.")
         except Exception:                  # the store logs why; the game goes on
@@ -547,7 +547,7 @@ class AncientoScreen(GameScreen):
         if store is None or player is None:
             return False
         try:
-            saves = await store.list_named(player.id, self.name)
+            saves = await store.saves.list_named(player.id, self.name)
         except Exception:                  # the store logs why; the save itself will say
             return False
         key = " ".join(name.split()).lower()

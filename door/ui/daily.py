@@ -112,14 +112,14 @@ async def gather(store: Store, day: date, limit: int, month_limit: int = MONTH_L
     month's ``month_limit`` leaders, and every player's streaks: what bulletins and the
     web show."""
     first, last = month_range(day)
-    players = await store.daily_players(day)
+    players = await store.daily.players(day)
     games = []
     for deal in gamelist.daily_deals(day):
         games.append(GameDay(deal.game, title_of(deal.game), deal.number,
                              players.get(deal.game, 0),
-                             await store.daily_board(deal.game, day, limit),
-                             await store.daily_month(deal.game, first, last, month_limit)))
-    days = await store.daily_days(day - timedelta(days=STREAK_DAYS))
+                             await store.daily.board(deal.game, day, limit),
+                             await store.daily.month(deal.game, first, last, month_limit)))
+    days = await store.daily.days(day - timedelta(days=STREAK_DAYS))
     return games, streaks(days, day)
 
 
@@ -156,9 +156,9 @@ class DailyBoard:
             message(session, "This door keeps no scores: the challenges can still be played.")
             return
         try:
-            players = await store.daily_players(day)
-            bests = {game: await store.daily_board(game, day, 1) for game in self.games}
-            mine = {game: await store.daily_entry(player.id, game, day) if player else None
+            players = await store.daily.players(day)
+            bests = {game: await store.daily.board(game, day, 1) for game in self.games}
+            mine = {game: await store.daily.entry(player.id, game, day) if player else None
                     for game in self.games}
         except StoreError as exc:
             log.warning("daily board: %s", exc)
@@ -187,7 +187,7 @@ class DailyBoard:
         player = self.session.player
         title = title_of(self.game)
         if self.view == TODAY:
-            self.entries = await store.daily_board(self.game, day, LIST_ROWS)
+            self.entries = await store.daily.board(self.game, day, LIST_ROWS)
             self.selected = min(self.selected, max(0, len(self.entries) - 1))
             screen.put(LIST_TOP - 2, 2, f"Today: {title} #{deal.number}, first attempts "
                                         "only, best first", theme.TITLE)
@@ -204,7 +204,7 @@ class DailyBoard:
                                             f"{'won' if entry.won else 'not won'}", attr)
         elif self.view == MONTH:
             first, last = month_range(day)
-            standings = await store.daily_month(self.game, first, last, LIST_ROWS)
+            standings = await store.daily.month(self.game, first, last, LIST_ROWS)
             screen.put(LIST_TOP - 2, 2, f"{day:%B %Y}: {title} challenges, most won first",
                        theme.TITLE)
             screen.put(LIST_TOP - 1, 2, f"{'Rank':>4}  {'Player':<24} {'Won':>5} {'Played':>7}"
@@ -218,7 +218,7 @@ class DailyBoard:
         elif self.view == BOARDS:
             await self.draw_boards(day)
         else:
-            lines = streaks(await store.daily_days(day - timedelta(days=STREAK_DAYS)), day)
+            lines = streaks(await store.daily.days(day - timedelta(days=STREAK_DAYS)), day)
             screen.put(LIST_TOP - 2, 2, "Streaks: days in a row with a challenge played / won "
                                         "(any game)", theme.TITLE)
             screen.put(LIST_TOP - 1, 2, f"{'':>4}  {'Player':<24} {'Played':>7} {'(best)':>7}"
@@ -234,7 +234,7 @@ class DailyBoard:
         screen, store = self.session.screen, self.session.store
         assert store is not None
         me = self.session.settings.league_name
-        self.league_entries = await store.league_ladder(self.game, day, LIST_ROWS)
+        self.league_entries = await store.league.ladder(self.game, day, LIST_ROWS)
         self.selected = min(self.selected, max(0, len(self.league_entries) - 1))
         screen.put(LIST_TOP - 2, 2, f"League: {title_of(self.game)} #{deal.number}, every "
                                     "board, best first", theme.TITLE)
@@ -254,7 +254,7 @@ class DailyBoard:
         screen, store = self.session.screen, self.session.store
         assert store is not None
         me = self.session.settings.league_name
-        totals = await store.league_totals(day)
+        totals = await store.league.totals(day)
         screen.put(LIST_TOP - 2, 2, "League: board against board today (points: 10 for a "
                                     "1st place … 1 for a 10th)", theme.TITLE)
         screen.put(LIST_TOP - 1, 2, f"{'Rank':>4}  {'Board':<30} {'Points':>6} {'Wins':>5} "
@@ -282,7 +282,7 @@ class DailyBoard:
         """A league result's moves travelled with it: any board's game replays here."""
         store = self.session.store
         assert store is not None
-        result = await store.league_result(entry.seq)
+        result = await store.league.result(entry.seq)
         if result is None:
             self.session.bell()
             return

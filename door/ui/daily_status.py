@@ -29,7 +29,7 @@ async def players_today(session: Session, key: str) -> str:
     total = 0
     if session.store is not None:
         try:
-            total = sum((await session.store.daily_players(today())).values())
+            total = sum((await session.store.daily.players(today())).values())
         except StoreError as exc:
             log.warning("daily players: %s", exc)
     return (f"Today's challenges ({key}): {plural(total, 'attempt')} so far · resets at "
@@ -53,7 +53,7 @@ async def daily_attempt(session: Session, game: str, day: date) -> DailyEntry | 
     if store is None or player is None:
         return None
     try:
-        return await store.daily_entry(player.id, game, day)
+        return await store.daily.entry(player.id, game, day)
     except StoreError as exc:
         log.warning("daily attempt unavailable: %s", exc)
         return None

@@ -853,7 +853,7 @@ async def unfinished(session: Session, screen_cls: type[GameScreen]
     state = keeper.unwritten(player.id, screen_cls.name) if keeper is not None else None
     try:
         if state is None:
-            state = await store.load_resume(player.id, screen_cls.name)
+            state = await store.saves.load_resume(player.id, screen_cls.name)
     except StoreError as exc:  # the store says why; play goes on without it
         log.warning("resume unavailable: %s", exc)
         return None
@@ -917,7 +917,7 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"
     asks, day = screen.still_asks, screen.daily_day
     try:
-        rank = await keeper.finish(label, lambda: store.finish_game(
+        rank = await keeper.finish(label, lambda: store.scores.finish_game(
             *args, resume_owner=owner, still_asks=asks, daily_day=day))
     except StoreUnavailable as exc:
         log.warning("node %s: score not stored yet: %s", session.caller.node, exc)

@@ -78,10 +78,10 @@ class HallOfFame:
             return
         try:
             if self.number is None:
-                entries = await store.top(self.game)
+                entries = await store.scores.top(self.game)
             else:
-                entries = await store.number_board(self.game, self.number)
-            best = await store.player_best(self.game, player.id) if player else None
+                entries = await store.scores.number_board(self.game, self.number)
+            best = await store.scores.player_best(self.game, player.id) if player else None
         except StoreError as exc:
             log.warning("hall of fame: %s", exc)
             message(session, UNAVAILABLE, theme.WARNING)

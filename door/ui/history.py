@@ -69,8 +69,8 @@ class YourGames:
         if store is None or player is None:
             return False
         try:
-            self.entries, self.total = await store.player_games(player.id, self.first,
-                                                                self.page_size)
+            self.entries, self.total = await store.scores.player_games(player.id, self.first,
+                                                                       self.page_size)
         except StoreError as exc:
             log.warning("your games: %s", exc)
             return False

@@ -452,7 +452,7 @@ class MariantScreen(GameScreen):
         if store is None:
             return ["Hall of fame: not kept on this door."]
         try:
-            entries = await store.top(self.name, 10)
+            entries = await store.scores.top(self.name, 10)
         except Exception as exc:  # the store says why; the game goes on without it
             log.warning("hall of fame unavailable: %s", exc)
             return ["Hall of fame: unavailable right now."]

@@ -45,7 +45,7 @@ async def new_messages_note(session: Session) -> str | None:
     if session.store is None or session.player is None:
         return None
     try:
-        count = await session.store.unread_count(session.player.id)
+        count = await session.store.messages.unread_count(session.player.id)
     except StoreError:
         return None
     if not count:
@@ -96,7 +96,7 @@ class MessageCentre:
     async def run(self) -> None:
         while True:
             try:
-                messages = await self.store.inbox(self.player.id, self.unread_only)
+                messages = await self.store.messages.inbox(self.player.id, self.unread_only)
             except StoreError as exc:
                 log.warning("message centre: %s", exc)
                 await unavailable(self.session)
@@ -156,7 +156,7 @@ class MessageCentre:
     async def read(self, msg: Message) -> None:
         if msg.unread:
             try:
-                await self.store.mark_read(self.player.id, msg.id)
+                await self.store.messages.mark_read(self.player.id, msg.id)
             except StoreError as exc:
                 log.warning("message centre: %s", exc)
         lines = wrap_body(msg.body, wide=self.session.terminal.charset.name == "utf8")
@@ -211,7 +211,7 @@ class MessageCentre:
                              "It cannot be brought back.", default=False):
             return False
         try:
-            await self.store.delete_message(self.player.id, msg.id)
+            await self.store.messages.delete(self.player.id, msg.id)
         except StoreError as exc:
             log.warning("message centre: %s", exc)
             self.say(UNAVAILABLE, theme.WARNING)
@@ -236,7 +236,7 @@ class MessageCentre:
         header(session, "Message Centre")
         screen.put(2, 2, "Write a message", theme.TITLE)
         status_line(session, "Enter accepts · Esc abandons")
-        limits = self.store.limits
+        limits = self.store.core.limits
         while to is None:
             name = await read_line(session, 4, 2, "To:      ", limits.alias,
                                    ask_to_cancel=ABANDON_QUESTION)
@@ -266,7 +266,7 @@ class MessageCentre:
             self.say("Message abandoned.")
             return
         try:
-            await self.store.send_message(self.player.id, to, subject, body)
+            await self.store.messages.send(self.player.id, to, subject, body)
         except (UnknownPlayer, MessageRefused) as exc:
             self.say(f"Not sent: {exc}.", theme.WARNING)
             return
@@ -279,8 +279,8 @@ class MessageCentre:
     async def _recipient(self, name: str) -> tuple[str, str | None]:
         """(why not, None) or ("", the player's alias as they spell it) for a typed name."""
         try:
-            player_id = await self.store.recipient(name)
-            player = await self.store.player_by_id(player_id)
+            player_id = await self.store.messages.recipient(name)
+            player = await self.store.players.by_id(player_id)
         except UnknownPlayer as exc:
             return f"{str(exc)[:1].upper()}{str(exc)[1:]}", None
         except StoreError:

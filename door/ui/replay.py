@@ -279,7 +279,7 @@ async def replay_stored(session: Session, game_id: int, who: str, score: int) ->
     a record that cannot be read, or has no moves, is said so."""
     store = session.store  # the line came from it: None only if the door has none
     try:
-        record = await store.game_record(game_id) if store is not None else None
+        record = await store.scores.game_record(game_id) if store is not None else None
     except StoreError as exc:
         log.warning("replay: %s", exc)
         record = None

@@ -87,8 +87,8 @@ async def save_choice(session: Session, choice: TerminalChoice) -> str:
     if store is None or player is None:
         return "These settings last for this call."
     try:
-        await store.update_player_settings(player.id, charset=charset_code(choice.charset),
-                                           color=choice.color, rows=choice.rows)
+        await store.players.update_settings(player.id, charset=charset_code(choice.charset),
+                                            color=choice.color, rows=choice.rows)
     except Exception as exc:  # StoreUnavailable says why in plain words
         return f"Settings not kept for next time: {exc}"
     session.player = replace(player, charset=charset_code(choice.charset), color=choice.color,
@@ -210,7 +210,7 @@ async def cycle_mouse(session: Session) -> str:
     if store is None:
         return said + "  (For this call only.)"
     try:
-        await store.update_player_settings(player.id, mouse=choice)
+        await store.players.update_settings(player.id, mouse=choice)
     except Exception as exc:  # StoreUnavailable says why in plain words
         return f"{said}  Not kept for next time: {exc}"
     return said
@@ -229,7 +229,7 @@ async def toggle_watchable(session: Session) -> str:
     if store is None:
         return said + "  (For this call only.)"
     try:
-        await store.update_player_settings(player.id, watchable=watchable)
+        await store.players.update_settings(player.id, watchable=watchable)
     except Exception as exc:  # StoreUnavailable says why in plain words
         return f"{said}  Not kept for next time: {exc}"
     return said

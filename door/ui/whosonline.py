@@ -73,7 +73,7 @@ async def whos_online(session: Session) -> None:
                 note = "Who's online needs the database, which this door runs without."
             else:
                 try:
-                    nodes = as_seen_here(session, await session.store.online())
+                    nodes = as_seen_here(session, await session.store.online.nodes())
                 except StoreError as exc:
                     note = str(exc)
             draw(session, nodes, note)

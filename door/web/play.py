@@ -32,7 +32,7 @@ from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import WebSocketTerminal, serve_websocket
 from ..session import Caller, Session, SessionEnded
 from ..store import StoreError
-from ..store.accounts import SOURCE, Account, Accounts
+from ..store.accounts import SOURCE, Account
 from .assets import IMMUTABLE, REVALIDATE, Assets
 from .context import DOOR_KEY, STATIC, peer_of
 from .keys import keymap
@@ -176,9 +176,9 @@ async def _resumed(door: dict[str, Any], token: str) -> dict[str, Any] | None:
         return None
     handle, last = found
     try:
-        if not await Accounts(store).exists(handle):
+        if not await store.accounts.exists(handle):
             return None
-        player = await store.player(SOURCE, handle.lower(), handle)
+        player = await store.players.player(SOURCE, handle.lower(), handle)
     except StoreError as exc:
         log.warning("web: resuming %s: %s", handle, exc)
         return None
@@ -238,7 +238,7 @@ async def _replayed(door: dict[str, Any], game_id: int) -> tuple[Any, str, int |
     store = door["store"]
     if store is None:
         raise NotFound("This door runs without a database: no games are kept.")
-    record = await store.game_record(game_id)
+    record = await store.scores.game_record(game_id)
     if record is None or record.game not in gamelist.names():
         raise NotFound(f"No finished game {game_id} here.")
     board = await door["public"].deal(record.game, record.number)

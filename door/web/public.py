@@ -94,7 +94,7 @@ def entry_dict(entry: ScoreEntry, wins: dict[int, tuple[int, int, int]] | None =
 async def entry_dicts(store: Store, game: str, entries: list[ScoreEntry]
                       ) -> list[dict[str, Any]]:
     """A board's lines with each player's games won and lost and current streak."""
-    wins = await store.win_records(game, [e.player_id for e in entries])
+    wins = await store.scores.win_records(game, [e.player_id for e in entries])
     return [entry_dict(e, wins) for e in entries]
 
 
@@ -145,7 +145,7 @@ class PublicData:
 
         async def make() -> dict[str, Any]:
             source = board_source(tag) if tag else None
-            entries = await store.top(game, HALL_SIZE, source=source)
+            entries = await store.scores.top(game, HALL_SIZE, source=source)
             title = list_title(game, None) + (f" ({name})" if name else "")
             return {"game": game, "game_name": game_title(game), "title": title,
                     "rule": rule(game), "board": tag, "board_name": name,
@@ -159,7 +159,7 @@ class PublicData:
         store = self._need_store()
 
         async def make() -> dict[str, Any]:
-            entries = await store.number_board(game, number, HALL_SIZE)
+            entries = await store.scores.number_board(game, number, HALL_SIZE)
             return {"game": game, "game_name": game_title(game), "deal": number,
                     "title": list_title(game, number), "rule": rule(game),
                     "entries": await entry_dicts(store, game, entries)}
@@ -171,7 +171,7 @@ class PublicData:
         store = self._need_store()
 
         async def make() -> dict[str, Any]:
-            nodes = await store.online()
+            nodes = await store.online.nodes()
             now = datetime.now(UTC)
             servers = sorted({n.host for n in nodes})
             return {"servers": len(servers), "at": _when(now),

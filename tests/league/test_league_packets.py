@@ -41,12 +41,12 @@ async def play_the_day(home: Path, handle: str, pick: int) -> None:
     store = Store.from_settings(load_settings(home))
     await store.start()
     try:
-        player = await store.player("direct", handle.lower(), handle)
+        player = await store.players.player("direct", handle.lower(), handle)
         for i, game in enumerate(daily_games()):
             played = daily_game(game, day, moves=10 + 7 * pick + i, pick=pick)
             now = datetime.now(UTC)
-            await store.finish_game(player.id, played.record(), played.score,
-                                    str(played.status), False, now, now, daily_day=day)
+            await store.scores.finish_game(player.id, played.record(), played.score,
+                                           str(played.status), False, now, now, daily_day=day)
     finally:
         await store.close()
 

@@ -58,18 +58,18 @@ async def play_the_day(home: Path, handle: str, day: date, pick: int) -> None:
     """A caller of the board at ``home`` finishes each of the day's four challenges (the
     store call the game screens make; the screens are tested elsewhere)."""
     async with store_of(home) as store:
-        player = await store.player("direct", handle.lower(), handle)
+        player = await store.players.player("direct", handle.lower(), handle)
         for i, game in enumerate(daily_games()):
             played = daily_game(game, day, moves=12 + 5 * pick + i, pick=pick)
             now = datetime.now(UTC)
-            await store.finish_game(player.id, played.record(), played.score,
-                                    str(played.status), False, now, now, daily_day=day)
+            await store.scores.finish_game(player.id, played.record(), played.score,
+                                           str(played.status), False, now, now, daily_day=day)
 
 
 async def ladders(home: Path, day: date) -> dict[str, list[tuple[str, str, int]]]:
     async with store_of(home) as store:
         return {game: [(e.board, e.handle, e.score)
-                       for e in await store.league_ladder(game, day, 50)]
+                       for e in await store.league.ladder(game, day, 50)]
                 for game in daily_games()}
 
 

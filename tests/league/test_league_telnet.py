@@ -34,11 +34,11 @@ async def other_boards_played(home: Path) -> int:
     store = Store.from_settings(load_settings(home))
     await store.start()
     try:
-        await store.league_set_board("Far Away BBS", other.public, "peer")
+        await store.league.set_board("Far Away BBS", other.public, "peer")
         results = [signed(other, "Far Away BBS", handle, daily_game("montecarlo", DAY, 4 + p,
                                                                      pick=p), day=DAY)
                    for p, handle in enumerate(("Sam", "Kim"))]
-        await store.league_add([(r, False) for r in results])
+        await store.league.add([(r, False) for r in results])
         return max(r.score for r in results)
     finally:
         await store.close()

@@ -60,10 +60,10 @@ async def back_in(caller: PyteCaller) -> None:
 
 
 async def kept_actions(store: Store, handle: str) -> list[str] | None:
-    found = await store.find_players(handle)
+    found = await store.players.find(handle)
     if not found:
         return None
-    state = await store.load_resume(found[0].id, "auntmary")
+    state = await store.saves.load_resume(found[0].id, "auntmary")
     return None if state is None else state["actions"]
 
 

@@ -150,22 +150,22 @@ async def test_the_store_keeps_verifies_and_ranks_its_games(every_game: GameInfo
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'every.db'}", host="test-host")
     assert await store.start()
     try:
-        ann = await store.player("direct", "ann", "Ann")
+        ann = await store.players.player("direct", "ann", "Ann")
         game = played(info)
         now = datetime.now(UTC)
-        await store.finish_game(ann.id, game.record(), game.score, str(game.outcome), False,
-                                now - timedelta(minutes=2), now)
-        mine, count = await store.player_games(ann.id, 0, 10)   # "Your games": every game
+        await store.scores.finish_game(ann.id, game.record(), game.score, str(game.outcome), False,
+                                       now - timedelta(minutes=2), now)
+        mine, count = await store.scores.player_games(ann.id, 0, 10)   # "Your games": every game
         assert count == 1 and mine[0].record == game.record()
-        top = await store.top(info.name)
+        top = await store.scores.top(info.name)
         if info.hall.counts(str(game.outcome), False):
             assert [(e.alias, e.score) for e in top] == [("Ann", game.score)]
-            assert await store.game_record(top[0].game_id) == game.record()
+            assert await store.scores.game_record(top[0].game_id) == game.record()
         else:
             assert top == []
         with pytest.raises(RecordRejected):              # a score its moves do not make
-            await store.finish_game(ann.id, game.record(), game.score + 1,
-                                    str(game.outcome), False, now, now)
+            await store.scores.finish_game(ann.id, game.record(), game.score + 1,
+                                           str(game.outcome), False, now, now)
         public = PublicData(settings, store)
         hall = await public.hall(info.name)
         page = hall_page("Test Door", hall)

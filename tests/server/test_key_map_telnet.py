@@ -12,7 +12,6 @@ from serverhelp import SSHCaller, call, open_game, running, signup, to_menu
 from door import gamelist
 from door.config import load_settings
 from door.store import Store
-from door.store.accounts import Accounts
 from door.ui.keymap import HELP, SHARED
 
 CLOSED = "other keys: back"  # the map's footer
@@ -132,7 +131,7 @@ async def test_a_resize_closes_the_map_and_the_game_redraws_whole(door_home: Pat
     store = Store(load_settings(door_home).database_url)
     try:
         await store.start()
-        await Accounts(store).signup("Rosa", "r0sa-pw")
+        await store.accounts.signup("Rosa", "r0sa-pw")
     finally:
         await store.close()
     async with running(door_home) as ports:

@@ -11,7 +11,6 @@ from serverhelp import call, configure, login, running, to_menu
 
 from door.config import load_settings
 from door.store import Store
-from door.store.accounts import Accounts
 
 PASSWORD = "secret1"
 
@@ -21,7 +20,7 @@ async def make_players(home: Path, *handles: str) -> None:
     try:
         await store.start()
         for handle in handles:
-            await Accounts(store).signup(handle, PASSWORD)
+            await store.accounts.signup(handle, PASSWORD)
     finally:
         await store.close()
 
@@ -30,8 +29,8 @@ async def inbox(home: Path, handle: str) -> list[tuple[str, str, str]]:
     """(sender, subject, body) of ``handle``'s messages, newest first."""
     store = Store(load_settings(home).database_url)
     try:
-        (player,) = await store.find_players(handle)
-        return [(m.sender, m.subject, m.body) for m in await store.inbox(player.id)]
+        (player,) = await store.players.find(handle)
+        return [(m.sender, m.subject, m.body) for m in await store.messages.inbox(player.id)]
     finally:
         await store.close()
 

@@ -31,7 +31,7 @@ def hub(door_home: Path) -> Path:
 async def players(home: Path) -> list:
     store = Store.from_settings(load_settings(home))
     try:
-        return await store.players()
+        return await store.players.all()
     finally:
         await store.close()
 

@@ -50,10 +50,10 @@ async def test_sigterm_saves_the_game_and_stops(door_home: Path) -> None:
 
     store = Store(load_settings(door_home).database_url)
     try:
-        (player,) = await store.find_players("Pia")
-        state = await store.load_resume(player.id, "montecarlo")
+        (player,) = await store.players.find("Pia")
+        state = await store.saves.load_resume(player.id, "montecarlo")
         assert state is not None, "the game in progress must be in the resume slot"
-        assert await store.online() == []  # every node left the who's-online table
+        assert await store.online.nodes() == []  # every node left the who's-online table
     finally:
         await store.close()
     log = (door_home / "data" / "reussite.log").read_text(encoding="utf-8")

@@ -11,7 +11,6 @@ from serverhelp import SSHCaller, open_game, running, to_menu
 
 from door.config import load_settings
 from door.store import Store
-from door.store.accounts import Accounts
 
 
 def words(text: str) -> str:
@@ -36,7 +35,7 @@ async def test_a_window_that_shrinks_and_grows_back(door_home: Path) -> None:
     store = Store(load_settings(door_home).database_url)
     try:
         await store.start()
-        await Accounts(store).signup("Dora", "d0ra-pw")
+        await store.accounts.signup("Dora", "d0ra-pw")
     finally:
         await store.close()
     async with running(door_home) as ports:

@@ -32,7 +32,6 @@ from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
 from door.net.ssh import HOST_KEY_NAME
 from door.store import Store
-from door.store.accounts import Accounts
 from door.ui.montecarlo_screen import cell_origin
 from door.ui.still_winnable import CANNOT
 
@@ -43,7 +42,7 @@ async def make_account(home: Path, handle: str, password: str) -> None:
     store = Store(load_settings(home).database_url)
     try:
         assert await store.start()
-        await Accounts(store).signup(handle, password)
+        await store.accounts.signup(handle, password)
     finally:
         await store.close()
 
@@ -99,8 +98,8 @@ async def test_cp437_when_the_caller_saved_it(door_home: Path) -> None:
     await make_account(door_home, "Olga", "olga-pw")
     store = Store(load_settings(door_home).database_url)
     try:
-        (player,) = await store.find_players("Olga")
-        await store.update_player_settings(player.id, charset="cp437+g")
+        (player,) = await store.players.find("Olga")
+        await store.players.update_settings(player.id, charset="cp437+g")
     finally:
         await store.close()
     async with running(door_home) as ports:

@@ -16,7 +16,6 @@ from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
 from door.net.telnet import TelnetTerminal
 from door.store import Store
-from door.store.accounts import Accounts
 from door.ui.montecarlo_screen import cell_origin
 
 NUMBER = 11982
@@ -47,7 +46,7 @@ async def test_signup_then_login_then_a_move_then_quit(door_home: Path) -> None:
 
     store = Store(load_settings(door_home).database_url)
     try:
-        accounts = Accounts(store)
+        accounts = store.accounts
         assert await accounts.exists("aLiCe")
         assert await accounts.login("alice", "tulips4me") is not None
         assert await accounts.login("alice", "tulips4m") is None

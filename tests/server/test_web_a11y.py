@@ -37,14 +37,14 @@ async def audit(page: Any) -> list[str]:
 async def a_stored_game(home: Path) -> int:
     store = await open_store(load_settings(home))
     try:
-        player = await store.player("direct", "ann", "Ann")
+        player = await store.players.player("direct", "ann", "Ann")
         game = MonteCarlo.new(NUMBER)
         while game.legal_moves():
             game.play(game.legal_moves()[0])
         ended = datetime.now(UTC)
-        await store.finish_game(player.id, game.record(), game.score, game.status.value,
-                                False, ended - timedelta(minutes=3), ended)
-        return (await store.top("montecarlo", 1))[0].game_id
+        await store.scores.finish_game(player.id, game.record(), game.score, game.status.value,
+                                       False, ended - timedelta(minutes=3), ended)
+        return (await store.scores.top("montecarlo", 1))[0].game_id
     finally:
         await store.close()
 

@@ -19,6 +19,7 @@ from door.config import load_settings
 from door.gamelist import daily_deal, daily_games
 from door.games.montecarlo import MonteCarlo
 from door.store import Store
+from door.store.scores import Scores
 from door.store.visit import open_store
 from door.web.public import Cache
 
@@ -36,11 +37,11 @@ def played(number: int = NUMBER) -> MonteCarlo:
 
 async def score(store: Store, source: str, alias: str, number: int = NUMBER) -> int:
     """A player of ``source`` with a finished Monte Carlo game on deal ``number``."""
-    player = await store.player(source, alias.lower(), alias)
+    player = await store.players.player(source, alias.lower(), alias)
     game = played(number)
     ended = datetime.now(UTC)
-    await store.finish_game(player.id, game.record(), game.score, game.status.value, False,
-                            ended - timedelta(minutes=3), ended)
+    await store.scores.finish_game(player.id, game.record(), game.score, game.status.value, False,
+                                   ended - timedelta(minutes=3), ended)
     return game.score
 
 
@@ -148,12 +149,12 @@ async def test_the_deal_form_goes_to_the_deal_without_javascript(door_home: Path
 
 async def test_pages_are_cached_a_few_seconds(door_home: Path, monkeypatch) -> None:
     calls = []
-    top = Store.top
+    top = Scores.top
 
     async def counted(self, *args, **kw):
         calls.append(args)
         return await top(self, *args, **kw)
-    monkeypatch.setattr(Store, "top", counted)
+    monkeypatch.setattr(Scores, "top", counted)
     configure(door_home, cache_seconds=300)
     async with running(door_home, ssh=False, web=True) as ports:
         answers = await asyncio.gather(*(get(ports.web, "/halloffame/auntmary")
@@ -305,14 +306,15 @@ async def test_the_daily_page_shows_the_month_as_the_door_does(door_home: Path,
     monkeypatch.setattr(daily_status, "CLOCK", lambda: datetime(2031, 5, 17, 8, 0, tzinfo=UTC))
     store = await open_store(load_settings(door_home))
     try:
-        ann = await store.player("direct", "ann", "<i>Ann</i>")
-        bob = await store.player("direct", "bob", "Bob")
+        ann = await store.players.player("direct", "ann", "<i>Ann</i>")
+        bob = await store.players.player("direct", "bob", "Bob")
         for player, day in [(ann, 15), (ann, 16), (ann, 17), (bob, 17), (bob, -1)]:
             when = DAY + timedelta(days=day - 17) if day > 0 else DAY - timedelta(days=17)
             game = played(daily_deal(when, "montecarlo").number)   # April's: not this month
             ended = datetime(when.year, when.month, when.day, 9, 0, tzinfo=UTC)
-            await store.finish_game(player.id, game.record(), game.score, game.status.value,
-                                    False, ended - timedelta(minutes=3), ended, daily_day=when)
+            await store.scores.finish_game(player.id, game.record(), game.score, game.status.value,
+                                           False, ended - timedelta(minutes=3), ended,
+                                           daily_day=when)
     finally:
         await store.close()
     async with running(door_home, ssh=False, web=True) as ports:

@@ -31,12 +31,12 @@ def finished(number: int) -> MonteCarlo:
 
 async def store_games(store: Store, alias: str, games: list[MonteCarlo],
                       source: str = "direct") -> None:
-    player = await store.player(source, alias.lower(), alias)
+    player = await store.players.player(source, alias.lower(), alias)
     ended = datetime.now(UTC) - timedelta(hours=len(games))
     for game in games:
         ended += timedelta(minutes=30)
-        await store.finish_game(player.id, game.record(), game.score, game.status.value,
-                                False, ended - timedelta(minutes=3), ended)
+        await store.scores.finish_game(player.id, game.record(), game.score, game.status.value,
+                                       False, ended - timedelta(minutes=3), ended)
 
 
 async def test_halls_show_won_lost_streak_and_a_replay_link(door_home: Path) -> None:
@@ -47,7 +47,7 @@ async def test_halls_show_won_lost_streak_and_a_replay_link(door_home: Path) -> 
         assert [g.status.value for g in games] == ["won", "lost", "won", "won"]
         await store_games(store, "Ann", games)  # in this order
         await store_games(store, "Pat@XA", [games[1]], source="board:XA")
-        tops = await store.top("montecarlo", 10)
+        tops = await store.scores.top("montecarlo", 10)
     finally:
         await store.close()
     ann = next(e for e in tops if e.alias == "Ann")

@@ -64,7 +64,7 @@ async def test_two_workers_share_port_nodes_and_who_is_online(door_home: Path) -
             await to_menu(caller, timeout=WAIT)
         store = Store(load_settings(door_home).database_url)
         try:
-            rows = await store.online()
+            rows = await store.online.nodes()
         finally:
             await store.close()
         assert sorted(row.node for row in rows) == [1, 2], rows  # never two node 1s
@@ -120,10 +120,10 @@ async def test_sigterm_stops_every_worker_with_games_saved(door_home: Path) -> N
     store = Store(load_settings(door_home).database_url)
     try:
         for worker in callers:
-            (player,) = await store.find_players(f"Sam{worker}")
-            state = await store.load_resume(player.id, "montecarlo")
+            (player,) = await store.players.find(f"Sam{worker}")
+            state = await store.saves.load_resume(player.id, "montecarlo")
             assert state is not None and len(state["actions"]) == 1, worker
-        assert await store.online() == []
+        assert await store.online.nodes() == []
     finally:
         await store.close()
     assert "supervisor: all workers stopped" in log_text(door_home)
@@ -173,8 +173,8 @@ async def test_the_workers_stop_when_the_supervisor_is_killed(door_home: Path) -
             await asyncio.sleep(0.1)
     store = Store(load_settings(door_home).database_url)
     try:
-        (player,) = await store.find_players("Orphan")
-        assert await store.load_resume(player.id, "montecarlo") is not None
+        (player,) = await store.players.find("Orphan")
+        assert await store.saves.load_resume(player.id, "montecarlo") is not None
     finally:
         await store.close()
 

@@ -14,7 +14,6 @@ from workerhelp import one_per_worker, serving
 
 from door.config import load_settings
 from door.store import Store
-from door.store.accounts import Accounts
 
 LOCKED = "Too many failed logins on that handle"
 
@@ -23,7 +22,7 @@ async def make_account(home: Path, handle: str, password: str) -> None:
     store = Store(load_settings(home).database_url)
     try:
         await store.start()
-        await Accounts(store).signup(handle, password)
+        await store.accounts.signup(handle, password)
     finally:
         await store.close()
 

@@ -24,19 +24,19 @@ def record_for(number: int):
 
 async def session(store: Store, worker: int, index: int, rounds: int, shared_id: int,
                   errors: list[str]) -> int:
-    me = await store.player("direct", f"w{worker}s{index}", f"W{worker}S{index}")
+    me = await store.players.player("direct", f"w{worker}s{index}", f"W{worker}S{index}")
     done = 0
     for r in range(rounds):
         game = record_for(1000 + worker * 100 + index * 10 + r)
         now = datetime.now(UTC)
         try:
-            await store.finish_game(shared_id, game.record(), game.score, str(game.status),
-                                    False, now, now)
-            await store.claim_resume(me.id, "montecarlo", {"round": r})
-            await store.save_named(me.id, "anciento", f"round {r}", {"round": r})
-            await store.send_message(me.id, "hub", f"round {r}", f"from {me.alias}")
+            await store.scores.finish_game(shared_id, game.record(), game.score, str(game.status),
+                                           False, now, now)
+            await store.saves.claim_resume(me.id, "montecarlo", {"round": r})
+            await store.saves.save_named(me.id, "anciento", f"round {r}", {"round": r})
+            await store.messages.send(me.id, "hub", f"round {r}", f"from {me.alias}")
             # Pairs of sessions in different processes write to each other at once.
-            await store.send_message(me.id, f"W{worker ^ 1}S{index}", f"round {r}", "hi")
+            await store.messages.send(me.id, f"W{worker ^ 1}S{index}", f"round {r}", "hi")
             done += 1
         except Exception as exc:  # every error is a failure of the test: report it
             errors.append(f"{type(exc).__name__}: {exc}")
@@ -45,7 +45,7 @@ async def session(store: Store, worker: int, index: int, rounds: int, shared_id:
 
 async def main(url: str, worker: int, sessions: int, rounds: int) -> int:
     store = Store(url, limits=Limits(messages_per_hour=10_000, named_saves=1000))
-    shared = await store.player("direct", "shared", "Shared")
+    shared = await store.players.player("direct", "shared", "Shared")
     errors: list[str] = []
     done = await asyncio.gather(*(session(store, worker, i, rounds, shared.id, errors)
                                   for i in range(sessions)))

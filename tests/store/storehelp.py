@@ -42,7 +42,7 @@ async def insert_game(store: Store, player_id: int, game: str, score: int, *,
     from door.store import queries
 
     ended = ended or datetime(2026, 1, 1, tzinfo=UTC)
-    async with store.engine.begin() as conn:
+    async with store.core.engine.begin() as conn:
         result = await conn.execute(GameRow.__table__.insert().values(
             player_id=player_id, game=game, number=number, options={}, moves=[], score=score,
             status=status, cheater=cheater, hof=queries.counts_for_hall(game, status, cheater),

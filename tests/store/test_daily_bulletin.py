@@ -29,13 +29,13 @@ def seed(home: Path) -> tuple[int, int]:
             scores = []
             for alias, days, moves in (("Ann", (DAY - timedelta(days=1), DAY), 6),
                                        ("Bob", (DAY,), 2)):
-                player = await store.player("direct", alias.lower(), alias)
+                player = await store.players.player("direct", alias.lower(), alias)
                 for day in days:
                     game = played_game("montecarlo", daily_deal(day, "montecarlo").number,
                                        moves)
                     at = datetime.combine(day, datetime.min.time(), UTC) + timedelta(hours=9)
-                    await store.finish_game(player.id, game.record(), game.score,
-                                            str(game.status), False, at, at, daily_day=day)
+                    await store.scores.finish_game(player.id, game.record(), game.score,
+                                                   str(game.status), False, at, at, daily_day=day)
                 scores.append(game.score)
             return scores[0], scores[1]
         finally:

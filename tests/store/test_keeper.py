@@ -25,18 +25,18 @@ def follow(game: Any, player_id: int, told: list[str | None] | None = None) -> K
 
 
 async def test_moves_are_written_as_they_are_played(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
-    keeper = GameKeeper(store, every_s=0.1)
+    ann = await store.players.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store.saves, every_s=0.1)
     game = played_game("auntmary", 5, 0)
     kept = keeper.start(follow(game, ann.id))
     assert await keeper.claim_of(kept) is not None
-    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == []
+    assert (await store.saves.load_resume(ann.id, "auntmary"))["actions"] == []
     for move in game.legal_moves()[:1]:
         game.play(move)
         keeper.changed(kept)
 
     async def written() -> bool:
-        state = await store.load_resume(ann.id, "auntmary")
+        state = await store.saves.load_resume(ann.id, "auntmary")
         return len(state["actions"]) == len(game.actions)
     await until(written, "the move written")
     assert not kept.dirty
@@ -44,23 +44,23 @@ async def test_moves_are_written_as_they_are_played(store: Store) -> None:
 
 
 async def test_flush_writes_now_and_close_leaves_nothing_behind(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
-    keeper = GameKeeper(store, every_s=3600)  # never by itself in this test
+    ann = await store.players.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store.saves, every_s=3600)  # never by itself in this test
     game = played_game("montecarlo", 9, 0)
     kept = keeper.start(follow(game, ann.id))
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
     assert await keeper.flush(kept)
-    assert (await store.load_resume(ann.id, "montecarlo"))["actions"] == game.actions
+    assert (await store.saves.load_resume(ann.id, "montecarlo"))["actions"] == game.actions
     game.play(game.legal_moves()[0])
     keeper.changed(kept)
     assert await keeper.close() == 0
-    assert (await store.load_resume(ann.id, "montecarlo"))["actions"] == game.actions
+    assert (await store.saves.load_resume(ann.id, "montecarlo"))["actions"] == game.actions
 
 
 async def test_a_game_another_visit_claimed_is_not_written_again(store: Store) -> None:
-    ann = await store.player("bbs", "17", "Ann")
-    stale_keeper, keeper = GameKeeper(store, every_s=3600), GameKeeper(store, every_s=3600)
+    ann = await store.players.player("bbs", "17", "Ann")
+    stale_keeper, keeper = GameKeeper(store.saves, every_s=3600), GameKeeper(store.saves, every_s=3600)
     old = played_game("mariant", 3, 2)
     stale = stale_keeper.start(follow(old, ann.id))
     await stale_keeper.claim_of(stale)
@@ -70,7 +70,7 @@ async def test_a_game_another_visit_claimed_is_not_written_again(store: Store) -
     stale_keeper.changed(stale)
     assert not await stale_keeper.flush(stale) or stale.refused
     assert stale.refused
-    assert (await store.load_resume(ann.id, "mariant"))["number"] == 4
+    assert (await store.saves.load_resume(ann.id, "mariant"))["number"] == 4
     await stale_keeper.close()
     await keeper.close()
 
@@ -79,15 +79,15 @@ async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Sto
     """A caller who hangs up while the database is slow and calls straight back gets the
     game as they left it (from this process's keeper), and the ended visit's late write
     cannot come after the new visit's claim."""
-    ann = await store.player("direct", "ann", "Ann")
-    keeper = GameKeeper(store, every_s=3600)  # nothing written by itself: "slow"
+    ann = await store.players.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store.saves, every_s=3600)  # nothing written by itself: "slow"
     game = played_game("auntmary", 12, 0)
     ended = keeper.start(follow(game, ann.id))
     await keeper.claim_of(ended)
     for _ in range(3):
         game.play(game.legal_moves()[0])
         keeper.changed(ended)
-    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == []
+    assert (await store.saves.load_resume(ann.id, "auntmary"))["actions"] == []
     state = keeper.unwritten(ann.id, "auntmary")
     assert state is not None and state["actions"] == game.actions
     assert keeper.unwritten(ann.id, "mariant") is None
@@ -99,7 +99,7 @@ async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Sto
     resumed.play(resumed.legal_moves()[0])
     keeper.changed(again)
     assert await keeper.flush()
-    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == resumed.actions
+    assert (await store.saves.load_resume(ann.id, "auntmary"))["actions"] == resumed.actions
     await keeper.close()
 
 
@@ -107,10 +107,10 @@ async def test_a_new_visit_resumes_what_an_ended_visit_left_unwritten(store: Sto
 async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'reussite.db'}")
     assert await store.start()
-    ann = await store.player("direct", "ann", "Ann")
+    ann = await store.players.player("direct", "ann", "Ann")
     disk = {"full": False, "refused": 0}
 
-    @event.listens_for(store.engine.sync_engine, "before_cursor_execute")
+    @event.listens_for(store.core.engine.sync_engine, "before_cursor_execute")
     def _write(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if disk["full"] and statement.lstrip().upper().startswith(("INSERT", "UPDATE",
                                                                     "DELETE")):
@@ -118,7 +118,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
             raise sqlite3.OperationalError("database or disk is full")  # SQLite's ENOSPC
 
     told: list[str | None] = []
-    keeper = GameKeeper(store, every_s=0.1)
+    keeper = GameKeeper(store.saves, every_s=0.1)
     game = played_game("auntmary", 5, 3)
     kept = keeper.start(follow(game, ann.id, told))
     await keeper.claim_of(kept)
@@ -137,7 +137,7 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     assert await keeper.claim_of(at_end) is None  # the disk is full
     keeper.forget(at_end)  # as a screen does at the end
     with pytest.raises(StoreUnavailable, match="no space left"):
-        await keeper.finish("Ann's Monte Carlo #11", lambda: store.finish_game(
+        await keeper.finish("Ann's Monte Carlo #11", lambda: store.scores.finish_game(
             ann.id, finished.record(), finished.score, str(finished.status), False, now, now))
     tries = disk["refused"]
     await until(lambda: disk["refused"] >= tries + 3, "three more tries refused")
@@ -145,9 +145,9 @@ async def test_a_full_disk_loses_nothing_once_space_returns(tmp_path: Path) -> N
     disk["full"] = False  # space is back
     await until(lambda: keeper.waiting == 0, "every game written")
     assert told[2:] == [None, None]  # and each caller told it is over
-    assert (await store.load_resume(ann.id, "auntmary"))["actions"] == game.actions
-    assert (await store.load_resume(ann.id, "mariant"))["actions"] == later.actions
-    assert [e.number for e in await store.top("montecarlo")] == [11]
+    assert (await store.saves.load_resume(ann.id, "auntmary"))["actions"] == game.actions
+    assert (await store.saves.load_resume(ann.id, "mariant"))["actions"] == later.actions
+    assert [e.number for e in await store.scores.top("montecarlo")] == [11]
     await keeper.close()
     await store.close()
 

@@ -24,7 +24,7 @@ async def board_players(store: Store) -> dict[str, int]:
     ids = {}
     for source, user, alias in (("board:XA", "pat", "Pat@XA"), ("board:YB", "pat", "Pat@YB"),
                                 ("direct", "pat", "Pat"), ("bbs", "12", "Dexter")):
-        ids[alias] = (await store.player(source, user, alias)).id
+        ids[alias] = (await store.players.player(source, user, alias)).id
     return ids
 
 
@@ -35,13 +35,13 @@ async def test_each_boards_players_and_their_hall_of_fame(store: Store) -> None:
     await insert_game(store, ids["Pat@YB"], "montecarlo", 50, number=8, ended=DAY)
     await insert_game(store, ids["Pat"], "montecarlo", 40, number=9,
                       ended=DAY - timedelta(days=1))
-    top = await store.top("montecarlo")
+    top = await store.scores.top("montecarlo")
     assert [(e.rank, e.alias, e.source) for e in top] == [
         (1, "Pat@YB", "board:YB"), (2, "Pat", "direct"), (3, "Pat@XA", "board:XA")]
-    only_xa = await store.top("montecarlo", source="board:XA")
+    only_xa = await store.scores.top("montecarlo", source="board:XA")
     assert [(e.rank, e.alias, e.score) for e in only_xa] == [(1, "Pat@XA", 30)]
-    await store.node_heartbeat(3, ids["Pat@XA"], "Monte Carlo")
-    seen = await store.activity_by_source(DAY - timedelta(hours=1))
+    await store.online.heartbeat(3, ids["Pat@XA"], "Monte Carlo")
+    seen = await store.online.activity_by_source(DAY - timedelta(hours=1))
     assert (seen["board:XA"].players, seen["board:XA"].games, seen["board:XA"].online) == \
         (1, 1, 1)
     assert (seen["board:YB"].players, seen["board:YB"].games, seen["board:YB"].online) == \
@@ -51,9 +51,10 @@ async def test_each_boards_players_and_their_hall_of_fame(store: Store) -> None:
 
 async def test_a_message_to_handle_at_tag_reaches_that_boards_player(store: Store) -> None:
     ids = await board_players(store)
-    await store.send_message(ids["Dexter"], "pat@yb", "hi", "hello Pat of YB")
-    assert [m.subject for m in await store.inbox(ids["Pat@YB"])] == ["hi"]
-    assert await store.inbox(ids["Pat@XA"]) == [] and await store.inbox(ids["Pat"]) == []
+    await store.messages.send(ids["Dexter"], "pat@yb", "hi", "hello Pat of YB")
+    assert [m.subject for m in await store.messages.inbox(ids["Pat@YB"])] == ["hi"]
+    assert await store.messages.inbox(ids["Pat@XA"]) == []
+    assert await store.messages.inbox(ids["Pat"]) == []
 
 
 @pytest.fixture
@@ -80,7 +81,7 @@ def seed_home(home: Path) -> None:
         await insert_game(store, ids["Pat@YB"], "montecarlo", 50, number=8, ended=now)
         await insert_game(store, ids["Pat@YB"], "montecarlo", 20, number=9,
                           ended=now - timedelta(days=3))
-        await store.player("board:ZZ", "old", "Old@ZZ")  # a board since removed
+        await store.players.player("board:ZZ", "old", "Old@ZZ")  # a board since removed
         await store.close()
     asyncio.run(seed())
 

@@ -42,7 +42,7 @@ async def busy_door(door_home: Path) -> AsyncIterator[tuple[Store, int, Path]]:
 async def test_a_game_opens_while_another_process_holds_the_write_lock(busy_door) -> None:
     store, port, db = busy_door
     caller = await TelnetCaller.at_menu(port)
-    guest = (await store.player("direct", "guest", "Guest")).id
+    guest = (await store.players.player("direct", "guest", "Guest")).id
     holder = sqlite3.connect(db, isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")  # another process sitting on the write lock
@@ -50,17 +50,17 @@ async def test_a_game_opens_while_another_process_holds_the_write_lock(busy_door
         await caller.wait_for("Game number:")
         caller.send("\r")
         await caller.wait_for("Score")  # the board, drawn with the database still locked
-        assert await store.load_resume(guest, "montecarlo") is None  # reads never wait
-        assert [n.activity for n in await store.online()] == ["main menu"]
+        assert await store.saves.load_resume(guest, "montecarlo") is None  # reads never wait
+        assert [n.activity for n in await store.online.nodes()] == ["main menu"]
     finally:
         holder.execute("ROLLBACK")
         holder.close()
 
     async def claimed() -> bool:
-        return await store.load_resume(guest, "montecarlo") is not None
+        return await store.saves.load_resume(guest, "montecarlo") is not None
 
     async def playing() -> bool:
-        return [n.activity for n in await store.online()] == ["Playing Monte Carlo"]
+        return [n.activity for n in await store.online.nodes()] == ["Playing Monte Carlo"]
 
     await until(claimed, "the resume slot claimed once the lock went")
     await until(playing, "who's online written once the lock went")
@@ -76,8 +76,8 @@ async def test_a_game_started_on_a_locked_database_is_written_once_it_is_free(
     db = tmp_path / "reussite.db"
     store = Store(f"sqlite+aiosqlite:///{db}", busy_timeout=WAIT * 4)
     assert await store.start()
-    ann = await store.player("direct", "ann", "Ann")
-    keeper = GameKeeper(store, every_s=0.1)
+    ann = await store.players.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store.saves, every_s=0.1)
     game = played_game("montecarlo", 7, 0)
     holder = sqlite3.connect(db, isolation_level=None)
     try:
@@ -92,7 +92,7 @@ async def test_a_game_started_on_a_locked_database_is_written_once_it_is_free(
     assert await keeper.claim_of(kept) is not None
 
     async def written() -> bool:
-        state = await store.load_resume(ann.id, "montecarlo")
+        state = await store.saves.load_resume(ann.id, "montecarlo")
         return state is not None and state["actions"] == game.actions
 
     await until(written, "the claim, then the move, written")
@@ -103,8 +103,8 @@ async def test_a_game_started_on_a_locked_database_is_written_once_it_is_free(
 async def test_a_finished_game_leaves_no_slot_behind_its_claim(store: Store) -> None:
     """The end of a game waits for the claim made as it began (as the game screen does), so
     a claim still under way cannot land after the finished game emptied the slot."""
-    ann = await store.player("direct", "ann", "Ann")
-    keeper = GameKeeper(store, every_s=3600)
+    ann = await store.players.player("direct", "ann", "Ann")
+    keeper = GameKeeper(store.saves, every_s=3600)
     game = played_game("montecarlo", 11, 0)
     kept = keeper.start(KeptGame(ann.id, game.name, game.to_json))
     while game.legal_moves():
@@ -112,39 +112,39 @@ async def test_a_finished_game_leaves_no_slot_behind_its_claim(store: Store) -> 
     owner = await keeper.claim_of(kept)
     keeper.forget(kept)
     now = datetime.now(UTC)
-    await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
-                            now, now, resume_owner=owner)
-    assert await store.load_resume(ann.id, "montecarlo") is None
+    await store.scores.finish_game(ann.id, game.record(), game.score, str(game.status), False,
+                                   now, now, resume_owner=owner)
+    assert await store.saves.load_resume(ann.id, "montecarlo") is None
     assert await keeper.close() == 0
 
 
 async def test_activities_are_written_in_the_background_newest_first(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
-    await store.node_heartbeat(1, ann.id, "main menu", "call-1")
-    await store.node_heartbeat(2, None, "main menu", "call-2")  # log-ins make the rows
-    store.node_activity(1, ann.id, "Hall of Fame", "call-1")
-    store.node_activity(2, None, "logging in", "call-2")
-    store.node_activity(1, ann.id, "Playing Aunt Mary", "call-1")  # the newest wins
+    ann = await store.players.player("direct", "ann", "Ann")
+    await store.online.heartbeat(1, ann.id, "main menu", "call-1")
+    await store.online.heartbeat(2, None, "main menu", "call-2")  # log-ins make the rows
+    store.online.activity(1, ann.id, "Hall of Fame", "call-1")
+    store.online.activity(2, None, "logging in", "call-2")
+    store.online.activity(1, ann.id, "Playing Aunt Mary", "call-1")  # the newest wins
 
     async def both() -> bool:
-        return [(n.node, n.activity) for n in await store.online()] == [
+        return [(n.node, n.activity) for n in await store.online.nodes()] == [
             (1, "Playing Aunt Mary"), (2, "logging in")]
 
     await until(both, "both nodes' activities written")
-    store.node_activity(2, None, "main menu", "call-2")
-    await store.node_leave(2, "call-2")  # the call hangs up at once: its activity is not
-    store.node_activity(1, ann.id, "Message Centre", "call-1")  # written after it
+    store.online.activity(2, None, "main menu", "call-2")
+    await store.online.leave(2, "call-2")  # the call hangs up at once: its activity is not
+    store.online.activity(1, ann.id, "Message Centre", "call-1")  # written after it
 
     async def one() -> bool:
-        return [(n.node, n.activity) for n in await store.online()] == [
+        return [(n.node, n.activity) for n in await store.online.nodes()] == [
             (1, "Message Centre")]
 
     await until(one, "node 2 gone, node 1's newest activity written")
-    store.node_activity(2, None, "Hall of Fame", "call-2")  # a late one of the call gone:
-    store.node_activity(1, ann.id, "Daily Challenge", "call-1")  # its row stays gone
+    store.online.activity(2, None, "Hall of Fame", "call-2")  # a late one of the call gone:
+    store.online.activity(1, ann.id, "Daily Challenge", "call-1")  # its row stays gone
 
     async def still_one() -> bool:
-        return [(n.node, n.activity) for n in await store.online()] == [
+        return [(n.node, n.activity) for n in await store.online.nodes()] == [
             (1, "Daily Challenge")]
 
     await until(still_one, "node 1's activity written, node 2 not brought back")
@@ -154,25 +154,25 @@ async def test_a_late_claim_of_a_call_taken_over_is_refused(store: Store) -> Non
     """A claim waits for its turn in the background: if its process hangs meanwhile and a
     newer call of the player takes over (removing the old call's who's-online row), the
     claim, landing when the process wakes, must not replace the newer call's game."""
-    ann = await store.player("direct", "ann", "Ann")
-    await store.node_heartbeat(1, ann.id, "Playing Monte Carlo", "first")
-    await store.node_heartbeat(2, ann.id, "main menu", "second")
-    assert await store.claim_resume(ann.id, "montecarlo", {"n": 1}, call="first") is not None
-    await store.node_leave(1, "first")  # the takeover: the silent call's row removed
-    assert await store.claim_resume(ann.id, "montecarlo", {"n": 2}, call="second") is not None
-    store.node_activity(1, ann.id, "Playing Monte Carlo", "first")  # queued before it hung
-    await until(lambda: store._activity_writer is None or store._activity_writer.done(),
+    ann = await store.players.player("direct", "ann", "Ann")
+    await store.online.heartbeat(1, ann.id, "Playing Monte Carlo", "first")
+    await store.online.heartbeat(2, ann.id, "main menu", "second")
+    assert await store.saves.claim_resume(ann.id, "montecarlo", {"n": 1}, call="first") is not None
+    await store.online.leave(1, "first")  # the takeover: the silent call's row removed
+    assert await store.saves.claim_resume(ann.id, "montecarlo", {"n": 2}, call="second") is not None
+    store.online.activity(1, ann.id, "Playing Monte Carlo", "first")  # queued before it hung
+    await until(lambda: store.online._activity_writer is None or store.online._activity_writer.done(),
                 "the hung call's last activity written")
-    assert await store.claim_resume(ann.id, "montecarlo", {"n": 3}, call="first") is None
-    assert await store.load_resume(ann.id, "montecarlo") == {"n": 2}
+    assert await store.saves.claim_resume(ann.id, "montecarlo", {"n": 3}, call="first") is None
+    assert await store.saves.load_resume(ann.id, "montecarlo") == {"n": 2}
 
-    keeper = GameKeeper(store, every_s=3600)
+    keeper = GameKeeper(store.saves, every_s=3600)
     game = played_game("montecarlo", 5, 0)
     late = keeper.start(KeptGame(ann.id, game.name, game.to_json, call="first"))
     assert await keeper.claim_of(late) is None and late.refused
-    assert await keeper.flush() and await store.load_resume(ann.id, "montecarlo") == {"n": 2}
+    assert await keeper.flush() and await store.saves.load_resume(ann.id, "montecarlo") == {"n": 2}
     await keeper.close()
 
-    await store.node_leave(2, "second")  # no call of Ann listed: a call whose row was never
-    assert await store.claim_resume(ann.id, "montecarlo", {"n": 4}, call="third")  # written
-    assert await store.load_resume(ann.id, "montecarlo") == {"n": 4}
+    await store.online.leave(2, "second")  # no call of Ann listed: a call whose row was never
+    assert await store.saves.claim_resume(ann.id, "montecarlo", {"n": 4}, call="third")  # written
+    assert await store.saves.load_resume(ann.id, "montecarlo") == {"n": 4}

@@ -24,11 +24,11 @@ PROCESSES, SESSIONS, ROUNDS = 4, 4, 8
 async def prepare(url: str) -> None:
     store = Store(url)
     assert await store.start()
-    await store.player("direct", "hub", "Hub")
-    await store.player("direct", "shared", "Shared")
+    await store.players.player("direct", "hub", "Hub")
+    await store.players.player("direct", "shared", "Shared")
     for worker in range(PROCESSES):
         for index in range(SESSIONS):
-            await store.player("direct", f"w{worker}s{index}", f"W{worker}S{index}")
+            await store.players.player("direct", f"w{worker}s{index}", f"W{worker}S{index}")
     await store.close()
 
 
@@ -36,17 +36,17 @@ async def check(url: str) -> None:
     store = Store(url)
     total = PROCESSES * SESSIONS * ROUNDS
     try:
-        shared = (await store.find_players("shared"))[0]
-        hub = (await store.find_players("hub"))[0]
+        shared = (await store.players.find("shared"))[0]
+        hub = (await store.players.find("hub"))[0]
         assert shared.games_played == total  # the atomic counter lost nothing
-        assert len([r async for r in store.game_rows()]) == total
-        assert await store.unread_count(hub.id) == total
+        assert len([r async for r in store.scores.game_rows()]) == total
+        assert await store.messages.unread_count(hub.id) == total
         for worker in range(PROCESSES):
             for index in range(SESSIONS):
-                me = (await store.find_players(f"W{worker}S{index}"))[0]
-                assert await store.load_resume(me.id, "montecarlo") == {"round": ROUNDS - 1}
-                assert len(await store.list_named(me.id, "anciento")) == ROUNDS
-                assert await store.unread_count(me.id) == ROUNDS  # from its partner
+                me = (await store.players.find(f"W{worker}S{index}"))[0]
+                assert await store.saves.load_resume(me.id, "montecarlo") == {"round": ROUNDS - 1}
+                assert len(await store.saves.list_named(me.id, "anciento")) == ROUNDS
+                assert await store.messages.unread_count(me.id) == ROUNDS  # from its partner
     finally:
         await store.close()
 

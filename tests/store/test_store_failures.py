@@ -50,7 +50,7 @@ def unwritable(path: Path) -> Iterator[None]:
 async def migrated(path: Path) -> None:
     store = Store(sqlite_url(path))
     assert await store.start()
-    await store.player("direct", "ann", "Ann")
+    await store.players.player("direct", "ann", "Ann")
     await store.close()
 
 
@@ -61,11 +61,11 @@ async def test_read_only_file(tmp_path: Path, caplog: pytest.LogCaptureFixture) 
     try:
         with unwritable(db):
             with pytest.raises(StoreUnavailable, match="scores are unavailable right now"):
-                await store.claim_resume(1, "anciento", {"x": 1})
+                await store.saves.claim_resume(1, "anciento", {"x": 1})
             assert any(r.levelno == logging.ERROR and "read-only" in r.getMessage()
                        for r in caplog.records)
-        await store.claim_resume(1, "anciento", {"x": 1})  # fixed: works again
-        assert await store.load_resume(1, "anciento") == {"x": 1}
+        await store.saves.claim_resume(1, "anciento", {"x": 1})  # fixed: works again
+        assert await store.saves.load_resume(1, "anciento") == {"x": 1}
     finally:
         await store.close()
 
@@ -78,11 +78,11 @@ async def test_read_only_folder(tmp_path: Path) -> None:
         with unwritable(data):
             assert not await store.start()  # the door starts anyway
             with pytest.raises(StoreUnavailable, match="cannot be opened"):
-                await store.player("direct", "ann", "Ann")
+                await store.players.player("direct", "ann", "Ann")
             with pytest.raises(StoreUnavailable):
-                await store.top("anciento")
+                await store.scores.top("anciento")
         assert await store.start()
-        assert (await store.player("direct", "ann", "Ann")).alias == "Ann"
+        assert (await store.players.player("direct", "ann", "Ann")).alias == "Ann"
     finally:
         await store.close()
 
@@ -93,8 +93,8 @@ async def test_corrupt_file(tmp_path: Path, caplog: pytest.LogCaptureFixture) ->
     store = Store(sqlite_url(db))
     try:
         assert not await store.start()
-        for call in (store.top("anciento"), store.unread_count(1), store.online(),
-                     store.player("direct", "ann", "Ann")):
+        for call in (store.scores.top("anciento"), store.messages.unread_count(1),
+                     store.online.nodes(), store.players.player("direct", "ann", "Ann")):
             with pytest.raises(StoreUnavailable, match="damaged"):
                 await call
         errors = [r for r in caplog.records if r.levelno == logging.ERROR
@@ -111,7 +111,7 @@ async def test_disk_full(tmp_path: Path) -> None:
     await migrated(db)
     store = Store(sqlite_url(db))
 
-    @event.listens_for(store.engine.sync_engine, "connect")
+    @event.listens_for(store.core.engine.sync_engine, "connect")
     def _tiny_disk(dbapi_conn, _record) -> None:  # SQLite's own "disk full" path
         cursor = dbapi_conn.cursor()
         cursor.execute("PRAGMA max_page_count = 40")
@@ -119,9 +119,9 @@ async def test_disk_full(tmp_path: Path) -> None:
 
     try:
         with pytest.raises(StoreUnavailable, match="no space left on device"):
-            await store.claim_resume(1, "anciento", {"blob": "x" * 400_000})
-        assert await store.load_resume(1, "anciento") is None
-        await store.claim_resume(1, "anciento", {"small": 1})  # room for small things still
+            await store.saves.claim_resume(1, "anciento", {"blob": "x" * 400_000})
+        assert await store.saves.load_resume(1, "anciento") is None
+        await store.saves.claim_resume(1, "anciento", {"small": 1})  # room for small things still
     finally:
         await store.close()
 
@@ -134,10 +134,10 @@ async def test_locked_too_long_then_free(tmp_path: Path) -> None:
     try:
         holder.execute("BEGIN IMMEDIATE")  # another process sitting on the write lock
         with pytest.raises(StoreUnavailable, match="busy too long"):
-            await store.claim_resume(1, "anciento", {"x": 1})
-        assert await store.load_resume(1, "anciento") is None  # readers are not blocked
+            await store.saves.claim_resume(1, "anciento", {"x": 1})
+        assert await store.saves.load_resume(1, "anciento") is None  # readers are not blocked
         holder.execute("ROLLBACK")
-        await store.claim_resume(1, "anciento", {"x": 1})
+        await store.saves.claim_resume(1, "anciento", {"x": 1})
     finally:
         holder.close()
         await store.close()
@@ -165,7 +165,7 @@ async def test_postgresql_server_unreachable(caplog: pytest.LogCaptureFixture) -
     try:
         assert not await store.start()
         with pytest.raises(StoreUnavailable, match="cannot be reached"):
-            await store.top("anciento")
+            await store.scores.top("anciento")
         assert "secret" not in caplog.text
     finally:
         await store.close()
@@ -174,8 +174,8 @@ async def test_postgresql_server_unreachable(caplog: pytest.LogCaptureFixture) -
 async def test_nothing_half_written(store: Store) -> None:
     """finish_game bumps the player's counter then inserts the game: when the insert fails,
     the counter must not move (one transaction)."""
-    ann = await store.player("direct", "ann", "Ann")
-    async with store.engine.begin() as conn:
+    ann = await store.players.player("direct", "ann", "Ann")
+    async with store.core.engine.begin() as conn:
         if conn.dialect.name == "sqlite":
             await conn.execute(text("CREATE TRIGGER no_games BEFORE INSERT ON games BEGIN "
                                     "SELECT RAISE(ABORT, 'simulated failure'); END"))
@@ -187,15 +187,15 @@ async def test_nothing_half_written(store: Store) -> None:
                                     "ROW EXECUTE FUNCTION no_games()"))
     game = played_game("montecarlo", 3, 4)
     with pytest.raises(StoreUnavailable):
-        await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
-                                T0, T0)
-    assert (await store.player_by_id(ann.id)).games_played == 0
-    async with store.engine.begin() as conn:
+        await store.scores.finish_game(ann.id, game.record(), game.score, str(game.status), False,
+                                       T0, T0)
+    assert (await store.players.by_id(ann.id)).games_played == 0
+    async with store.core.engine.begin() as conn:
         await conn.execute(text("DROP TRIGGER no_games" if conn.dialect.name == "sqlite"
                                 else "DROP TRIGGER no_games ON games"))
-    assert await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
-                                   T0, T0) == 1
-    assert (await store.player_by_id(ann.id)).games_played == 1
+    assert await store.scores.finish_game(ann.id, game.record(), game.score, str(game.status),
+                                          False, T0, T0) == 1
+    assert (await store.players.by_id(ann.id)).games_played == 1
 
 
 def test_an_io_error_on_a_read_only_file_system_is_read_only(

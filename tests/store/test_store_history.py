@@ -27,16 +27,16 @@ def with_an_undo() -> MonteCarlo:
 
 
 async def test_pages_are_the_players_own_games_newest_first(store: Store) -> None:
-    ann = await store.player("bbs", "1", "Ann")
-    bob = await store.player("bbs", "2", "Bob")
+    ann = await store.players.player("bbs", "1", "Ann")
+    bob = await store.players.player("bbs", "2", "Bob")
     for i in range(5):
         await insert_game(store, ann.id, "anciento", 100 + i, number=i,
                           ended=DAY + timedelta(hours=i), cheater=i == 3)
     await insert_game(store, bob.id, "anciento", 999, ended=DAY + timedelta(days=1))
     game = with_an_undo()
-    await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
-                            DAY + timedelta(days=2), DAY + timedelta(days=2), still_asks=2)
-    first, total = await store.player_games(ann.id, 0, 3)
+    await store.scores.finish_game(ann.id, game.record(), game.score, str(game.status), False,
+                                   DAY + timedelta(days=2), DAY + timedelta(days=2), still_asks=2)
+    first, total = await store.scores.player_games(ann.id, 0, 3)
     assert total == 6
     assert [(e.record.game, e.score) for e in first] == [
         ("montecarlo", game.score), ("anciento", 104), ("anciento", 103)]
@@ -44,9 +44,9 @@ async def test_pages_are_the_players_own_games_newest_first(store: Store) -> Non
         1, False, game.actions)
     assert (first[2].undos, first[2].cheater) == (0, True)
     assert [e.still_asks for e in first] == [2, 0, 0]
-    rest, _ = await store.player_games(ann.id, 3, 3)
+    rest, _ = await store.scores.player_games(ann.id, 3, 3)
     assert [e.score for e in rest] == [102, 101, 100]
-    assert await store.player_games(bob.id, 1, 3) == ([], 1)
+    assert await store.scores.player_games(bob.id, 1, 3) == ([], 1)
 
 
 @pytest.mark.slow
@@ -54,13 +54,13 @@ async def test_your_games_pages_and_replays(door) -> None:
     from pyteterm import TelnetCaller
 
     store, port = door
-    guest = await store.player("direct", "guest", "Guest")
+    guest = await store.players.player("direct", "guest", "Guest")
     for i in range(20):
         await insert_game(store, guest.id, "auntmary", 10 + i, number=i + 1,
                           ended=DAY + timedelta(hours=i))
     game = with_an_undo()
-    await store.finish_game(guest.id, game.record(), game.score, str(game.status), False,
-                            DAY + timedelta(days=3), DAY + timedelta(days=3), still_asks=1)
+    await store.scores.finish_game(guest.id, game.record(), game.score, str(game.status), False,
+                                   DAY + timedelta(days=3), DAY + timedelta(days=3), still_asks=1)
     caller = await TelnetCaller.at_menu(port)
     caller.send("h")
     await caller.wait_for("Mariant's Hit Parade")

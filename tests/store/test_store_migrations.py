@@ -22,11 +22,11 @@ TABLES = {"players", "games", "resume_slots", "named_saves", "messages", "nodes"
 async def test_upgrade_creates_the_schema_once(db_url: str) -> None:
     store = Store(db_url)
     try:
-        assert await store.revision() is None
-        await store.migrate()
-        assert await store.revision() == head() == "0008"
-        await store.migrate()  # already there: nothing to do
-        async with store.engine.connect() as conn:
+        assert await store.core.revision() is None
+        await store.core.migrate()
+        assert await store.core.revision() == head() == "0008"
+        await store.core.migrate()  # already there: nothing to do
+        async with store.core.engine.connect() as conn:
             tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
             diff = await conn.run_sync(
                 lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))

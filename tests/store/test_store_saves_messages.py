@@ -22,73 +22,74 @@ async def clocked(db_url: str):
 
 
 async def test_resume_slot_one_per_game_newest_claim_wins(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
+    ann = await store.players.player("direct", "ann", "Ann")
     game = played_game("anciento", 12, 5)
-    assert await store.load_resume(ann.id, "anciento") is None
-    await store.claim_resume(ann.id, "anciento", {"old": True})
-    await store.claim_resume(ann.id, "anciento", game.to_json())
-    await store.claim_resume(ann.id, "montecarlo", {"mc": 1})
-    state = await store.load_resume(ann.id, "anciento")
+    assert await store.saves.load_resume(ann.id, "anciento") is None
+    await store.saves.claim_resume(ann.id, "anciento", {"old": True})
+    await store.saves.claim_resume(ann.id, "anciento", game.to_json())
+    await store.saves.claim_resume(ann.id, "montecarlo", {"mc": 1})
+    state = await store.saves.load_resume(ann.id, "anciento")
     assert type(game).from_json(state).to_json() == game.to_json()
-    assert sorted(await store.resumable(ann.id)) == ["anciento", "montecarlo"]
-    await store.clear_resume(ann.id, "anciento")
-    assert await store.load_resume(ann.id, "anciento") is None
-    assert await store.resumable(ann.id) == ["montecarlo"]
-    bob = await store.player("direct", "bob", "Bob")
-    assert await store.resumable(bob.id) == []
+    assert sorted(await store.saves.resumable(ann.id)) == ["anciento", "montecarlo"]
+    await store.saves.clear_resume(ann.id, "anciento")
+    assert await store.saves.load_resume(ann.id, "anciento") is None
+    assert await store.saves.resumable(ann.id) == ["montecarlo"]
+    bob = await store.players.player("direct", "bob", "Bob")
+    assert await store.saves.resumable(bob.id) == []
 
 
 async def test_named_saves(clocked) -> None:
     store, clock = clocked
-    ann = await store.player("direct", "ann", "Ann")
-    assert await store.save_named(ann.id, "anciento", "  Before the\x1b[5m corner ", {"n": 1}) \
-        == "Before the corner"
+    ann = await store.players.player("direct", "ann", "Ann")
+    named = await store.saves.save_named(ann.id, "anciento", "  Before the\x1b[5m corner ",
+                                         {"n": 1})
+    assert named == "Before the corner"
     clock.advance(minutes=1)
-    await store.save_named(ann.id, "anciento", "second", {"n": 2})
+    await store.saves.save_named(ann.id, "anciento", "second", {"n": 2})
     clock.advance(minutes=1)
-    await store.save_named(ann.id, "anciento", "BEFORE THE CORNER", {"n": 3})  # replaces
-    saves = await store.list_named(ann.id, "anciento")
+    await store.saves.save_named(ann.id, "anciento", "BEFORE THE CORNER", {"n": 3})  # replaces
+    saves = await store.saves.list_named(ann.id, "anciento")
     assert [s.name for s in saves] == ["BEFORE THE CORNER", "second"]
-    assert await store.load_named(ann.id, "anciento", "before the corner") == {"n": 3}
+    assert await store.saves.load_named(ann.id, "anciento", "before the corner") == {"n": 3}
     with pytest.raises(SaveRefused, match="2 saved games"):
-        await store.save_named(ann.id, "anciento", "third", {"n": 4})
+        await store.saves.save_named(ann.id, "anciento", "third", {"n": 4})
     with pytest.raises(SaveRefused, match="name"):
-        await store.save_named(ann.id, "anciento", "\x1b[0m ", {"n": 4})
-    assert await store.delete_named(ann.id, "anciento", "Second")
-    assert not await store.delete_named(ann.id, "anciento", "second")
-    await store.save_named(ann.id, "anciento", "third", {"n": 4})
-    assert await store.load_named(ann.id, "anciento", "nope") is None
-    assert await store.list_named(ann.id, "montecarlo") == []
+        await store.saves.save_named(ann.id, "anciento", "\x1b[0m ", {"n": 4})
+    assert await store.saves.delete_named(ann.id, "anciento", "Second")
+    assert not await store.saves.delete_named(ann.id, "anciento", "second")
+    await store.saves.save_named(ann.id, "anciento", "third", {"n": 4})
+    assert await store.saves.load_named(ann.id, "anciento", "nope") is None
+    assert await store.saves.list_named(ann.id, "montecarlo") == []
 
 
 async def test_messages_round_trip(store: Store) -> None:
-    ann = await store.player("Night Owl BBS", "1", "Ann")
-    bob = await store.player("direct", "bob", "Bob")
-    first = await store.send_message(ann.id, "bOB", "Rematch?", "Deal #505.\nYou lost.")
-    second = await store.send_message(ann.id, "Bob", "", "again")
-    assert await store.unread_count(bob.id) == 2
-    inbox = await store.inbox(bob.id)
+    ann = await store.players.player("Night Owl BBS", "1", "Ann")
+    bob = await store.players.player("direct", "bob", "Bob")
+    first = await store.messages.send(ann.id, "bOB", "Rematch?", "Deal #505.\nYou lost.")
+    second = await store.messages.send(ann.id, "Bob", "", "again")
+    assert await store.messages.unread_count(bob.id) == 2
+    inbox = await store.messages.inbox(bob.id)
     assert [m.id for m in inbox] == [second, first]
     assert inbox[0].subject == "(no subject)"
     assert inbox[1].body == "Deal #505.\nYou lost." and inbox[1].sender == "Ann"
-    assert await store.mark_read(bob.id, first)
-    assert not await store.mark_read(bob.id, first)
-    assert not await store.mark_read(ann.id, second)  # not hers
-    assert [m.id for m in await store.inbox(bob.id, unread_only=True)] == [second]
-    assert await store.unread_count(bob.id) == 1
-    assert not await store.delete_message(ann.id, second)
-    assert await store.delete_message(bob.id, second)
-    assert [m.id for m in await store.inbox(bob.id)] == [first]
-    assert not (await store.inbox(bob.id))[0].unread
+    assert await store.messages.mark_read(bob.id, first)
+    assert not await store.messages.mark_read(bob.id, first)
+    assert not await store.messages.mark_read(ann.id, second)  # not hers
+    assert [m.id for m in await store.messages.inbox(bob.id, unread_only=True)] == [second]
+    assert await store.messages.unread_count(bob.id) == 1
+    assert not await store.messages.delete(ann.id, second)
+    assert await store.messages.delete(bob.id, second)
+    assert [m.id for m in await store.messages.inbox(bob.id)] == [first]
+    assert not (await store.messages.inbox(bob.id))[0].unread
 
 
 async def test_escape_sequences_never_reach_the_reader(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
-    bob = await store.player("direct", "bob", "Bob")
+    ann = await store.players.player("direct", "ann", "Ann")
+    bob = await store.players.player("direct", "bob", "Bob")
     body = ("hi\x1b[2J\x1b[H\x1b]0;owned\x07 there\r\nline\x9b31m two\x00\x7f\u202e\n"
             "\x1bPq#0;2;0;0;0\x1b\\end\x1bc")
-    await store.send_message(ann.id, "bob", "\x1b[31mred\x1b[0m alert\x08", body)
-    message = (await store.inbox(bob.id))[0]
+    await store.messages.send(ann.id, "bob", "\x1b[31mred\x1b[0m alert\x08", body)
+    message = (await store.messages.inbox(bob.id))[0]
     assert message.subject == "red alert"
     assert message.body == "hi there\nline two\nend"
     for text in (message.subject, message.body):
@@ -96,81 +97,81 @@ async def test_escape_sequences_never_reach_the_reader(store: Store) -> None:
 
 
 async def test_recipient_must_exist_with_near_names(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
-    await store.player("direct", "bob", "Bobby Tables")
-    await store.player("Night Owl BBS", "3", "Carla")
-    await store.player("Moon BBS", "9", "Carla")
+    ann = await store.players.player("direct", "ann", "Ann")
+    await store.players.player("direct", "bob", "Bobby Tables")
+    await store.players.player("Night Owl BBS", "3", "Carla")
+    await store.players.player("Moon BBS", "9", "Carla")
     with pytest.raises(UnknownPlayer) as caught:
-        await store.send_message(ann.id, "bobby tabels", "s", "b")
+        await store.messages.send(ann.id, "bobby tabels", "s", "b")
     assert caught.value.suggestions == ["Bobby Tables"]
     assert "did you mean Bobby Tables?" in str(caught.value)
     with pytest.raises(UnknownPlayer, match=r"no player called Zed$"):
-        await store.send_message(ann.id, "Zed", "s", "b")
+        await store.messages.send(ann.id, "Zed", "s", "b")
     with pytest.raises(UnknownPlayer, match="several players are called carla") as many:
-        await store.send_message(ann.id, "carla", "s", "b")
+        await store.messages.send(ann.id, "carla", "s", "b")
     assert many.value.suggestions == ["Carla@Night Owl BBS", "Carla@Moon BBS"]
-    await store.send_message(ann.id, "carla@moon bbs", "s", "b")
-    moon = next(p for p in await store.find_players("carla") if p.source == "Moon BBS")
-    assert await store.unread_count(moon.id) == 1
+    await store.messages.send(ann.id, "carla@moon bbs", "s", "b")
+    moon = next(p for p in await store.players.find("carla") if p.source == "Moon BBS")
+    assert await store.messages.unread_count(moon.id) == 1
     with pytest.raises(MessageRefused, match="a message to yourself stays unsent"):
-        await store.send_message(ann.id, "ANN", "s", "b")
-    assert await store.unread_count(ann.id) == 0
+        await store.messages.send(ann.id, "ANN", "s", "b")
+    assert await store.messages.unread_count(ann.id) == 0
 
 
 async def test_text_beyond_ascii_is_stored_as_unicode(store: Store) -> None:
-    ann = await store.player("direct", "ann", "Ann")
-    bob = await store.player("direct", "bob", "Bob")
-    await store.send_message(ann.id, "bob", "Ünïcode 中", "Café, 中文, 😀 and e\u0301")
-    ((msg,),) = [await store.inbox(bob.id)]
+    ann = await store.players.player("direct", "ann", "Ann")
+    bob = await store.players.player("direct", "bob", "Bob")
+    await store.messages.send(ann.id, "bob", "Ünïcode 中", "Café, 中文, 😀 and e\u0301")
+    ((msg,),) = [await store.messages.inbox(bob.id)]
     assert (msg.subject, msg.body) == ("Ünïcode 中", "Café, 中文, 😀 and e\u0301")
 
 
 async def test_message_limits(clocked) -> None:
     store, clock = clocked
-    ann = await store.player("direct", "ann", "Ann")
-    await store.player("direct", "bob", "Bob")
+    ann = await store.players.player("direct", "ann", "Ann")
+    await store.players.player("direct", "bob", "Bob")
     with pytest.raises(MessageRefused, match="200"):
-        await store.send_message(ann.id, "bob", "long", "x" * 201)
+        await store.messages.send(ann.id, "bob", "long", "x" * 201)
     with pytest.raises(MessageRefused, match="subject"):
-        await store.send_message(ann.id, "bob", "s" * 61, "x")
+        await store.messages.send(ann.id, "bob", "s" * 61, "x")
     with pytest.raises(MessageRefused, match="empty"):
-        await store.send_message(ann.id, "bob", "s", " \x1b[2J \n ")
+        await store.messages.send(ann.id, "bob", "s", " \x1b[2J \n ")
     for _ in range(3):
         clock.advance(minutes=10)
-        await store.send_message(ann.id, "bob", "s", "b")
+        await store.messages.send(ann.id, "bob", "s", "b")
     with pytest.raises(MessageRefused, match="3 messages in the last hour"):
-        await store.send_message(ann.id, "bob", "s", "b")
+        await store.messages.send(ann.id, "bob", "s", "b")
     clock.advance(minutes=41)  # the first one is now over an hour old
-    await store.send_message(ann.id, "bob", "s", "b")
+    await store.messages.send(ann.id, "bob", "s", "b")
 
 
 async def test_purge_messages(clocked) -> None:
     store, clock = clocked
-    ann = await store.player("direct", "ann", "Ann")
-    bob = await store.player("direct", "bob", "Bob")
-    await store.send_message(ann.id, "bob", "old", "b")
+    ann = await store.players.player("direct", "ann", "Ann")
+    bob = await store.players.player("direct", "bob", "Bob")
+    await store.messages.send(ann.id, "bob", "old", "b")
     clock.advance(days=10)
-    await store.send_message(ann.id, "bob", "new", "b")
-    assert await store.purge_messages(timedelta(days=5)) == 1
-    assert [m.subject for m in await store.inbox(bob.id)] == ["new"]
+    await store.messages.send(ann.id, "bob", "new", "b")
+    assert await store.messages.purge(timedelta(days=5)) == 1
+    assert [m.subject for m in await store.messages.inbox(bob.id)] == ["new"]
 
 
 @pytest.mark.slow
 async def test_who_is_online(clocked) -> None:
     store, clock = clocked
-    ann = await store.player("direct", "ann", "Ann")
-    await store.node_heartbeat(2, ann.id, "Anciento #505")
-    await store.node_heartbeat(1, None, "\x1b[31mlogging in")
+    ann = await store.players.player("direct", "ann", "Ann")
+    await store.online.heartbeat(2, ann.id, "Anciento #505")
+    await store.online.heartbeat(1, None, "\x1b[31mlogging in")
     clock.advance(minutes=5)
-    await store.node_heartbeat(2, ann.id, "Hall of Fame")
-    online = await store.online()
+    await store.online.heartbeat(2, ann.id, "Hall of Fame")
+    online = await store.online.nodes()
     assert [(n.node, n.alias, n.activity) for n in online] == [
         (1, None, "logging in"), (2, "Ann", "Hall of Fame")]
     assert online[1].since == clock.now - timedelta(minutes=5)  # same caller: since kept
     clock.advance(minutes=3)  # node 1 has been silent for 8 minutes: gone
-    assert [n.node for n in await store.online()] == [2]
-    await store.node_leave(2)
-    assert await store.online() == []
+    assert [n.node for n in await store.online.nodes()] == [2]
+    await store.online.leave(2)
+    assert await store.online.nodes() == []
 
 
 @pytest.mark.slow
@@ -187,13 +188,13 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
                   touch_every_s=0.05)
     assert await store.start()
     try:
-        ann = await store.player("direct", "ann", "Ann")
-        await store.node_heartbeat(3, ann.id, "Playing Mariant")
-        await store.node_heartbeat(4, None, "logging in")
+        ann = await store.players.player("direct", "ann", "Ann")
+        await store.online.heartbeat(3, ann.id, "Playing Mariant")
+        await store.online.heartbeat(4, None, "logging in")
         started = clock.now
 
         async def heartbeats() -> list[tuple[int, datetime]]:
-            return [(n.node, n.heartbeat) for n in await store.online()]
+            return [(n.node, n.heartbeat) for n in await store.online.nodes()]
 
         async def key_written() -> bool:  # node 3's heartbeat is the clock's time now
             return (3, clock.now) in await heartbeats()
@@ -206,12 +207,12 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
             terminal.inbox.put_nowait(b"x")
             await session.key()
             await until(key_written, "the key's heartbeat written")
-        (node,) = await store.online()  # node 4, silent for 12 minutes, has faded out
+        (node,) = await store.online.nodes()  # node 4, silent for 12 minutes, has faded out
         assert (node.node, node.heartbeat, node.since) == (3, clock.now, started)
         assert node.activity == "Playing Mariant"
 
-        store.node_touch(3)
-        store.node_touch(4)  # one write for both
+        store.online.touch(3)
+        store.online.touch(4)  # one write for both
         clock.advance(seconds=5)
         both = [(3, clock.now), (4, clock.now)]
 

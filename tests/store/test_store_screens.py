@@ -32,15 +32,15 @@ async def online_becomes(store, *rows: tuple) -> None:
     """Who's online reaches ``rows`` of (alias, activity): screens write it in the
     background, a moment after they are drawn."""
     async def there() -> bool:
-        return [(n.alias, n.activity) for n in await store.online()] == list(rows)
+        return [(n.alias, n.activity) for n in await store.online.nodes()] == list(rows)
     await until(there, f"who's online: {rows}")
 
 
 @pytest.mark.slow
 async def test_hall_of_fame_screen(door) -> None:
     store, port = door
-    ann = await store.player("Night Owl BBS", "1", "Ann")
-    guest = await store.player("direct", "guest", "Guest")
+    ann = await store.players.player("Night Owl BBS", "1", "Ann")
+    guest = await store.players.player("direct", "guest", "Guest")
     await insert_game(store, ann.id, "anciento", 500, number=505)
     await insert_game(store, guest.id, "anciento", 300, number=505)
     await insert_game(store, ann.id, "anciento", 800, number=9,
@@ -49,7 +49,7 @@ async def test_hall_of_fame_screen(door) -> None:
     caller.send("h")
     await caller.wait_for("Mariant's Hit Parade")
     await online_becomes(store, ("Guest", "Hall of Fame"))
-    assert [n.node for n in await store.online()] == [1]
+    assert [n.node for n in await store.online.nodes()] == [1]
     assert "won games only, fewest points first" in caller.term.text
     assert "No scores yet" in caller.term.text
     caller.send("4")
@@ -74,11 +74,11 @@ async def test_hall_of_fame_screen(door) -> None:
 @pytest.mark.slow
 async def test_message_centre_read_reply_write(door) -> None:
     store, port = door
-    bob = await store.player("direct", "bob", "Bob")
-    await store.player("direct", "guest", "Guest")
-    await store.player("Night Owl BBS", "5", "Bobby Tables")
-    await store.send_message(bob.id, "guest", "Rematch?",
-                             "Deal #505 tonight?\x1b[2J\x1b[1;1HYOU HAVE BEEN HACKED")
+    bob = await store.players.player("direct", "bob", "Bob")
+    await store.players.player("direct", "guest", "Guest")
+    await store.players.player("Night Owl BBS", "5", "Bobby Tables")
+    await store.messages.send(bob.id, "guest", "Rematch?",
+                              "Deal #505 tonight?\x1b[2J\x1b[1;1HYOU HAVE BEEN HACKED")
     caller = await at_menu(port)
     caller.send("e")
     await caller.wait_for("New messages for Guest")
@@ -94,7 +94,7 @@ async def test_message_centre_read_reply_write(door) -> None:
     await caller.settle()
     caller.send("/s\r")
     await caller.wait_for("Message sent to Bob.")
-    assert [(m.subject, m.body) for m in await store.inbox(bob.id)] == [
+    assert [(m.subject, m.body) for m in await store.messages.inbox(bob.id)] == [
         ("Re: Rematch?", "Bob wrote:\n> Deal #505 tonight?YOU HAVE BEEN HACKED\n\nYes, at nine.")]
     assert "No new messages" in caller.term.text  # Bob's message is read now
 
@@ -138,10 +138,10 @@ async def test_screens_say_unavailable_and_the_door_goes_on(door_home: Path) -> 
 
 async def test_long_message_is_paged_and_can_be_deleted(door) -> None:
     store, port = door
-    bob = await store.player("direct", "bob", "Bob")
-    guest = await store.player("direct", "guest", "Guest")
+    bob = await store.players.player("direct", "bob", "Bob")
+    guest = await store.players.player("direct", "guest", "Guest")
     body = "\n".join(f"Line {i:02d} of the saga." for i in range(1, 31))
-    await store.send_message(bob.id, "guest", "The saga", body)
+    await store.messages.send(bob.id, "guest", "The saga", body)
     caller = await at_menu(port)
     caller.send("e")
     await caller.wait_for("The saga")
@@ -157,7 +157,7 @@ async def test_long_message_is_paged_and_can_be_deleted(door) -> None:
     await caller.wait_for("Delete the message from Bob?")
     caller.send("y")
     await caller.wait_for("Message deleted.")
-    assert await store.inbox(guest.id) == []
+    assert await store.messages.inbox(guest.id) == []
     caller.send("\x1b")
     await caller.wait_for("Your choice")
     await leave(caller)
@@ -165,10 +165,10 @@ async def test_long_message_is_paged_and_can_be_deleted(door) -> None:
 
 async def test_main_menu_tells_of_new_messages(door) -> None:
     store, port = door
-    bob = await store.player("direct", "bob", "Bob")
-    await store.player("direct", "guest", "Guest")
-    await store.send_message(bob.id, "guest", "Hello", "First")
-    await store.send_message(bob.id, "guest", "Again", "Second")
+    bob = await store.players.player("direct", "bob", "Bob")
+    await store.players.player("direct", "guest", "Guest")
+    await store.messages.send(bob.id, "guest", "Hello", "First")
+    await store.messages.send(bob.id, "guest", "Again", "Second")
     caller = await at_menu(port)
     await caller.wait_for("You have 2 new messages.")
     caller.send("e")
@@ -196,7 +196,7 @@ async def test_terminal_settings_are_kept_for_the_next_call(door) -> None:
     caller.send("\x1b")
     await caller.wait_for("Your choice")
     await leave(caller)
-    (guest,) = [p for p in await store.players() if p.alias == "Guest"]
+    (guest,) = [p for p in await store.players.all() if p.alias == "Guest"]
     assert (guest.charset, guest.color, guest.rows) == ("cp437", False, 24)
 
     again = await at_menu(port)
@@ -227,10 +227,10 @@ async def test_hall_of_fame_replays_a_game_to_its_final_score(door) -> None:
     game = MonteCarlo.new(42)
     while game.status is Status.PLAYING and game.hints():
         game.play(game.hints()[0])
-    ann = await store.player("Night Owl BBS", "1", "Ann")
+    ann = await store.players.player("Night Owl BBS", "1", "Ann")
     ended = datetime(2026, 3, 3, tzinfo=UTC)
-    await store.finish_game(ann.id, game.record(), game.score, str(game.status), False,
-                            ended - timedelta(minutes=5), ended)
+    await store.scores.finish_game(ann.id, game.record(), game.score, str(game.status), False,
+                                   ended - timedelta(minutes=5), ended)
     caller = await at_menu(port)
     caller.send("h")
     await caller.wait_for("Mariant's Hit Parade")

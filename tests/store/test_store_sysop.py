@@ -32,13 +32,13 @@ def home(door_home: Path, db_url: str) -> Path:
 async def seed(url: str) -> None:
     store = Store(url)
     assert await store.start()
-    ann = await store.player("Night Owl BBS", "7", "Ann")
-    bob = await store.player("direct", "bob", "Bob")
+    ann = await store.players.player("Night Owl BBS", "7", "Ann")
+    bob = await store.players.player("direct", "bob", "Bob")
     for player, pick in ((ann, 0), (bob, 1)):
         game = played_game("montecarlo", 31, 6, pick)
-        await store.finish_game(player.id, game.record(), game.score, str(game.status),
-                                False, T0, T0)
-    await store.send_message(ann.id, "bob", "hello", "hi Bob")
+        await store.scores.finish_game(player.id, game.record(), game.score, str(game.status),
+                                       False, T0, T0)
+    await store.messages.send(ann.id, "bob", "hello", "hi Bob")
     await store.close()
 
 
@@ -76,9 +76,9 @@ def test_who_lists_the_callers_in_the_door(home: Path, db_url: str,
     async def two_nodes() -> None:
         store = Store(db_url, host="moon:2323")
         assert await store.start()
-        ann = await store.player("direct", "ann", "Ann")
-        await store.node_heartbeat(1, ann.id, "Playing Aunt Mary")
-        await store.node_heartbeat(2, None, "logging in")
+        ann = await store.players.player("direct", "ann", "Ann")
+        await store.online.heartbeat(1, ann.id, "Playing Aunt Mary")
+        await store.online.heartbeat(2, None, "logging in")
         await store.close()
 
     asyncio.run(two_nodes())

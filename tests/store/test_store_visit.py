@@ -23,12 +23,12 @@ async def test_bbs_and_direct_callers_get_their_own_records(store: Store) -> Non
     assert (direct.source, direct.user_id) == ("direct", "ann") and direct.id != bbs.id
     call, later = Caller(alias="Ann", node=2), Caller(alias="Bob", node=2)
     await node_seen(store, call, bbs, "main menu")
-    assert [(n.node, n.alias) for n in await store.online()] == [(2, "Ann the Great")]
+    assert [(n.node, n.alias) for n in await store.online.nodes()] == [(2, "Ann the Great")]
     await node_seen(store, later, direct, "main menu")  # the BBS gave node 2 to another call
     await node_gone(store, call)  # the first call's late exit leaves the new row alone
-    assert [(n.node, n.alias) for n in await store.online()] == [(2, "Ann")]
+    assert [(n.node, n.alias) for n in await store.online.nodes()] == [(2, "Ann")]
     await node_gone(store, later)
-    assert await store.online() == []
+    assert await store.online.nodes() == []
     assert await identify(None, Caller()) is None
 
 
@@ -36,7 +36,7 @@ async def test_open_store_migrates_and_a_broken_one_still_opens(door_home: Path)
     settings = load_settings(door_home)
     store = await open_store(settings)
     try:
-        assert await store.revision() == head()
+        assert await store.core.revision() == head()
     finally:
         await store.close()
     (door_home / "data" / "reussite.db").write_bytes(b"\0" * 4096 + b"garbage" * 100)
@@ -59,10 +59,10 @@ async def test_message_limits_come_from_sysop_ini(door_home: Path) -> None:
         ann = await identify(store, Caller(alias="Ann"))
         await identify(store, Caller(alias="Bob"))
         with pytest.raises(MessageRefused, match="150"):
-            await store.send_message(ann.id, "Bob", "long", "x" * 151)
-        await store.send_message(ann.id, "Bob", "one", "x" * 150)
-        await store.send_message(ann.id, "Bob", "two", "hi")
+            await store.messages.send(ann.id, "Bob", "long", "x" * 151)
+        await store.messages.send(ann.id, "Bob", "one", "x" * 150)
+        await store.messages.send(ann.id, "Bob", "two", "hi")
         with pytest.raises(MessageRefused):
-            await store.send_message(ann.id, "Bob", "three", "hi")
+            await store.messages.send(ann.id, "Bob", "three", "hi")
     finally:
         await store.close()

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 async def listed(store: Store, count: int) -> dict[str, LiveListing]:
     """The games of the other processes, by player, once ``count`` are listed."""
     async with asyncio.timeout(WAIT):
-        while len(games := await store.live_listing()) < count:
+        while len(games := await store.live.listing()) < count:
             await asyncio.sleep(0.05)
     return {game.alias: game for game in games}
 
@@ -45,20 +45,20 @@ async def test_a_game_followed_during_a_read_is_reached(db_url: str) -> None:
         assert await there.follow(ann) is not None  # the follower's reads go on
 
         under_way, release = asyncio.Event(), asyncio.Event()
-        read = watching.live_news
+        read = watching.live.news
 
         async def held_read(known: dict[int, int]) -> Any:
             under_way.set()
             await release.wait()
             return await read(known)
 
-        watching.live_news = held_read  # type: ignore[method-assign]
+        watching.live.news = held_read  # type: ignore[method-assign]
         await asyncio.wait_for(under_way.wait(), WAIT)
         joining = asyncio.ensure_future(there.follow(bob))  # Bob's game: nobody followed it
         async with asyncio.timeout(WAIT):
             while bob.id not in there._followed:
                 await asyncio.sleep(0)
-        watching.live_news = read  # type: ignore[method-assign]
+        watching.live.news = read  # type: ignore[method-assign]
         release.set()
         game = await asyncio.wait_for(joining, WAIT)
         assert game is not None and game.alias == "Bob"  # no move needed: the count did it

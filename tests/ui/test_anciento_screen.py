@@ -440,7 +440,7 @@ async def test_saving_without_a_store(caller: Caller) -> None:
 async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
     assert await store.start()
-    player = await store.player("direct", "ann", "Ann")
+    player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     game = await caller.start()
     for _ in range(2):
@@ -473,7 +473,7 @@ async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path)
     caller.send("-")                                            # its history came along
     await caller.wait_for("Took back")
     await caller.close()
-    assert (await store.load_named(player.id, "anciento", "tuesday"))["history"] \
+    assert (await store.saves.load_named(player.id, "anciento", "tuesday"))["history"] \
         == game.history
     await store.close()
 
@@ -701,8 +701,8 @@ async def test_games_stored_before_the_chess_way_still_replay_and_resume(
     assert verify_record(finished, 2, "lost") is False  # the hall of fame's replay check
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
     assert await store.start()
-    player = await store.player("direct", "ann", "Ann")
-    await store.claim_resume(player.id, "anciento", OLD_SLOT)
+    player = await store.players.player("direct", "ann", "Ann")
+    await store.saves.claim_resume(player.id, "anciento", OLD_SLOT)
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("Resume your Anciento game #505?")
     caller.send("y")

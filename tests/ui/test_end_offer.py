@@ -32,7 +32,7 @@ async def test_a_dead_game_left_at_the_offer_comes_back_to_it(settings: Settings
     assert game.no_moves_left                 # deal 1: eight deals, nothing can move
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
     assert await store.start()
-    player = await store.player("direct", "ann", "Ann")
+    player = await store.players.player("direct", "ann", "Ann")
 
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("New Mariant game")
@@ -72,9 +72,9 @@ async def test_a_dead_game_left_at_the_offer_comes_back_to_it(settings: Settings
     await third.wait_for("New Mariant game")  # ended: never offered again
     assert "Welcome back" not in third.text
     await third.close()
-    past, total = await store.player_games(player.id, 0, 5)
+    past, total = await store.scores.player_games(player.id, 0, 5)
     assert total == 1 and past[0].status == "lost"
-    assert await store.top("mariant") == []   # the Hit Parade takes won games only
+    assert await store.scores.top("mariant") == []   # the Hit Parade takes won games only
     await store.close()
 
 
@@ -83,7 +83,7 @@ async def test_a_resigned_game_is_never_offered_again(settings: Settings,
                                                       tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
     assert await store.start()
-    player = await store.player("direct", "bob", "Bob")
+    player = await store.players.player("direct", "bob", "Bob")
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("New Mariant game")
     caller.send("2\r")
@@ -105,6 +105,6 @@ async def test_a_resigned_game_is_never_offered_again(settings: Settings,
     await again.wait_for("New Mariant game")
     assert "Welcome back" not in again.text
     await again.close()
-    past, _ = await store.player_games(player.id, 0, 5)
+    past, _ = await store.scores.player_games(player.id, 0, 5)
     assert [p.status for p in past] == ["resigned"]
     await store.close()

@@ -476,7 +476,7 @@ async def test_info_then_i_opens_the_instructions(door_home: Path) -> None:
 async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
     assert await store.start()
-    player = await store.player("direct", "ann", "Ann")
+    player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     await caller.start()
     caller.send("i")
@@ -489,7 +489,7 @@ async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> 
 async def test_quit_then_resume_restores_the_game(settings, tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
     assert await store.start()
-    player = await store.player("direct", "ann", "Ann")
+    player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("Game number:")
     caller.send("\x1b[C" + f"{NUMBER}\r")                      # 3 down, 1 up
@@ -528,7 +528,7 @@ async def test_info_lists_ten_entries_lowest_first(settings, tmp_path: Path,
     async def top(game: str, limit: int = 10) -> list[ScoreEntry]:
         assert (game, limit) == ("mariant", 10)
         return entries
-    monkeypatch.setattr(store, "top", top)
+    monkeypatch.setattr(store.scores, "top", top)
     caller = Caller(settings, store=store)
     await caller.start()
     caller.send("i")

@@ -22,9 +22,9 @@ async def test_a_long_subject_is_cut_with_an_ellipsis_and_delete_asks_no(
         settings: Settings, tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'door.db'}")
     assert await store.start()
-    ann = await store.player("direct", "ann", "Ann")
-    bob = await store.player("direct", "bob", "Bob")
-    await store.send_message(ann.id, "Bob", SUBJECT, "Hello Bob.")
+    ann = await store.players.player("direct", "ann", "Ann")
+    bob = await store.players.player("direct", "bob", "Bob")
+    await store.messages.send(ann.id, "Bob", SUBJECT, "Hello Bob.")
     terminal = QueueTerminal(charset="utf8")
     session = Session(terminal, settings, caller=Caller(alias="Bob"), store=store, player=bob)
     task = asyncio.create_task(message_centre(session))
@@ -37,7 +37,7 @@ async def test_a_long_subject_is_cut_with_an_ellipsis_and_delete_asks_no(
                     "the question")
         terminal.inbox.put_nowait(b"\r")               # Enter: No
         await until(lambda: "(y/N)" not in terminal.term.text, "the question answered")
-        assert len(await store.inbox(bob.id)) == 1
+        assert len(await store.messages.inbox(bob.id)) == 1
         terminal.inbox.put_nowait(b"\x1b")
         await asyncio.wait_for(task, WAIT)
     finally:

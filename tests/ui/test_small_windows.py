@@ -152,8 +152,8 @@ async def run_screen(settings: Settings, name: str, sizes: list[tuple[int, int]]
     # next would be asked to resume it.
     store = Store(f"sqlite+aiosqlite:///{settings.data_dir / f'{uuid.uuid4().hex}.db'}")
     await store.start()
-    me = await store.player("direct", "me", "Me")
-    await store.player("direct", "bob", "Bob")
+    me = await store.players.player("direct", "me", "Me")
+    await store.players.player("direct", "bob", "Bob")
     terminal = WindowTerminal(80, 24)
     session = Session(terminal, settings, store=store, player=me)
     session.caller.alias = "Me"
@@ -191,7 +191,7 @@ async def test_q_at_the_notice_leaves_and_keeps_the_game(home: Path) -> None:
     settings = load_settings(home)
     store = Store(f"sqlite+aiosqlite:///{settings.data_dir / 'q.db'}")
     await store.start()
-    me = await store.player("direct", "me", "Me")
+    me = await store.players.player("direct", "me", "Me")
     terminal = WindowTerminal(80, 24)
     session = Session(terminal, settings, store=store, player=me)
     task = asyncio.create_task(play_game(session, MonteCarloScreen))
@@ -208,6 +208,6 @@ async def test_q_at_the_notice_leaves_and_keeps_the_game(home: Path) -> None:
         with pytest.raises(WindowTooSmall):
             await asyncio.wait_for(task, WAIT)
         await session.save_game_in_progress()
-        assert await store.resumable(me.id) == ["montecarlo"]
+        assert await store.saves.resumable(me.id) == ["montecarlo"]
     finally:
         await store.close()

@@ -60,7 +60,8 @@ async def test_flush_writes_now_and_close_leaves_nothing_behind(store: Store) ->
 
 async def test_a_game_another_visit_claimed_is_not_written_again(store: Store) -> None:
     ann = await store.players.player("bbs", "17", "Ann")
-    stale_keeper, keeper = GameKeeper(store.saves, every_s=3600), GameKeeper(store.saves, every_s=3600)
+    stale_keeper = GameKeeper(store.saves, every_s=3600)
+    keeper = GameKeeper(store.saves, every_s=3600)
     old = played_game("mariant", 3, 2)
     stale = stale_keeper.start(follow(old, ann.id))
     await stale_keeper.claim_of(stale)

@@ -161,7 +161,8 @@ async def test_a_late_claim_of_a_call_taken_over_is_refused(store: Store) -> Non
     await store.online.leave(1, "first")  # the takeover: the silent call's row removed
     assert await store.saves.claim_resume(ann.id, "montecarlo", {"n": 2}, call="second") is not None
     store.online.activity(1, ann.id, "Playing Monte Carlo", "first")  # queued before it hung
-    await until(lambda: store.online._activity_writer is None or store.online._activity_writer.done(),
+    online = store.online
+    await until(lambda: online._activity_writer is None or online._activity_writer.done(),
                 "the hung call's last activity written")
     assert await store.saves.claim_resume(ann.id, "montecarlo", {"n": 3}, call="first") is None
     assert await store.saves.load_resume(ann.id, "montecarlo") == {"n": 2}

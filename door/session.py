@@ -373,6 +373,35 @@ class Session:
         except (ConnectionError, OSError) as exc:
             raise self._ending(CarrierLost(str(exc))) from None
 
+    def sign_off(self, text: str = "", clear: bool = False) -> None:
+        """After the visit's last frame: leave the caller's terminal clean, with ``text`` on
+        a line of its own (``clear``: in a cleared window), for whatever it shows next
+        (door/term/render.py ``Renderer.sign_off``).  Written, not waited for: :meth:`linger`
+        or :meth:`flush` waits, or the line's close sends it."""
+        self.terminal.write(self.renderer.sign_off(text, clear))
+
+    async def flush(self) -> None:
+        """Wait, up to DRAIN_TIMEOUT, until what was written is on its way: for a last word
+        after which the visit ends whatever happens, so a caller who reads nothing is no
+        reason to say (``ended_by``) it ended otherwise.  Raises ConnectionError or OSError
+        when the line is gone."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(DRAIN_TIMEOUT):
+                await self.terminal.drain()
+
+    async def linger(self, seconds: float) -> None:
+        """Leave the last screen up for ``seconds``; any key (one already typed too), or the
+        caller hanging up, ends the wait at once.  The bytes read are the caller's goodbye:
+        nothing to decode."""
+        if seconds <= 0 or self.typed_ahead:
+            return
+        terminal = self.terminal
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            await terminal.drain()
+            async with asyncio.timeout(seconds):
+                while await terminal.receive() == b"\0":  # a resize wake-up, not a key
+                    pass
+
     @property
     def in_burst(self) -> bool:
         """True while a burst of keys waits (a paste, a flood): the next frame would be out

@@ -20,8 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Hashable
-from typing import cast
 
 from .. import watch_link
 from ..config import Settings
@@ -92,13 +90,13 @@ class Broadcast:
 
 
 class Viewport:
-    """What a game screen's drawing reads from a session, for a screen nobody types on:
-    the screen itself, the door's settings, a caller name for the status line, and the
-    renderer's colour choice (a few screens grey keys differently in monochrome)."""
+    """A :class:`~door.ui.canvas.Canvas` nobody types on: what a game screen's drawing
+    reads from a session (the screen itself, the door's settings, a caller name for the
+    status line, the renderer's colour choice: a few screens grey keys differently in
+    monochrome), for the watchers of one size, colour and place."""
 
     in_burst = False
     time_left = 0
-    player = store = keeper = autosave = None
 
     def __init__(self, settings: Settings, alias: str, cols: int, rows: int,
                  color: bool, origin: tuple[int, int] = (0, 0)) -> None:
@@ -126,7 +124,11 @@ class Viewport:
         return shared
 
 
-def view_key(session: Session) -> Hashable:
+ViewKey = tuple[int, int, bool, tuple[int, int]]
+"""A viewport's size, colour and place in its watchers' windows."""
+
+
+def view_key(session: Session) -> ViewKey:
     """Watchers share a drawing who share its size, colour and place in their window."""
     return (session.screen.cols, session.screen.rows, session.renderer.color,
             session.origin)
@@ -140,7 +142,7 @@ def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Vie
         watched.move_view(watcher, key)
     view = watched.views.get(key)
     if view is None:
-        cols, rows, color, origin = cast(tuple[int, int, bool, tuple[int, int]], key)
+        cols, rows, color, origin = key
         view = watched.views[key] = Viewport(session.settings, watched.alias, cols, rows, color,
                                              origin)
     if view.version != watched.version:
@@ -150,14 +152,14 @@ def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Vie
 
 
 def draw_view(view: Viewport, watched: WatchedGame) -> None:
-    drawer = screen_class(watched.game.name)(cast(Session, view), watched.game)
+    drawer = screen_class(watched.game.name)(view, watched.game)
     drawer.note = watched.note
     drawer.draw()
     screen = view.screen
     screen.put(screen.rows - 3, 0, " " * screen.cols)
     screen.put(screen.rows - 3, 1, KEY_LINE, theme.DIM)
     if watched.over:
-        message(cast(Session, view), over_note(watched), theme.WARNING)
+        message(view, over_note(watched), theme.WARNING)
     row = screen.rows - 1
     # The player's status line (with the score: game panels no longer repeat it) is this.
     text = (f"Watching {watched.alias} · {watched.title} {watched.deal} · "

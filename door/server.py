@@ -39,15 +39,15 @@ from .net.telnet import notice, start_telnet
 from .net.terminal import Terminal
 from .pool import EarlyDrop, LoginPool, Refused, Ticket
 from .private import make_private_dir
-from .session import Caller, Session, SessionEnded
+from .session import Caller, Services, Session, SessionEnded
 from .store import Store, StoredGame, StoreError
 from .store.accounts import GUEST_ID, Accounts
-from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
 from .term.caches import forget_caches
 from .ui.visit import run_visit
+from .watch import HUB
 from .watch_link import WatchLink
 from .web import start_web_for
 
@@ -127,7 +127,7 @@ class NodeTable:
 
 def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
     """An open door without logins (every caller is Guest): tests of the screens use it."""
-    keeper = GameKeeper(store, settings.database.save_every) if store is not None else None
+    services = Services(settings, store)
 
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
@@ -139,8 +139,7 @@ def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = N
         try:
             player = await identify(store, caller)
             await node_seen(store, caller, player, "main menu")
-            await run_visit(Session(terminal, settings, caller, store=store, player=player,
-                                    keeper=keeper))
+            await run_visit(Session(terminal, services, caller, player))
         finally:
             await node_gone(store, caller)
             nodes.give_back(node)
@@ -175,10 +174,11 @@ class Door:
         self.live: dict[asyncio.Task, Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
-        self.keeper = (GameKeeper(store, settings.database.save_every)
-                       if store is not None else None)
         self.collector = CallCollector(forget=[forget_caches])
         """Frees what ended calls leave in reference cycles (door/collector.py)."""
+        self.services = Services(settings, store, watch=HUB)
+        """What every session of this process uses besides its terminal."""
+        self.keeper = self.services.keeper
         if store is not None:
             store.game_stored = self._log_game_end
 
@@ -325,8 +325,8 @@ class Door:
                             user_id=board.user_id)
         else:
             caller = Caller(alias=account.handle if account else "New caller", node=0)
-        session = Session(terminal, self.settings, caller, store=self.store,
-                          player=account.player if account else None, keeper=self.keeper)
+        session = Session(terminal, self.services, caller,
+                          account.player if account else None)
         self.live[task] = self.live[task]._replace(session=session)
         session.first_action = getattr(terminal, "first_action", None)
         if board is None and account is None and not await self._login(session, terminal):
@@ -562,7 +562,7 @@ async def serve(settings: Settings, bind: str, port: int,
     loop = asyncio.get_running_loop()
     signals: list[signal.Signals] = []
     relay: SupervisorLink | None = None
-    link = WatchLink(store)
+    link = WatchLink(store, door.services.watch)
     """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
         bound = await listen_as(plan, plan.telnet, listeners,

@@ -267,8 +267,8 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
                                             announce=announce, charset=charset, record=record)
         except (OSError, ValueError) as exc:  # a descriptor asyncio cannot wait on
             raise error(f"cannot talk to the caller on {transport}: {exc}") from None
-        from ..session import Session
-        session = Session(terminal, settings, caller)
+        from ..session import Services, Session
+        session = Session(terminal, Services(settings), caller)  # the store comes later
         from ..ui.theme import MESSAGE
         minutes = (caller.time_left_s or session.time_left) // 60
         session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
@@ -406,16 +406,16 @@ async def attach_store(session: Session, settings: Settings):
 
     await asyncio.sleep(0)  # let the visit (scheduled after us) send its first screen first
     try:
-        from ..store.keeper import GameKeeper
         from ..store.visit import identify, node_seen, open_store
         from ..takeover import calls_elsewhere, one_call_per_player, watch_hang_up_orders
     except ImportError as exc:
         logging.getLogger("door.door").warning("no database (%s): playing without scores",
                                                exc)
         return None
+    from dataclasses import replace
+
     store = await open_store(settings)
-    session.store = store
-    session.keeper = GameKeeper(store, settings.database.save_every)
+    session.services = replace(session.services, store=store)  # and a keeper for it
     session.player = await identify(store, session.caller)
     await node_seen(store, session.caller, session.player, "main menu")
 

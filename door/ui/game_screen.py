@@ -43,7 +43,7 @@ from ..store.keeper import KeptGame
 from ..store.records import DailyEntry
 from ..term import Key
 from ..term.digits import is_digit, parse_number
-from ..watch import HUB, WatchedGame, watching_on
+from ..watch import WatchedGame, watching_on
 from . import theme
 from .canvas import Canvas
 from .daily_status import attempt_note, daily_attempt
@@ -953,13 +953,13 @@ def offered_to_watchers(screen: GameScreen) -> Iterator[None]:
     if not watching_on(session.settings):
         yield
         return
-    player = session.player
-    screen.watched = HUB.offer(session.caller.alias, screen.title, short_deal_label(screen.game),
+    player, hub = session.player, session.services.watch
+    screen.watched = hub.offer(session.caller.alias, screen.title, short_deal_label(screen.game),
                                screen.game, player.watchable if player else True)
     try:
         yield
     finally:
-        HUB.withdraw(screen.watched)
+        hub.withdraw(screen.watched)
 
 
 def deal_label(game: Game) -> str:

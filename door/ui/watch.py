@@ -30,7 +30,7 @@ from ..store.visit import node_doing
 from ..term import Key, Renderer, Screen
 from ..term.charset import Charset
 from ..term.width import clip
-from ..watch import HUB, WatchedGame, Watcher
+from ..watch import WatchedGame, Watcher, WatchHub
 from . import theme
 from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .key_waiter import KeyWaiter
@@ -270,7 +270,8 @@ class GamesNow:
     from the store every :data:`REFRESH` seconds at most (one read for all the callers of
     this process: door/watch_link.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hub: WatchHub) -> None:
+        self.hub = hub
         self.elsewhere: list[LiveListing] = []
         self.read_at = -REFRESH
 
@@ -280,7 +281,7 @@ class GamesNow:
         if link is not None and (fresh or loop.time() - self.read_at >= REFRESH):
             self.elsewhere = await link.listing(0.0 if fresh else REFRESH)
             self.read_at = loop.time()
-        return [*HUB.games(), *(self.elsewhere if link is not None else [])]
+        return [*self.hub.games(), *(self.elsewhere if link is not None else [])]
 
 
 def draw_list(session: Session, games: list[Listed], selected: int, note: str) -> None:
@@ -317,7 +318,7 @@ async def watch_menu(session: Session) -> None:
     node_doing(session.store, session.caller, session.player, "Watch a Game")
     waiter = KeyWaiter(session)
     selected, note = 0, ""
-    now = GamesNow()
+    now = GamesNow(session.services.watch)
     try:
         while True:
             games = await now.games()

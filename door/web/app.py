@@ -32,6 +32,7 @@ from .. import gamelist
 from ..config import ConfigError, Settings
 from ..net.terminal import Terminal
 from ..pool import LoginPool
+from ..session import Services
 from ..store import Store, StoreError
 from . import pages, play
 from .assets import Assets
@@ -159,6 +160,7 @@ def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | N
     app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool, "store": store,
                      "public": PublicData(settings, store), "assets": assets,
                      "tokens": ResumeTokens(), "viewers": 0,
+                     "viewing": Services(settings),  # replays and watchers: nothing kept
                      "public_origin": parse_origin(settings.web.public_url)}
     routes = [
         web.get("/", play.play_page), web.get("/play", play.play_socket),

@@ -19,7 +19,7 @@ from pyteterm import QueueTerminal
 from waiting import WAIT
 
 from door.config import Settings
-from door.session import Session
+from door.session import Services, Session
 from door.ui.takeover import say_declined
 from door.ui.visit import run_visit
 
@@ -107,7 +107,7 @@ def _only_the_session_wrote(terminal: CallerNoting) -> None:
 async def test_a_whole_visit_writes_only_through_the_session(settings: Settings) -> None:
     settings = no_pause(settings)
     terminal = CallerNoting()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     visit = asyncio.create_task(run_visit(session))
     await _until(lambda: "Press any key" in terminal.term.text, "the title")
     terminal.inbox.put_nowait(b"x")
@@ -125,7 +125,7 @@ async def test_the_small_window_farewell_writes_through_the_session(
         settings: Settings) -> None:
     terminal = CallerNoting()
     terminal.resized(60, 20)
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     visit = asyncio.create_task(run_visit(session))
     await _until(lambda: "Widen it" in terminal.term.text, "the small-window notice")
     terminal.inbox.put_nowait(b"q")
@@ -138,7 +138,7 @@ async def test_the_small_window_farewell_writes_through_the_session(
 async def test_a_declined_second_call_writes_through_the_session(settings: Settings) -> None:
     settings = no_pause(settings)
     terminal = CallerNoting()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     await say_declined(session)
     assert "One call at a time" in terminal.term.text
     assert terminal.raw.endswith(b"\x1b[0m\r\n")

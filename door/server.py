@@ -125,7 +125,8 @@ class NodeTable:
         self._used.discard(node)
 
 
-def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
+def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None
+                   ) -> Callable[[Terminal], Awaitable[None]]:
     """An open door without logins (every caller is Guest): tests of the screens use it."""
     services = Services(settings, store)
 
@@ -171,7 +172,7 @@ class Door:
                               prefix_v4=srv.login_prefix_v4, prefix_v6=srv.login_prefix_v6,
                               early_drop=EarlyDrop(*(p / 100 for p in srv.login_early_drop)),
                               counts=worker.counts if worker is not None else None)
-        self.live: dict[asyncio.Task, Call] = {}
+        self.live: dict[asyncio.Task[None], Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
         self.collector = CallCollector(forget=[forget_caches])
@@ -305,7 +306,7 @@ class Door:
         self.limiter.succeeded(BOARD_SECRET, address)
         return login
 
-    async def _visit(self, terminal: Terminal, task: asyncio.Task, ticket: Ticket,
+    async def _visit(self, terminal: Terminal, task: asyncio.Task[None], ticket: Ticket,
                      board: BoardLogin | None = None) -> None:
         account = getattr(terminal, "account", None)  # SSH's, or a resumed web call's
         if terminal.kind == "ssh":  # SSH: UTF-8 unless the terminal type says CP437
@@ -379,7 +380,7 @@ class Door:
         session.caller.alias, session.player = who.alias, who.player
         return True
 
-    async def _one_call_per_account(self, session: Session, task: asyncio.Task) -> bool:
+    async def _one_call_per_account(self, session: Session, task: asyncio.Task[None]) -> bool:
         """A handle is in the door on one line at a time (its saved games are one per game).
 
         A second call may take over from the first, which is hung up with its game saved,
@@ -398,7 +399,7 @@ class Door:
                                        nudge=self.worker.nodes.nudge if self.worker else None)
         return await one_call_per_player(session, local + remote)
 
-    def _ender(self, task: asyncio.Task):
+    def _ender(self, task: asyncio.Task[None]) -> Callable[[], Awaitable[None]]:
         async def end() -> None:
             call = self.live.get(task)
             if call is None:
@@ -429,8 +430,8 @@ class Door:
         return {c.session.caller.node: c.session.caller.token for c in self.live.values()
                 if c.session is not None and c.session.caller.node}
 
-    def _calls_of(self, player_id: int, but: asyncio.Task | None = None
-                  ) -> list[tuple[Session, asyncio.Task]]:
+    def _calls_of(self, player_id: int, but: asyncio.Task[None] | None = None
+                  ) -> list[tuple[Session, asyncio.Task[None]]]:
         """The live calls logged in as this player (except ``but``), oldest first."""
         return [(c.session, t) for t, c in self.live.items() if t is not but
                 and c.session is not None and c.session.player is not None
@@ -535,7 +536,7 @@ class Ports(NamedTuple):
 
 
 async def serve(settings: Settings, bind: str, port: int,
-                started: asyncio.Future | None = None, ssh_port: int | None = None,
+                started: asyncio.Future[Ports] | None = None, ssh_port: int | None = None,
                 stop: asyncio.Event | None = None, rlogin_port: int | None = None,
                 web_port: int | None = None, worker: Worker | None = None) -> int:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound

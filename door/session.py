@@ -166,7 +166,7 @@ class Session:
             self.caller.on_doing = terminal.doing
         self.player = player
         """The caller's record in the store; None when unknown or the store is unavailable."""
-        self.chores: list[asyncio.Future] = []
+        self.chores: list[asyncio.Future[None]] = []
         """Work beside the visit (``reussite door`` watches for hang-up orders): cancelled
         by whoever started it when the visit ends."""
         self.admission: Callable[[], Awaitable[bool]] | None = None
@@ -217,7 +217,7 @@ class Session:
         self.first_action: str | None = None
         """A game to open at once, instead of the title, before the main menu (a web call
         resumed after its line dropped: the game it was playing, whose save it offers)."""
-        self.preparing: asyncio.Future | None = None
+        self.preparing: asyncio.Future[Store | None] | None = None
         """Work started beside the title screen (``reussite door`` opens the store there);
         the visit waits for it before the main menu."""
         """Set by a game screen while a game is in progress: saves it for resume.  Called

@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any
 from .common import CliError, resolve_settings
 
 if TYPE_CHECKING:
+    import asyncio
     import socket
 
     from ..config import Settings
     from ..dropfile import DropfileCaller
     from ..net.terminal import Terminal
     from ..session import Caller, Session
+    from ..store import Store
     from ..term import Charset
     from .bbs_watch import BBSWatch
     from .hangup import HangupSignals
@@ -49,7 +51,8 @@ CP437_TERMS = ("ansi", "pc3", "pcansi", "cons25", "scoansi", "syncterm", "netrun
 """TERM values that mean an ANSI-BBS terminal, hence CP437 (prefixes: ``ansi-bbs`` too)."""
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "door", parents=[common], help="run for one caller a BBS hands over with a dropfile",
         description="Run the door for the caller in DROPFILE (DOOR.SYS, DOOR32.SYS or "
@@ -389,7 +392,7 @@ def _tty_rows() -> int | None:
     return rows or None
 
 
-async def attach_store(session: Session, settings: Settings):
+async def attach_store(session: Session, settings: Settings) -> Store | None:
     """Open the database (``door.store``), apply its migrations, and give the session its
     ``store``, ``player`` and game keeper, as ``serve`` does; returns the store, or None
     without one.
@@ -434,7 +437,7 @@ async def attach_store(session: Session, settings: Settings):
     return store
 
 
-async def detach_store(session: Session, opening) -> None:
+async def detach_store(session: Session, opening: asyncio.Future[Store | None]) -> None:
     """Stop the solver workers; wait (briefly) for the store to be open, write what the
     keeper holds, leave who's online, close it."""
     import asyncio

@@ -27,6 +27,7 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Handler
 
 from .. import gamelist
 from ..config import ConfigError, Settings
@@ -58,7 +59,7 @@ class WebListener:
 
     def __init__(self, runner: web.AppRunner, servers: list[asyncio.Server]) -> None:
         self.runner, self.servers = runner, servers
-        self._closing: asyncio.Future | None = None
+        self._closing: asyncio.Future[None] | None = None
 
     @property
     def sockets(self) -> list[socket.socket]:
@@ -66,7 +67,8 @@ class WebListener:
 
     @property
     def port(self) -> int:
-        return self.sockets[0].getsockname()[1]
+        port: int = self.sockets[0].getsockname()[1]  # (host, port[, flow, scope])
+        return port
 
     def close(self) -> None:
         if self._closing is None:
@@ -192,7 +194,7 @@ def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | N
 
 
 @web.middleware
-async def _for_this_door(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def _for_this_door(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A request naming a host this door does not answer to (a page elsewhere whose name
     points here: DNS rebinding) gets nothing but a 421 (door/web/origin.py)."""
     door = request.app[DOOR_KEY]
@@ -206,7 +208,7 @@ async def _for_this_door(request: web.Request, handler: Callable) -> web.StreamR
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -214,7 +216,7 @@ async def _headers(request: web.Request, handler: Callable) -> web.StreamRespons
 
 
 @web.middleware
-async def _errors(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """An address with no page, or a page that failed: the door's own 404 and 500 pages
     (JSON under /api), never aiohttp's bare text or a traceback."""
     try:

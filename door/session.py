@@ -147,7 +147,7 @@ class Services:
 
 class Session:
     # One per caller, for the whole call: attributes in slots, not a dictionary (1.6 KiB
-    # a caller with its 38 attributes; issue #36).  ``__weakref__``: door/idle_rows.py.
+    # a caller with the 38 attributes it had then; issue #36).  ``__weakref__``: door/idle_rows.py.
     __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed",
                  "_deferred", "_frame_of", "_hook_at_end", "_idle", "_keys", "_keys_in_a_row",
                  "_loop", "_notice", "_time_warnings", "access", "admission", "autosave",
@@ -225,6 +225,7 @@ class Session:
 
     @property
     def settings(self) -> Settings:
+        """The door's settings (sysop.ini)."""
         return self.services.settings
 
     @property

@@ -156,7 +156,7 @@ class Door:
     """Everything the server shares between callers: nodes, guards, accounts, live sessions."""
 
     def __init__(self, settings: Settings, store: Store | None,
-                 worker: Worker | None = None) -> None:
+                 worker: Worker | None = None, link: WatchLink | None = None) -> None:
         self.settings = settings
         self.store = store
         self.worker = worker
@@ -177,8 +177,10 @@ class Door:
         self.hangup = asyncio.Event()
         self.collector = CallCollector(forget=[forget_caches])
         """Frees what ended calls leave in reference cycles (door/collector.py)."""
-        self.services = Services(settings, store, watch=HUB)
+        self.services = Services(settings, store, watch=HUB, link=link)
         """What every session of this process uses besides its terminal."""
+        self.viewing = Services(settings, watch=HUB, link=link)
+        """The web's read-only viewers' (replays, watchers): nothing of theirs is kept."""
         self.keeper = self.services.keeper
         if store is not None:
             store.game_stored = self._log_game_end
@@ -555,7 +557,9 @@ async def serve(settings: Settings, bind: str, port: int,
     handler = log_to_file(settings.data_dir)
     unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
-    door = Door(settings, store, worker)
+    link = WatchLink(store, HUB)
+    """This process's games listed for the others, theirs followed (door/watch_link.py)."""
+    door = Door(settings, store, worker, link)
     hosts = list(plan.telnet.hosts)
     listeners: list[Any] = []
     ssh_bound = rlogin_bound = web_bound = None
@@ -563,8 +567,6 @@ async def serve(settings: Settings, bind: str, port: int,
     loop = asyncio.get_running_loop()
     signals: list[signal.Signals] = []
     relay: SupervisorLink | None = None
-    link = WatchLink(store, door.services.watch)
-    """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
         bound = await listen_as(plan, plan.telnet, listeners,
                                 lambda host, port: start_telnet(host, port, door.run,

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # for start-up time: a BBS caller's title comes before these 
     from .solving import SolverPool
     from .store import Player, Store
     from .store.keeper import GameKeeper
+    from .watch_link import WatchLink
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,9 @@ class Services:
     (None: no database, nothing kept)."""
     watch: WatchHub = HUB
     """The games of this process that others may watch (door/watch.py)."""
+    link: WatchLink | None = None
+    """The games of the other processes sharing the database (door/watch_link.py), while
+    it runs; None: watching stays within the process."""
     clock: Callable[[], float] = time.monotonic
     """Seconds, for the call's time limit."""
     solvers: Callable[[Settings], SolverPool] = process_solvers

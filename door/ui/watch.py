@@ -21,16 +21,15 @@ import asyncio
 import contextlib
 import time
 
-from .. import watch_link
 from ..config import Settings
 from ..games import Status
-from ..session import Caller, Session
+from ..session import Caller, Services, Session
 from ..store.live import LiveListing
 from ..store.visit import node_doing
 from ..term import Key, Renderer, Screen
 from ..term.charset import Charset
 from ..term.width import clip
-from ..watch import WatchedGame, Watcher, WatchHub
+from ..watch import WatchedGame, Watcher
 from . import theme
 from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .key_waiter import KeyWaiter
@@ -270,13 +269,13 @@ class GamesNow:
     from the store every :data:`REFRESH` seconds at most (one read for all the callers of
     this process: door/watch_link.py)."""
 
-    def __init__(self, hub: WatchHub) -> None:
-        self.hub = hub
+    def __init__(self, services: Services) -> None:
+        self.hub, self.link = services.watch, services.link
         self.elsewhere: list[LiveListing] = []
         self.read_at = -REFRESH
 
     async def games(self, fresh: bool = False) -> list[Listed]:
-        link = watch_link.current
+        link = self.link if self.link is not None and self.link.running else None
         loop = asyncio.get_running_loop()
         if link is not None and (fresh or loop.time() - self.read_at >= REFRESH):
             self.elsewhere = await link.listing(0.0 if fresh else REFRESH)
@@ -318,7 +317,7 @@ async def watch_menu(session: Session) -> None:
     node_doing(session.store, session.caller, session.player, "Watch a Game")
     waiter = KeyWaiter(session)
     selected, note = 0, ""
-    now = GamesNow(session.services.watch)
+    now = GamesNow(session.services)
     try:
         while True:
             games = await now.games()
@@ -372,8 +371,8 @@ async def watch_menu(session: Session) -> None:
 async def watch_elsewhere(session: Session, listing: LiveListing) -> str:
     """Watch a game played in another process: followed through the store while watched.
     Returns a note for the list when it could not be reached."""
-    link = watch_link.current
-    if link is None:
+    link = session.services.link
+    if link is None or not link.running:
         return ""
     message(session, f"Joining {listing.alias}'s game...", theme.MESSAGE)
     await session.show()

@@ -107,7 +107,7 @@ def quiet_bad_requests() -> None:
 
 async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
                     store: Store | None, hosts: list[str], port: int,
-                    reuse_port: bool = False) -> WebListener:
+                    reuse_port: bool = False, viewing: Services | None = None) -> WebListener:
     """Listen on each of ``hosts`` at ``port`` (0: one the OS picks for the first, then the
     same for the others).  ``reuse_port``: SO_REUSEPORT, for several processes on one port.
     The servers are the loop's own (``loop.create_server``), as telnet's and SSH's are, so
@@ -115,7 +115,7 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
     Raises OSError when an address is taken, ConfigError for unusable TLS files."""
     tls = tls_context(settings)
     quiet_bad_requests()
-    app = make_app(settings, run_session, pool, store)
+    app = make_app(settings, run_session, pool, store, viewing)
     # A connection that sends no request (or no next one) is closed after the pool's
     # first-byte timeout, not aiohttp's hour.
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
@@ -156,13 +156,16 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 
 def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
-             store: Store | None) -> web.Application:
+             store: Store | None, viewing: Services | None = None) -> web.Application:
+    """The web door's routes.  ``viewing``: the services of read-only viewers (replays,
+    watchers), whose sessions keep nothing (the server's, with its watch link; else this
+    process's hub alone)."""
     app = web.Application(middlewares=[_for_this_door, _headers, _errors])
     assets = Assets(STATIC)
     app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool, "store": store,
                      "public": PublicData(settings, store), "assets": assets,
                      "tokens": ResumeTokens(), "viewers": 0,
-                     "viewing": Services(settings),  # replays and watchers: nothing kept
+                     "viewing": viewing or Services(settings),
                      "public_origin": parse_origin(settings.web.public_url)}
     routes = [
         web.get("/", play.play_page), web.get("/play", play.play_socket),

@@ -297,7 +297,7 @@ async def watch_player(session: Session, player: str) -> None:
     from ..ui.watch import GamesNow, watch_elsewhere, watch_game, watch_menu
 
     if player:
-        games = await GamesNow(session.services.watch).games(fresh=True)
+        games = await GamesNow(session.services).games(fresh=True)
         found = next((g for g in games if g.alias.lower() == player.lower()
                       and g.watchable and not g.over), None)
         if isinstance(found, LiveListing):

@@ -35,7 +35,7 @@ from door.games.anciento import Anciento
 from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
-from door.session import Session
+from door.session import Services, Session
 from door.term import Key
 from door.ui.anciento_screen import AncientoScreen
 from door.ui.auntmary_screen import AuntMaryScreen
@@ -51,7 +51,7 @@ WALK = [Key("right"), Key("down"), Key("left"), Key("up")]
 async def per_key(screen_class, engine, keys: int) -> tuple[float, float, float]:
     """(median ms of CPU per key, mean ms, bytes per key) over ``keys`` cursor keys."""
     terminal = CountingTerminal("cp437", answer=b"y")
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     screen = screen_class(session, engine.new(11982))
     screen.draw()
     await session.show()
@@ -73,7 +73,7 @@ async def per_key_cold(screen_class, engine, callers: int, keys: int) -> float:
     settings = load_settings(HOME)
     screens = []
     for i in range(callers):
-        session = Session(CountingTerminal("cp437", answer=b"y"), settings)
+        session = Session(CountingTerminal("cp437", answer=b"y"), Services(settings))
         screen = screen_class(session, engine.new(11982 + i))
         screen.draw()
         await session.show()

@@ -18,7 +18,7 @@ from benchkit import CountingTerminal
 
 from door import gamelist
 from door.config import load_settings
-from door.session import Session
+from door.session import Services, Session
 
 HOME = Path(__file__).resolve().parent.parent
 CHARSETS = ("cp437", "utf8", "ascii")
@@ -27,7 +27,7 @@ CHARSETS = ("cp437", "utf8", "ascii")
 async def measure(name: str, charset: str) -> tuple[int, int, int]:
     info = gamelist.game(name)
     terminal = CountingTerminal(charset, answer=b"z")   # any key closes the map
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     screen = info.screen_class()(session, info.engine_class().new(7))
     screen.draw()
     await session.show()

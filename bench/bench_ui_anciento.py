@@ -32,7 +32,7 @@ from door.compiled import build_name
 from door.config import Settings, load_settings
 from door.games.anciento import Anciento
 from door.games.anciento_demo import fast_move
-from door.session import Session
+from door.session import Services, Session
 from door.term import Charset, Key
 from door.term.keys import char
 from door.ui.anciento_screen import AncientoScreen
@@ -74,7 +74,7 @@ async def play(settings: Settings, number: int, moves: list[str], board: str, ea
     """Play one game by keys; append bytes per move, count each key; return the full
     repaint."""
     terminal = CountingTerminal(charset)
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     screen = AncientoScreen(session, Anciento.new(number, board=board, easy=easy))
     game = screen.game
     screen.draw()
@@ -103,7 +103,7 @@ async def screenshot(path: Path, number: int = 505, moves: int = 24) -> None:
     then Check once, so the picture shows the shapes, the shaded edge and the next stones."""
     terminal = CountingTerminal("cp437")
     terminal.charset = Charset("cp437", c0_glyphs=True)       # shapes as CP437 glyphs
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     screen = AncientoScreen(session, Anciento.new(number, easy=True))
     screen.timer = Timer(25, lambda: 0.0)
     screen.timer.start()

@@ -27,7 +27,7 @@ from benchkit import KEY_MEDIAN_B, KEY_P95_B, CountingTerminal, p95
 from door.config import load_settings
 from door.games.anciento import Anciento
 from door.games.anciento_player import search_move
-from door.session import Session
+from door.session import Services, Session
 from door.term import Key
 from door.term.keys import char
 from door.ui.anciento_screen import AncientoScreen
@@ -39,7 +39,7 @@ HOME = Path(__file__).resolve().parent.parent
 async def play(number: int, board: str, charset: str, hints: list[int], enters: list[int],
                thinking: list[float]) -> None:
     terminal = CountingTerminal(charset)
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     screen = AncientoScreen(session, Anciento.new(number, board=board))
     game = screen.game
 

@@ -33,7 +33,7 @@ from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95
 from door.compiled import build_name
 from door.config import load_settings
 from door.games.auntmary import AuntMary, parse_move
-from door.session import Session
+from door.session import Services, Session
 from door.term import Key
 from door.term.keys import char
 from door.ui.auntmary_screen import PANEL_MOVES, PILES, AuntMaryScreen
@@ -135,7 +135,7 @@ async def play(number: int, charset: str, form: str, max_moves: int,
                per_move: list[int]) -> tuple[int, int]:
     """One game by keys; append bytes per move; return (full-screen repaint, final score)."""
     terminal = CountingTerminal(charset)
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     screen = AuntMaryScreen(session, AuntMary.new(number))
     screen.draw()
     await session.show()

@@ -35,7 +35,7 @@ from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95, plain_repa
 from door.compiled import build_name
 from door.config import load_settings
 from door.games.mariant import Mariant
-from door.session import Session
+from door.session import Services, Session
 from door.term import Charset, Key
 from door.term.keys import char
 from door.ui.keymap import HINT
@@ -92,7 +92,7 @@ async def play(number: int, fd: int, fu: int, charset: str, form: str,
     won)."""
     settings = load_settings(HOME)
     terminal = CountingTerminal(charset, answer=b"y")
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     screen = MariantScreen(session, Mariant.new(number, fd=fd, fu=fu))
     screen.draw()
     await session.show()
@@ -132,7 +132,7 @@ async def screenshot(path: Path, number: int = 617, actions: int = 14) -> None:
     """
     terminal = CountingTerminal("cp437", answer=b"y")
     terminal.charset = Charset("cp437", c0_glyphs=True)       # suits as CP437 glyphs
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     screen = MariantScreen(session, Mariant.new(number, fd=3, fu=2))
     seen = {position_key(screen.game)}
     for _ in range(actions):

@@ -27,7 +27,7 @@ from benchkit import KEY_TABLE_HEAD, CountingTerminal, KeyStats, p95
 from door.compiled import build_name
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, parse_move
-from door.session import Session
+from door.session import Services, Session
 from door.term import Key
 from door.term.keys import char
 from door.ui.keymap import HINT
@@ -59,7 +59,7 @@ async def play(number: int, mode: str, charset: str, form: str,
     repaint."""
     settings = load_settings(HOME)
     terminal = CountingTerminal(charset, answer=b"y")  # yes to "the door then deals ..."
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     screen = MonteCarloScreen(session, MonteCarlo.new(number, mode=mode))
     screen.draw()
     await session.show()

@@ -27,7 +27,7 @@ from door.games.anciento import Anciento
 from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
-from door.session import Session
+from door.session import Services, Session
 from door.term import Key
 from door.ui.access import ScreenAccess
 from door.ui.anciento_screen import AncientoScreen
@@ -56,7 +56,7 @@ class AnnouncingTerminal(CountingTerminal):
 async def per_frame(screen_class, engine, keys: int, announces: bool) -> tuple[float, float]:
     """(median µs of CPU per key and frame, sentence bytes per key)."""
     terminal = AnnouncingTerminal(announces)
-    session = Session(terminal, load_settings(HOME))
+    session = Session(terminal, Services(load_settings(HOME)))
     session.attach(ScreenAccess(session))
     game = engine.new(11982)
     for _ in range(3):
@@ -84,7 +84,7 @@ async def main() -> None:
     for name, screen_class, engine in SCREENS:
         plain, _ = await per_frame(screen_class, engine, args.keys, False)
         spoken, said = await per_frame(screen_class, engine, args.keys, True)
-        session = Session(AnnouncingTerminal(False), load_settings(HOME))
+        session = Session(AnnouncingTerminal(False), Services(load_settings(HOME)))
         access = ScreenAccess(session)
         game = engine.new(11982)
         screen = screen_class(session, game)

@@ -22,7 +22,7 @@ from pathlib import Path
 from benchkit import CountingTerminal, plain_repaint
 
 from door.config import load_settings
-from door.session import Session
+from door.session import Services, Session
 from door.term import Charset
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,7 +32,7 @@ OUT = REPO / "docs" / "screens"
 def _session() -> tuple[Session, CountingTerminal]:
     terminal = CountingTerminal("cp437", answer=b"y")
     terminal.charset = Charset("cp437", c0_glyphs=True)  # suits as CP437 glyphs
-    return Session(terminal, load_settings(REPO)), terminal
+    return Session(terminal, Services(load_settings(REPO))), terminal
 
 
 async def montecarlo(path: Path) -> None:

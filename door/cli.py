@@ -144,7 +144,7 @@ def _workers_option(value: str) -> int:
 def cmd_local(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     from .net.stdio import open_stdio, raw_mode
-    from .session import Caller, Session
+    from .session import Caller, Services, Session
     from .term import Charset
     from .ui.visit import run_visit
 
@@ -153,7 +153,8 @@ def cmd_local(args: argparse.Namespace) -> int:
         if args.charset:
             terminal.charset = Charset(args.charset)
         terminal.watch_window()
-        session = Session(terminal, settings, Caller(alias=settings.door.sysop, node=0))
+        session = Session(terminal, Services(settings),
+                          Caller(alias=settings.door.sysop, node=0))
         await run_visit(session)
         from .solving import close_solver_pool
 

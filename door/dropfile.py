@@ -183,7 +183,7 @@ def parse_dropfile(data: bytes, name: str = "") -> DropfileCaller:
 
 # -- small field readers: each records a warning when it has to guess ---------------------
 
-class _Notes(list):
+class _Notes(list[str]):
     """The warnings of one parse, in line order."""
 
     def add(self, text: str) -> None:

@@ -75,7 +75,7 @@ class LoginLimiter:
         over = self._recent((handle.lower(), "")) - self.attempts
         if over < 0:
             return 0.0
-        return min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** min(over, 16))
+        return min(BACKOFF_MAX_S, BACKOFF_BASE_S * (1 << min(over, 16)))  # 2 ** n, n >= 0
 
     def failed(self, handle: str, address: str) -> None:
         self._failed(handle, address, self._clock())

@@ -39,15 +39,15 @@ from .net.telnet import notice, start_telnet
 from .net.terminal import Terminal
 from .pool import EarlyDrop, LoginPool, Refused, Ticket
 from .private import make_private_dir
-from .session import Caller, Session, SessionEnded
+from .session import Caller, Services, Session, SessionEnded
 from .store import Store, StoredGame, StoreError
 from .store.accounts import GUEST_ID
-from .store.keeper import GameKeeper
 from .store.visit import identify, node_gone, node_seen, open_store
 from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
 from .term.caches import forget_caches
 from .ui.visit import run_visit
+from .watch import HUB
 from .watch_link import WatchLink
 from .web import start_web_for
 
@@ -125,9 +125,10 @@ class NodeTable:
         self._used.discard(node)
 
 
-def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None):
+def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = None
+                   ) -> Callable[[Terminal], Awaitable[None]]:
     """An open door without logins (every caller is Guest): tests of the screens use it."""
-    keeper = GameKeeper(store.saves, settings.database.save_every) if store is not None else None
+    services = Services(settings, store)
 
     async def run(terminal: Terminal) -> None:
         node = nodes.take()
@@ -139,8 +140,7 @@ def session_runner(settings: Settings, nodes: NodeTable, store: Store | None = N
         try:
             player = await identify(store, caller)
             await node_seen(store, caller, player, "main menu")
-            await run_visit(Session(terminal, settings, caller, store=store, player=player,
-                                    keeper=keeper))
+            await run_visit(Session(terminal, services, caller, player))
         finally:
             await node_gone(store, caller)
             nodes.give_back(node)
@@ -156,7 +156,7 @@ class Door:
     """Everything the server shares between callers: nodes, guards, accounts, live sessions."""
 
     def __init__(self, settings: Settings, store: Store | None,
-                 worker: Worker | None = None) -> None:
+                 worker: Worker | None = None, link: WatchLink | None = None) -> None:
         self.settings = settings
         self.store = store
         self.worker = worker
@@ -172,13 +172,16 @@ class Door:
                               prefix_v4=srv.login_prefix_v4, prefix_v6=srv.login_prefix_v6,
                               early_drop=EarlyDrop(*(p / 100 for p in srv.login_early_drop)),
                               counts=worker.counts if worker is not None else None)
-        self.live: dict[asyncio.Task, Call] = {}
+        self.live: dict[asyncio.Task[None], Call] = {}
         self.closing = False
         self.hangup = asyncio.Event()
-        self.keeper = (GameKeeper(store.saves, settings.database.save_every)
-                       if store is not None else None)
         self.collector = CallCollector(forget=[forget_caches])
         """Frees what ended calls leave in reference cycles (door/collector.py)."""
+        self.services = Services(settings, store, watch=HUB, link=link)
+        """What every session of this process uses besides its terminal."""
+        self.viewing = Services(settings, watch=HUB, link=link)
+        """The web's read-only viewers' (replays, watchers): nothing of theirs is kept."""
+        self.keeper = self.services.keeper
         if store is not None:
             store.scores.game_stored = self._log_game_end
 
@@ -305,7 +308,7 @@ class Door:
         self.limiter.succeeded(BOARD_SECRET, address)
         return login
 
-    async def _visit(self, terminal: Terminal, task: asyncio.Task, ticket: Ticket,
+    async def _visit(self, terminal: Terminal, task: asyncio.Task[None], ticket: Ticket,
                      board: BoardLogin | None = None) -> None:
         account = getattr(terminal, "account", None)  # SSH's, or a resumed web call's
         if terminal.kind == "ssh":  # SSH: UTF-8 unless the terminal type says CP437
@@ -325,8 +328,8 @@ class Door:
                             user_id=board.user_id)
         else:
             caller = Caller(alias=account.handle if account else "New caller", node=0)
-        session = Session(terminal, self.settings, caller, store=self.store,
-                          player=account.player if account else None, keeper=self.keeper)
+        session = Session(terminal, self.services, caller,
+                          account.player if account else None)
         self.live[task] = self.live[task]._replace(session=session)
         session.first_action = getattr(terminal, "first_action", None)
         if board is None and account is None and not await self._login(session, terminal):
@@ -379,7 +382,7 @@ class Door:
         session.caller.alias, session.player = who.alias, who.player
         return True
 
-    async def _one_call_per_account(self, session: Session, task: asyncio.Task) -> bool:
+    async def _one_call_per_account(self, session: Session, task: asyncio.Task[None]) -> bool:
         """A handle is in the door on one line at a time (its saved games are one per game).
 
         A second call may take over from the first, which is hung up with its game saved,
@@ -398,7 +401,7 @@ class Door:
                                        nudge=self.worker.nodes.nudge if self.worker else None)
         return await one_call_per_player(session, local + remote)
 
-    def _ender(self, task: asyncio.Task):
+    def _ender(self, task: asyncio.Task[None]) -> Callable[[], Awaitable[None]]:
         async def end() -> None:
             call = self.live.get(task)
             if call is None:
@@ -429,8 +432,8 @@ class Door:
         return {c.session.caller.node: c.session.caller.token for c in self.live.values()
                 if c.session is not None and c.session.caller.node}
 
-    def _calls_of(self, player_id: int, but: asyncio.Task | None = None
-                  ) -> list[tuple[Session, asyncio.Task]]:
+    def _calls_of(self, player_id: int, but: asyncio.Task[None] | None = None
+                  ) -> list[tuple[Session, asyncio.Task[None]]]:
         """The live calls logged in as this player (except ``but``), oldest first."""
         return [(c.session, t) for t, c in self.live.items() if t is not but
                 and c.session is not None and c.session.player is not None
@@ -535,7 +538,7 @@ class Ports(NamedTuple):
 
 
 async def serve(settings: Settings, bind: str, port: int,
-                started: asyncio.Future | None = None, ssh_port: int | None = None,
+                started: asyncio.Future[Ports] | None = None, ssh_port: int | None = None,
                 stop: asyncio.Event | None = None, rlogin_port: int | None = None,
                 web_port: int | None = None, worker: Worker | None = None) -> int:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound
@@ -554,7 +557,9 @@ async def serve(settings: Settings, bind: str, port: int,
     handler = log_to_file(settings.data_dir)
     unlimit_log = limit_repeats(logging.getLogger().handlers)
     store = await open_store(settings)
-    door = Door(settings, store, worker)
+    link = WatchLink(store, HUB)
+    """This process's games listed for the others, theirs followed (door/watch_link.py)."""
+    door = Door(settings, store, worker, link)
     hosts = list(plan.telnet.hosts)
     listeners: list[Any] = []
     ssh_bound = rlogin_bound = web_bound = None
@@ -562,8 +567,6 @@ async def serve(settings: Settings, bind: str, port: int,
     loop = asyncio.get_running_loop()
     signals: list[signal.Signals] = []
     relay: SupervisorLink | None = None
-    link = WatchLink(store)
-    """This process's games listed for the others, theirs followed (door/watch_link.py)."""
     try:
         bound = await listen_as(plan, plan.telnet, listeners,
                                 lambda host, port: start_telnet(host, port, door.run,

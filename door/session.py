@@ -30,10 +30,13 @@ from .term.mouse import MOUSE_OFF, MOUSE_ON
 from .term.render import centred_origin
 from .term.width import wrap
 from .ui.theme import BRIGHT, WARNING
+from .watch import HUB, WatchHub
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for start-up time: a BBS caller's title comes before these load
+    from .solving import SolverPool
     from .store import Player, Store
     from .store.keeper import GameKeeper
+    from .watch_link import WatchLink
 
 log = logging.getLogger(__name__)
 
@@ -106,34 +109,68 @@ class Caller:
     terminal, which may show it (the web page's title and key bar)."""
 
 
+def process_solvers(settings: Settings) -> SolverPool:
+    """This process's solver pool (door/solving.py), made on first use from sysop.ini
+    ``[solver]``.  Imported when first asked for: no solver is needed before a game."""
+    from .solving import solver_pool
+
+    return solver_pool(settings)
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What a visit uses besides its caller's terminal: made once where sessions are made
+    (the server for all its callers, a BBS launch, the local console, the web's viewers)
+    and handed to each :class:`Session`, which looks nothing up itself.  Tests hand in
+    their own (a clock that stands still, a hub of their own)."""
+
+    settings: Settings
+    store: Store | None = None
+    """The database (scores, saves, messages); None when the door runs without one (a
+    BBS launch replaces the services once its store opens beside the title)."""
+    keeper: GameKeeper | None = None
+    """Writes the game in progress as it is played, shared by the store's sessions
+    (None: no database, nothing kept)."""
+    watch: WatchHub = HUB
+    """The games of this process that others may watch (door/watch.py)."""
+    link: WatchLink | None = None
+    """The games of the other processes sharing the database (door/watch_link.py), while
+    it runs; None: watching stays within the process."""
+    clock: Callable[[], float] = time.monotonic
+    """Seconds, for the call's time limit."""
+    solvers: Callable[[Settings], SolverPool] = process_solvers
+    """The solver pool verdicts and hints are asked of, given the settings."""
+
+    def __post_init__(self) -> None:
+        if self.keeper is None and self.store is not None:  # a store brings its keeper
+            from .store.keeper import GameKeeper  # (the store's package is loaded by now)
+
+            keeper = GameKeeper(self.store.saves, self.settings.database.save_every)
+            object.__setattr__(self, "keeper", keeper)  # frozen: set once, while made
+
+
 class Session:
     # One per caller, for the whole call: attributes in slots, not a dictionary (1.6 KiB
-    # a caller with its 38 attributes; issue #36).  ``__weakref__``: door/idle_rows.py.
-    __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed", "_clock",
+    # a caller with the 38 attributes it had then; issue #36).  ``__weakref__``: door/idle_rows.py.
+    __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed",
                  "_deferred", "_frame_of", "_hook_at_end", "_idle", "_keys", "_keys_in_a_row",
                  "_loop", "_notice", "_time_warnings", "access", "admission", "autosave",
                  "caller", "chores", "deadline", "decoder", "ended_by", "first_action",
-                 "idle_hold", "keeper", "leaving", "mouse", "player", "preparing", "renderer",
-                 "screen", "settings", "showing", "start_action", "store", "terminal")
+                 "idle_hold", "leaving", "mouse", "player", "preparing", "renderer",
+                 "screen", "services", "showing", "start_action", "terminal")
 
-    def __init__(self, terminal: Terminal, settings: Settings, caller: Caller | None = None,
-                 clock=time.monotonic, store: Store | None = None,
-                 player: Player | None = None, keeper: GameKeeper | None = None) -> None:
+    def __init__(self, terminal: Terminal, services: Services, caller: Caller | None = None,
+                 player: Player | None = None) -> None:
         self.terminal = terminal
-        self.settings = settings
+        self.services = services
+        """The store, game keeper, watch hub, clock and solvers the visit uses."""
+        settings = services.settings
         self.caller = caller or Caller()
         if self.caller.on_doing is None:
             self.caller.on_doing = terminal.doing
-        self.store = store
-        """The database (scores, saves, messages); None when the door runs without one."""
         self.player = player
         """The caller's record in the store; None when unknown or the store is unavailable."""
-        if keeper is None and store is not None:  # a server shares one; else one per visit
-            from .store.keeper import GameKeeper
-            keeper = GameKeeper(store.saves, settings.database.save_every)
-        self.keeper = keeper
-        """Writes the game in progress as it is played (None: no database, nothing kept)."""
-        self.chores: list[asyncio.Future] = []
+        self.chores: list[asyncio.Future[None]] = []
         """Work beside the visit (``reussite door`` watches for hang-up orders): cancelled
         by whoever started it when the visit ends."""
         self.admission: Callable[[], Awaitable[bool]] | None = None
@@ -143,12 +180,11 @@ class Session:
         self.renderer = Renderer(terminal.charset, terminal.color)
         self.decoder = KeyDecoder(terminal.charset.name)
         self._keys: deque[Key] = deque()
-        self._clock = clock
         limit = self.caller.time_left_s
         if limit is None:
             limit = settings.limits.minutes_per_call * 60
         limit = max(0, min(limit, MAX_TIME_LEFT_S))
-        self.deadline = clock() + limit
+        self.deadline = services.clock() + limit
         self._time_warnings = [s for s in TIME_WARNINGS if s < limit]
         self._notice: tuple[str, Attr | None] | None = None
         self._alert: str | None = None  # see alert
@@ -185,18 +221,31 @@ class Session:
         self.first_action: str | None = None
         """A game to open at once, instead of the title, before the main menu (a web call
         resumed after its line dropped: the game it was playing, whose save it offers)."""
-        self.preparing: asyncio.Future | None = None
+        self.preparing: asyncio.Future[Store | None] | None = None
         """Work started beside the title screen (``reussite door`` opens the store there);
         the visit waits for it before the main menu."""
         """Set by a game screen while a game is in progress: saves it for resume.  Called
         when the visit ends by carrier loss, idle time-out, time-up or a signal."""
 
     @property
-    def solvers(self):  # -> door.solving.SolverPool (imported when first asked for)
-        """The process's solver pool (``door.solving``): verdicts computed beside the door."""
-        from .solving import solver_pool
+    def settings(self) -> Settings:
+        """The door's settings (sysop.ini)."""
+        return self.services.settings
 
-        return solver_pool(self.settings)
+    @property
+    def store(self) -> Store | None:
+        """The database (scores, saves, messages); None when the door runs without one."""
+        return self.services.store
+
+    @property
+    def keeper(self) -> GameKeeper | None:
+        """Writes the game in progress as it is played (None: no database, nothing kept)."""
+        return self.services.keeper
+
+    @property
+    def solvers(self) -> SolverPool:
+        """The solver pool: verdicts computed beside the door."""
+        return self.services.solvers(self.services.settings)
 
     def _ending(self, exc: SessionEnded) -> SessionEnded:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
@@ -373,6 +422,35 @@ class Session:
         except (ConnectionError, OSError) as exc:
             raise self._ending(CarrierLost(str(exc))) from None
 
+    def sign_off(self, text: str = "", clear: bool = False) -> None:
+        """After the visit's last frame: leave the caller's terminal clean, with ``text`` on
+        a line of its own (``clear``: in a cleared window), for whatever it shows next
+        (door/term/render.py ``Renderer.sign_off``).  Written, not waited for: :meth:`linger`
+        or :meth:`flush` waits, or the line's close sends it."""
+        self.terminal.write(self.renderer.sign_off(text, clear))
+
+    async def flush(self) -> None:
+        """Wait, up to DRAIN_TIMEOUT, until what was written is on its way: for a last word
+        after which the visit ends whatever happens, so a caller who reads nothing is no
+        reason to say (``ended_by``) it ended otherwise.  Raises ConnectionError or OSError
+        when the line is gone."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(DRAIN_TIMEOUT):
+                await self.terminal.drain()
+
+    async def linger(self, seconds: float) -> None:
+        """Leave the last screen up for ``seconds``; any key (one already typed too), or the
+        caller hanging up, ends the wait at once.  The bytes read are the caller's goodbye:
+        nothing to decode."""
+        if seconds <= 0 or self.typed_ahead:
+            return
+        terminal = self.terminal
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            await terminal.drain()
+            async with asyncio.timeout(seconds):
+                while await terminal.receive() == b"\0":  # a resize wake-up, not a key
+                    pass
+
     @property
     def in_burst(self) -> bool:
         """True while a burst of keys waits (a paste, a flood): the next frame would be out
@@ -397,7 +475,7 @@ class Session:
     @property
     def time_left(self) -> int:
         """Seconds left in this call."""
-        return max(0, int(self.deadline - self._clock()))
+        return max(0, int(self.deadline - self.services.clock()))
 
     # -- input ----------------------------------------------------------------------------
     def _on_resize(self, cols: int, rows: int) -> None:
@@ -477,10 +555,43 @@ class Session:
 
     async def _key(self, woken: Callable[[], bool] | None = None,
                    timeout: float | None = None) -> Key | None:
-        idle = self.settings.limits.idle_timeout
+        """The next key (see :meth:`key_unless`); None when ``woken()`` or ``timeout``."""
         # The idle clock: when the next idle step is due (None: a full step from now), and
         # whether the warning is out.  A wait that timed out hands them to the next one.
         (idle_due, warned), self._idle = self._idle, (None, False)
+        await self._next_turn()
+        loop = self._running_loop()
+        until = None if timeout is None else loop.time() + timeout
+        while not self._keys:
+            if self._alert_due:  # set or cleared from outside the visit: shown now
+                await self.show()
+            if woken is not None and woken():
+                return None
+            left = await self._time_left_told()
+            now = loop.time()
+            if idle_due is None:
+                idle_due = now + (IDLE_WARNING if warned
+                                  else self.settings.limits.idle_timeout - IDLE_WARNING)
+            data = await self._read(self._wait(left, now, idle_due, until), woken)
+            if data is None:  # nothing came for the wait
+                quiet = await self._quiet(loop, idle_due, warned, until)
+                if quiet is None:
+                    self._idle = (idle_due, warned)  # the next wait goes on counting
+                    return None
+                idle_due, warned = quiet
+                continue
+            if not data:
+                raise self._ending(CarrierLost("connection closed"))
+            if woken is not None and not data.strip(b"\0") and woken():
+                return None  # only the wake's NUL: no key, and not the caller's doing
+            idle_due, warned = None, False
+            await self._take(data)
+        return self._keys.popleft()
+
+    async def _next_turn(self) -> None:
+        """Between keys: after a long run of them, let the other callers in (and drop the
+        rest when the caller hung up meanwhile); once the typed-ahead keys are all handled,
+        send the frame they put off."""
         if self._keys:
             self._keys_in_a_row += 1
             if self._keys_in_a_row % KEYS_PER_TURN == 0:
@@ -492,81 +603,85 @@ class Session:
             self._keys_in_a_row = 0
             if self._deferred:
                 await self.show()  # typed-ahead keys all handled: the screen they left
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
         loop = self._loop
         if loop is None:  # asked once: on Python 3.11 every ask is a getpid() system call
             loop = self._loop = asyncio.get_running_loop()
-        until = None if timeout is None else loop.time() + timeout
-        while not self._keys:
-            if self._alert_due:  # set or cleared from outside the visit: shown now
-                await self.show()
-            if woken is not None and woken():
-                return None
-            left = self.deadline - self._clock()
-            if left <= 0:
-                raise self._ending(TimeUp("time is up"))
-            if self._time_warnings and left <= self._time_warnings[0]:
-                await self._time_warning(left)
-            now = loop.time()
-            if idle_due is None:
-                idle_due = now + (IDLE_WARNING if warned else idle - IDLE_WARNING)
-            # The soonest of these, never below 0 once a warning or ``until`` counts: what
-            # min() and max() made, in comparisons (their four calls: 1 % of a key's samples).
-            wait = idle_due - now
-            if left < wait:
-                wait = left
-            if self._time_warnings:
-                warning = left - self._time_warnings[0]
-                if warning < wait:
-                    wait = warning
-                if wait < 0.0:
-                    wait = 0.0
-            if until is not None:
-                if until - now < wait:
-                    wait = until - now
-                if wait < 0.0:
-                    wait = 0.0
-            if self.decoder.pending:
-                wait = ESC_DELAY
-            data = await self._read(wait, woken)
-            if data is None:  # nothing came for ``wait`` seconds
-                if self.decoder.pending:
-                    self._keys.extend(self.decoder.flush())
-                elif self.deadline - self._clock() <= 0:
-                    raise self._ending(TimeUp("time is up"))
-                elif self._time_warnings and (self.deadline - self._clock()
-                                              <= self._time_warnings[0]):
-                    continue  # the warning is shown at the top of the loop
-                elif loop.time() >= idle_due:
-                    if self.idle_hold is not None and self.idle_hold():
-                        warned, idle_due = False, None  # busy watching: not idle
-                        continue
-                    if warned:
-                        raise self._ending(IdleTimeout("idle"))
-                    warned, idle_due = True, None
-                    await self._idle_warning()
-                elif until is not None and loop.time() >= until:
-                    self._idle = (idle_due, warned)  # the next wait goes on counting
-                    return None
-                continue
-            if not data:
-                raise self._ending(CarrierLost("connection closed"))
-            if woken is not None and not data.strip(b"\0") and woken():
-                return None  # only the wake's NUL: no key, and not the caller's doing
-            warned, idle_due = False, None
-            if self.store is not None:  # who's online: the caller is at the keyboard
-                self.store.online.touch(self.caller.node)
-            if self.terminal.late_answer is not None:  # a charset probe's answer, maybe
-                data = self._late_answer(data)
-            repaint = False
-            for key in self.decoder.feed(data):
-                if key.name == "ctrl-r":
-                    repaint = True
-                else:
-                    self._keys.append(key)
-            if repaint:  # however many Ctrl-Rs came at once: one full repaint
-                self.renderer.invalidate()
-                await self.show()
-        return self._keys.popleft()
+        return loop
+
+    async def _time_left_told(self) -> float:
+        """Seconds left in the call, the warning due at this much shown; TimeUp at none."""
+        left = self.deadline - self.services.clock()
+        if left <= 0:
+            raise self._ending(TimeUp("time is up"))
+        if self._time_warnings and left <= self._time_warnings[0]:
+            await self._time_warning(left)
+        return left
+
+    def _wait(self, left: float, now: float, idle_due: float, until: float | None) -> float:
+        """How long the read may wait: until the soonest of the idle step, the end of the
+        call, the next time warning and ``until``, never below 0 once a warning or
+        ``until`` counts; a lone Esc's short delay while the decoder holds one."""
+        if self.decoder.pending:
+            return ESC_DELAY
+        # What min() and max() made, in comparisons (their four calls: 1 % of a key's
+        # samples).
+        wait = idle_due - now
+        if left < wait:
+            wait = left
+        if self._time_warnings:
+            warning = left - self._time_warnings[0]
+            if warning < wait:
+                wait = warning
+            if wait < 0.0:
+                wait = 0.0
+        if until is not None:
+            if until - now < wait:
+                wait = until - now
+            if wait < 0.0:
+                wait = 0.0
+        return wait
+
+    async def _quiet(self, loop: asyncio.AbstractEventLoop, idle_due: float, warned: bool,
+                     until: float | None) -> tuple[float | None, bool] | None:
+        """Nothing came for a whole wait: a lone Esc is the Esc key, the call's end or a
+        time warning may be due, the idle limit's warning or end, or ``until``.  The idle
+        clock for the next wait; None when the wait for a key is over without one
+        (``until`` passed)."""
+        if self.decoder.pending:
+            self._keys.extend(self.decoder.flush())
+        elif self.deadline - self.services.clock() <= 0:
+            raise self._ending(TimeUp("time is up"))
+        elif self._time_warnings and (self.deadline - self.services.clock()
+                                      <= self._time_warnings[0]):
+            pass  # the warning is shown at the top of the loop
+        elif loop.time() >= idle_due:
+            if self.idle_hold is not None and self.idle_hold():
+                return None, False  # busy watching: not idle
+            if warned:
+                raise self._ending(IdleTimeout("idle"))
+            await self._idle_warning()
+            return None, True
+        elif until is not None and loop.time() >= until:
+            return None
+        return idle_due, warned
+
+    async def _take(self, data: bytes) -> None:
+        """The caller's bytes into keys; any number of Ctrl-Rs among them: one repaint."""
+        if self.store is not None:  # who's online: the caller is at the keyboard
+            self.store.online.touch(self.caller.node)
+        if self.terminal.late_answer is not None:  # a charset probe's answer, maybe
+            data = self._late_answer(data)
+        repaint = False
+        for key in self.decoder.feed(data):
+            if key.name == "ctrl-r":
+                repaint = True
+            else:
+                self._keys.append(key)
+        if repaint:
+            self.renderer.invalidate()
+            await self.show()
 
     def drop_alarm(self) -> None:
         """The visit is over: its read's alarm goes now.  Left, it stayed scheduled until

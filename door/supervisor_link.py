@@ -24,7 +24,7 @@ class SupervisorLink:
     def __init__(self, channel: socket.socket, limiter: LoginLimiter) -> None:
         self.channel, self.limiter = channel, limiter
         self._writer: asyncio.StreamWriter | None = None
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         reader, self._writer = await asyncio.open_unix_connection(sock=self.channel,

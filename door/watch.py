@@ -52,7 +52,7 @@ class WatchedGame:
     player's message line, and a version that grows with every change a watcher sees."""
 
     def __init__(self, ident: int, alias: str, title: str, deal: str, game: Any,
-                 watchable: bool, clock=time.monotonic) -> None:
+                 watchable: bool, clock: Callable[[], float] = time.monotonic) -> None:
         self.id = ident
         self.alias = alias
         self.title = title

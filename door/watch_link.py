@@ -118,24 +118,24 @@ class WatchLink:
         self._listed_at = 0.0
         self._publisher: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
+        self.running = False
+        """Between :meth:`start` and :meth:`stop`: the other processes' games are listed
+        and followed (door/ui/watch.py), this one's published."""
 
     # -- life ------------------------------------------------------------------------------
     def start(self) -> None:
-        global current
+        self.running = True
         self.hub.listener = self._heard
         for watched in self.hub.games():
             self._pending.add(watched)
         loop = asyncio.get_running_loop()
         self._publisher = loop.create_task(self._publish_loop())
         self._keeper = loop.create_task(self._rows_loop())
-        current = self
 
     async def stop(self) -> None:
         """Stop both tasks and remove this process's rows (its games are no longer played
         here: the server stops)."""
-        global current
-        if current is self:
-            current = None
+        self.running = False
         if self._publisher is None:  # never started
             return
         if self.hub.listener == self._heard:
@@ -364,7 +364,3 @@ class WatchLink:
         for ident, followed in asked.items():
             if ident not in listed and self._followed.get(ident) is followed:
                 followed.gone()
-
-
-current: WatchLink | None = None
-"""This process's link while a server runs (None: watching stays within the process)."""

@@ -278,9 +278,11 @@ class WorkerLoop(asyncio.SelectorEventLoop):
         self.bound.extend(server.sockets)
         return server
 
-    async def _addresses(self, host: Any, port: int, family: int) -> list[tuple]:
+    async def _addresses(self, host: Any, port: int, family: int
+                         ) -> list[tuple[int, tuple[str, int] | tuple[int, bytes]]]:
+        """(family, (address, port)) of each address ``host`` names."""
         hosts = host if isinstance(host, list | tuple) else [host or None]
-        found = []
+        found: list[tuple[int, tuple[str, int] | tuple[int, bytes]]] = []
         for name in hosts:
             infos = await self.getaddrinfo(name, port, family=family, type=socket.SOCK_STREAM,
                                            flags=socket.AI_PASSIVE)
@@ -586,7 +588,7 @@ class Supervisor:
                 if other is not child and other.listening and other.status is None:
                     self._send(other, {"guard": event})
 
-    def _send(self, child: _Child, message: dict) -> None:
+    def _send(self, child: _Child, message: dict[str, object]) -> None:
         if len(child.unsent) > MAX_UNSENT:  # a worker that reads nothing: it is stuck
             return
         child.unsent += json.dumps(message).encode() + b"\n"

@@ -241,11 +241,11 @@ class ScreenCaller:
 
     def __init__(self, settings: Any, store: Any = None, player: Any = None,
                  **terminal: Any) -> None:
-        from door.session import Session
+        from door.session import Services, Session
         from door.ui.game_screen import play_game
 
         self.terminal = QueueTerminal(**terminal)
-        self.session = Session(self.terminal, settings, store=store, player=player)
+        self.session = Session(self.terminal, Services(settings, store=store), player=player)
         self.task = asyncio.create_task(play_game(self.session, self.screen_class))
 
     @property

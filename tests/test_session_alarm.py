@@ -10,7 +10,7 @@ from waiting import WAIT
 
 from door.config import Settings
 from door.net.terminal import Terminal
-from door.session import Session
+from door.session import Services, Session
 from door.term import Charset
 
 
@@ -45,7 +45,7 @@ class WakeableTerminal(Terminal):
 async def test_an_earlier_alarm_is_neither_a_key_nor_the_end_of_a_longer_wait(
         settings: Settings) -> None:
     terminal = WakeableTerminal()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     terminal.incoming.put_nowait(b"a")
     assert await session._read(0.01) == b"a"  # its alarm stays set, 10 ms ahead
     reading = asyncio.ensure_future(session._read(600.0))
@@ -57,13 +57,13 @@ async def test_an_earlier_alarm_is_neither_a_key_nor_the_end_of_a_longer_wait(
 
 
 async def test_the_alarm_ends_a_wait_with_nothing_read(settings: Settings) -> None:
-    session = Session(WakeableTerminal(), settings)
+    session = Session(WakeableTerminal(), Services(settings))
     assert await asyncio.wait_for(session._read(0.01), WAIT) is None
 
 
 async def test_a_resize_during_a_wait_ends_it_with_its_key(settings: Settings) -> None:
     terminal = WakeableTerminal()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     reading = asyncio.ensure_future(session._read(600.0))
     await asyncio.sleep(0)
     terminal.resized(100, 30)
@@ -73,7 +73,7 @@ async def test_a_resize_during_a_wait_ends_it_with_its_key(settings: Settings) -
 
 async def test_a_wait_with_a_timeout_ends_empty_or_with_the_key(settings: Settings) -> None:
     terminal = WakeableTerminal()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     assert await asyncio.wait_for(session.key_unless(None, 0.01), WAIT) is None
     terminal.incoming.put_nowait(b"x")
     key = await asyncio.wait_for(session.key_unless(None, 600.0), WAIT)

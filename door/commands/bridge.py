@@ -25,6 +25,7 @@ sysop.ini or option (one line on stderr); 3 the caller hung up.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,7 +44,8 @@ TIME_UP = "Your time is up: your game is kept on the hub for your next call."
 HEARD_MAX = 512  # bytes of a refusing hub's words kept for the log
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "bridge", parents=[common],
         help="send a BBS's caller on to a Réussite hub over RLogin (a door for any BBS)",
@@ -142,7 +144,8 @@ def hub_address(option: str | None, settings: Settings) -> tuple[str, int]:
     return host, port
 
 
-def opening_maker(args: argparse.Namespace, bridge: BridgeSettings, settings: Settings):
+def opening_maker(args: argparse.Namespace, bridge: BridgeSettings,
+                  settings: Settings) -> Callable[[DropfileCaller], Opening]:
     """The RLogin opening for a dropfile's caller, once the options are checked: the
     handle (after ``[TAG]``) as client user, the secret as server user, as Synchronet's
     rlogin.js and BSD rlogin order them; ``xtrn=GAME`` or the caller's graphics as the

@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any
 from .common import CliError, resolve_settings
 
 if TYPE_CHECKING:
+    import asyncio
     import socket
 
     from ..config import Settings
     from ..dropfile import DropfileCaller
     from ..net.terminal import Terminal
     from ..session import Caller, Session
+    from ..store import Store
     from ..term import Charset
     from .bbs_watch import BBSWatch
     from .hangup import HangupSignals
@@ -49,7 +51,8 @@ CP437_TERMS = ("ansi", "pc3", "pcansi", "cons25", "scoansi", "syncterm", "netrun
 """TERM values that mean an ANSI-BBS terminal, hence CP437 (prefixes: ``ansi-bbs`` too)."""
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "door", parents=[common], help="run for one caller a BBS hands over with a dropfile",
         description="Run the door for the caller in DROPFILE (DOOR.SYS, DOOR32.SYS or "
@@ -267,8 +270,8 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
                                             announce=announce, charset=charset, record=record)
         except (OSError, ValueError) as exc:  # a descriptor asyncio cannot wait on
             raise error(f"cannot talk to the caller on {transport}: {exc}") from None
-        from ..session import Session
-        session = Session(terminal, settings, caller)
+        from ..session import Services, Session
+        session = Session(terminal, Services(settings), caller)  # the store comes later
         from ..ui.theme import MESSAGE
         minutes = (caller.time_left_s or session.time_left) // 60
         session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
@@ -389,7 +392,7 @@ def _tty_rows() -> int | None:
     return rows or None
 
 
-async def attach_store(session: Session, settings: Settings):
+async def attach_store(session: Session, settings: Settings) -> Store | None:
     """Open the database (``door.store``), apply its migrations, and give the session its
     ``store``, ``player`` and game keeper, as ``serve`` does; returns the store, or None
     without one.
@@ -406,16 +409,16 @@ async def attach_store(session: Session, settings: Settings):
 
     await asyncio.sleep(0)  # let the visit (scheduled after us) send its first screen first
     try:
-        from ..store.keeper import GameKeeper
         from ..store.visit import identify, node_seen, open_store
         from ..takeover import calls_elsewhere, one_call_per_player, watch_hang_up_orders
     except ImportError as exc:
         logging.getLogger("door.door").warning("no database (%s): playing without scores",
                                                exc)
         return None
+    from dataclasses import replace
+
     store = await open_store(settings)
-    session.store = store
-    session.keeper = GameKeeper(store.saves, settings.database.save_every)
+    session.services = replace(session.services, store=store)  # and a keeper for it
     session.player = await identify(store, session.caller)
     await node_seen(store, session.caller, session.player, "main menu")
 
@@ -434,7 +437,7 @@ async def attach_store(session: Session, settings: Settings):
     return store
 
 
-async def detach_store(session: Session, opening) -> None:
+async def detach_store(session: Session, opening: asyncio.Future[Store | None]) -> None:
     """Stop the solver workers; wait (briefly) for the store to be open, write what the
     keeper holds, leave who's online, close it."""
     import asyncio

@@ -13,7 +13,8 @@ from pathlib import Path
 from .common import CliError
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "dropfile", parents=[common], help="print how the door reads a BBS dropfile (JSON)",
         description="Read DOOR.SYS, DOOR32.SYS or DORINFOx.DEF (a file, or a folder holding "

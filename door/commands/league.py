@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 Chore = Callable[["Store", "BoardKey", argparse.Namespace], Awaitable[int]]
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     league = sub.add_parser("league", parents=[common],
                             help="the InterBBS league: keys, peers, hub, packets",
                             description="One daily challenge across independent boards: "

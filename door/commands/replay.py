@@ -24,7 +24,8 @@ class ReplayError(Exception):
     """Unreadable input: one line, exit 2."""
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "replay", parents=[common], help="replay a game record or moves on a position",
         description="Replay RECORD.json (game, number, options, actions) and print the final "

@@ -40,7 +40,8 @@ def default_budgets() -> dict[str, float]:
             if info.solver_budget is not None}
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     parser = sub.add_parser(
         "solve", parents=[common], help="is a deal winnable? (card games' solvers)",
         description="Ask the solver of a card game whether deal NUMBER can be won (it sees "

@@ -32,7 +32,8 @@ EXPORT_FIELDS = ("id", "alias", "source", "game", "number", "score", "status", "
                  "hof", "started", "ended", "duration_s", "options", "moves")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             common: argparse.ArgumentParser) -> None:
     sysop = sub.add_parser("sysop", parents=[common], help="players, scores, backups",
                            description="Look after the door's database.  Destructive "
                                        "commands ask first (or take --yes) and back the "

@@ -239,6 +239,14 @@ class Renderer:
         a new charset or colour setting)."""
         self._shown = None
 
+    def sign_off(self, text: str = "", clear: bool = False) -> bytes:
+        """The bytes after a visit's last frame: colours reset (the window cleared too, with
+        ``clear``), ``text`` on its own line and the cursor on the next one, so that what
+        the caller's terminal shows next (the BBS, a shell prompt) starts clean.  What the
+        terminal shows is unknown after: a frame drawn later is drawn whole."""
+        self.invalidate()
+        return (CLEAR if clear else CSI + b"0m") + self.charset.encode(text) + b"\r\n"
+
     @property
     def invalidated(self) -> bool:
         """Nothing is known of the caller's display: the next frame is a full repaint."""

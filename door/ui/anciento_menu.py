@@ -21,6 +21,7 @@ from ..store import StoreError
 from ..term.digits import is_digit, parse_number
 from ..term.screen import DOUBLE
 from . import theme
+from .canvas import Canvas
 from .instructions import show_instructions
 from .key_overlay import show_menu_keys
 from .keymap import HELP, REDO, UNDO
@@ -46,10 +47,11 @@ class Choices:
     note: str = ""                  # said on the game screen when the game starts
 
 
-_choices: weakref.WeakKeyDictionary[Session, Choices] = weakref.WeakKeyDictionary()
+_choices: weakref.WeakKeyDictionary[Canvas, Choices] = weakref.WeakKeyDictionary()
 
 
-def screen_choices(session: Session) -> Choices:
+def screen_choices(session: Canvas) -> Choices:
+    """The caller's choices in this visit (a watcher's viewport: the defaults)."""
     choices = _choices.get(session)
     if choices is None:
         choices = _choices[session] = Choices()

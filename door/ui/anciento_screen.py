@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from typing import Any, ClassVar
@@ -64,6 +65,7 @@ from .anciento_stones import (
     stone_label,
 )
 from .anciento_timer import Timer
+from .canvas import Canvas
 from .game_screen import GameScreen, play_game
 from .key_overlay import is_help, show_menu_keys
 from .key_waiter import KeyWaiter
@@ -138,9 +140,9 @@ class AncientoScreen(GameScreen):
     demo_pause: ClassVar[float] = 0.4
     """Seconds between the demo player's moves when it runs by itself."""
 
-    def __init__(self, session: Session, game: Anciento, demo: bool = False) -> None:
-        super().__init__(session, game)
-        choices = screen_choices(session)
+    def __init__(self, view: Canvas, game: Anciento, demo: bool = False) -> None:
+        super().__init__(view, game)
+        choices = screen_choices(view)
         self.demo = demo
         self.cursor = game.geo.start[4]
         self.typed = ""                 # a column letter typed, waiting for its row number
@@ -148,7 +150,6 @@ class AncientoScreen(GameScreen):
         self.check_index = -1
         self.last: int | None = None
         self.timed_out = False
-        self.waiter = KeyWaiter(session)
         minutes = 0 if demo else choices.timer_minutes
         self.timer = Timer(minutes, self.clock) if minutes else None
         self._over_told = False
@@ -168,6 +169,11 @@ class AncientoScreen(GameScreen):
             choices.note = ""
 
     # -- options, titles, lines ------------------------------------------------------------
+    @functools.cached_property
+    def waiter(self) -> KeyWaiter:
+        """The player's keys across short waits (the clock's ticks, the demo's pauses)."""
+        return KeyWaiter(self.session)
+
     @classmethod
     def game_options(cls, session: Session) -> dict[str, Any]:
         settings = session.settings.game_settings("anciento", gamelist.AncientoSettings)
@@ -520,10 +526,10 @@ class AncientoScreen(GameScreen):
             return
         self.draw()
         self.note = ""
-        row = self.session.screen.rows - 2
-        self.session.screen.put(row, 0, " " * self.session.screen.cols)
+        row = self.view.screen.rows - 2
+        self.view.screen.put(row, 0, " " * self.view.screen.cols)
         name = await read_line(self.session, row, 1, "Save this game as: ", 24)
-        self.session.screen.cursor = None
+        self.view.screen.cursor = None
         if not name or not name.strip():
             self.say("Not saved.")
             return
@@ -612,7 +618,7 @@ class AncientoScreen(GameScreen):
             return
         copy = Anciento.from_json(game.to_json())
         await AncientoScreen(self.session, copy, demo=True).run_demo()
-        self.session.renderer.invalidate()
+        self.view.renderer.invalidate()
         self.say("Back to your game: the demo changed nothing here.")
 
     # -- the demo --------------------------------------------------------------------------
@@ -713,7 +719,7 @@ class AncientoScreen(GameScreen):
     def draw_board(self) -> None:
         """The column letters, each square, the cursor's brackets and the panel are parts
         of their own; the grid lines, row numbers and legend never change."""
-        screen, game, parts = self.session.screen, self.game, self.parts
+        screen, game, parts = self.view.screen, self.game, self.parts
         geo = game.geo
         if parts.changed("letters", self.typed):
             for c in range(geo.cols):
@@ -742,7 +748,7 @@ class AncientoScreen(GameScreen):
         self._draw_panel()
 
     def _draw_grid(self) -> None:
-        screen, geo = self.session.screen, self.game.geo
+        screen, geo = self.view.screen, self.game.geo
         span = ["───"] * geo.cols
         for r in range(geo.rows + 1):
             left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == geo.rows else "├┼┤")
@@ -759,7 +765,7 @@ class AncientoScreen(GameScreen):
                        "shaded: the edge, 0 points", theme.DIM)
 
     def _draw_square(self, square: int) -> None:
-        screen, game = self.session.screen, self.game
+        screen, game = self.view.screen, self.game
         row, col = square_origin(game, square)
         edge = game.geo.edge[square]
         stone = game.board[square]
@@ -773,7 +779,7 @@ class AncientoScreen(GameScreen):
             screen.put(row, col, mark + stone_label(stone), stone_attr(stone, edge))
 
     def _draw_panel(self) -> None:
-        screen, game = self.session.screen, self.game
+        screen, game = self.view.screen, self.game
         top, left, width = 1, PANEL_LEFT, PANEL_WIDTH
         lines: list[tuple[str, str, Attr]] = []
         stone = game.current

@@ -47,6 +47,7 @@ from ..term import Key
 from ..term.screen import BLACK, GREEN, YELLOW, Attr
 from . import theme
 from .auntmary_keys import KEY_MAP
+from .canvas import Canvas
 from .cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label, shown_cards
 from .game_screen import GameScreen, play_game
 from .keymap import HINT, REDO, RESIGN, UNDO
@@ -183,8 +184,8 @@ class AuntMaryScreen(GameScreen):
         "Score: the cards on the foundations, 52 at most.",
     ]
 
-    def __init__(self, session: Session, game: Any) -> None:
-        super().__init__(session, game)
+    def __init__(self, view: Canvas, game: Any) -> None:
+        super().__init__(view, game)
         self.spot = "1"
         self.depth = 1                              # cards of the column under the cursor
         self.picked: tuple[str, int | None] | None = None   # (spot, count; None: what fits)
@@ -494,7 +495,7 @@ class AuntMaryScreen(GameScreen):
     def draw_board(self) -> None:
         """Each column's cards are a part of their own, and so are the cursor's brackets
         beside them and the panel's inside; the panel's frame and legend never change."""
-        screen, game, parts = self.session.screen, self.game, self.parts
+        screen, game, parts = self.view.screen, self.game, self.parts
         bottom = screen.rows - 4
         for k in range(6):
             spot = str(k + 1)
@@ -522,14 +523,14 @@ class AuntMaryScreen(GameScreen):
 
     def _first_up_row(self, up: int) -> tuple[int, int]:
         """(cards hidden above the screen's room, row of the first face-up card shown)."""
-        room = self.session.screen.rows - 4 - UP_TOP + 1
+        room = self.view.screen.rows - 4 - UP_TOP + 1
         hidden = up - room + 1 if up > room else 0
         return hidden, UP_TOP + (1 if hidden else 0)
 
     def _draw_pile(self, k: int) -> int:
         """Column ``k``'s number, face-down count and face-up cards, four cells wide (the
         cursor's brackets go either side); returns the rows used below the number."""
-        screen, game = self.session.screen, self.game
+        screen, game = self.view.screen, self.game
         left, spot = pile_left(k), str(k + 1)
         col, down = game.columns[k], game.face_down[k]
         up = col[down:]
@@ -581,7 +582,7 @@ class AuntMaryScreen(GameScreen):
 
     def _slot(self, row: int, spot: str, text: str, attr: Attr) -> None:
         """One panel place: four cells between the cursor's brackets."""
-        screen, col = self.session.screen, SLOT_COL[spot]
+        screen, col = self.view.screen, SLOT_COL[spot]
         if self.tip_spot == spot:    # where the tip's card goes home: lit
             text, attr = f"*{text[1:3]}*", HINTED
         screen.put(row, col + 1, text, attr)
@@ -602,7 +603,7 @@ class AuntMaryScreen(GameScreen):
                 self.tip_spot if self.tip_spot in FOUNDATIONS else None)
 
     def _draw_panel_frame(self) -> None:
-        screen = self.session.screen
+        screen = self.view.screen
         bottom = screen.rows - 4
         screen.box(NUMBER_ROW, PANEL_LEFT, bottom - NUMBER_ROW + 1, PANEL_WIDTH, theme.FRAME)
         if LEGEND_ROW + len(LEGEND) <= bottom:
@@ -611,7 +612,7 @@ class AuntMaryScreen(GameScreen):
                 screen.put(LEGEND_ROW + i, PL + 8, what, theme.LABEL)
 
     def _draw_panel(self) -> None:
-        screen, game = self.session.screen, self.game
+        screen, game = self.view.screen, self.game
         screen.put(STOCK_ROW - 1, PL + 1, f"Stock {len(game.stock)}", theme.LABEL)
         screen.put(STOCK_ROW - 1, SLOT_COL["w"] + 1, f"Waste {len(game.waste)}", theme.LABEL)
         self._slot(STOCK_ROW, "s", FACE_DOWN_TEXT * 2 if game.stock else GAP_TEXT,

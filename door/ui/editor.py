@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..session import Session
+from ..term import Key
 from ..term.width import clip, for_display, wrap
 from . import theme
 from .widgets import confirm, message, status_line
@@ -90,7 +91,7 @@ async def edit_message(session: Session, top: int, limit: int, text: str = "",
                 break
 
 
-async def _edit(session: Session, draft: Draft, key, written: bool) -> str | None:
+async def _edit(session: Session, draft: Draft, key: Key, written: bool) -> str | None:
     """Act on one key: SEND, ABANDON, a note to show, or None.  ``written``: the caller has
     typed something (Esc then asks before abandoning)."""
     if key.is_char or key.name == "tab":

@@ -43,8 +43,9 @@ from ..store.keeper import KeptGame
 from ..store.records import DailyEntry
 from ..term import Key
 from ..term.digits import is_digit, parse_number
-from ..watch import HUB, WatchedGame, watching_on
+from ..watch import WatchedGame, watching_on
 from . import theme
+from .canvas import Canvas
 from .daily_status import attempt_note, daily_attempt
 from .instructions import show_instructions
 from .key_overlay import show_key_map, show_menu_keys
@@ -84,9 +85,9 @@ class Wakeup(asyncio.Event):
     also wakes the caller's pending read (``Terminal.wake``), so the wait for a key can
     watch it with no task of its own (``Session.key_unless``)."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session | None) -> None:
         super().__init__()
-        self._session = session
+        self._session = session  # None: a screen nobody plays on, no read to wake
         # Who waits on it (append, remove, iterate): a list, 56 bytes, where asyncio makes
         # a deque of 760 for every game screen (issue #36), as door/net/telnet.py does for
         # the drain waiters.
@@ -94,7 +95,8 @@ class Wakeup(asyncio.Event):
 
     def set(self) -> None:
         super().set()
-        self._session.terminal.wake()
+        if self._session is not None:
+            self._session.terminal.wake()
 
 
 class GameScreen(ABC):
@@ -126,8 +128,11 @@ class GameScreen(ABC):
             if "keys" not in cls.__dict__:
                 cls.keys = GameKeys(title=cls.title, moves=())
 
-    def __init__(self, session: Session, game: Game) -> None:
-        self.session = session
+    def __init__(self, view: Canvas, game: Game) -> None:
+        self.view = view
+        """Where the screen is drawn: the caller's session, or a watcher's viewport
+        (door/ui/watch.py), which only draws.  Drawing reads nothing else."""
+        self._session = view if isinstance(view, Session) else None
         self.game = game
         self.note = ""
         self.note_attr = theme.MESSAGE
@@ -144,7 +149,7 @@ class GameScreen(ABC):
         nothing is played, kept or asked of the solver on it."""
         self.deal_task: asyncio.Task[Verdict | None] | None = None
         """The solver's verdict on the deal, asked for when play starts."""
-        self.wakeup = Wakeup(session)
+        self.wakeup = Wakeup(self._session)
         """Set by background work (a solver's answer): the screen redraws without a key."""
         self.still = StillWinnable(self) if self.still_winnable else None
         """"Still winnable?" (V), on the screens that offer it."""
@@ -165,10 +170,20 @@ class GameScreen(ABC):
         """``len(game.actions)`` when the solver answered that no win is left (V)."""
         self._end_known: tuple[int, int | None, str] | None = None  # see end_reason
 
+    @property
+    def session(self) -> Session:
+        """The caller playing on this screen, for whatever reads keys, plays, keeps or asks
+        the solver.  A screen drawn for watchers has none: asking is a mistake."""
+        session = self._session
+        if session is None:
+            raise TypeError(f"{type(self).__name__} only draws here: nobody plays on a "
+                            f"{type(self.view).__name__}")
+        return session
+
     # -- to implement ---------------------------------------------------------------------
     @abstractmethod
     def draw_board(self) -> None:
-        """Draw the game into rows 1 … rows−4 of ``self.session.screen``: the parts whose
+        """Draw the game into rows 1 … rows−4 of ``self.view.screen``: the parts whose
         state changed (``self.parts``), or all of them on a cleared screen."""
 
     @abstractmethod
@@ -430,7 +445,7 @@ class GameScreen(ABC):
         lines.append("[Esc]  " + ("look at the board first" if game.no_moves_left
                                   else "play on"))
         self.draw()
-        box_text(self.session, lines, title=f"{self.title} {short_deal_label(game)}")
+        box_text(self.view, lines, title=f"{self.title} {short_deal_label(game)}")
 
     def resign_question(self) -> str:
         """X: what resigning throws away, asked with No as the answer to Enter."""
@@ -471,17 +486,17 @@ class GameScreen(ABC):
     def draw(self) -> None:
         """Draw the screen: all of it when it must be (a first frame, or something else drew
         over it), else only the parts whose state changed (door/ui/parts.py)."""
-        screen, parts = self.session.screen, self.parts
+        screen, parts = self.view.screen, self.parts
         if parts.begin(screen):
             screen.clear()
         screen.cursor = None
         title = self.header_title()
         if parts.changed("header", title):
-            header(self.session, title)
+            header(self.view, title)
         self.draw_board()
         self.draw_footer()
         parts.end(screen)
-        self.session.frame_of(self)  # a click on the board, F9: this game (door/ui/access.py)
+        self.view.frame_of(self)  # a click on the board, F9: this game (door/ui/access.py)
 
     _message_rows = 1  # the rows the message last drawn took (two cover the key line)
     _footer: tuple[Hashable, ...] | None = None  # what the bottom rows showed then
@@ -492,7 +507,7 @@ class GameScreen(ABC):
         comparison when nothing changed (most keys).  A message of two rows covers the
         key line: the key line comes back (first) when such a message goes, and a message
         over it is drawn again when the key line is."""
-        session = self.session
+        session = self.view
         state = (self.key_line_state(), self.key_marks_state(), self.note, self.note_attr,
                  self.status_text(), session.time_left // 60, session.caller.alias)
         last = None if self.parts.full else self._footer
@@ -556,7 +571,7 @@ class GameScreen(ABC):
 
     def draw_key_line(self) -> None:
         """Row rows−3 (a long message may cover it for one frame, so draw it first)."""
-        screen = self.session.screen
+        screen = self.view.screen
         screen.put(screen.rows - 3, 0, " " * screen.cols)
         screen.put(screen.rows - 3, 1, fit_keys(self.key_line, screen.cols - 2), theme.DIM)
 
@@ -580,7 +595,7 @@ class GameScreen(ABC):
 
     async def show_rules(self) -> None:
         """The rules in short, on one screen (``?`` twice); any key goes back."""
-        box_text(self.session, [*self.help_lines, "", "Press any key to go back."],
+        box_text(self.view, [*self.help_lines, "", "Press any key to go back."],
                  title=f"{self.title}: the rules in short")
         await self.session.show()
         await self.session.key()
@@ -789,7 +804,7 @@ class GameScreen(ABC):
     def tell_hint(self, advice: Advice) -> None:
         """Show a hint: the screen lights its move (:meth:`show_hint`) and the message line
         says it; each move shown counts as the solver's help."""
-        budget = self.session.settings.solver.hint_budget
+        budget = self.view.settings.solver.hint_budget
         if advice.move is None:
             self.refuse(hint_words(advice, "", budget))
             return
@@ -938,13 +953,13 @@ def offered_to_watchers(screen: GameScreen) -> Iterator[None]:
     if not watching_on(session.settings):
         yield
         return
-    player = session.player
-    screen.watched = HUB.offer(session.caller.alias, screen.title, short_deal_label(screen.game),
+    player, hub = session.player, session.services.watch
+    screen.watched = hub.offer(session.caller.alias, screen.title, short_deal_label(screen.game),
                                screen.game, player.watchable if player else True)
     try:
         yield
     finally:
-        HUB.withdraw(screen.watched)
+        hub.withdraw(screen.watched)
 
 
 def deal_label(game: Game) -> str:

@@ -34,6 +34,7 @@ from ..games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ..session import Session
 from ..term import Key
 from . import theme
+from .canvas import Canvas
 from .cards import card_label, shown_cards
 from .game_screen import GameScreen, play_game
 from .mariant_board import (
@@ -122,8 +123,8 @@ class MariantScreen(GameScreen):
         "each column is one clean group.  The LOWEST score wins.",
     ]
 
-    def __init__(self, session: Session, game: Any) -> None:
-        super().__init__(session, game)
+    def __init__(self, view: Canvas, game: Any) -> None:
+        super().__init__(view, game)
         self.cursor = 0
         self.sel: int | None = None           # the selected column
         self.count = 0                        # how many of its last cards are selected
@@ -331,7 +332,7 @@ class MariantScreen(GameScreen):
         return f"{card_label(cards[-count])}{more} {onto}: press {dst_key}."
 
     def _start_view(self) -> None:
-        rows = self.session.screen.rows
+        rows = self.view.screen.rows
         total = view_height(self.game.visible())
         if total <= card_rows(rows):
             self.say("Every card is on the screen already: nothing to scroll.")
@@ -346,7 +347,7 @@ class MariantScreen(GameScreen):
 
     def _view_key(self, key: Key, char: str) -> bool:
         """Scroll the view; False for a key that is not the view's (it leaves the view)."""
-        total, height = view_height(self.game.visible()), view_rows(self.session.screen.rows)
+        total, height = view_height(self.game.visible()), view_rows(self.view.screen.rows)
         last = max(0, total - height)
         if key.name in SCROLL_KEYS:
             step = {"up": -1, "down": 1, "pgup": -height + 1, "pgdn": height - 1,
@@ -441,7 +442,7 @@ class MariantScreen(GameScreen):
         if game.cheater:
             lines.append("Marked a cheater (an undo took back a seen card): not in the hall.")
         lines += ["", *await self._top_ten(), "", "I: how to play · any other key: back"]
-        box_text(self.session, lines, title=f"Mariant #{game.number}: info")
+        box_text(self.view, lines, title=f"Mariant #{game.number}: info")
         await self.session.show()
         key = await self.session.key()
         if key.is_char and key.char in "iI":
@@ -504,7 +505,7 @@ class MariantScreen(GameScreen):
     def draw_key_line(self) -> None:
         super().draw_key_line()
         if self._undo_lit():
-            screen = self.session.screen
+            screen = self.view.screen
             at = self.key_line.find(UNDO_LABEL)
             screen.put(screen.rows - 3, 1 + at, UNDO_LABEL.upper(), theme.WARNING)
 
@@ -512,7 +513,7 @@ class MariantScreen(GameScreen):
         """The info row, the column keys, each column's cards and each column's mark are
         parts of their own: a pick lights up one column and marks a few others, a move
         redraws two columns."""
-        screen, game, parts = self.session.screen, self.game, self.parts
+        screen, game, parts = self.view.screen, self.game, self.parts
         height = view_rows(screen.rows) if self.viewing else card_rows(screen.rows)
         visible = game.visible()
         self._draw_info(height, visible)
@@ -553,7 +554,7 @@ class MariantScreen(GameScreen):
                 self._marks_drawn.pop(col, None)
 
     def _draw_info(self, height: int, visible: list[tuple[int, tuple[Card, ...]]]) -> None:
-        screen, game = self.session.screen, self.game
+        screen, game = self.view.screen, self.game
         if self.viewing:
             total = view_height(visible)
             text = (f"VIEW rows {self.scroll + 1}-{min(total, self.scroll + height)} of "

@@ -12,6 +12,7 @@ import logging
 from ..session import Session
 from ..store import Message, MessageRefused, Player, Store, StoreError, UnknownPlayer
 from ..store.visit import node_doing
+from ..term import Attr
 from ..term.width import for_display, pad, wrap
 from . import theme
 from .editor import ABANDON_QUESTION, edit_message
@@ -90,7 +91,7 @@ class MessageCentre:
         self.note = ""
         self.note_attr = theme.MESSAGE
 
-    def say(self, text: str, attr=theme.MESSAGE) -> None:
+    def say(self, text: str, attr: Attr = theme.MESSAGE) -> None:
         self.note, self.note_attr = text, attr
 
     async def run(self) -> None:

@@ -59,6 +59,7 @@ from ..term import Key
 from ..term.charset import ASCII_FALLBACK, Charset
 from ..term.screen import BLACK, YELLOW, Attr
 from . import theme
+from .canvas import Canvas
 from .cards import BLACK_CARD, card_label
 from .game_screen import GameScreen, play_game
 from .keymap import HELP, HINT, QUIT, UNDO
@@ -144,8 +145,8 @@ class MonteCarloScreen(GameScreen):
         "Score: A=1 ... K=13 per card removed, 100 more for clearing all 52.",
     ]
 
-    def __init__(self, session: Session, game: Any) -> None:
-        super().__init__(session, game)
+    def __init__(self, view: Canvas, game: Any) -> None:
+        super().__init__(view, game)
         self.cursor = 0
         self.picked: int | None = None
         self.typed = ""
@@ -165,7 +166,7 @@ class MonteCarloScreen(GameScreen):
         return RELAXED_KEY_LINE if self.game.relaxed else STRICT_KEY_LINE
 
     def key_line_state(self) -> Hashable:
-        return (self.key_line, self.session.renderer.color)
+        return (self.key_line, self.view.renderer.color)
 
     def key_marks_state(self) -> Hashable:
         return self._can_undo()
@@ -184,11 +185,11 @@ class MonteCarloScreen(GameScreen):
     def draw_key_marks(self) -> None:
         """U greyed while there is nothing to undo (``U none`` without colour), else as the
         rest of the key line."""
-        screen = self.session.screen
+        screen = self.view.screen
         at = self.key_line.find(UNDO_KEY)
         if self._can_undo():
             screen.put(screen.rows - 3, 1 + at, UNDO_KEY, theme.DIM)
-        elif self.session.renderer.color:
+        elif self.view.renderer.color:
             screen.put(screen.rows - 3, 1 + at, UNDO_KEY, theme.GREYED)
         else:
             screen.put(screen.rows - 3, 1 + at, NO_UNDO_KEY, theme.DIM)
@@ -363,7 +364,7 @@ class MonteCarloScreen(GameScreen):
 
     # -- drawing ---------------------------------------------------------------------------
     def draw_board(self) -> None:
-        screen, parts = self.session.screen, self.parts
+        screen, parts = self.view.screen, self.parts
         if parts.changed("labels", self.typed):
             for c in range(SIZE):
                 letter = COLUMN_KEYS[c]
@@ -423,7 +424,7 @@ class MonteCarloScreen(GameScreen):
         return changed
 
     def _draw_grid(self) -> None:
-        screen = self.session.screen
+        screen = self.view.screen
         span = ["─" * (CELL_WIDTH - 1)] * SIZE
         for r in range(SIZE + 1):
             left, joint, right = ("┌┬┐" if r == 0 else "└┴┘" if r == SIZE else "├┼┤")
@@ -436,7 +437,7 @@ class MonteCarloScreen(GameScreen):
     def _draw_cell(self, p: int, face: bool = True) -> None:
         """The six cells of position ``p``: the cursor's brackets (or blanks), and the face
         between them unless ``face`` is False (only the cursor came or went)."""
-        screen = self.session.screen
+        screen = self.view.screen
         row, col = cell_origin(p)
         if self.cursor == p:
             screen.put(row, col, "[", CURSOR)
@@ -459,11 +460,11 @@ class MonteCarloScreen(GameScreen):
             # The mark shares the face's colours: a consolidation rewrites the faces anyway,
             # so the marks cost a byte each and no colour change.
             mark = self.marks.get(p)
-            shown = mark_glyph(mark, self.session.renderer.charset) if mark else " "
+            shown = mark_glyph(mark, self.view.renderer.charset) if mark else " "
             screen.put(row, col + 1, f" {label}{shown}", FACE)
 
     def _draw_panel(self) -> None:
-        screen, game = self.session.screen, self.game
+        screen, game = self.view.screen, self.game
         if not self.parts.changed("panel inputs", (game, len(game.actions),
                                                    self.deal_verdict())):
             return  # all it shows comes from these: no action, no verdict since, no change
@@ -496,10 +497,10 @@ class MonteCarloScreen(GameScreen):
 
     def _legend_shown(self) -> bool:
         """The legend fits under the board (24 rows do; a shorter screen goes without)."""
-        return self.session.screen.rows - 4 >= LEGEND_ROW + 4
+        return self.view.screen.rows - 4 >= LEGEND_ROW + 4
 
     def _draw_legend(self) -> None:
-        screen = self.session.screen
+        screen = self.view.screen
         row = LEGEND_ROW
         if not self._legend_shown():
             return
@@ -511,7 +512,7 @@ class MonteCarloScreen(GameScreen):
         col = screen.put(row, col, " picked   ", theme.LABEL)
         col = screen.put(row, col, "*Q♣*", HINTED)
         screen.put(row, col, " hint", theme.LABEL)
-        moved = mark_glyph(MOVED_MARK, self.session.renderer.charset)
+        moved = mark_glyph(MOVED_MARK, self.view.renderer.charset)
         col = screen.put(row + 1, 3, f" 5♦{moved}", FACE)
         col = screen.put(row + 1, col, f" {'':>2} moved up   ", theme.LABEL)
         col = screen.put(row + 1, col, f" 9♠{DEALT_MARK}", FACE)
@@ -534,7 +535,7 @@ class MonteCarloScreen(GameScreen):
         counts = [f"{marks.count(MOVED_MARK):>2}", f"{marks.count(DEALT_MARK):>2}"]
         if not marks:
             counts = ["  ", "  "]
-        screen, attr = self.session.screen, theme.BRIGHT
+        screen, attr = self.view.screen, theme.BRIGHT
         screen.put(LEGEND_ROW + 1, LEGEND_COUNTS[0], counts[0], attr)
         screen.put(LEGEND_ROW + 1, LEGEND_COUNTS[1], counts[1], attr)
 

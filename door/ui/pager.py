@@ -9,6 +9,7 @@ one, and page breaks in the text (``@CLS@``, ``@PAUSE@``, Ctrl-A L/P) start a ne
 from __future__ import annotations
 
 from ..session import Session
+from ..term import Attr
 from ..term.codes import Line, parse_codes
 from . import theme
 from .widgets import header
@@ -35,7 +36,7 @@ def wrap_line(line: Line, width: int) -> list[Line]:
     return rows
 
 
-def _spans(cells: list) -> Line:
+def _spans(cells: list[tuple[str, Attr]]) -> Line:
     spans: Line = []
     for ch, attr in cells:
         if spans and spans[-1][1] == attr:

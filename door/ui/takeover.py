@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..session import Session
 from . import theme
-from .title import linger
 from .widgets import confirm, header, message
 
 DECLINED = "One call at a time, please. Goodbye."
@@ -32,5 +31,5 @@ async def say_declined(session: Session) -> None:
     message(session, DECLINED, theme.WARNING)
     session.screen.cursor = (session.screen.rows - 2, 0)
     await session.show()
-    session.terminal.write(b"\x1b[0m\r\n")
-    await linger(session, session.settings.door.goodbye_pause)
+    session.sign_off()
+    await session.linger(session.settings.door.goodbye_pause)

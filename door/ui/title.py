@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from pathlib import Path
 
 from .. import gamelist
@@ -59,20 +57,7 @@ async def goodbye(session: Session) -> None:
         screen.center(13, SUITS, theme.FRAME)
     screen.cursor = (screen.rows - 2, 0)
     await session.show()
-    session.terminal.write(b"\x1b[0m\r\n")
+    session.sign_off()
     # Every caller: a BBS clears the screen as soon as its caller is back, and SyncTERM,
     # NetRunner or PuTTY go back to their dialing directory once the line drops.
-    await linger(session, session.settings.door.goodbye_pause)
-
-
-async def linger(session: Session, seconds: float) -> None:
-    """Leave the last screen up for ``seconds``; any key (one already typed too), or the
-    caller hanging up, ends the wait at once.  The bytes read are the caller's goodbye:
-    nothing to decode."""
-    if seconds <= 0 or session.typed_ahead:
-        return
-    with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-        await session.terminal.drain()
-        async with asyncio.timeout(seconds):
-            while await session.terminal.receive() == b"\0":  # a resize wake-up, not a key
-                pass
+    await session.linger(session.settings.door.goodbye_pause)

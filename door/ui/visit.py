@@ -14,7 +14,6 @@ import contextlib
 import logging
 
 from ..session import (
-    DRAIN_TIMEOUT,
     NOTICE_PAUSE,
     CarrierLost,
     IdleTimeout,
@@ -64,11 +63,10 @@ async def run_visit(session: Session) -> None:
     except WindowTooSmall:
         session.leaving = True
         await session.save_game_in_progress()
-        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
-            session.terminal.write(b"\x1b[0m\x1b[2J\x1b[H" + session.terminal.charset.encode(
-                f"Farewell, {session.caller.alias}: see you in a bigger window.") + b"\r\n")
-            async with asyncio.timeout(DRAIN_TIMEOUT):
-                await session.terminal.drain()
+        with contextlib.suppress(ConnectionError, OSError):
+            session.sign_off(f"Farewell, {session.caller.alias}: see you in a bigger window.",
+                             clear=True)
+            await session.flush()
     except (IdleTimeout, TimeUp) as exc:
         session.leaving = True
         await session.save_game_in_progress()

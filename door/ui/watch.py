@@ -20,19 +20,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Hashable
-from typing import cast
 
-from .. import watch_link
 from ..config import Settings
 from ..games import Status
-from ..session import Caller, Session
+from ..session import Caller, Services, Session
 from ..store.live import LiveListing
 from ..store.visit import node_doing
 from ..term import Key, Renderer, Screen
 from ..term.charset import Charset
 from ..term.width import clip
-from ..watch import HUB, WatchedGame, Watcher
+from ..watch import WatchedGame, Watcher
 from . import theme
 from .key_overlay import entries_from_line, is_help, show_menu_keys
 from .key_waiter import KeyWaiter
@@ -92,13 +89,13 @@ class Broadcast:
 
 
 class Viewport:
-    """What a game screen's drawing reads from a session, for a screen nobody types on:
-    the screen itself, the door's settings, a caller name for the status line, and the
-    renderer's colour choice (a few screens grey keys differently in monochrome)."""
+    """A :class:`~door.ui.canvas.Canvas` nobody types on: what a game screen's drawing
+    reads from a session (the screen itself, the door's settings, a caller name for the
+    status line, the renderer's colour choice: a few screens grey keys differently in
+    monochrome), for the watchers of one size, colour and place."""
 
     in_burst = False
     time_left = 0
-    player = store = keeper = autosave = None
 
     def __init__(self, settings: Settings, alias: str, cols: int, rows: int,
                  color: bool, origin: tuple[int, int] = (0, 0)) -> None:
@@ -126,7 +123,11 @@ class Viewport:
         return shared
 
 
-def view_key(session: Session) -> Hashable:
+ViewKey = tuple[int, int, bool, tuple[int, int]]
+"""A viewport's size, colour and place in its watchers' windows."""
+
+
+def view_key(session: Session) -> ViewKey:
     """Watchers share a drawing who share its size, colour and place in their window."""
     return (session.screen.cols, session.screen.rows, session.renderer.color,
             session.origin)
@@ -140,7 +141,7 @@ def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Vie
         watched.move_view(watcher, key)
     view = watched.views.get(key)
     if view is None:
-        cols, rows, color, origin = cast(tuple[int, int, bool, tuple[int, int]], key)
+        cols, rows, color, origin = key
         view = watched.views[key] = Viewport(session.settings, watched.alias, cols, rows, color,
                                              origin)
     if view.version != watched.version:
@@ -150,14 +151,14 @@ def shared_view(session: Session, watched: WatchedGame, watcher: Watcher) -> Vie
 
 
 def draw_view(view: Viewport, watched: WatchedGame) -> None:
-    drawer = screen_class(watched.game.name)(cast(Session, view), watched.game)
+    drawer = screen_class(watched.game.name)(view, watched.game)
     drawer.note = watched.note
     drawer.draw()
     screen = view.screen
     screen.put(screen.rows - 3, 0, " " * screen.cols)
     screen.put(screen.rows - 3, 1, KEY_LINE, theme.DIM)
     if watched.over:
-        message(cast(Session, view), over_note(watched), theme.WARNING)
+        message(view, over_note(watched), theme.WARNING)
     row = screen.rows - 1
     # The player's status line (with the score: game panels no longer repeat it) is this.
     text = (f"Watching {watched.alias} · {watched.title} {watched.deal} · "
@@ -268,17 +269,18 @@ class GamesNow:
     from the store every :data:`REFRESH` seconds at most (one read for all the callers of
     this process: door/watch_link.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, services: Services) -> None:
+        self.hub, self.link = services.watch, services.link
         self.elsewhere: list[LiveListing] = []
         self.read_at = -REFRESH
 
     async def games(self, fresh: bool = False) -> list[Listed]:
-        link = watch_link.current
+        link = self.link if self.link is not None and self.link.running else None
         loop = asyncio.get_running_loop()
         if link is not None and (fresh or loop.time() - self.read_at >= REFRESH):
             self.elsewhere = await link.listing(0.0 if fresh else REFRESH)
             self.read_at = loop.time()
-        return [*HUB.games(), *(self.elsewhere if link is not None else [])]
+        return [*self.hub.games(), *(self.elsewhere if link is not None else [])]
 
 
 def draw_list(session: Session, games: list[Listed], selected: int, note: str) -> None:
@@ -315,7 +317,7 @@ async def watch_menu(session: Session) -> None:
     node_doing(session.store, session.caller, session.player, "Watch a Game")
     waiter = KeyWaiter(session)
     selected, note = 0, ""
-    now = GamesNow()
+    now = GamesNow(session.services)
     try:
         while True:
             games = await now.games()
@@ -369,8 +371,8 @@ async def watch_menu(session: Session) -> None:
 async def watch_elsewhere(session: Session, listing: LiveListing) -> str:
     """Watch a game played in another process: followed through the store while watched.
     Returns a note for the list when it could not be reached."""
-    link = watch_link.current
-    if link is None:
+    link = session.services.link
+    if link is None or not link.running:
         return ""
     message(session, f"Joining {listing.alias}'s game...", theme.MESSAGE)
     await session.show()

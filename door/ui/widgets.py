@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..session import Session
+from ..term import Attr
 from ..term.width import clip, pad, text_width, wrap
 from . import theme
+from .canvas import Canvas
 
 
 def plural(n: int, word: str) -> str:
@@ -22,11 +24,11 @@ def cut(text: str, width: int) -> str:
     return clip(text, width - 1) + "…" if width > 0 else ""
 
 
-def header(session: Session, title: str) -> None:
+def header(view: Canvas, title: str) -> None:
     """Row 0: the door's name on the left, the screen's title on the right."""
-    screen = session.screen
+    screen = view.screen
     screen.put(0, 0, " " * screen.cols, theme.HEADER)
-    screen.put(0, 1, session.settings.door.name, theme.HEADER)
+    screen.put(0, 1, view.settings.door.name, theme.HEADER)
     screen.put(0, screen.cols - len(title) - 1, title, theme.HEADER)
 
 
@@ -56,27 +58,27 @@ def fit_keys(text: str, width: int) -> str:
     return cut(KEYS_APART.join(items), width)
 
 
-def status_line(session: Session, text: str) -> None:
+def status_line(view: Canvas, text: str) -> None:
     """The last row: keys and time left.  Never touches the bottom-right cell's meaning.
     A long handle gives way to the keys (down to :data:`SHORTEST_ALIAS` cells, cut with
     ``…``), and keys that still do not fit are dropped, help and leave last (fit_keys)."""
-    screen = session.screen
+    screen = view.screen
     row = screen.rows - 1
-    minutes = session.time_left // 60
+    minutes = view.time_left // 60
     tail = f" · {minutes} min left "
     room = screen.cols - 4 - text_width(tail)   # a blank each side, two between
-    alias = cut(session.caller.alias, max(SHORTEST_ALIAS, room - text_width(text)))
+    alias = cut(view.caller.alias, max(SHORTEST_ALIAS, room - text_width(text)))
     right = alias + tail
     screen.put(row, 0, " " * (screen.cols - 1), theme.STATUS)
     screen.put(row, 1, fit_keys(text, screen.cols - text_width(right) - 3), theme.STATUS)
     screen.put(row, screen.cols - 1 - text_width(right), right, theme.STATUS)
 
 
-def message(session: Session, text: str, attr=theme.MESSAGE, most: int = 2) -> int:
+def message(view: Canvas, text: str, attr: Attr = theme.MESSAGE, most: int = 2) -> int:
     """The message line (second to last row): answers to what the caller just did.  Text too
     long for it wraps onto the rows above, ``most`` rows in all (the screen's next frame puts
     them back); returns the rows used."""
-    screen = session.screen
+    screen = view.screen
     row = screen.rows - 2
     lines = wrap(text, screen.cols - 2)
     most = max(1, min(most, row + 1))
@@ -163,9 +165,9 @@ async def read_line(session: Session, row: int, col: int, prompt: str, width: in
                 message(session, refusal, theme.WARNING)
 
 
-def box_text(session: Session, lines: list[str], title: str = "") -> None:
+def box_text(view: Canvas, lines: list[str], title: str = "") -> None:
     """A framed panel in the middle of the screen holding ``lines`` (help, notices)."""
-    screen = session.screen
+    screen = view.screen
     width = min(screen.cols - 2,
                 max([text_width(line) for line in lines] + [text_width(title) + 4]) + 4)
     height = min(screen.rows - 2, len(lines) + 2)

@@ -25,7 +25,7 @@ async def start_web_for(settings: Settings, door: Door, hosts: list[str], port: 
 
     web_hosts = [h.strip() for h in settings.web.bind.split(",") if h.strip()] or hosts
     listener = await start_web(settings, door.run, door.pool, door.store, web_hosts, port,
-                               reuse_port=reuse_port)
+                               reuse_port=reuse_port, viewing=door.viewing)
     listeners.append(listener)
     bound_send_buffers(listener.sockets)
     scheme = "https" if settings.web_tls else "http"

@@ -27,11 +27,13 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Handler
 
 from .. import gamelist
 from ..config import ConfigError, Settings
 from ..net.terminal import Terminal
 from ..pool import LoginPool
+from ..session import Services
 from ..store import Store, StoreError
 from . import pages, play
 from .assets import Assets
@@ -57,7 +59,7 @@ class WebListener:
 
     def __init__(self, runner: web.AppRunner, servers: list[asyncio.Server]) -> None:
         self.runner, self.servers = runner, servers
-        self._closing: asyncio.Future | None = None
+        self._closing: asyncio.Future[None] | None = None
 
     @property
     def sockets(self) -> list[socket.socket]:
@@ -65,7 +67,8 @@ class WebListener:
 
     @property
     def port(self) -> int:
-        return self.sockets[0].getsockname()[1]
+        port: int = self.sockets[0].getsockname()[1]  # (host, port[, flow, scope])
+        return port
 
     def close(self) -> None:
         if self._closing is None:
@@ -104,7 +107,7 @@ def quiet_bad_requests() -> None:
 
 async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
                     store: Store | None, hosts: list[str], port: int,
-                    reuse_port: bool = False) -> WebListener:
+                    reuse_port: bool = False, viewing: Services | None = None) -> WebListener:
     """Listen on each of ``hosts`` at ``port`` (0: one the OS picks for the first, then the
     same for the others).  ``reuse_port``: SO_REUSEPORT, for several processes on one port.
     The servers are the loop's own (``loop.create_server``), as telnet's and SSH's are, so
@@ -112,7 +115,7 @@ async def start_web(settings: Settings, run_session: SessionRunner, pool: LoginP
     Raises OSError when an address is taken, ConfigError for unusable TLS files."""
     tls = tls_context(settings)
     quiet_bad_requests()
-    app = make_app(settings, run_session, pool, store)
+    app = make_app(settings, run_session, pool, store, viewing)
     # A connection that sends no request (or no next one) is closed after the pool's
     # first-byte timeout, not aiohttp's hour.
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S,
@@ -153,12 +156,16 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 
 def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | None,
-             store: Store | None) -> web.Application:
+             store: Store | None, viewing: Services | None = None) -> web.Application:
+    """The web door's routes.  ``viewing``: the services of read-only viewers (replays,
+    watchers), whose sessions keep nothing (the server's, with its watch link; else this
+    process's hub alone)."""
     app = web.Application(middlewares=[_for_this_door, _headers, _errors])
     assets = Assets(STATIC)
     app[DOOR_KEY] = {"settings": settings, "run": run_session, "pool": pool, "store": store,
                      "public": PublicData(settings, store), "assets": assets,
                      "tokens": ResumeTokens(), "viewers": 0,
+                     "viewing": viewing or Services(settings),
                      "public_origin": parse_origin(settings.web.public_url)}
     routes = [
         web.get("/", play.play_page), web.get("/play", play.play_socket),
@@ -190,7 +197,7 @@ def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | N
 
 
 @web.middleware
-async def _for_this_door(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def _for_this_door(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A request naming a host this door does not answer to (a page elsewhere whose name
     points here: DNS rebinding) gets nothing but a 421 (door/web/origin.py)."""
     door = request.app[DOOR_KEY]
@@ -204,7 +211,7 @@ async def _for_this_door(request: web.Request, handler: Callable) -> web.StreamR
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -212,7 +219,7 @@ async def _headers(request: web.Request, handler: Callable) -> web.StreamRespons
 
 
 @web.middleware
-async def _errors(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """An address with no page, or a page that failed: the door's own 404 and 500 pages
     (JSON under /api), never aiohttp's bare text or a traceback."""
     try:

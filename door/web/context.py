@@ -14,7 +14,8 @@ from ..config import Networks, address_in
 STATIC = Path(__file__).parent / "static"
 DOOR_KEY = web.AppKey("door", dict)
 """``request.app[DOOR_KEY]``: settings, run (the door's session), pool, store, public
-(PublicData), assets, tokens (ResumeTokens), public_origin, viewers (a count)."""
+(PublicData), assets, tokens (ResumeTokens), public_origin, viewers (a count), viewing
+(the read-only viewers' Services)."""
 
 
 def peer_of(request: web.Request, proxies: Networks) -> str:

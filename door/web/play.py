@@ -30,7 +30,7 @@ from .. import gamelist
 from ..config import Settings
 from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import WebSocketTerminal, serve_websocket
-from ..session import Caller, Session, SessionEnded
+from ..session import Caller, Services, Session, SessionEnded
 from ..store import StoreError
 from ..store.accounts import SOURCE, Account
 from .assets import IMMUTABLE, REVALIDATE, Assets
@@ -190,10 +190,10 @@ async def _resumed(door: dict[str, Any], token: str) -> dict[str, Any] | None:
 
 # -- replays and live games, read-only ---------------------------------------------------------
 
-def _viewer_session(terminal: Terminal, settings: Settings) -> Session:
+def _viewer_session(terminal: Terminal, services: Services) -> Session:
     """A session nobody logged in to: no store (nothing of theirs is kept), no node."""
     terminal.cursor_shown(False)
-    return Session(terminal, settings, Caller(alias=VIEWER, node=0))
+    return Session(terminal, services, Caller(alias=VIEWER, node=0))
 
 
 async def _view(request: web.Request, run: Callable[[Session], Any]) -> web.StreamResponse:
@@ -212,7 +212,7 @@ async def _view(request: web.Request, run: Callable[[Session], Any]) -> web.Stre
         return ws
 
     async def session(terminal: Terminal) -> None:
-        viewer = _viewer_session(terminal, settings)
+        viewer = _viewer_session(terminal, door["viewing"])
         with contextlib.suppress(SessionEnded):
             await run(viewer)
 
@@ -297,7 +297,7 @@ async def watch_player(session: Session, player: str) -> None:
     from ..ui.watch import GamesNow, watch_elsewhere, watch_game, watch_menu
 
     if player:
-        games = await GamesNow().games(fresh=True)
+        games = await GamesNow(session.services).games(fresh=True)
         found = next((g for g in games if g.alias.lower() == player.lower()
                       and g.watchable and not g.over), None)
         if isinstance(found, LiveListing):

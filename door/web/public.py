@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .. import gamelist
 from ..boards import SOURCE_PREFIX, board_source
@@ -31,16 +31,24 @@ class NotFound(Exception):
     """No such game, deal number or board; ``str()`` says which."""
 
 
-class Cache:
+Answer = dict[str, Any]
+"""What a public page or its /api twin shows: JSON, made by a query."""
+
+
+V = TypeVar("V")
+
+
+class Cache(Generic[V]):
     """Answers kept for ``seconds``; callers asking for one being made wait for it (a
     hundred requests at once make one query).  Failures are not kept."""
 
     def __init__(self, seconds: float, entries: int = CACHE_ENTRIES,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds, self.entries, self.clock = seconds, entries, clock
-        self._kept: OrderedDict[tuple, tuple[float, asyncio.Future]] = OrderedDict()
+        self._kept: OrderedDict[tuple[Hashable, ...], tuple[float, asyncio.Future[V]]] = (
+            OrderedDict())
 
-    async def get(self, key: tuple, make: Callable[[], Awaitable[Any]]) -> Any:
+    async def get(self, key: tuple[Hashable, ...], make: Callable[[], Awaitable[V]]) -> V:
         now = self.clock()
         kept = self._kept.get(key)
         if kept is not None and now - kept[0] < self.seconds:
@@ -115,7 +123,7 @@ class PublicData:
 
     def __init__(self, settings: Settings, store: Store | None) -> None:
         self.settings, self.store = settings, store
-        self.cache = Cache(settings.web.cache_seconds)
+        self.cache: Cache[Answer] = Cache(settings.web.cache_seconds)
         self.boards = {board.tag: board for board in settings.boards}
 
     def _need_store(self) -> Store:

@@ -31,7 +31,7 @@ from door.net.socket import (
     is_socket,
     open_socket_terminal,
 )
-from door.session import Caller, CarrierLost, Session, TimeUp
+from door.session import Caller, CarrierLost, Services, Session, TimeUp
 
 
 def test_iac_stripped_doubled_ff_kept_and_split_anywhere() -> None:
@@ -112,8 +112,8 @@ async def test_time_warnings_at_5_3_and_1_minutes(settings) -> None:
     ours, theirs = socket.socketpair()
     terminal = await open_socket_terminal(ours, telnet=False)
     theirs.setblocking(False)
-    session = Session(terminal, settings, Caller(alias="t", time_left_s=600),
-                      clock=lambda: now[0])
+    session = Session(terminal, Services(settings, clock=lambda: now[0]),
+                      Caller(alias="t", time_left_s=600))
     loop = asyncio.get_running_loop()
     screen = PyteTerminal(80, 24, "cp437")
     for at, expected in ((200, None), (301, "Only 5 minutes left"),
@@ -136,7 +136,7 @@ async def test_time_warnings_at_5_3_and_1_minutes(settings) -> None:
 async def test_deadline_is_clamped_to_a_day(settings) -> None:
     ours, theirs = socket.socketpair()
     terminal = await open_socket_terminal(ours, telnet=False)
-    session = Session(terminal, settings, Caller(time_left_s=10**9), clock=lambda: 0.0)
+    session = Session(terminal, Services(settings, clock=lambda: 0.0), Caller(time_left_s=10**9))
     assert session.time_left == MAX_TIME_LEFT_S
     theirs.close()
     await terminal.close()
@@ -145,7 +145,7 @@ async def test_deadline_is_clamped_to_a_day(settings) -> None:
 async def test_game_saved_even_when_the_screen_cleared_its_hook(settings) -> None:
     ours, theirs = socket.socketpair()
     terminal = await open_socket_terminal(ours, telnet=False)
-    session = Session(terminal, settings, Caller())
+    session = Session(terminal, Services(settings), Caller())
     saved = []
 
     async def hook() -> None:
@@ -168,7 +168,7 @@ async def test_sighup_ends_the_visit_through_carrier_loss_and_saves(settings) ->
     ours, theirs = socket.socketpair()
     terminal = await open_socket_terminal(ours, telnet=False)
     theirs.setblocking(False)
-    session = Session(terminal, settings, Caller(alias="hup", node=4))
+    session = Session(terminal, Services(settings), Caller(alias="hup", node=4))
     saved = []
 
     async def hook() -> None:

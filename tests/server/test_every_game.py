@@ -182,7 +182,7 @@ async def test_the_replay_viewer_steps_to_the_final_score(every_game: GameInfo,
                                                           settings: Settings) -> None:
     from pyteterm import ScreenCaller
 
-    from door.session import Session
+    from door.session import Services, Session
     from door.ui.replay import Replay
 
     game = played(every_game)
@@ -191,7 +191,7 @@ async def test_the_replay_viewer_steps_to_the_final_score(every_game: GameInfo,
     class Caller(ScreenCaller):
         def __init__(self) -> None:
             self.terminal = QueueTerminal(charset="utf8")
-            self.session = Session(self.terminal, settings)
+            self.session = Session(self.terminal, Services(settings))
             self.task = asyncio.create_task(
                 Replay(self.session, game.record(), "Ada", game.score).run())
 
@@ -210,7 +210,7 @@ async def test_the_replay_viewer_steps_to_the_final_score(every_game: GameInfo,
 
 
 async def test_a_watcher_sees_each_move(every_game: GameInfo, settings: Settings) -> None:
-    from door.session import Session
+    from door.session import Services, Session
     from door.ui.watch import watch_game
     from door.watch import WatchHub
 
@@ -218,7 +218,7 @@ async def test_a_watcher_sees_each_move(every_game: GameInfo, settings: Settings
     game = challenge(every_game)
     watched = hub.offer("Ann", every_game.title, f"#{game.number}", game, True)
     terminal = QueueTerminal(charset="utf8")
-    task = asyncio.create_task(watch_game(Session(terminal, settings), watched))
+    task = asyncio.create_task(watch_game(Session(terminal, Services(settings)), watched))
     loop = asyncio.get_running_loop()
 
     async def until(check, what: str) -> None:

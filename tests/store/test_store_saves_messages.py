@@ -181,7 +181,7 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
     written together, once per ``touch_every_s``."""
     from pyteterm import QueueTerminal
 
-    from door.session import Caller, Session
+    from door.session import Caller, Services, Session
 
     clock = Clock()
     store = Store(db_url, host="test-host", clock=clock, online_window_s=420,
@@ -200,8 +200,8 @@ async def test_keys_keep_a_caller_in_whos_online(db_url: str, settings) -> None:
             return (3, clock.now) in await heartbeats()
 
         terminal = QueueTerminal()
-        session = Session(terminal, settings, Caller(alias="Ann", node=3), store=store,
-                          player=ann)
+        session = Session(terminal, Services(settings, store=store),
+                          Caller(alias="Ann", node=3), player=ann)
         for _ in range(12):  # a key a minute for 12 minutes: longer than the online window
             clock.advance(seconds=60)
             terminal.inbox.put_nowait(b"x")

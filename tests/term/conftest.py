@@ -10,7 +10,7 @@ import pytest
 
 from door.config import load_settings
 from door.net.telnet import start_telnet
-from door.session import Session
+from door.session import Services, Session
 from door.ui.settings import terminal_settings
 from door.ui.title import title
 
@@ -32,7 +32,7 @@ async def screen_door(door_home: Path):
         settings = load_settings(door_home)
 
         async def run(terminal) -> None:
-            await screen(Session(terminal, settings))
+            await screen(Session(terminal, Services(settings)))
 
         server = await start_telnet("127.0.0.1", 0, run)
         servers.append(server)

@@ -12,7 +12,7 @@ from waiting import WAIT
 
 from door.config import load_settings
 from door.net.telnet import start_telnet
-from door.session import Session
+from door.session import Services, Session
 from door.term.codes import parse_codes
 from door.term.screen import Attr
 from door.ui.pager import page_text, paginate, wrap_line
@@ -70,7 +70,7 @@ async def test_pager_pages_text_with_colour_codes(door_home: Path) -> None:
     done = asyncio.Event()
 
     async def run(terminal) -> None:
-        await page_text(Session(terminal, settings), text, title="Monte Carlo")
+        await page_text(Session(terminal, Services(settings)), text, title="Monte Carlo")
         done.set()
 
     server = await start_telnet("127.0.0.1", 0, run)

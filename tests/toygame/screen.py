@@ -33,7 +33,7 @@ class ToyScreen(GameScreen):
     ]
 
     def draw_board(self) -> None:
-        game, screen = self.game, self.session.screen
+        game, screen = self.game, self.view.screen
         top = str(game.waste[-1]) if game.waste else "-"
         screen.put(ROW, 10, f"Stock: {len(game.stock)} cards   Waste: {top}   "
                             f"Home: {game.home}   Redeals: {game.redeals}/2     ")

@@ -17,7 +17,7 @@ from door.games.auntmary import AuntMary
 from door.games.cards import Card
 from door.games.mariant import Mariant
 from door.games.montecarlo import SIZE, MonteCarlo
-from door.session import Session
+from door.session import Services, Session
 from door.term import Key
 from door.ui import access
 from door.ui.anciento_pointer import square_at
@@ -78,7 +78,7 @@ def test_a_click_on_a_screens_text_is_the_key_written_there(
 
 
 def session(rows: int = 24) -> Session:
-    return Session(QueueTerminal(rows=rows), SETTINGS)
+    return Session(QueueTerminal(rows=rows), Services(SETTINGS))
 
 
 def test_monte_carlo_cells_answer_where_they_are_drawn() -> None:

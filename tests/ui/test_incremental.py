@@ -27,7 +27,7 @@ from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.net.terminal import Terminal
-from door.session import Session, SessionEnded
+from door.session import Services, Session, SessionEnded
 from door.solving import close_solver_pool
 from door.term import Charset, Screen
 from door.ui.anciento_screen import AncientoScreen
@@ -136,7 +136,7 @@ async def play(name: str, number: int, script: list[Any], charset: str,
                color: bool) -> None:
     cls, new_game, _ = GAMES[name]
     terminal = ScriptTerminal(script, charset, color)
-    session = Session(terminal, SETTINGS)
+    session = Session(terminal, Services(SETTINGS))
     frames: list[int] = []
     screen = checked(cls, frames)(session, new_game(number))
     if screen.is_over:

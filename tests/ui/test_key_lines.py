@@ -9,7 +9,7 @@ from pyteterm import QueueTerminal
 
 from door.config import Settings
 from door.gameinfo import GameInfo
-from door.session import Caller, Session
+from door.session import Caller, Services, Session
 from door.ui import daily, halloffame, history, menu, messages
 from door.ui.widgets import cut, fit_keys, status_line
 
@@ -22,7 +22,7 @@ VARIANTS = {"montecarlo": [{"mode": "relaxed"}]}
 def session_for(settings: Settings, charset: str) -> tuple[Session, QueueTerminal]:
     assert len(HANDLE) == 30
     terminal = QueueTerminal(charset=charset)
-    return Session(terminal, settings, caller=Caller(alias=HANDLE)), terminal
+    return Session(terminal, Services(settings), caller=Caller(alias=HANDLE)), terminal
 
 
 def row_text(session: Session, row: int) -> str:

@@ -9,7 +9,7 @@ from pyteterm import QueueTerminal
 
 from door import gamelist
 from door.config import Settings
-from door.session import Caller, Session
+from door.session import Caller, Services, Session
 from door.term import Key
 from door.ui import anciento_menu, menu
 from door.ui.game_screen import GameScreen
@@ -36,7 +36,8 @@ def press(name: str) -> Key:
 
 def screen_for(settings: Settings, name: str) -> GameScreen:
     info = gamelist.game(name)
-    session = Session(QueueTerminal(charset="utf8"), settings, caller=Caller(alias="Keys"))
+    session = Session(QueueTerminal(charset="utf8"), Services(settings),
+                      caller=Caller(alias="Keys"))
     return info.screen_class()(session, info.engine_class().new(5))
 
 

@@ -11,7 +11,7 @@ from pyteterm import QueueTerminal
 from waiting import WAIT, until
 
 from door.config import Settings
-from door.session import Caller, Session
+from door.session import Caller, Services, Session
 from door.store import Store
 from door.ui.messages import message_centre
 
@@ -26,7 +26,8 @@ async def test_a_long_subject_is_cut_with_an_ellipsis_and_delete_asks_no(
     bob = await store.players.player("direct", "bob", "Bob")
     await store.messages.send(ann.id, "Bob", SUBJECT, "Hello Bob.")
     terminal = QueueTerminal(charset="utf8")
-    session = Session(terminal, settings, caller=Caller(alias="Bob"), store=store, player=bob)
+    session = Session(terminal, Services(settings, store=store), caller=Caller(alias="Bob"),
+                      player=bob)
     task = asyncio.create_task(message_centre(session))
     try:
         await until(lambda: "A subject far too long" in terminal.term.text, "the list")

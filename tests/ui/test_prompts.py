@@ -12,7 +12,7 @@ from pyteterm import QueueTerminal
 from waiting import WAIT, until
 
 from door.config import Settings
-from door.session import Session
+from door.session import Services, Session
 from door.ui.widgets import confirm, message
 
 
@@ -24,7 +24,7 @@ async def ask(settings: Settings, question: str, answer: bytes, default: bool = 
               above: str = "the row above the message line") -> tuple[bool, list[str], list[str]]:
     """(the answer, the screen while asked, the screen after)."""
     terminal = QueueTerminal()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     session.screen.put(21, 1, above)
     task = asyncio.create_task(confirm(session, question, default))
     await until(lambda: "(Y/n)" in terminal.term.text or "(y/N)" in terminal.term.text,
@@ -60,7 +60,7 @@ async def test_enter_answers_the_default(settings: Settings) -> None:
 @pytest.mark.parametrize("length", [78, 79, 140, 400])
 async def test_message_uses_two_lines_at_most(settings: Settings, length: int) -> None:
     terminal = QueueTerminal()
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     text = ("word " * 100)[:length].strip()
     used = message(session, text)
     await session.show()

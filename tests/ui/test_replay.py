@@ -37,10 +37,10 @@ class ReplayCaller(ScreenCaller):
     def __init__(self, settings: Settings, record: GameRecord, score: int) -> None:
         from pyteterm import QueueTerminal
 
-        from door.session import Session
+        from door.session import Services, Session
 
         self.terminal = QueueTerminal(charset="utf8")
-        self.session = Session(self.terminal, settings)
+        self.session = Session(self.terminal, Services(settings))
         self.task = asyncio.create_task(Replay(self.session, record, "Ada", score).run())
 
 

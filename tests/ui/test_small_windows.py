@@ -25,7 +25,7 @@ from waiting import WAIT
 
 from door.config import Settings, load_settings
 from door.guard import LoginLimiter
-from door.session import Session, WindowTooSmall
+from door.session import Services, Session, WindowTooSmall
 from door.solving import close_solver_pool
 from door.store import Store
 from door.ui.actions import actions
@@ -155,7 +155,7 @@ async def run_screen(settings: Settings, name: str, sizes: list[tuple[int, int]]
     me = await store.players.player("direct", "me", "Me")
     await store.players.player("direct", "bob", "Bob")
     terminal = WindowTerminal(80, 24)
-    session = Session(terminal, settings, store=store, player=me)
+    session = Session(terminal, Services(settings, store=store), player=me)
     session.caller.alias = "Me"
     task = asyncio.create_task(start(session))
     try:
@@ -193,7 +193,7 @@ async def test_q_at_the_notice_leaves_and_keeps_the_game(home: Path) -> None:
     await store.start()
     me = await store.players.player("direct", "me", "Me")
     terminal = WindowTerminal(80, 24)
-    session = Session(terminal, settings, store=store, player=me)
+    session = Session(terminal, Services(settings, store=store), player=me)
     task = asyncio.create_task(play_game(session, MonteCarloScreen))
     try:
         terminal.inbox.put_nowait(b"505\r")

@@ -14,7 +14,7 @@ from waiting import WAIT, until
 import door.session as session_module
 from door.config import Settings
 from door.games.montecarlo import MonteCarlo
-from door.session import IdleTimeout, Session
+from door.session import IdleTimeout, Services, Session
 from door.ui.watch import watch_game
 from door.watch import WatchHub
 
@@ -29,7 +29,7 @@ def quick_idle(settings: Settings, monkeypatch, **limits) -> Settings:
 async def test_a_busy_hold_starts_the_idle_clock_over(settings: Settings, monkeypatch) -> None:
     """Each time the idle limit comes, the hold is asked: while it says busy, no warning
     and no hang-up; the first time it does not, the warning, then the idle time-out."""
-    session = Session(QueueTerminal(), quick_idle(settings, monkeypatch))
+    session = Session(QueueTerminal(), Services(quick_idle(settings, monkeypatch)))
     answers = [True, True, True]
     asked: list[bool] = []
 
@@ -50,7 +50,7 @@ async def test_watching_holds_the_idle_clock_while_the_game_is_live(
     hub = WatchHub()
     watched = hub.offer("Ann", "Monte Carlo", "#42", MonteCarlo.new(42), True)
     terminal = QueueTerminal(charset="utf8")
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     task = asyncio.create_task(watch_game(session, watched))
     await until(lambda: session.idle_hold is not None, "the hold set")
     hold = session.idle_hold
@@ -72,7 +72,7 @@ async def test_watching_without_a_key_ends_past_the_watch_limit(
     hub = WatchHub()
     watched = hub.offer("Ann", "Monte Carlo", "#42", MonteCarlo.new(42), True)
     terminal = QueueTerminal(charset="utf8")
-    session = Session(terminal, settings)
+    session = Session(terminal, Services(settings))
     asked: list[bool] = []
     task = asyncio.create_task(watch_game(session, watched))
     await until(lambda: session.idle_hold is not None, "the hold set")

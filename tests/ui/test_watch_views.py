@@ -12,7 +12,7 @@ from waiting import WAIT
 
 from door.config import Settings
 from door.games.montecarlo import MonteCarlo
-from door.session import Session
+from door.session import Services, Session
 from door.ui.watch import watch_game
 from door.watch import WatchHub
 
@@ -43,7 +43,7 @@ async def test_watchers_of_one_charset_share_each_moves_bytes(settings: Settings
     watched = hub.offer("Ann", "Monte Carlo", "#42", game, True)
     terminals = [Recording(charset="utf8"), Recording(charset="utf8"),
                  Recording(charset="ascii")]
-    sessions = [Session(t, settings) for t in terminals]
+    sessions = [Session(t, Services(settings)) for t in terminals]
     tasks = [asyncio.create_task(watch_game(s, watched)) for s in sessions]
     try:
         await until(lambda: all("3 watching" in t.term.text for t in terminals),
@@ -62,7 +62,7 @@ async def test_watchers_of_one_charset_share_each_moves_bytes(settings: Settings
         assert not any(g in terminals[2].term.text for g in "♠♥♦♣")  # ASCII: 9C, not 9♣
 
         late = Recording(charset="utf8")  # joins now: a whole screen, then the shared bytes
-        tasks.append(asyncio.create_task(watch_game(Session(late, settings), watched)))
+        tasks.append(asyncio.create_task(watch_game(Session(late, Services(settings)), watched)))
         await until(lambda: "4 watching" in terminals[0].term.text, "the fourth counted")
         assert late.term.lines == terminals[0].term.lines
         move = game.legal_moves()[0]
@@ -119,7 +119,7 @@ async def test_each_watcher_sees_the_game_centred_in_their_own_window(
     watched = hub.offer("Ann", "Monte Carlo", "#42", game, True)
     narrow, wide, twin, other = windowed(80), windowed(132), windowed(132), windowed(100)
     terminals = [narrow, wide, twin, other]
-    tasks = [asyncio.create_task(watch_game(Session(t, settings), watched))
+    tasks = [asyncio.create_task(watch_game(Session(t, Services(settings)), watched))
              for t in terminals]
     try:
         await until(lambda: all("4 watching" in t.term.text for t in terminals),
@@ -160,8 +160,8 @@ async def test_a_watcher_who_never_reads_is_dropped_and_holds_nobody_up(
     game = MonteCarlo.new(42)
     watched = hub.offer("Ann", "Monte Carlo", "#42", game, True)
     stuck, reader = NeverReads(charset="utf8"), Recording(charset="utf8")
-    stuck_task = asyncio.create_task(watch_game(Session(stuck, settings), watched))
-    task = asyncio.create_task(watch_game(Session(reader, settings), watched))
+    stuck_task = asyncio.create_task(watch_game(Session(stuck, Services(settings)), watched))
+    task = asyncio.create_task(watch_game(Session(reader, Services(settings)), watched))
     try:
         await until(lambda: "2 watching" in reader.term.text, "both watching")
         for _ in range(3):  # the player plays on while the stuck watcher's frame waits

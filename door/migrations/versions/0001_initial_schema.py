@@ -8,6 +8,7 @@ Create Date: 2026-11-30 06:27:25
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import sqlalchemy as sa
 from alembic import op
@@ -20,12 +21,12 @@ depends_on: str | Sequence[str] | None = None
 BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
-def _when(name: str, nullable: bool = False) -> sa.Column:
+def _when(name: str, nullable: bool = False) -> sa.Column[datetime]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 
 def _player_fk(name: str = "player_id", nullable: bool = False,
-               ondelete: str = "CASCADE") -> sa.Column:
+               ondelete: str = "CASCADE") -> sa.Column[int]:
     return sa.Column(name, sa.BigInteger(),
                      sa.ForeignKey("players.id", ondelete=ondelete), nullable=nullable)
 

@@ -37,10 +37,10 @@ from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.session import Services, Session
 from door.term import Key
-from door.ui.anciento_screen import AncientoScreen
-from door.ui.auntmary_screen import AuntMaryScreen
-from door.ui.mariant_screen import MariantScreen
-from door.ui.montecarlo_screen import MonteCarloScreen
+from door.ui.anciento.screen import AncientoScreen
+from door.ui.auntmary.screen import AuntMaryScreen
+from door.ui.mariant.screen import MariantScreen
+from door.ui.montecarlo.screen import MonteCarloScreen
 
 HOME = Path(__file__).resolve().parent.parent
 SCREENS = (("Mariant", MariantScreen, Mariant), ("Monte Carlo", MonteCarloScreen, MonteCarlo),

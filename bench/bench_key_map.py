@@ -16,7 +16,7 @@ from pathlib import Path
 
 from benchkit import CountingTerminal
 
-from door import gamelist
+from door.catalog import registry as gamelist
 from door.config import load_settings
 from door.session import Services, Session
 

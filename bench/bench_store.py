@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from door.gamelist import engine, names
+from door.catalog.registry import engine, names
 from door.store import Store, verify_record
 from door.store.engine import sqlite_path
 from door.store.queries import counts_for_hall, rank_key

@@ -35,8 +35,8 @@ from door.games.anciento_demo import fast_move
 from door.session import Services, Session
 from door.term import Charset, Key
 from door.term.keys import char
-from door.ui.anciento_screen import AncientoScreen
-from door.ui.anciento_timer import Timer
+from door.ui.anciento.screen import AncientoScreen
+from door.ui.anciento.timer import Timer
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400

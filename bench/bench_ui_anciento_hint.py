@@ -30,8 +30,8 @@ from door.games.anciento_player import search_move
 from door.session import Services, Session
 from door.term import Key
 from door.term.keys import char
-from door.ui.anciento_screen import AncientoScreen
-from door.ui.keymap import HINT
+from door.ui.anciento.screen import AncientoScreen
+from door.ui.shared.keymap import HINT
 
 HOME = Path(__file__).resolve().parent.parent
 

@@ -36,8 +36,8 @@ from door.games.auntmary import AuntMary, parse_move
 from door.session import Services, Session
 from door.term import Key
 from door.term.keys import char
-from door.ui.auntmary_screen import PANEL_MOVES, PILES, AuntMaryScreen
-from door.ui.keymap import HINT
+from door.ui.auntmary.screen import PANEL_MOVES, PILES, AuntMaryScreen
+from door.ui.shared.keymap import HINT
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400

@@ -38,8 +38,8 @@ from door.games.mariant import Mariant
 from door.session import Services, Session
 from door.term import Charset, Key
 from door.term.keys import char
-from door.ui.keymap import HINT
-from door.ui.mariant_screen import REMOVE_KEY, MariantScreen, complete_suit
+from door.ui.mariant.screen import REMOVE_KEY, MariantScreen, complete_suit
+from door.ui.shared.keymap import HINT
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400

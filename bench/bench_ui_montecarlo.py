@@ -30,8 +30,8 @@ from door.games.montecarlo import MonteCarlo, parse_move
 from door.session import Services, Session
 from door.term import Key
 from door.term.keys import char
-from door.ui.keymap import HINT
-from door.ui.montecarlo_screen import MonteCarloScreen
+from door.ui.montecarlo.screen import MonteCarloScreen
+from door.ui.shared.keymap import HINT
 
 HOME = Path(__file__).resolve().parent.parent
 TARGET_MEDIAN, TARGET_P95 = 150, 400

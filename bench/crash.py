@@ -38,7 +38,7 @@ sys.path.insert(0, str(BENCH.parent))
 from load import make_home, start_door  # noqa: E402
 from soak import TITLES, Player, finished, login, next_move, same_game  # noqa: E402
 
-from door.gamelist import engine  # noqa: E402
+from door.catalog.registry import engine  # noqa: E402
 from door.games import Game, GameRecord, Status  # noqa: E402
 from door.store import Store  # noqa: E402
 

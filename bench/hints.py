@@ -33,11 +33,11 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from door.gamelist import engine, solve
+from door.catalog.registry import engine, solve
 from door.games import Game
 from door.games.hints import WIN, Lines
 from door.games.solvers import WINNABLE, Verdict, follow_hints, percentile
-from door.solving import SolverPool
+from door.solvers.pool import SolverPool
 
 LINES: dict[str, tuple[str, dict[str, Any]]] = {
     "montecarlo-strict": ("montecarlo", {"mode": "strict"}),

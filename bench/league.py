@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchkit import REPO, p95
 
+from door.catalog.registry import daily_deal, daily_games, engine
 from door.config import load_settings
-from door.gamelist import daily_deal, daily_games, engine
 from door.league.keys import BoardKey
 from door.league.results import LeagueResult, parse_result
 from door.league.sync import LeagueClient, LeagueNode, client_session, join_hub

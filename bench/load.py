@@ -95,7 +95,7 @@ def children(pid: int) -> list[int]:
 
 def is_solver(pid: int) -> bool:
     with contextlib.suppress(OSError):
-        return b"door.solver_worker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"door.solvers.worker" in Path(f"/proc/{pid}/cmdline").read_bytes()
     return False
 
 
@@ -219,7 +219,7 @@ BUSY_BUDGET = 300
 
 
 def solver_workers(pid: int) -> list[int]:
-    """The door's solver workers: children of the server running ``door.solver_worker``."""
+    """The door's solver workers: children of the server running ``door.solvers.worker``."""
     return [child for child in children(pid) if is_solver(child)]
 
 

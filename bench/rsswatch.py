@@ -6,7 +6,7 @@ before the load).
 
     watch = RssWatch(server.pid)
     await warm_up(...)                   # a few calls, so that "before" is a plateau
-    await watch.before()                 # after the door's quiet look (door/collector.py)
+    await watch.before()                 # after the door's quiet look (door/serve/collector.py)
     sampler = asyncio.create_task(watch.sample_until(until))
     ... the attack ...
     await watch.after()                  # once the attackers have hung up and it is quiet
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from load import children, is_solver
 
-from door.collector import QUIET_S
+from door.serve.collector import QUIET_S
 
 SETTLE_S = 3 * QUIET_S
 """Seconds of quiet before a figure is read: the door collects what ended calls left after

@@ -71,7 +71,7 @@ from load import (
 
 from door.compiled import build_name
 from door.games.montecarlo import MonteCarlo
-from door.ui.keymap import HINT
+from door.ui.shared.keymap import HINT
 
 CURSOR_KEYS = (RIGHT, DOWN, LEFT, UP)
 TARGET_RATIO = 0.35

@@ -37,7 +37,7 @@ def _session() -> tuple[Session, CountingTerminal]:
 
 async def montecarlo(path: Path) -> None:
     from door.games.montecarlo import MonteCarlo
-    from door.ui.montecarlo_screen import MonteCarloScreen
+    from door.ui.montecarlo.screen import MonteCarloScreen
 
     session, terminal = _session()
     screen = MonteCarloScreen(session, MonteCarlo.new(123))
@@ -51,7 +51,7 @@ async def montecarlo(path: Path) -> None:
 
 async def auntmary(path: Path) -> None:
     from door.games.auntmary import AuntMary
-    from door.ui.auntmary_screen import AuntMaryScreen
+    from door.ui.auntmary.screen import AuntMaryScreen
 
     session, terminal = _session()
     screen = AuntMaryScreen(session, AuntMary.new(2))
@@ -88,7 +88,7 @@ def _dead_games() -> dict[str, object]:
 
 
 def _screen_of(name: str, session: Session, game: object):
-    from door import gamelist
+    from door.catalog import registry as gamelist
 
     return gamelist.game(name).screen_class()(session, game)
 
@@ -96,7 +96,7 @@ def _screen_of(name: str, session: Session, game: object):
 def end_box(name: str, rank: int | None):
     """The end box of ``name``'s dead game, ended at the end offer (``rank``: its place)."""
     async def shot(path: Path) -> None:
-        from door.ui.game_screen import draw_end_box
+        from door.ui.game.screen import draw_end_box
 
         session, terminal = _session()
         screen = _screen_of(name, session, _dead_games()[name])
@@ -115,7 +115,7 @@ async def end_offer(path: Path) -> None:
 
 
 async def settings_screen(path: Path) -> None:
-    from door.ui.settings import draw
+    from door.ui.menus.settings import draw
 
     session, terminal = _session()
     draw(session)

@@ -53,12 +53,12 @@ from bench_ui_auntmary import source_and_target  # noqa: E402
 from bench_ui_mariant import KEYS as MARIANT_KEYS  # noqa: E402
 from load import Line, make_home, proc_stats, start_door, stop  # noqa: E402
 
-from door.gamelist import engine  # noqa: E402
+from door.catalog.registry import engine  # noqa: E402
 from door.games import Game, GameRecord, Status  # noqa: E402
 from door.store import Store  # noqa: E402
 from door.store.models import GameRow  # noqa: E402
 from door.term import Key  # noqa: E402
-from door.ui.mariant_screen import deal_penalty  # noqa: E402
+from door.ui.mariant.screen import deal_penalty  # noqa: E402
 
 TITLES = {  # name: (menu key, header title)
     "montecarlo": ("c", "Monte Carlo"),

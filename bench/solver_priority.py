@@ -30,10 +30,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from door import solving
 from door.games.anciento import Anciento
 from door.games.auntmary import AuntMary
-from door.solving import SolverPool
+from door.solvers import pool as solving
+from door.solvers.pool import SolverPool
 
 HARD = (55, 100, 142, 33)
 """Aunt Mary deals the solver cannot settle in minutes: background jobs that stay busy."""

@@ -19,7 +19,7 @@ import sys
 from multiprocessing import get_context
 from typing import Any
 
-from door.gamelist import engine, solve
+from door.catalog.registry import engine, solve
 from door.games import IllegalMove, Status
 from door.games.solvers import Verdict, summarize
 

@@ -19,10 +19,10 @@ import time
 from collections import Counter
 from typing import Any
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.games import Game
 from door.games.solvers import percentile
-from door.solving import SolverPool
+from door.solvers.pool import SolverPool
 
 OPTIONS: dict[str, dict[str, Any]] = {"montecarlo": {"mode": "strict"}, "auntmary": {}}
 

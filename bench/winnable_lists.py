@@ -17,8 +17,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from door.gamelist import engine
-from door.gamelist import game as record
+from door.catalog.registry import engine
+from door.catalog.registry import game as record
 from door.games import IllegalMove, Status
 from door.games.winnable import FOLDER
 

@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__, gamelist
+from . import __version__
+from .catalog import registry as gamelist
 from .commands import bridge, dropfile, league, replay, solve, sysop
 from .commands import door as door_command
 from .commands.common import (
@@ -27,7 +28,7 @@ from .commands.common import (
 )
 from .compiled import build_name
 from .config import CONFIG_NAME, HOME_ENV, ConfigError
-from .loglimit import apply_log_policy
+from .logs.policy import apply_log_policy
 
 COMMANDS = (replay, sysop, dropfile, door_command, bridge, solve, league)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
@@ -110,8 +111,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     bind = args.bind or settings.server.bind
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
-    from .listeners import Plan
-    from .workers import can_fork, default_workers
+    from .serve.listeners import Plan
+    from .serve.workers import can_fork, default_workers
 
     # Two listeners on one port, a port in use, an address this machine lacks: one line
     # naming the key and its value, before the store opens or a worker starts.
@@ -121,11 +122,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     workers = args.workers or settings.server.workers or default_workers()
     if workers > 1 and can_fork():
-        from .workers import supervise
+        from .serve.workers import supervise
 
         return supervise(settings, bind, port, args.ssh_port, args.rlogin_port, workers,
                          web_port=args.web_port)
-    from .server import serve
+    from .serve.server import serve
 
     return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port,
                              rlogin_port=args.rlogin_port, web_port=args.web_port))
@@ -146,7 +147,7 @@ def cmd_local(args: argparse.Namespace) -> int:
     from .net.stdio import open_stdio, raw_mode
     from .session import Caller, Services, Session
     from .term import Charset
-    from .ui.visit import run_visit
+    from .ui.visits.visit import run_visit
 
     async def play() -> None:
         terminal = await open_stdio()
@@ -156,7 +157,7 @@ def cmd_local(args: argparse.Namespace) -> int:
         session = Session(terminal, Services(settings),
                           Caller(alias=settings.door.sysop, node=0))
         await run_visit(session)
-        from .solving import close_solver_pool
+        from .solvers.pool import close_solver_pool
 
         await close_solver_pool()
         await terminal.close()
@@ -186,7 +187,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         if item.is_file() and (args.force or not dest.exists()):
             dest.write_bytes(item.read_bytes())
             made.append(f"ansi/{item.name}")
-    from .private import make_private_dir
+    from .logs.private import make_private_dir
 
     make_private_dir(target / "data")
     made.append("data/")

@@ -19,19 +19,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from . import gamelist
-from .gameinfo import OptionError
-from .ini_comments import without_comments
+from .catalog import registry as gamelist
+from .catalog.record import OptionError
+from .ini.comments import without_comments
+from .ini.values import int_between as _int_between
+from .ini.values import on_off as _bool
+from .ini.values import seconds_between as _seconds_between
+from .ini.values import text as _text
+from .ini.values import text_up_to as _text_up_to
 from .term.codes import parse_color
 from .term.screen import Attr
-from .values import int_between as _int_between
-from .values import on_off as _bool
-from .values import seconds_between as _seconds_between
-from .values import text as _text
-from .values import text_up_to as _text_up_to
 
 GameSettings = TypeVar("GameSettings")
-"""One game's settings dataclass (door/gamelist.py: ``MariantSettings`` …)."""
+"""One game's settings dataclass (door/catalog/registry.py: ``MariantSettings`` …)."""
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ HOME_ENV = "REUSSITE_HOME"
 
 FEATURE_ACTIONS = ("daily", "messages", "halloffame", "instructions", "whosonline", "watch",
                    "settings", "quit")
-"""The main menu's actions besides the games (:mod:`door.gamelist`)."""
+"""The main menu's actions besides the games (:mod:`door.catalog.registry`)."""
 
 
 def menu_actions() -> tuple[str, ...]:
@@ -206,7 +206,7 @@ def _default_workers() -> int:
 
 @dataclass(frozen=True)
 class SolverSettings:
-    """The solvers' process pool (``door.solving``)."""
+    """The solvers' process pool (``door.solvers.pool``)."""
 
     workers: int = field(default_factory=_default_workers)
     budget: float = 10.0  # CPU seconds one verdict may take before it is "unknown"
@@ -269,7 +269,7 @@ class Settings:
     accounts: AccountsSettings = field(default_factory=AccountsSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     games: dict[str, object] = field(default_factory=gamelist.default_options)
-    """Each game's section (:mod:`door.gamelist`): its record's ``settings`` dataclass, read
+    """Each game's section (:mod:`door.catalog.registry`): its record's ``settings`` dataclass, read
     typed through :meth:`game_settings`."""
     solver: SolverSettings = field(default_factory=SolverSettings)
     colors: ColorsSettings = field(default_factory=ColorsSettings)
@@ -316,7 +316,7 @@ class Settings:
         return tuple(entry for entry in self.menu if entry.enabled)
 
 
-# -- value parsers (more in door.values): each returns the value or raises ValueError ----
+# -- value parsers (more in door.ini.values): each returns the value or raises ValueError ----
 
 def _path(value: str) -> Path:
     return Path(_text(value))

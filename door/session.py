@@ -3,7 +3,7 @@
 The session owns the caller's :class:`Screen`, :class:`Renderer` and :class:`KeyDecoder`;
 UI code draws into ``session.screen``, calls :meth:`Session.show` and waits on
 :meth:`Session.key`.  Mouse keys and the describe key never reach a screen as they are:
-the visit's :class:`Access` (door/ui/access.py) turns them into the keys they mean there.
+the visit's :class:`Access` (door/ui/shared/access.py) turns them into the keys they mean there.
 Carrier loss, idle time-out and time-up arrive as exceptions so that every screen unwinds
 through the same path (save, goodbye, close).
 """
@@ -21,22 +21,22 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from .bbs.dropfile import MAX_TIME_LEFT_S
 from .config import Settings
-from .dropfile import MAX_TIME_LEFT_S
 from .net.terminal import Terminal
 from .term import Attr, Charset, Key, KeyDecoder, Renderer, Screen
 from .term.keys import MOUSE_KEYS
 from .term.mouse import MOUSE_OFF, MOUSE_ON
 from .term.render import centred_origin
 from .term.width import wrap
-from .ui.theme import BRIGHT, WARNING
-from .watch import HUB, WatchHub
+from .ui.shared.theme import BRIGHT, WARNING
+from .watching.hub import HUB, WatchHub
 
 if TYPE_CHECKING:  # for start-up time: a BBS caller's title comes before these load
-    from .solving import SolverPool
+    from .solvers.pool import SolverPool
     from .store import Player, Store
     from .store.keeper import GameKeeper
-    from .watch_link import WatchLink
+    from .watching.link import WatchLink
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ frame is put off; a few keys typed ahead still get every frame."""
 
 
 class Access(Protocol):
-    """Ways in besides the keyboard's (door/ui/access.py): the keys it ``claims`` (mouse
+    """Ways in besides the keyboard's (door/ui/shared/access.py): the keys it ``claims`` (mouse
     keys and the describe key) are handed to :meth:`keys_for`, which says what each
     means on the screen as it stands (a click on a card: the keys that pick it), or acts
     itself (the describe key shows the screen in words) and gives none."""
@@ -110,9 +110,9 @@ class Caller:
 
 
 def process_solvers(settings: Settings) -> SolverPool:
-    """This process's solver pool (door/solving.py), made on first use from sysop.ini
+    """This process's solver pool (door/solvers/pool.py), made on first use from sysop.ini
     ``[solver]``.  Imported when first asked for: no solver is needed before a game."""
-    from .solving import solver_pool
+    from .solvers.pool import solver_pool
 
     return solver_pool(settings)
 
@@ -132,9 +132,9 @@ class Services:
     """Writes the game in progress as it is played, shared by the store's sessions
     (None: no database, nothing kept)."""
     watch: WatchHub = HUB
-    """The games of this process that others may watch (door/watch.py)."""
+    """The games of this process that others may watch (door/watching/hub.py)."""
     link: WatchLink | None = None
-    """The games of the other processes sharing the database (door/watch_link.py), while
+    """The games of the other processes sharing the database (door/watching/link.py), while
     it runs; None: watching stays within the process."""
     clock: Callable[[], float] = time.monotonic
     """Seconds, for the call's time limit."""
@@ -151,7 +151,7 @@ class Services:
 
 class Session:
     # One per caller, for the whole call: attributes in slots, not a dictionary (1.6 KiB
-    # a caller with the 38 attributes it had then; issue #36).  ``__weakref__``: door/idle_rows.py.
+    # a caller with the 38 attributes it had then; issue #36).  ``__weakref__``: door/serve/idle_rows.py.
     __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed",
                  "_deferred", "_frame_of", "_hook_at_end", "_idle", "_keys", "_keys_in_a_row",
                  "_loop", "_notice", "_time_warnings", "access", "admission", "autosave",
@@ -196,11 +196,11 @@ class Session:
         self._idle: tuple[float | None, bool] = (None, False)  # see _key
         self.idle_hold: Callable[[], bool] | None = None
         """Asked when the idle limit is reached: True means the caller is busy without
-        typing (watching a live game, door/ui/watch.py), and the idle clock starts over."""
+        typing (watching a live game, door/ui/menus/watch.py), and the idle clock starts over."""
         self._loop: asyncio.AbstractEventLoop | None = None  # the visit's, once known
         terminal.on_resize = self._on_resize
         self.access: Access | None = None
-        """The mouse and the describe key (door/ui/access.py), once the visit attaches it."""
+        """The mouse and the describe key (door/ui/shared/access.py), once the visit attaches it."""
         self._claimed: frozenset[str] = MOUSE_KEYS  # keys for ``access`` (none: dropped)
         self.mouse = False
         """The caller's terminal was asked to report the mouse (:meth:`set_mouse`)."""
@@ -249,7 +249,7 @@ class Session:
 
     def _ending(self, exc: SessionEnded) -> SessionEnded:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
-        exception may clear ``autosave`` before ``run_visit`` (door.ui.visit) gets to save."""
+        exception may clear ``autosave`` before ``run_visit`` (door.ui.visits.visit) gets to save."""
         self._hook_at_end = self.autosave or self._hook_at_end
         self.ended_by = type(exc)(*exc.args)  # not the one raised: its traceback holds us
         return exc
@@ -463,7 +463,7 @@ class Session:
 
     def server_working(self) -> contextlib.AbstractContextManager[None]:
         """While the server works for a caller who is logging in (a password hashed), the
-        login pool's clock for the line stops (door/pool.py ``Ticket.hold``)."""
+        login pool's clock for the line stops (door/gate/pool.py ``Ticket.hold``)."""
         ticket = self.terminal.ticket
         return ticket.hold() if ticket is not None else contextlib.nullcontext()
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from toygame.record import TOY
 
-from door import gamelist
+from door.catalog import registry as gamelist
+from door.catalog.record import GameInfo
 from door.config import Settings, load_settings
-from door.gameinfo import GameInfo
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -67,7 +67,7 @@ async def telnet_door(door_home: Path):
     file and start another door on it.
     """
     from door.net.telnet import start_telnet
-    from door.server import NodeTable, session_runner
+    from door.serve.server import NodeTable, session_runner
 
     servers = []
 
@@ -86,10 +86,10 @@ async def telnet_door(door_home: Path):
 
 @pytest.fixture(autouse=True)
 async def _solver_workers_stopped():
-    """Each test's event loop has its own solver pool (door.solving): kill its workers
+    """Each test's event loop has its own solver pool (door.solvers.pool): kill its workers
     before the loop closes."""
     yield
-    from door.solving import close_solver_pool
+    from door.solvers.pool import close_solver_pool
 
     await close_solver_pool()
 

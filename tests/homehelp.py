@@ -8,7 +8,7 @@ from pathlib import Path
 
 from toygame.record import INSTRUCTIONS, TOY
 
-from door.gameinfo import GameInfo
+from door.catalog.record import GameInfo
 
 
 def configure(home: Path, section: str | None = None, **keys: object) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from homehelp import configure
 
-from door.gamelist import daily_deal, engine
+from door.catalog.registry import daily_deal, engine
 from door.league.keys import BoardKey
 from door.league.results import LeagueResult
 

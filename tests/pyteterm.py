@@ -242,7 +242,7 @@ class ScreenCaller:
     def __init__(self, settings: Any, store: Any = None, player: Any = None,
                  **terminal: Any) -> None:
         from door.session import Services, Session
-        from door.ui.game_screen import play_game
+        from door.ui.game.screen import play_game
 
         self.terminal = QueueTerminal(**terminal)
         self.session = Session(self.terminal, Services(settings, store=store), player=player)

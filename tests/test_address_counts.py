@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from door.address_counts import OPEN, WAITING, LocalCounts, SharedCounts
+from door.gate.address_counts import OPEN, WAITING, LocalCounts, SharedCounts
 
 
 def colliding(count: int) -> list[str]:

@@ -1,10 +1,10 @@
-"""The quiet collection (door/collector.py) empties the caches a burst of calls filled
+"""The quiet collection (door/serve/collector.py) empties the caches a burst of calls filled
 before it collects and trims (issue #36: RSS back near its level before the burst); a
 collection while calls are still ending leaves them be."""
 
 from __future__ import annotations
 
-from door.collector import CallCollector
+from door.serve.collector import CallCollector
 from door.term import render, screen, width
 from door.term.caches import forget_caches
 

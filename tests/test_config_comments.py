@@ -1,5 +1,5 @@
 """sysop.ini takes comments after values (`` ;`` or `` #``, whitespace before), as INI files
-elsewhere do; a value that must hold one is written in double quotes (door/ini_comments.py)."""
+elsewhere do; a value that must hold one is written in double quotes (door/ini/comments.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from door.config import ConfigError, parse_settings
-from door.ini_comments import without_comments
+from door.ini.comments import without_comments
 
 
 def test_comments_after_values_sections_and_continuations(tmp_path: Path) -> None:

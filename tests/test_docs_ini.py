@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from docsnippets import Snippet, ini_snippets, pages, read, split
 
-from door import gamelist
+from door.catalog import registry as gamelist
 from door.config import _SECTIONS, ConfigError, parse_settings
 
 SECTIONS = {*_SECTIONS, *gamelist.names(), "menu", "boards"}

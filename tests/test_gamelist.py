@@ -18,14 +18,14 @@ from typing import Any, ClassVar, Self
 import pytest
 from pyteterm import TelnetCaller
 
-from door import gamelist
+from door.catalog import registry as gamelist
+from door.catalog.record import GameInfo, HallRule, OptionError
 from door.config import ConfigError, default_menu, load_settings, parse_settings
-from door.gameinfo import GameInfo, HallRule, OptionError
 from door.games import Game, IllegalMove, Status
+from door.ini.values import int_between, on_off
 from door.store.queries import counts_for_hall, rank_key
 from door.term import Key
-from door.ui.game_screen import GameScreen
-from door.values import int_between, on_off
+from door.ui.game.screen import GameScreen
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -181,7 +181,7 @@ async def door_with_pebbles(pebbles: GameInfo, door_home: Path) -> AsyncIterator
     """A telnet door with a store, on the repository's sysop.ini left as it is (its [menu]
     lists the four games: the sysop adds the new one's line, as docs/adding-a-game.md says)."""
     from door.net.telnet import start_telnet
-    from door.server import NodeTable, session_runner
+    from door.serve.server import NodeTable, session_runner
     from door.store.visit import open_store
 
     ini = door_home / "sysop.ini"
@@ -259,7 +259,7 @@ GAME_MODULE = re.compile(r"door/(games|ui)/(?P<game>[a-z]+)(_[a-z_]+)?\.py$")
 
 def test_outside_its_own_modules_only_the_registry_names_a_game() -> None:
     """The code of door/ (comments and docstrings aside: its names and its strings) names a
-    game -- its registry name or its title -- only in door/gamelist.py and in the game's own
+    game -- its registry name or its title -- only in door/catalog/registry.py and in the game's own
     modules (door/games/<name>*.py, door/ui/<name>*.py)."""
     words = {w for info in gamelist.games() for w in (info.name, info.title)}
     pattern = re.compile("|".join(re.escape(w) for w in sorted(words)), re.IGNORECASE)
@@ -267,7 +267,7 @@ def test_outside_its_own_modules_only_the_registry_names_a_game() -> None:
     for path in sorted((REPO / "door").rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()
         own = GAME_MODULE.match(rel)
-        if rel == "door/gamelist.py" or (own and own["game"] in gamelist.names()):
+        if rel == "door/catalog/registry.py" or (own and own["game"] in gamelist.names()):
             continue
         found += [f"{rel}:{line}: {word}" for line, word in
                   _code_words(path.read_text(encoding="utf-8")) if pattern.search(word)]
@@ -313,7 +313,7 @@ def test_a_process_registers_the_games_reussite_game_modules_names() -> None:
     def names(modules: str) -> subprocess.CompletedProcess[str]:
         env = dict(os.environ, PYTHONPATH=str(REPO / "tests"))
         env[gamelist.PLUGINS] = modules
-        return subprocess.run([sys.executable, "-c", "from door import gamelist; "
+        return subprocess.run([sys.executable, "-c", "from door.catalog import registry as gamelist; "
                                "print(' '.join(gamelist.names()))"], env=env, cwd=REPO,
                               capture_output=True, text=True, timeout=2 * WAIT)
 

@@ -1,10 +1,10 @@
-"""Failed logins counted so that a stranger cannot aim a lockout (door/guard.py)."""
+"""Failed logins counted so that a stranger cannot aim a lockout (door/gate/guard.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from door.guard import ADDRESS_FACTOR, BACKOFF_MAX_S, LoginLimiter, address_of
+from door.gate.guard import ADDRESS_FACTOR, BACKOFF_MAX_S, LoginLimiter, address_of
 
 
 class Clock:
@@ -97,7 +97,7 @@ def test_another_workers_failures_count_as_ours_and_age_as_theirs() -> None:
 
 
 def test_prefixes_are_the_24_and_the_48() -> None:
-    from door.guard import prefix_of
+    from door.gate.guard import prefix_of
 
     assert prefix_of("192.0.2.77") == "192.0.2.0/24"
     assert prefix_of(address_of("[2001:db8:5:6::7]:22")) == "2001:db8:5::/48"

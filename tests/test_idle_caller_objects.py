@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 
 from door.session import Session
-from door.ui.game_screen import Wakeup
+from door.ui.game.screen import Wakeup
 
 
 def test_a_session_has_slots_and_no_dictionary() -> None:
     assert "__slots__" in Session.__dict__
     assert "__dict__" not in Session.__dict__
-    assert "__weakref__" in Session.__slots__  # door/idle_rows.py keeps weak references
+    assert "__weakref__" in Session.__slots__  # door/serve/idle_rows.py keeps weak references
 
 
 class _Terminal:

@@ -1,11 +1,11 @@
-"""Idle callers' screens share their equal rows (door/idle_rows.py): only screens unchanged
+"""Idle callers' screens share their equal rows (door/serve/idle_rows.py): only screens unchanged
 across a whole look, once, and never a row changed since its frame."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from door.idle_rows import IdleRows
+from door.serve.idle_rows import IdleRows
 from door.term import Renderer, Screen
 
 

@@ -60,7 +60,7 @@ def test_the_title_is_drawn_before_the_heavy_modules_load() -> None:
     """What ``reussite door`` imports before its first screen byte (bench/bench_launch.py
     times it): the command line and the visit up to the title, and none of the database,
     SSH or web libraries, which load while the title is up."""
-    code = ("import sys, door.cli, door.ui.visit; door.cli.build_parser(); "
+    code = ("import sys, door.cli, door.ui.visits.visit; door.cli.build_parser(); "
             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, cwd=PACKAGE.parent)

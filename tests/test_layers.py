@@ -37,19 +37,19 @@ CONTRACT_TYPES: dict[str, type[Contract]] = {
 
 BREACHES = {
     "no-cycles": [("door.games.cards", "door.games.mariant"),  # mariant imports cards
-                  ("door.term", "door.ui.menu")],
+                  ("door.term", "door.ui.menus.main")],
     "engines-pure": [("door.games.cards", "door.term.screen"),
                      ("door.games.mariant", "asyncio"), ("door.games.daily", "door.store")],
     "term-pure": [("door.term.screen", "door.games"), ("door.term.keys", "door.net.telnet"),
                   ("door.term.render", "socket")],
-    "screens-no-sockets": [("door.ui.menu", "door.net.telnet"), ("door.ui.menu", "socket"),
-                           ("door.ui.game_screen", "telnetlib3")],
-    "screens-no-store-internals": [("door.ui.halloffame", "door.store.models"),
-                                   ("door.ui.menu", "sqlalchemy")],
-    "net-below-screens": [("door.net.telnet", "door.ui.menu"),
+    "screens-no-sockets": [("door.ui.menus.main", "door.net.telnet"), ("door.ui.menus.main", "socket"),
+                           ("door.ui.game.screen", "telnetlib3")],
+    "screens-no-store-internals": [("door.ui.menus.halloffame", "door.store.models"),
+                                   ("door.ui.menus.main", "sqlalchemy")],
+    "net-below-screens": [("door.net.telnet", "door.ui.menus.main"),
                           ("door.net.ssh", "door.session")],
-    "session-no-screens": [("door.session", "door.ui.menu")],
-    "store-below-screens": [("door.store.scores", "door.ui.halloffame"),
+    "session-no-screens": [("door.session", "door.ui.menus.main")],
+    "store-below-screens": [("door.store.scores", "door.ui.menus.halloffame"),
                             ("door.store.core", "door.net.terminal")],
     "telnetlib3-one-door": [("door.net.ssh", "telnetlib3"), ("door.net.telnet", "telnetlib3")],
 }

@@ -1,4 +1,4 @@
-"""The one log policy (door/loglimit.py): repeating warnings held back and summed up in one
+"""The one log policy (door/logs/policy.py): repeating warnings held back and summed up in one
 line, and what a stranger sent escaped, on real handlers writing real files."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from door.loglimit import RepeatLimit, SafeFormatter, apply_log_policy, limit_repeats
+from door.logs.policy import RepeatLimit, SafeFormatter, apply_log_policy, limit_repeats
 
 
 class Clock:
@@ -76,7 +76,7 @@ def test_a_flood_gives_a_summary_line_in_the_file_when_the_server_stops(
         tmp_path: Path) -> None:
     """A real file handler with the door's policy; the count comes out when the limit is
     taken off (``serve`` stopping), though the window is not over."""
-    from door.logfiles import open_log
+    from door.logs.files import open_log
 
     logger = logging.getLogger("test.loglimit.file")
     logger.propagate = False

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from waiting import WAIT
 
-import door.pool
-from door.pool import (
+import door.gate.pool
+from door.gate.pool import (
     CREDIT,
     LOGIN_TIMED_OUT,
     MADE_ROOM,
@@ -318,7 +318,7 @@ async def test_close_is_idempotent_and_after_a_hang_up_harmless() -> None:
 
 async def test_a_flood_is_a_few_lines_and_one_count_in_the_log(
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="door.pool")
+    caplog.set_level(logging.DEBUG, logger="door.gate.pool")
     p = pool(size=2, per_address=2, max_per_address=9)
     for _ in range(2):
         admit(p, "10.0.0.1", "typed")  # a full pool of callers typing: all else is refused
@@ -360,9 +360,9 @@ NETWORKS = [f"10.0.{n}" for n in range(5)]
                                                          "penalize", "wait", "login"]),
                           st.integers(0, 4), st.integers(1, 6)), max_size=150))
 def test_the_pool_drops_whom_the_rules_say(ops) -> None:
-    slack = door.pool.HEAP_SLACK
+    slack = door.gate.pool.HEAP_SLACK
     async def run() -> None:
-        door.pool.HEAP_SLACK = 0  # rebuilt often: that way is checked too
+        door.gate.pool.HEAP_SLACK = 0  # rebuilt often: that way is checked too
         clock = Clock()
         p = pool(size=4, per_address=1, max_per_address=99, clock=clock,
                  early_drop=EarlyDrop(0.99, 0.0, 1.0), chance=lambda: 1.0)
@@ -396,7 +396,7 @@ def test_the_pool_drops_whom_the_rules_say(ops) -> None:
     try:
         asyncio.run(run())
     finally:
-        door.pool.HEAP_SLACK = slack
+        door.gate.pool.HEAP_SLACK = slack
 
 
 # -- its settings ------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
-from door.gameinfo import GameInfo
-from door.gamelist import engine
+from door.catalog.record import GameInfo
+from door.catalog.registry import engine
 
 pytestmark = pytest.mark.slow  # each test runs `reussite` as a process
 

@@ -16,9 +16,9 @@ from door.config import Settings
 from door.session import Services, Session
 from door.store import Store
 from door.store.keeper import GameKeeper
-from door.ui.game_screen import play_game
-from door.ui.montecarlo_screen import MonteCarloScreen
-from door.watch import HUB, WatchHub
+from door.ui.game.screen import play_game
+from door.ui.montecarlo.screen import MonteCarloScreen
+from door.watching.hub import HUB, WatchHub
 
 
 class AskedSolvers:

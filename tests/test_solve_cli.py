@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.games import Status
 from door.games.solvers import (
     NOT_WINNABLE,

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
-from door import solving
 from door.games import Status
 from door.games.anciento import Anciento
 from door.games.anciento_player import search_move
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
 from door.games.solvers import NOT_WINNABLE, UNKNOWN, WINNABLE
-from door.solving import SolverPool
+from door.solvers import pool as solving
+from door.solvers.pool import SolverPool
 
 pytestmark = pytest.mark.slow  # each test starts solver worker processes
 
@@ -128,7 +128,7 @@ async def test_a_deal_asked_again_is_remembered() -> None:
 async def test_callers_waiting_for_the_same_deal_share_one_job(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A thousand callers opening the same deal at once cost one solve, not a thousand."""
-    from door import solving
+    from door.solvers import pool as solving
 
     asked = []
     ask = solving._Worker.ask
@@ -291,7 +291,7 @@ async def test_the_same_question_asked_again_just_after_its_asker_left() -> None
 ORPHAN_SCRIPT = """
 import asyncio
 import sys
-from door.solving import SolverPool
+from door.solvers.pool import SolverPool
 from door.games.auntmary import AuntMary
 
 async def main():

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from door.commands.bulletin import render
 from door.store import ScoreEntry
-from door.ui.still_winnable import HALL_LEGEND
+from door.ui.game.still_winnable import HALL_LEGEND
 from door.web.pages import hall_page
 from door.web.public import entry_dict
 

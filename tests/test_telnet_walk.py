@@ -10,7 +10,7 @@ import pytest
 from pyteterm import TelnetCaller
 from waiting import until
 
-from door import gamelist
+from door.catalog import registry as gamelist
 
 
 @pytest.mark.slow
@@ -59,7 +59,7 @@ async def test_quit_without_asking_and_a_goodbye_that_waits_for_a_key(
 
 
 async def test_menu_follows_sysop_ini(telnet_door, door_home: Path, monkeypatch) -> None:
-    import door.ui.actions as ui_actions
+    import door.ui.visits.actions as ui_actions
     built = {name: action for name, action in ui_actions.actions().items() if name != "mariant"}
     monkeypatch.setattr(ui_actions, "actions", lambda: built)  # stands for any unbuilt feature
     ini = door_home / "sysop.ini"

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 from .common import CliError, resolve_settings
 
 if TYPE_CHECKING:
+    from ..bbs.dropfile import DropfileCaller
     from ..config import BridgeSettings, Settings
-    from ..dropfile import DropfileCaller
     from ..net.rlogin_client import HubLink, Opening
     from ..net.terminal import Terminal
 
@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 def cmd_bridge(args: argparse.Namespace) -> int:
     import logging
 
-    from ..dropfile import DropfileError, read_dropfile
+    from ..bbs.dropfile import DropfileError, read_dropfile
     from .door import (
         _check_options,
         choose_transport,
@@ -150,7 +150,7 @@ def opening_maker(args: argparse.Namespace, bridge: BridgeSettings,
     handle (after ``[TAG]``) as client user, the secret as server user, as Synchronet's
     rlogin.js and BSD rlogin order them; ``xtrn=GAME`` or the caller's graphics as the
     terminal type.  The hub takes either order of the user names."""
-    from .. import gamelist
+    from ..catalog import registry as gamelist
     from ..config import BOARD_TAG
     from ..net.rlogin_client import Opening
 

@@ -53,7 +53,7 @@ def encode(fmt: str, lines: list[tuple[str, str]]) -> bytes:
 
 
 def board_of(source: str) -> str | None:
-    from ..boards import SOURCE_PREFIX
+    from ..bbs.boards import SOURCE_PREFIX
 
     return source[len(SOURCE_PREFIX):] if source.startswith(SOURCE_PREFIX) else None
 
@@ -61,7 +61,7 @@ def board_of(source: str) -> str | None:
 def _lines(door: str, title: str, rule: str, entries: Sequence[ScoreEntry],
            now: datetime) -> list[tuple[str, str]]:
     """(style, text) for each line, the text at most WIDTH columns."""
-    from ..ui.still_winnable import HALL_LEGEND, HALL_MARK  # as on the hall of fame screen
+    from ..ui.game.still_winnable import HALL_LEGEND, HALL_MARK  # as on the hall of fame screen
 
     out = [("title", f"  {door} · {title}"), ("rule", f"  {rule}"), ("line", ""),
            ("head", f"  {'Rank':>4}  {'Player':<34} {'Score':>7}  {'Game #':<11} Date"),

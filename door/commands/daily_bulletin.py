@@ -14,7 +14,7 @@ from .bulletin import WIDTH, board_of, encode, format_name
 
 if TYPE_CHECKING:
     from ..store.streaks import Streak
-    from ..ui.daily import GameDay
+    from ..ui.menus.daily import GameDay
 
 STREAK_LINES = 5
 
@@ -68,7 +68,7 @@ def render_daily(fmt: str, door: str, day: date, games: list[GameDay], runs: lis
 
 def daily_json(door: str, day: date, games: list[GameDay], runs: list[Streak],
                now: datetime) -> dict[str, Any]:
-    from ..ui.daily import standing_json  # the web's /api/daily says the month alike
+    from ..ui.menus.daily import standing_json  # the web's /api/daily says the month alike
 
     return {
         "door": door, "date": day.isoformat(), "resets": "00:00 UTC",

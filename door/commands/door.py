@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     import asyncio
     import socket
 
+    from ..bbs.dropfile import DropfileCaller
     from ..config import Settings
-    from ..dropfile import DropfileCaller
     from ..net.terminal import Terminal
     from ..session import Caller, Session
     from ..store import Store
@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 
 
 def cmd_door(args: argparse.Namespace) -> int:
-    from ..dropfile import DropfileError, read_dropfile
+    from ..bbs.dropfile import DropfileError, read_dropfile
 
     stdio = stdio_problem()  # first: the next file opened would take a closed fd 0 or 1
     settings = resolve_settings(args)
@@ -160,7 +160,7 @@ def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Calle
 def visit_seconds(record: DropfileCaller, args: argparse.Namespace) -> tuple[int, list[str]]:
     """Seconds for this visit: ``--time-left``'s (clamped to a day), else the dropfile's;
     and a note for the log when it was clamped.  (``reussite bridge`` shares it.)"""
-    from ..dropfile import MAX_TIME_LEFT_S
+    from ..bbs.dropfile import MAX_TIME_LEFT_S
 
     if args.time_left is None:
         return record.time_left_s, []
@@ -233,8 +233,8 @@ def log_to_file(settings: Settings, node: int) -> None:
 
     root = logging.getLogger()
     level = root.level
-    from ..logfiles import open_log
-    from ..private import make_private_dir
+    from ..logs.files import open_log
+    from ..logs.private import make_private_dir
 
     try:
         make_private_dir(settings.data_dir)
@@ -272,7 +272,7 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
             raise error(f"cannot talk to the caller on {transport}: {exc}") from None
         from ..session import Services, Session
         session = Session(terminal, Services(settings), caller)  # the store comes later
-        from ..ui.theme import MESSAGE
+        from ..ui.shared.theme import MESSAGE
         minutes = (caller.time_left_s or session.time_left) // 60
         session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
                        f"{'' if minutes == 1 else 's'} for this visit.", MESSAGE)
@@ -401,7 +401,7 @@ async def attach_store(session: Session, settings: Settings) -> Store | None:
     after the first screen.  A store that cannot open is logged and the visit plays on
     without scores (``open_store`` never raises for a database problem).  The player is
     in the door on one node at a time: after the title, a call that finds another live
-    call of the same BBS user offers to take over (:mod:`door.takeover`), and this call
+    call of the same BBS user offers to take over (:mod:`door.serve.takeover`), and this call
     itself hangs up when a later one takes over from it.
     """
     import asyncio
@@ -409,8 +409,8 @@ async def attach_store(session: Session, settings: Settings) -> Store | None:
 
     await asyncio.sleep(0)  # let the visit (scheduled after us) send its first screen first
     try:
+        from ..serve.takeover import calls_elsewhere, one_call_per_player, watch_hang_up_orders
         from ..store.visit import identify, node_seen, open_store
-        from ..takeover import calls_elsewhere, one_call_per_player, watch_hang_up_orders
     except ImportError as exc:
         logging.getLogger("door.door").warning("no database (%s): playing without scores",
                                                exc)
@@ -444,7 +444,7 @@ async def detach_store(session: Session, opening: asyncio.Future[Store | None]) 
     import contextlib
     import logging
 
-    from ..solving import close_solver_pool
+    from ..solvers.pool import close_solver_pool
 
     await close_solver_pool()
 
@@ -490,7 +490,7 @@ async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | N
     import contextlib
     import logging
 
-    from ..ui.visit import run_visit
+    from ..ui.visits.visit import run_visit
     from .hangup import HangupSignals
 
     own_signals = signals is None

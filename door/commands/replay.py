@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from ..games import Game, GameRecord, IllegalMove
 from ..games.base import apply_actions
 

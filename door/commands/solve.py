@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from .common import EXIT_OK, CliError
 
 if TYPE_CHECKING:  # the solvers load with the command, not with every launch of the door
@@ -98,7 +98,7 @@ def parse_range(text: str) -> range:
 
 
 def _solve_one(job: tuple[str, int, dict[str, Any], float | None, int | None]) -> dict[str, Any]:
-    from ..gamelist import solve
+    from ..catalog.registry import solve
 
     game, number, options, seconds, nodes = job
     return solve(game, number, options, seconds=seconds, node_limit=nodes).to_json()
@@ -133,7 +133,7 @@ def _run_range(jobs: list[tuple[str, int, dict[str, Any], float | None, int | No
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..gamelist import solve
+    from ..catalog.registry import solve
     from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, summarize
 
     options = parse_options(args.options)

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from .bulletin import FORMATS, OLD_NAMES, format_name
 from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 
@@ -125,8 +125,8 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
 
 def _warn_if_shared(settings: Settings) -> None:
     """A database (it holds password hashes) that other users can read: say so and how to
-    fix it; the chore goes on.  New databases are made 0600 (door/private.py)."""
-    from ..private import is_shared
+    fix it; the chore goes on.  New databases are made 0600 (door/logs/private.py)."""
+    from ..logs.private import is_shared
     from ..store.engine import sqlite_path
 
     path = sqlite_path(settings.database_url)
@@ -166,7 +166,7 @@ async def _players(store: Store, args: argparse.Namespace, backups: Path) -> int
 async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
     from datetime import UTC, datetime
 
-    from ..ui.whosonline import idle_text
+    from ..ui.menus.whosonline import idle_text
 
     nodes = await store.online.nodes()
     if not nodes:
@@ -185,7 +185,7 @@ async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
 async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
     from datetime import datetime
 
-    from ..boards import SOURCE_PREFIX, board_source
+    from ..bbs.boards import SOURCE_PREFIX, board_source
 
     settings = args.settings
     midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
@@ -215,8 +215,8 @@ async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
 
 
 async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> int:
-    from ..boards import board_source
-    from ..ui.halloffame import list_title, rule
+    from ..bbs.boards import board_source
+    from ..ui.menus.halloffame import list_title, rule
     from .bulletin import render
 
     if not 1 <= args.limit <= 100:
@@ -265,7 +265,7 @@ def _iso_date(text: str) -> date:
 
 
 async def _daily_bulletin(store: Store, args: argparse.Namespace) -> int:
-    from ..ui.daily import gather
+    from ..ui.menus.daily import gather
     from .daily_bulletin import render_daily
 
     day = args.date or datetime.now(UTC).date()

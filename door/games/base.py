@@ -68,7 +68,7 @@ class Game(ABC):
     """Base of the engines.  Subclasses implement the abstract methods; the record is kept here."""
 
     name: ClassVar[str]
-    """Registry key: the ``name`` of the game's record (door/gamelist.py)."""
+    """Registry key: the ``name`` of the game's record (door/catalog/registry.py)."""
 
     number: int
     options: dict[str, Any]

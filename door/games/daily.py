@@ -14,7 +14,7 @@ The rule (docs/daily.md says it in words, for other implementations):
    (:attr:`DailyRule.undecided`, frozen); for a game without one the deal is
    ``first + h(0) mod len(numbers)`` (:attr:`DailyRule.numbers`, its numbered games).
 
-Each game's rule is part of its record (door/gamelist.py, docs/daily.md gives the numbers).
+Each game's rule is part of its record (door/catalog/registry.py, docs/daily.md gives the numbers).
 The options are fixed, whatever the sysop's defaults.  The list only answers "is this deal
 winnable", and the ranges never change: a later release whose lists cover more deals deals
 the same challenges.  A stronger solver that proves a once-undecided deal of a range

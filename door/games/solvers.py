@@ -1,6 +1,6 @@
 """One way to ask any game's solver about a deal or a position.
 
-A game's record (:mod:`door.gamelist`) names its solver as a :class:`Solver`; with it,
+A game's record (:mod:`door.catalog.registry`) names its solver as a :class:`Solver`; with it,
 ``solve_game(solver, game)`` returns a :class:`Verdict`: winnable / not winnable / unknown
 (the budget ran out), the work done, and a winning line in the game's own notation
 (replayable through its engine).  ``hint_game(...)`` is what a hint asks: the line it

@@ -7,7 +7,7 @@ was made, then one number a line.  Each was made by ``reussite solve GAME --rang
 --out FILE.jsonl`` and keeps the deals whose verdict was "winnable" (every such verdict
 comes with a winning line the solver replayed through the engine); ``bench/winnable_lists.py``
 rebuilds them.  A setup with no list (a game's record names none for its options) is solved
-on demand through the solver pool instead (``door.ui.solver_view.pick_winnable``).
+on demand through the solver pool instead (``door.ui.game.solver_view.pick_winnable``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _load(name: str) -> tuple[int, ...]:
 
 def winnable_numbers(stem: str) -> tuple[int, ...]:
     """The shipped winnable deal numbers of the list ``stem`` (a game's record names it for
-    its options: :meth:`door.gameinfo.GameInfo.winnable_list`); empty: no such list."""
+    its options: :meth:`door.catalog.record.GameInfo.winnable_list`); empty: no such list."""
     return _load(stem) if stem else ()
 
 

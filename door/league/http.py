@@ -25,7 +25,7 @@ from typing import Any
 from aiohttp import web
 
 from ..config import Settings
-from ..printable import printable
+from ..logs.printable import printable
 from ..store import Store, StoreError
 from .intake import MAX_BATCH, Intake
 from .keys import BadKey, BoardKey, parse_public_key

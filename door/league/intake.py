@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..printable import printable
+from ..logs.printable import printable
 from ..store import Store
 from .results import LeagueResult, Refused, parse_result
 from .verify import verify_result

@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from ..private import make_private_dir, open_private
+from ..logs.private import make_private_dir, open_private
 
 KEY_FILE = "league.key"
 PUBLIC_KEY_CHARS = 44  # base64 of 32 bytes

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from ..store import Store
 from ..store.league import BoardTotal, LadderEntry
 from ..store.streaks import Streak, streaks

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 
 FORMAT = "reussite-league-result/1"
 SIGNED_PREFIX = (FORMAT + "\n").encode("ascii")

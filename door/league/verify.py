@@ -7,7 +7,7 @@ In this order, cheapest first, so a flood of garbage costs little:
 2. the day is not in the future and not older than ``accept_days`` (a board offline for a
    while still catches up; a result from last year is not news), and the game finished on
    or after its day began;
-3. the deal and options are that day's challenge (:func:`door.gamelist.is_daily`);
+3. the deal and options are that day's challenge (:func:`door.catalog.registry.is_daily`);
 4. the moves, replayed through *this* board's engine, give the score and the win claimed
    (:func:`door.store.verify_record`, the check every local game passes too).
 
@@ -21,7 +21,7 @@ from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from ..games import GameRecord
 from ..games.daily import same_options
 from ..store.errors import RecordRejected
@@ -41,7 +41,7 @@ def _challenge_number(game: str, day: date) -> int:
 
 
 def _is_challenge(game: str, number: int, options: dict[str, Any], day: date) -> bool:
-    """:func:`door.gamelist.is_daily`, with the day's number kept."""
+    """:func:`door.catalog.registry.is_daily`, with the day's number kept."""
     if game not in gamelist.daily_games():
         return False
     wanted = gamelist.game(game).daily

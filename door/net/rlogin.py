@@ -9,7 +9,7 @@ bytes flow both ways untouched.  Window sizes come in-band (``FF FF 73 73`` and 
 numbers) once the server asks with the urgent byte 0x80.
 
 This module is the protocol only: who may call, and as whom, is decided by the server
-(``door/server.py``) from sysop.ini's ``[boards]``.
+(``door/serve/server.py``) from sysop.ini's ``[boards]``.
 """
 
 from __future__ import annotations

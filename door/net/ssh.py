@@ -6,10 +6,10 @@ without SSH auth and meets the door's own login / new-user screen.  The channel 
 bytes (``encoding=None``): the session owns the charset, UTF-8 by default over SSH, CP437
 when the terminal type says so (SyncTERM, ansi-bbs) or the caller saved that choice.
 
-Before authentication a connection is in the login pool (door/pool.py), like a telnet one:
+Before authentication a connection is in the login pool (door/gate/pool.py), like a telnet one:
 capped per address and overall, hung up when it sends nothing or takes too long.  Each wrong
 password is followed by a pause; the ``login_attempts``-th on one connection, or one that
-locks the handle from this address (door/guard.py), ends the connection.  One session
+locks the handle from this address (door/gate/guard.py), ends the connection.  One session
 (shell) per connection, and the connection ends with it.
 """
 
@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from ..config import ConfigError
-from ..guard import FAILED_LOGIN_PAUSE_S, address_of
-from ..pool import Refused
+from ..gate.guard import FAILED_LOGIN_PAUSE_S, address_of
+from ..gate.pool import Refused
 from .terminal import Terminal
 
 if TYPE_CHECKING:
-    from ..guard import LoginLimiter
-    from ..pool import LoginPool, Ticket
+    from ..gate.guard import LoginLimiter
+    from ..gate.pool import LoginPool, Ticket
     from ..store.accounts import Account, Accounts
 
 log = logging.getLogger(__name__)
@@ -190,7 +190,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         return len(responses) == 1 and await self.validate_password(username, responses[0])
 
     async def validate_password(self, username: str, password: str) -> bool:
-        """Check a password, at the pace door/guard.py sets; the connection ends (with
+        """Check a password, at the pace door/gate/guard.py sets; the connection ends (with
         PermissionDenied) once it has used its tries or the handle is locked from here.
 
         A client that sends its next try without waiting for the answer cancels this one

@@ -12,8 +12,8 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
-from ..guard import address_of
-from ..pool import LoginPool, Refused, Ticket
+from ..gate.guard import address_of
+from ..gate.pool import LoginPool, Refused, Ticket
 from ..term.detect import PROBE_TIMEOUT, RAW_PROBE_TIMEOUT
 from .telnetlib3_private import (
     DoorTelnetReader,
@@ -175,7 +175,7 @@ when they come (:meth:`DoorTelnetServer.data_received`)."""
 
 
 class DoorTelnetServer(ServerState):
-    """telnetlib3's server, admitting each connection to the login pool (door/pool.py)
+    """telnetlib3's server, admitting each connection to the login pool (door/gate/pool.py)
     before anything else, telling the pool what the caller sends (negotiation, then keys),
     starting at once for a client that negotiates nothing, and telling our terminal about
     window-size changes (NAWS)."""

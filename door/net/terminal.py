@@ -22,7 +22,7 @@ from ..term.detect import (
 )
 
 if TYPE_CHECKING:
-    from ..pool import Ticket
+    from ..gate.pool import Ticket
 
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
 MAX_ROWS = 60
@@ -49,7 +49,7 @@ def window_size(cols: int | None, rows: int | None) -> tuple[int, int]:
 
 
 class ReadMeter(Protocol):
-    """Paces one caller's input (``reussite serve``'s flood limit: door/server.py).  Plain
+    """Paces one caller's input (``reussite serve``'s flood limit: door/serve/server.py).  Plain
     calls around the read, not a coroutine wrapped round it: asked on every key."""
 
     def pause(self) -> float | None:
@@ -97,7 +97,7 @@ class Terminal(ABC):
         self.on_resize: Callable[[int, int], None] | None = None
         self._pushback = b""  # bytes read early (during the charset probe), read again first
         self.ticket: Ticket | None = None
-        """This connection's place in the login pool (door/pool.py), when its listener
+        """This connection's place in the login pool (door/gate/pool.py), when its listener
         admitted it there; ``reussite serve`` gives it a node once the caller logs in."""
         self.meter: ReadMeter | None = None
         """Paces what :meth:`receive` takes from :meth:`read` (None: as it comes)."""
@@ -266,7 +266,7 @@ class Terminal(ABC):
     screen-reader switch: its live region); :meth:`announce` is then called."""
 
     def announce(self, text: str) -> None:
-        """What changed on the board, in sentences (door/ui/access.py), for a terminal
+        """What changed on the board, in sentences (door/ui/shared/access.py), for a terminal
         that can say it beside the screen (the web page's live region)."""
         return None
 

@@ -10,7 +10,7 @@ screens (its title and key bar follow), ``{"say": "…"}`` with what changed on 
 words, for the page's live region, once the page asked with ``{"describe": true}`` (its
 screen-reader switch), and whatever the listener adds (``side``).
 
-:func:`serve_websocket` is the listener's side of door/pool.py's interface: admit, heard on
+:func:`serve_websocket` is the listener's side of door/gate/pool.py's interface: admit, heard on
 every message, the pool's hang-up closes the socket, the ticket closed when it is gone.
 """
 
@@ -25,8 +25,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from ..guard import address_of
-from ..pool import LoginPool, Refused
+from ..gate.guard import address_of
+from ..gate.pool import LoginPool, Refused
 from ..term import Charset
 from .buffers import INPUT_HELD, READ_SIZE
 from .telnet import notice
@@ -262,7 +262,7 @@ async def _pump(ws: web.WebSocketResponse, terminal: WebSocketTerminal) -> None:
             ticket.heard()
         if message.type == WSMsgType.BINARY:
             if ticket is not None:
-                ticket.typed()  # keys: never dropped for room (door/pool.py)
+                ticket.typed()  # keys: never dropped for room (door/gate/pool.py)
             terminal.feed(message.data)
         elif message.type == WSMsgType.TEXT:
             size = window_size(message.data)

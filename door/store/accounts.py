@@ -64,7 +64,7 @@ def _give_hash_buffers_back() -> None:
 
 
 HASHING_NICE = 10
-"""Added to a hashing thread's niceness, as to the solver workers' (door/solver_worker.py)."""
+"""Added to a hashing thread's niceness, as to the solver workers' (door/solvers/worker.py)."""
 
 
 def _yield_to_the_loop() -> None:
@@ -129,7 +129,7 @@ def handle_problem(handle: str) -> str | None:
         return "No spaces at the ends of a handle, nor two in a row."
     if handle.lower() in RESERVED:
         return f"{handle!r} is reserved: pick another handle."
-    if "@" in handle:  # handle@TAG is a member board's caller (door/boards.py)
+    if "@" in handle:  # handle@TAG is a member board's caller (door/bbs/boards.py)
         return "A handle has no @ in it: that marks the players of other boards."
     return None
 

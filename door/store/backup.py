@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from ..private import PRIVATE_FILE, make_private_database, make_private_dir
+from ..logs.private import PRIVATE_FILE, make_private_database, make_private_dir
 from .core import Repository, unit
 from .engine import BUSY_TIMEOUT_S, sqlite_path
 from .errors import StoreUnavailable

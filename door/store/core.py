@@ -34,7 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..private import make_private_database
+from ..logs.private import make_private_database
 from .engine import BUSY_TIMEOUT_S, READONLY, SAVES_POOL, make_engine, safe_url, sqlite_path
 from .errors import StoreError, StoreUnavailable
 from .failures import FILE_TROUBLE, REASONS, closed_on_failure, is_database_error, reason_key

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Integer, case, func, literal, select, tuple_
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from .core import Repository, unit
 from .models import DailyEntryRow, PlayerRow
 from .records import DailyEntry, DailyStanding, daily_of

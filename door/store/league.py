@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import case, delete, func, select, update
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from . import queries
 from .core import Repository, unit
 from .models import DailyEntryRow, GameRow, LeagueBoardRow, LeagueResultRow, PlayerRow

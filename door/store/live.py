@@ -5,7 +5,7 @@ every few seconds (:meth:`LiveGames.keep_alive`: one write for all its games) an
 game's state only while callers of other processes watch it (:meth:`LiveGames.publish`).  A
 watching process counts its watchers into the row (:meth:`LiveGames.count_watchers`) and
 reads the state when its version moves (:meth:`LiveGames.news`).  The glue that calls these
-is ``door/watch_link.py``.
+is ``door/watching/link.py``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class LiveListing:
     watchable: bool
     moves: int
     idle: float
-    """Seconds since the player's last move (to within a few: door/watch_link.py)."""
+    """Seconds since the player's last move (to within a few: door/watching/link.py)."""
     watching: int
     over: bool
 

@@ -251,7 +251,7 @@ class LiveGameRow(Base):
     The listing columns (``moves``, ``last_move``) and ``alive`` are refreshed every few
     seconds; ``state`` (the engine's JSON form), ``note`` and ``version`` are written only
     while ``watchers`` (callers of other processes watching it, counted by their processes)
-    is above zero: nobody watching costs no write per move (door/watch_link.py)."""
+    is above zero: nobody watching costs no write per move (door/watching/link.py)."""
 
     __tablename__ = "live_games"
 

@@ -21,12 +21,12 @@ log = logging.getLogger(__name__)
 
 ALIVE_WINDOW_S = 15.0
 """A call whose process has not said "alive" for this long is taken for gone (three of
-:data:`door.takeover.WATCH_S`: a crashed server's calls are not offered for takeover)."""
+:data:`door.serve.takeover.WATCH_S`: a crashed server's calls are not offered for takeover)."""
 
 
 def worker_prefix(server: str) -> str:
     """How the who's-online hosts of a server's workers start (``machine:port/``, then the
-    worker's number: door/workers.py); 64 characters at most in all."""
+    worker's number: door/serve/workers.py); 64 characters at most in all."""
     return server[:60] + "/"
 
 
@@ -177,7 +177,7 @@ class Online(Repository):
     @unit
     async def forget_server(self, server: str) -> int:
         """Remove every row of the server named ``server`` (machine:port) and of its workers
-        (``machine:port/N``: door/workers.py); returns how many there were."""
+        (``machine:port/N``: door/serve/workers.py); returns how many there were."""
         async with self._core.write() as conn:
             return (await conn.execute(delete(NodeRow).where(or_(
                 NodeRow.host == server[:64],
@@ -199,7 +199,7 @@ class Online(Repository):
     @unit
     async def ask_to_hang_up(self, host: str, node: int, token: str) -> bool:
         """Tell the call ``token`` on ``host``/``node`` to save its game and hang up (it
-        looks every :data:`door.takeover.WATCH_S` seconds).  False when that call is gone."""
+        looks every :data:`door.serve.takeover.WATCH_S` seconds).  False when that call is gone."""
         async with self._core.write() as conn:
             done = await conn.execute(update(NodeRow).where(
                 NodeRow.host == host, NodeRow.node == node, NodeRow.token == token[:32])

@@ -22,7 +22,7 @@ from sqlalchemy import (
     tuple_,
 )
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from .models import GameRow, PlayerRow
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import case, delete, func, select, update
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from ..games import GameRecord, IllegalMove, Status
 from ..games.base import UNDO
 from . import queries
@@ -59,7 +59,7 @@ class StoredGame:
 
 class Scores(Repository):
     game_stored: Callable[[StoredGame], None] | None = None
-    """Told of every finished game once it is stored (door/server.py logs one line per
+    """Told of every finished game once it is stored (door/serve/server.py logs one line per
     game, whichever screen or retry stored it); it must not raise."""
 
     @unit

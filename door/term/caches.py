@@ -1,5 +1,5 @@
 """The terminal layer's caches that callers fill as they draw, emptied together once a burst
-of calls is over (door/collector.py's quiet collection, issue #36).
+of calls is over (door/serve/collector.py's quiet collection, issue #36).
 
 Each is bounded, and each fills again within a few frames; but what a burst (a flood, a
 fuzzer typing random text) put in them lives on, spread over the memory that the burst's

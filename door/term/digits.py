@@ -5,7 +5,7 @@ Python's ``str.isdigit`` also accepts superscripts (``²``: byte 0xFD in CP437),
 fullwidth digits, Arabic-Indic digits …, and ``int()`` takes some of those and raises on the
 others: a caller who typed ``²1`` at a game number once dropped the line with a traceback.
 Screens use :func:`is_digit` for single keys and :func:`parse_number` for typed text
-(door/ui/number_input.py has the input field and the words for a refusal).
+(door/ui/shared/number_input.py has the input field and the words for a refusal).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a screen's drawing reads from where it is drawn: a :class:`Canvas`.
 
 A caller's :class:`~door.session.Session` is one; so is a watcher's viewport
-(door/ui/watch.py), a screen of a game's size and colour that nobody types on, which the
+(door/ui/menus/watch.py), a screen of a game's size and colour that nobody types on, which the
 game's own screen class draws for every watcher who shares it.  Code that only draws (a
 game's board, the header, status and message lines, a box of text) is typed against this,
 so that it runs on either; code that reads keys or plays asks for the session itself
@@ -58,5 +58,5 @@ class Canvas(Protocol):
 
     def frame_of(self, owner: object) -> None:
         """The screen as it stands is ``owner``'s frame (a game's board: a click there is
-        that game's, door/ui/access.py)."""
+        that game's, door/ui/shared/access.py)."""
         ...

@@ -10,7 +10,7 @@ from ..net.buffers import bound_send_buffers
 
 if TYPE_CHECKING:
     from ..config import Settings
-    from ..server import Door
+    from ..serve.server import Door
 
 __all__ = ["start_web_for"]
 

@@ -29,10 +29,10 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from ..config import ConfigError, Settings
+from ..gate.pool import LoginPool
 from ..net.terminal import Terminal
-from ..pool import LoginPool
 from ..session import Services
 from ..store import Store, StoreError
 from . import pages, play
@@ -84,7 +84,7 @@ class WebListener:
 
 class QuietBadRequests(logging.Filter):
     """aiohttp logs a malformed request (which anyone can send, as often as they like) as an
-    ERROR with a traceback: here it becomes one WARNING line, which door/loglimit.py holds
+    ERROR with a traceback: here it becomes one WARNING line, which door/logs/policy.py holds
     back when it repeats.  Errors of the door's own handlers keep their traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:

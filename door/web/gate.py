@@ -25,7 +25,7 @@ from collections import Counter
 from aiohttp import web
 
 from ..config import Networks, address_in
-from ..guard import address_of
+from ..gate.guard import address_of
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ keys of the screen the caller is on, as the door names it in its ``{"doing": …
 message (who's online's words: "main menu", "Playing <title>").
 
 Each game's keys are those its key line shows, read from the key map that builds the
-key line (door/ui/keymap.py, the screen's ``keys``), plus ``?`` (the map) and Y and N,
+key line (door/ui/shared/keymap.py, the screen's ``keys``), plus ``?`` (the map) and Y and N,
 which answer the game's questions (resign?).
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from .. import gamelist
+from ..catalog import registry as gamelist
+from ..catalog.record import GameInfo
 from ..config import Settings
-from ..gameinfo import GameInfo
-from ..ui.keymap import HELP
-from ..ui.pointer import chunks
+from ..ui.shared.keymap import HELP
+from ..ui.shared.pointer import chunks
 
 Key = tuple[str, str]
 """(what the button says, what it sends)."""
@@ -28,7 +28,7 @@ def _letters(text: str) -> tuple[Key, ...]:
 
 def line_keys(line: str) -> tuple[Key, ...]:
     """The character keys a key line names, in its order: each chunk's keys as a click
-    reads them (door/ui/pointer.py), and the digits of a range (``1-6``, ``1-0``)."""
+    reads them (door/ui/shared/pointer.py), and the digits of a range (``1-6``, ``1-0``)."""
     out: list[str] = []
     for chunk in chunks(line):
         for spot in chunk.keys:

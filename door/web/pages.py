@@ -8,9 +8,9 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from .. import gamelist
-from ..ui.halloffame import game_title
-from ..ui.still_winnable import HALL_LEGEND, HALL_MARK
+from ..catalog import registry as gamelist
+from ..ui.game.still_winnable import HALL_LEGEND, HALL_MARK
+from ..ui.menus.halloffame import game_title
 
 STYLE = """
 body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 1.5em auto; max-width: 56em;

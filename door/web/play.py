@@ -2,9 +2,9 @@
 
 ``/``                   the play page: xterm.js on the WebSocket ``/play``
 ``/replay/ID``          a finished game played back (the door's own replay viewer,
-                        ``door/ui/replay.py``), read-only, on ``/replay/ID/socket``
+                        ``door/ui/game/replay.py``), read-only, on ``/replay/ID/socket``
 ``/watch[?player=X]``   the games being played now, one of them live (the door's own
-                        Watch a Game, ``door/ui/watch.py``), read-only, on ``/watch/socket``
+                        Watch a Game, ``door/ui/menus/watch.py``), read-only, on ``/watch/socket``
 ``/static/...``         the page's files (door/web/assets.py: hashed names, compressed)
 
 The three pages are one template (``static/index.html``) and one script (``play.js``);
@@ -26,7 +26,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .. import gamelist
+from ..catalog import registry as gamelist
 from ..config import Settings
 from ..net.terminal import DEFAULT_ROWS, MAX_ROWS, Terminal
 from ..net.websocket import WebSocketTerminal, serve_websocket
@@ -262,7 +262,7 @@ async def replay_socket(request: web.Request) -> web.StreamResponse:
         record, who, score = await _replayed(door, _game_id(request))
     except (NotFound, StoreError) as exc:
         return web.Response(status=404, text=f"{exc}\n")
-    from ..ui.replay import Replay
+    from ..ui.game.replay import Replay
 
     class WebReplay(Replay):
         def ask_solver(self) -> None:
@@ -294,7 +294,7 @@ async def watch_player(session: Session, player: str) -> None:
     """``player``'s game live, if they are playing one they let be watched; then (or
     else) the door's list of the games being played now."""
     from ..store.live import LiveListing
-    from ..ui.watch import GamesNow, watch_elsewhere, watch_game, watch_menu
+    from ..ui.menus.watch import GamesNow, watch_elsewhere, watch_game, watch_menu
 
     if player:
         games = await GamesNow(session.services).games(fresh=True)

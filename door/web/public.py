@@ -15,14 +15,14 @@ from collections.abc import Awaitable, Callable, Hashable
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from .. import gamelist
-from ..boards import SOURCE_PREFIX, board_source
+from ..bbs.boards import SOURCE_PREFIX, board_source
+from ..catalog import registry as gamelist
 from ..config import Settings
 from ..store import HALL_SIZE, DailyEntry, OnlineNode, ScoreEntry, Store
-from ..ui import daily_status
-from ..ui.daily import gather, standing_json
-from ..ui.halloffame import game_title, list_title, rule
-from ..ui.whosonline import idle_text
+from ..ui.game import daily_status
+from ..ui.menus.daily import gather, standing_json
+from ..ui.menus.halloffame import game_title, list_title, rule
+from ..ui.menus.whosonline import idle_text
 
 CACHE_ENTRIES = 1024  # answers kept at once (each a few KiB): deal numbers are endless
 

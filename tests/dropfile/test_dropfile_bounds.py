@@ -13,14 +13,14 @@ import pytest
 from doorproc import WAIT, child_env, door_command
 from test_dropfile_writers import door_sys
 
-from door.cli import main
-from door.dropfile import (
+from door.bbs.dropfile import (
     MAX_DIGITS,
     MAX_NAME,
     DropfileError,
     parse_dropfile,
     read_dropfile,
 )
+from door.cli import main
 
 SAMPLES = Path(__file__).parent / "samples"
 HUGE = "9" * 5000

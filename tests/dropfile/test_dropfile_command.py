@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from waiting import WAIT
 
+from door.bbs.dropfile import JSON_KEYS
 from door.cli import main
-from door.dropfile import JSON_KEYS
 
 SAMPLES = Path(__file__).parent / "samples"
 

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_dropfile_writers import SPEC
 
-from door.dropfile import JSON_KEYS, MAX_TIME_LEFT_S, DropfileError, parse_dropfile
+from door.bbs.dropfile import JSON_KEYS, MAX_TIME_LEFT_S, DropfileError, parse_dropfile
 
 pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 

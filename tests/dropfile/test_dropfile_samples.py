@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from door.dropfile import JSON_KEYS, DropfileError, read_dropfile
+from door.bbs.dropfile import JSON_KEYS, DropfileError, read_dropfile
 
 SAMPLES = Path(__file__).parent / "samples"
 

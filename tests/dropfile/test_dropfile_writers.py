@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from door.dropfile import (
+from door.bbs.dropfile import (
     MAX_TIME_LEFT_S,
     DropfileError,
     find_dropfile,

@@ -14,8 +14,8 @@ import pytest
 from pyteterm import PyteTerminal
 from waiting import WAIT
 
+from door.bbs.dropfile import MAX_TIME_LEFT_S
 from door.commands.door import EXIT_CARRIER, door_visit, pick_charset, stdio_charset
-from door.dropfile import MAX_TIME_LEFT_S
 from door.net.socket import (
     DO,
     DONT,
@@ -205,7 +205,7 @@ def test_stdio_charset_from_term_then_lang(env: dict[str, str], name: str,
 def test_charset_choice_order(tmp_path) -> None:
     from argparse import Namespace
 
-    from door.dropfile import parse_dropfile
+    from door.bbs.dropfile import parse_dropfile
     graphics = parse_dropfile(b"0\n-1\n1\nB\n1\nR\nA\n1\n9\n1\n1\n", "door32.sys")
     plain = parse_dropfile(b"0\n-1\n1\nB\n1\nR\nA\n1\n9\n0\n1\n", "door32.sys")
     assert pick_charset(Namespace(charset="utf8"), plain, "stdio").name == "utf8"

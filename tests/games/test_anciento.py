@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.games.anciento import (
     RANDOM_NUMBERS,
     Anciento,

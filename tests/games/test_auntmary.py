@@ -11,7 +11,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.games.auntmary import AuntMary, Position, is_hopeless, parse_move
 from door.games.base import GameRecord, IllegalMove, Status
 from door.games.cards import SUITS, Card, new_deck

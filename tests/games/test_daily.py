@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from door import gamelist
-from door.gamelist import daily_deal, daily_deals, daily_games, engine, is_daily
+from door.catalog import registry as gamelist
+from door.catalog.registry import daily_deal, daily_deals, daily_games, engine, is_daily
 from door.games import daily as daily_module
 from door.games.daily import DailyRule
 

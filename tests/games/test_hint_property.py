@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from door import gamelist
-from door.gamelist import engine, solve
+from door.catalog import registry as gamelist
+from door.catalog.registry import engine, solve
 from door.games import Game, Status
 from door.games.hints import position_key
 from door.games.solvers import follow_hints

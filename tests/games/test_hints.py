@@ -8,7 +8,7 @@ import pytest
 from test_auntmary import make
 from test_mariant import stuck_position
 
-from door.gamelist import hint, solve
+from door.catalog.registry import hint, solve
 from door.games import solvers
 from door.games.auntmary import AuntMary
 from door.games.auntmary_solver import best_line as am_best

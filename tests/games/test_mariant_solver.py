@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from test_mariant import ALL, mixed_columns, position, stuck_position, suit
 
-from door.gamelist import hint
+from door.catalog.registry import hint
 from door.games import mariant_solver
 from door.games.base import Status
 from door.games.hints import BEST

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.games.base import GameRecord, IllegalMove, Status
 from door.games.cards import Card, new_deck
 from door.games.montecarlo import (

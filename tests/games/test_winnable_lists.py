@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from door.gamelist import engine, solve
-from door.gamelist import game as record
+from door.catalog.registry import engine, solve
+from door.catalog.registry import game as record
 from door.games import Status
 from door.games.solvers import WINNABLE
 

@@ -15,7 +15,7 @@ import pytest
 from leaguehelp import daily_game, league_home, signed
 
 from door import cli
-from door.gamelist import daily_games
+from door.catalog.registry import daily_games
 from door.league.keys import BoardKey
 from door.store import Store
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from leaguehelp import DAY, NOON, daily_game, signed
 
-from door.gamelist import daily_deal, daily_games
+from door.catalog.registry import daily_deal, daily_games
 from door.league.keys import BoardKey, parse_public_key, signature_valid
 from door.league.results import MAX_MOVES, Refused, parse_result
 from door.league.roster import parse_roster, signed_roster

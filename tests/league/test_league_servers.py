@@ -20,8 +20,8 @@ from serverhelp import running
 from waiting import WAIT, until
 
 from door import cli
+from door.catalog.registry import daily_games
 from door.config import load_settings
-from door.gamelist import daily_games
 from door.league.keys import BoardKey
 from door.store import Store
 

@@ -15,7 +15,7 @@ from serverhelp import call, running, signup, to_menu
 from door.config import load_settings
 from door.league.keys import BoardKey
 from door.store import Store
-from door.ui import daily_status
+from door.ui.game import daily_status
 
 pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 

@@ -13,8 +13,8 @@ from serverhelp import call, running, signup, to_menu
 from waiting import WAIT
 
 from door.games.anciento import Anciento
-from door.ui.anciento_screen import square_origin
-from door.ui.still_winnable import HALL_LEGEND
+from door.ui.anciento.screen import square_origin
+from door.ui.game.still_winnable import HALL_LEGEND
 
 NUMBER = 505
 HINT = re.compile(r"Hint: ([a-l]\d+)\.")

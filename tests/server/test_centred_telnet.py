@@ -16,8 +16,8 @@ from pyteterm import PyteCaller, TelnetCaller
 from serverhelp import SSHCaller, call, running, signup, to_menu
 
 from door.games.montecarlo import MonteCarlo, pair_name
-from door.ui.cards import card_label
-from door.ui.montecarlo_screen import cell_origin
+from door.ui.montecarlo.screen import cell_origin
+from door.ui.shared.cards import card_label
 
 WINDOWS = [(132, 50), (100, 30)]
 TOP_ROWS = 12

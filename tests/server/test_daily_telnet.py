@@ -1,7 +1,7 @@
 """The daily challenge through real telnet doors with their stores: the board, a counted
 first attempt and a second one that is not, the boards of the day and the month, streaks,
 a replay from the board -- and two door servers (two sysop.ini, two databases) that deal
-the same challenges on the same date.  The date is injected (``door.ui.daily_status.CLOCK``)."""
+the same challenges on the same date.  The date is injected (``door.ui.game.daily_status.CLOCK``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from serverhelp import call, open_game, running, signup, to_menu
 
-from door.gamelist import daily_deal, daily_games
-from door.ui import daily_status
+from door.catalog.registry import daily_deal, daily_games
+from door.ui.game import daily_status
 
 NOON = datetime(2031, 5, 17, 12, 30, tzinfo=UTC)
 DAY = NOON.date()

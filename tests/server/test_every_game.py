@@ -19,14 +19,14 @@ from homehelp import offer_game
 from pyteterm import QueueTerminal
 from waiting import WAIT
 
-from door import gamelist
+from door.catalog import registry as gamelist
+from door.catalog.record import GameInfo
 from door.config import Settings
-from door.gameinfo import GameInfo
 from door.games import Game, Status
 from door.games.hints import position_key
 from door.games.solvers import NOT_WINNABLE, WINNABLE
-from door.ui.game_screen import GameScreen
-from door.ui.still_winnable import CAN, CANNOT
+from door.ui.game.screen import GameScreen
+from door.ui.game.still_winnable import CAN, CANNOT
 
 REPO = Path(__file__).resolve().parent.parent
 NOON = datetime(2031, 5, 17, 12, 30, tzinfo=UTC)
@@ -112,7 +112,7 @@ def test_the_solver_wins_what_it_says_and_hints_legal_moves(every_game: GameInfo
 
 
 async def test_the_solver_pool_answers_from_a_worker(every_game: GameInfo) -> None:
-    from door.solving import SolverPool
+    from door.solvers.pool import SolverPool
 
     info = every_game
     pool = SolverPool(1, 10)
@@ -183,7 +183,7 @@ async def test_the_replay_viewer_steps_to_the_final_score(every_game: GameInfo,
     from pyteterm import ScreenCaller
 
     from door.session import Services, Session
-    from door.ui.replay import Replay
+    from door.ui.game.replay import Replay
 
     game = played(every_game)
     moves = len(game.actions)
@@ -211,8 +211,8 @@ async def test_the_replay_viewer_steps_to_the_final_score(every_game: GameInfo,
 
 async def test_a_watcher_sees_each_move(every_game: GameInfo, settings: Settings) -> None:
     from door.session import Services, Session
-    from door.ui.watch import watch_game
-    from door.watch import WatchHub
+    from door.ui.menus.watch import watch_game
+    from door.watching.hub import WatchHub
 
     hub = WatchHub()
     game = challenge(every_game)
@@ -251,7 +251,7 @@ async def test_the_menu_offers_it_and_the_daily_board_deals_it(
         every_game: GameInfo, door_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from serverhelp import call, running, signup, to_menu
 
-    from door.ui import daily_status
+    from door.ui.game import daily_status
 
     monkeypatch.setattr(daily_status, "CLOCK", lambda: NOON)
     info = every_game

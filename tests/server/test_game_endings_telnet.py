@@ -14,7 +14,7 @@ from door.games.anciento import Anciento
 from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
-from door.ui.montecarlo_screen import closing_deal
+from door.ui.montecarlo.screen import closing_deal
 
 OFFER = "[E] or Enter  end the game here"
 AGAIN = "[A] again with game #"

@@ -138,7 +138,7 @@ async def test_garbage_iac_floods_and_a_megabyte_without_newline(door_home: Path
 async def test_silent_connection_is_dropped_at_the_login_timeout(door_home: Path) -> None:
     """A line that trickles telnet negotiation is hung up at login_timeout, and the door
     still lets a caller in, under the same timeout (5 s: signing up types three lines;
-    the password's hashing is the server's time and does not count, door/pool.py)."""
+    the password's hashing is the server's time and does not count, door/gate/pool.py)."""
     configure(door_home, login_timeout=5)
     async with running(door_home, ssh=False) as ports:
         reader, writer = await raw_connection(ports.telnet, host="127.0.0.1")
@@ -197,8 +197,8 @@ async def test_a_line_hung_up_before_its_negotiation_began(door_home: Path) -> N
     """The pool may drop a connection accepted in the same turn of the loop, before
     telnetlib3 has begun negotiating: nothing of it may run later (it once set the result
     of a cancelled future a second on, a traceback in the log)."""
+    from door.gate.pool import LoginPool
     from door.net.telnet import make_shell, start_telnet
-    from door.pool import LoginPool
 
     pool = LoginPool(8, 8, 8, 60, 60)
     server = await start_telnet("127.0.0.1", 0, make_shell, pool)

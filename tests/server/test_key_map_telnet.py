@@ -9,10 +9,10 @@ from pathlib import Path
 from pyteterm import PyteCaller
 from serverhelp import SSHCaller, call, open_game, running, signup, to_menu
 
-from door import gamelist
+from door.catalog import registry as gamelist
 from door.config import load_settings
 from door.store import Store
-from door.ui.keymap import HELP, SHARED
+from door.ui.shared.keymap import HELP, SHARED
 
 CLOSED = "other keys: back"  # the map's footer
 

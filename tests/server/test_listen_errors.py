@@ -15,7 +15,7 @@ from serverhelp import configure
 from waiting import WAIT
 
 from door.config import ConfigError, load_settings
-from door.server import serve as serve_door
+from door.serve.server import serve as serve_door
 
 
 def serve(home: Path, *options: str) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,4 @@
-"""What a stranger sends reaches the log escaped (door/loglimit.py's SafeFormatter on every
+"""What a stranger sends reaches the log escaped (door/logs/policy.py's SafeFormatter on every
 handler): a telnet terminal type and a malformed HTTP request line holding escape
 sequences and a bell, a WebSocket's Origin holding a right-to-left override."""
 

@@ -1,4 +1,4 @@
-"""The log files after a rotation (door/logfiles.py): moved away by hand (or by logrotate),
+"""The log files after a rotation (door/logs/files.py): moved away by hand (or by logrotate),
 new lines go to a new file at the path, from ``serve`` alone, from the supervisor and from
 each worker of ``serve --workers 2``, and from a ``door`` a BBS started; filled up, the file
 is rotated once by whichever process filled it, and the others follow."""
@@ -17,7 +17,7 @@ from serverhelp import call, running
 from waiting import WAIT, until
 from workerhelp import log_text, one_per_worker, serving
 
-from door.logfiles import open_log
+from door.logs.files import open_log
 
 SAMPLES = Path(__file__).parent.parent / "dropfile" / "samples"
 
@@ -61,7 +61,7 @@ async def test_supervisor_and_workers_write_a_new_file_once_the_log_was_moved(
         for worker in (1, 2):
             assert f"(worker {worker}): telnet connect" in log_text(door_home)
         os.kill(pids[2], signal.SIGKILL)  # ... and the supervisor's line about worker 2
-        await until(lambda: re.search(r"door.workers: supervisor: worker 2 \(pid \d+\) died",
+        await until(lambda: re.search(r"door.serve.workers: supervisor: worker 2 \(pid \d+\) died",
                                       text_of(log)) is not None,
                     "the supervisor's line in the new file")
         assert "died" not in text_of(old) and "telnet connect" not in text_of(old)

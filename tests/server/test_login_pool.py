@@ -16,7 +16,7 @@ from serverhelp import configure, running, signup, to_menu
 from waiting import WAIT
 
 import door.net.telnet
-from door.pool import MADE_ROOM
+from door.gate.pool import MADE_ROOM
 
 IAC, WILL, DO, SB, SE = 255, 251, 253, 250, 240
 TTYPE, NAWS, SGA, ECHO = 24, 31, 3, 1

@@ -2,7 +2,7 @@
 
 Counted in objects, never bytes: the sessions, terminals and telnet protocols of calls that
 have hung up must be gone (door/net/telnet.py keeps telnetlib3 from holding the last 1,000
-connections of each listener; door/collector.py collects the reference cycles a call leaves
+connections of each listener; door/serve/collector.py collects the reference cycles a call leaves
 once the server is quiet), and a caller typing faster than the door reads holds at most
 INPUT_HELD bytes and READ_SIZE keys in the server, however much they send."""
 
@@ -16,7 +16,7 @@ import pytest
 from serverhelp import call, login, running, signup, to_menu
 from waiting import WAIT, until
 
-import door.collector
+import door.serve.collector
 from door.net.buffers import INPUT_HELD, READ_SIZE
 from door.net.telnet import DoorTelnetReader, DoorTelnetServer, TelnetTerminal
 from door.session import Session
@@ -64,7 +64,7 @@ async def test_a_quiet_server_collects_what_calls_left(door_home: Path,
                                                        ) -> None:
     """No ``gc.collect()`` here: the server's own collection must free the ended calls,
     whose sessions sit in reference cycles that the young generation never reaches."""
-    monkeypatch.setattr(door.collector, "QUIET_S", 0.2)
+    monkeypatch.setattr(door.serve.collector, "QUIET_S", 0.2)
     async with running(door_home, ssh=False) as ports:
         await calls_that_end(ports.telnet, 3)
         await until(lambda: alive(Session) == 0, "the ended calls' sessions collected")

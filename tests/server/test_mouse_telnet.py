@@ -17,12 +17,12 @@ from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant, column_key
 from door.games.montecarlo import MonteCarlo, pair_name, position_name
 from door.term.mouse import MOUSE_OFF, MOUSE_ON
-from door.ui.anciento_screen import square_origin
-from door.ui.auntmary_screen import UP_TOP, pile_left
-from door.ui.cards import card_label
-from door.ui.describe import card_words
-from door.ui.mariant_board import CARDS_TOP, column_x, fitted_column
-from door.ui.montecarlo_screen import cell_origin
+from door.ui.anciento.screen import square_origin
+from door.ui.auntmary.screen import UP_TOP, pile_left
+from door.ui.mariant.board import CARDS_TOP, column_x, fitted_column
+from door.ui.montecarlo.screen import cell_origin
+from door.ui.shared.cards import card_label
+from door.ui.shared.describe import card_words
 
 NUMBER = 11982
 

@@ -1,5 +1,5 @@
 """SIGTERM to a real ``reussite serve``: callers are told, the game in progress is saved to
-the resume slot, the process ends (door/server.py bounds that by SHUTDOWN_S; how long it
+the resume slot, the process ends (door/serve/server.py bounds that by SHUTDOWN_S; how long it
 takes is not asserted here: a busy machine decides), and the log file has the visit's
 lines."""
 

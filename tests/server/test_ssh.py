@@ -32,8 +32,8 @@ from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
 from door.net.ssh import HOST_KEY_NAME
 from door.store import Store
-from door.ui.montecarlo_screen import cell_origin
-from door.ui.still_winnable import CANNOT
+from door.ui.game.still_winnable import CANNOT
+from door.ui.montecarlo.screen import cell_origin
 
 NUMBER = 11982
 

@@ -11,9 +11,9 @@ from waiting import WAIT, until
 
 from door.config import load_settings
 from door.games.auntmary import AuntMary
-from door.solving import URGENT, solver_pool
-from door.ui.game_screen import SOLVER_PROVED
-from door.ui.still_winnable import CAN, CANNOT, HALL_LEGEND, THINKING
+from door.solvers.pool import URGENT, solver_pool
+from door.ui.game.screen import SOLVER_PROVED
+from door.ui.game.still_winnable import CAN, CANNOT, HALL_LEGEND, THINKING
 
 HARD = 55
 """An Aunt Mary deal the solver cannot settle for minutes (as in tests/test_solving.py)."""

@@ -16,7 +16,7 @@ from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
 from door.net.telnet import TelnetTerminal
 from door.store import Store
-from door.ui.montecarlo_screen import cell_origin
+from door.ui.montecarlo.screen import cell_origin
 
 NUMBER = 11982
 
@@ -128,7 +128,7 @@ async def test_guest_is_refused_when_off(door_home: Path) -> None:
 
 
 async def test_a_finished_game_is_one_log_line(door_home: Path, caplog) -> None:
-    caplog.set_level(logging.INFO, logger="door.server")
+    caplog.set_level(logging.INFO, logger="door.serve.server")
     async with running(door_home, ssh=False) as ports:
         caller = await call(ports.telnet)
         await signup(caller, "Ada", "lovelace1")

@@ -107,7 +107,7 @@ async def test_a_refusing_players_watcher_is_told_why(door_home: Path) -> None:
 
 
 async def test_the_sysop_switches_watching_off(door_home: Path) -> None:
-    from door.watch import HUB
+    from door.watching.hub import HUB
 
     ini = door_home / "sysop.ini"
     ini.write_text(ini.read_text(encoding="utf-8").replace(

@@ -16,7 +16,7 @@ from waiting import WAIT
 from webhelp import WebCaller
 
 from door.games.montecarlo import MonteCarlo, position_name
-from door.ui.login import ESC_AGAIN
+from door.ui.visits.login import ESC_AGAIN
 from door.web.resume import ResumeTokens
 
 NUMBER = 11982

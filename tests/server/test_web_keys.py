@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from door import gamelist
+from door.catalog import registry as gamelist
+from door.catalog.record import GameInfo
 from door.config import Settings
-from door.gameinfo import GameInfo
 from door.web.keys import keymap
 
 ASKS = {"Y", "N", "?"}  # answers to a screen's question (resign?), and the key map (?)

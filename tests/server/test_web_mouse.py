@@ -31,9 +31,9 @@ from waiting import WAIT
 from door.games import Status
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo, pair_name
-from door.ui.auntmary_screen import SLOT_COL, STOCK_ROW, UP_TOP, pile_left
-from door.ui.auntmary_words import column_words, stock_words
-from door.ui.montecarlo_screen import cell_origin
+from door.ui.auntmary.screen import SLOT_COL, STOCK_ROW, UP_TOP, pile_left
+from door.ui.auntmary.words import column_words, stock_words
+from door.ui.montecarlo.screen import cell_origin
 
 AUNT_MARY = 16
 """Its first twelve moves by the test's rule move runs of 2, 3 and 5 cards, the waste's

@@ -15,8 +15,8 @@ from serverhelp import configure, running
 from waiting import WAIT
 from webhelp import get
 
+from door.catalog.registry import daily_deal, daily_games
 from door.config import load_settings
-from door.gamelist import daily_deal, daily_games
 from door.games.montecarlo import MonteCarlo
 from door.store import Store
 from door.store.scores import Scores
@@ -76,7 +76,7 @@ async def test_the_hall_of_fame_escapes_what_players_typed(door_home: Path) -> N
 
 
 async def test_the_api_says_the_same_as_json(door_home: Path, monkeypatch) -> None:
-    from door.ui import daily_status
+    from door.ui.game import daily_status
 
     monkeypatch.setattr(daily_status, "CLOCK", lambda: datetime(2031, 5, 17, 8, 0, tzinfo=UTC))
     configure(door_home, XA="change-this-secret | 127.0.0.1 | Xanadu BBS")
@@ -301,7 +301,7 @@ async def test_listeners_of_several_workers_share_one_port(door_home: Path) -> N
 
 async def test_the_daily_page_shows_the_month_as_the_door_does(door_home: Path,
                                                                monkeypatch) -> None:
-    from door.ui import daily_status
+    from door.ui.game import daily_status
 
     monkeypatch.setattr(daily_status, "CLOCK", lambda: datetime(2031, 5, 17, 8, 0, tzinfo=UTC))
     store = await open_store(load_settings(door_home))

@@ -18,8 +18,8 @@ from workerhelp import log_text, one_per_worker, serving
 from door.compiled import build_name
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
+from door.serve.workers import SharedNodes
 from door.store import Store
-from door.workers import SharedNodes
 
 NUMBER = 11982
 
@@ -27,7 +27,7 @@ PRE_FORK = """
 import logging, sys
 from pathlib import Path
 from door.config import load_settings
-from door.workers import supervise
+from door.serve.workers import supervise
 logging.basicConfig(level="INFO", stream=sys.stderr)
 sys.exit(supervise(load_settings(Path(sys.argv[1])), "127.0.0.1", 0, -1, -1, 2, pre_fork=True))
 """

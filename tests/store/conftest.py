@@ -33,7 +33,7 @@ async def door(door_home: Path) -> AsyncIterator[tuple[Store, int]]:
     data/reussite.db; yields (the store, the port)."""
     from door.config import load_settings
     from door.net.telnet import start_telnet
-    from door.server import NodeTable, session_runner
+    from door.serve.server import NodeTable, session_runner
     from door.store.visit import open_store
 
     settings = load_settings(door_home)

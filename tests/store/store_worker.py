@@ -8,7 +8,7 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.store import Limits, Store
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from door.gamelist import engine
+from door.catalog.registry import engine
 from door.store import Store
 from door.store.models import GameRow
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from storehelp import played_game
 
+from door.catalog.registry import daily_deal, daily_games
 from door.cli import main
 from door.config import load_settings
-from door.gamelist import daily_deal, daily_games
 from door.store.visit import open_store
 
 DAY = date(2031, 5, 17)

@@ -18,7 +18,7 @@ from waiting import WAIT, until
 
 from door.config import load_settings
 from door.net.telnet import start_telnet
-from door.server import NodeTable, session_runner
+from door.serve.server import NodeTable, session_runner
 from door.store import Store
 from door.store.keeper import GameKeeper, KeptGame
 from door.store.visit import open_store

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from storehelp import played_game
 
-from door.gamelist import daily_deal
+from door.catalog.registry import daily_deal
 from door.store import Store
 from door.store.streaks import streaks
 

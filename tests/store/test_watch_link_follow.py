@@ -1,4 +1,4 @@
-"""Following a game of another process (door/watch_link.py) while the watching process's
+"""Following a game of another process (door/watching/link.py) while the watching process's
 read of the games it follows is under way: the bench's second batch of watchers (bench/watch.py
 --across) joined games nobody there followed yet during such a read, and were told at once
 that the game "could not be reached" (the read's answer did not list a game it was not asked
@@ -15,8 +15,8 @@ from waiting import WAIT
 from door.games.montecarlo import MonteCarlo
 from door.store import Store
 from door.store.live import LiveListing
-from door.watch import WatchHub
-from door.watch_link import WatchLink
+from door.watching.hub import WatchHub
+from door.watching.link import WatchLink
 
 pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 

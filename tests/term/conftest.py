@@ -11,8 +11,8 @@ import pytest
 from door.config import load_settings
 from door.net.telnet import start_telnet
 from door.session import Services, Session
-from door.ui.settings import terminal_settings
-from door.ui.title import title
+from door.ui.menus.settings import terminal_settings
+from door.ui.visits.title import title
 
 Screen = Callable[[Session], Awaitable[None]]
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from door.net.rlogin import parse_hello
 from door.term import KeyDecoder
 from door.term.digits import MAX_DIGITS, is_digit, parse_number
-from door.ui.number_input import choice_number
+from door.ui.shared.number_input import choice_number
 
 ASCII_DIGITS = "0123456789"
 DIGIT_CLASSES = ("Nd", "Nl", "No")  # decimal digits, letter numbers (Ⅻ), other (² ½ ①)

@@ -15,8 +15,8 @@ from door.net.telnet import start_telnet
 from door.session import Services, Session
 from door.term.codes import parse_codes
 from door.term.screen import Attr
-from door.ui.pager import page_text, paginate, wrap_line
-from door.ui.settings import terminal_settings
+from door.ui.menus.settings import terminal_settings
+from door.ui.shared.pager import page_text, paginate, wrap_line
 
 
 async def open_settings(port: int, **kw) -> TelnetCaller:

@@ -1,7 +1,7 @@
 """Imported by ``REUSSITE_GAME_MODULES=toygame.plugin``: registers Toy Patience in a
-process the tests started (door.gamelist imports it first thing)."""
+process the tests started (door.catalog.registry imports it first thing)."""
 
-from door import gamelist
+from door.catalog import registry as gamelist
 
 from .record import TOY
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from door.gameinfo import GameInfo, HallRule
+from door.catalog.record import GameInfo, HallRule
 from door.games.daily import DailyRule
 from door.games.solvers import Solver
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from door.term import Key
-from door.ui.game_screen import GameScreen
-from door.ui.keymap import GameKeys, Move
+from door.ui.game.screen import GameScreen
+from door.ui.shared.keymap import GameKeys, Move
 
 from .engine import DRAW, HOME, REDEAL, Toy
 from .record import TOY

@@ -19,23 +19,23 @@ from door.games.mariant import Mariant
 from door.games.montecarlo import SIZE, MonteCarlo
 from door.session import Services, Session
 from door.term import Key
-from door.ui import access
-from door.ui.anciento_pointer import square_at
-from door.ui.anciento_screen import AncientoScreen, square_origin
-from door.ui.anciento_stones import SHAPE_NAMES
-from door.ui.anciento_words import board_words as anciento_words
-from door.ui.auntmary_pointer import depth_at, pile_at, slot_at
-from door.ui.auntmary_screen import SLOT_COL, UP_TOP, AuntMaryScreen, pile_left
-from door.ui.auntmary_words import board_words as auntmary_words
-from door.ui.mariant_board import CARDS_TOP, column_x, fitted_column
-from door.ui.mariant_pointer import board_keys as mariant_keys
-from door.ui.mariant_pointer import cell_at
-from door.ui.mariant_screen import MariantScreen
-from door.ui.mariant_words import board_words as mariant_words
-from door.ui.montecarlo_pointer import position_at
-from door.ui.montecarlo_screen import MonteCarloScreen, cell_origin
-from door.ui.montecarlo_words import board_words as montecarlo_words
-from door.ui.pointer import key_at
+from door.ui.anciento.pointer import square_at
+from door.ui.anciento.screen import AncientoScreen, square_origin
+from door.ui.anciento.stones import SHAPE_NAMES
+from door.ui.anciento.words import board_words as anciento_words
+from door.ui.auntmary.pointer import depth_at, pile_at, slot_at
+from door.ui.auntmary.screen import SLOT_COL, UP_TOP, AuntMaryScreen, pile_left
+from door.ui.auntmary.words import board_words as auntmary_words
+from door.ui.mariant.board import CARDS_TOP, column_x, fitted_column
+from door.ui.mariant.pointer import board_keys as mariant_keys
+from door.ui.mariant.pointer import cell_at
+from door.ui.mariant.screen import MariantScreen
+from door.ui.mariant.words import board_words as mariant_words
+from door.ui.montecarlo.pointer import position_at
+from door.ui.montecarlo.screen import MonteCarloScreen, cell_origin
+from door.ui.montecarlo.words import board_words as montecarlo_words
+from door.ui.shared import access
+from door.ui.shared.pointer import key_at
 
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = load_settings(REPO)
@@ -234,7 +234,7 @@ async def test_f9_shows_the_words_and_gives_the_board_back() -> None:
 
 def test_aunt_mary_clicks_pick_exactly_the_cards_clicked_and_the_right_button_sends_home(
         ) -> None:
-    from door.ui.auntmary_pointer import board_keys
+    from door.ui.auntmary.pointer import board_keys
 
     game = AuntMary.new(16)
     screen = AuntMaryScreen(session(), game)
@@ -282,7 +282,7 @@ def test_a_box_key_or_a_question_wins_over_the_board(row: str, col: int,
                                                      key: str | None) -> None:
     """The end offer and the questions are drawn over a game's board: a click on their
     ``[E]`` or ``(y/N)`` is theirs, never the cell's underneath."""
-    from door.ui.pointer import box_key_at
+    from door.ui.shared.pointer import box_key_at
 
     found = box_key_at(row, col)
     assert (found.char if found is not None else None) == key

@@ -22,10 +22,10 @@ from door.games.anciento import Anciento, Stone, new_stones
 from door.games.anciento_player import search_move
 from door.session import IdleTimeout
 from door.store import Store
-from door.ui.anciento_menu import screen_choices
-from door.ui.anciento_screen import GRID_LEFT, AncientoScreen, square_origin
-from door.ui.anciento_stones import PATTERN_NAMES, SHAPE_TEXT, misfit_reason, stone_label
-from door.ui.game_screen import play_game
+from door.ui.anciento.menu import screen_choices
+from door.ui.anciento.screen import GRID_LEFT, AncientoScreen, square_origin
+from door.ui.anciento.stones import PATTERN_NAMES, SHAPE_TEXT, misfit_reason, stone_label
+from door.ui.game.screen import play_game
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = 505

@@ -16,13 +16,12 @@ import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
+from door.catalog.registry import hint, solve
 from door.config import Settings
-from door.gamelist import hint, solve
 from door.games.auntmary import AuntMary
 from door.games.cards import SUITS, Card, new_deck
 from door.games.hints import simplify
-from door.ui import replay
-from door.ui.auntmary_screen import (
+from door.ui.auntmary.screen import (
     DOWN_ROW,
     FOUNDATION_ROW,
     PILES,
@@ -34,8 +33,9 @@ from door.ui.auntmary_screen import (
     pile_left,
     tip_target,
 )
-from door.ui.cards import card_label
-from door.ui.keymap import SHARED
+from door.ui.game import replay
+from door.ui.shared.cards import card_label
+from door.ui.shared.keymap import SHARED
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = 2
@@ -544,7 +544,7 @@ async def resign(caller: Caller) -> None:
 @pytest.mark.slow
 async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settings,
                                                                monkeypatch) -> None:
-    from door.gamelist import solve
+    from door.catalog.registry import solve
 
     winning = solve("auntmary", 3)
     assert winning.verdict == "winnable" and winning.line
@@ -572,7 +572,7 @@ async def test_a_resigned_deal_that_could_be_won_shows_the_line(settings: Settin
 
 @pytest.mark.slow
 async def test_a_deal_nobody_could_win_is_said(settings: Settings, monkeypatch) -> None:
-    from door.gamelist import solve
+    from door.catalog.registry import solve
 
     assert solve("auntmary", 2).verdict == "not winnable"
     caller = await caller_for(settings, monkeypatch, AuntMary.new(2))
@@ -590,7 +590,7 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
     whole 10 s budget, and the caller's keys are answered meanwhile."""
     from dataclasses import replace
 
-    from door.solving import solver_pool
+    from door.solvers.pool import solver_pool
 
     settings = replace(settings, solver=replace(settings.solver, budget=10, workers=1))
     caller = await caller_for(settings, monkeypatch, AuntMary.new(55))
@@ -615,7 +615,7 @@ async def test_keys_are_answered_while_a_long_solve_runs(settings: Settings,
 async def test_winnable_only_deals_from_the_shipped_list(caller: Caller) -> None:
     import re
 
-    from door import gamelist
+    from door.catalog import registry as gamelist
 
     await caller.wait_for("Game number:")
     caller.send("w")

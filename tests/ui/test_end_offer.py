@@ -14,7 +14,7 @@ from waiting import WAIT
 from door.config import Settings
 from door.games.mariant import Mariant
 from door.store import Store
-from door.ui.mariant_screen import MariantScreen
+from door.ui.mariant.screen import MariantScreen
 
 OFFER = "[E] or Enter  end the game here"
 DEAD_NOTE = "No move is left in it: take a move back, or end it."

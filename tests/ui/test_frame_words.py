@@ -1,6 +1,6 @@
 """Small words of the shared game frame."""
 
-from door.ui.game_screen import ordinal
+from door.ui.game.screen import ordinal
 
 
 def test_ordinal_places() -> None:
@@ -11,7 +11,7 @@ def test_ordinal_places() -> None:
 
 def test_random_games_keep_their_number_to_themselves() -> None:
     from door.games.anciento import Anciento
-    from door.ui.game_screen import deal_label, short_deal_label
+    from door.ui.game.screen import deal_label, short_deal_label
 
     numbered, unnumbered = Anciento.new(505), Anciento.random_game()
     assert (deal_label(numbered), short_deal_label(numbered)) == ("game #505", "#505")

@@ -1,4 +1,4 @@
-"""Drawing part by part (door/ui/parts.py) always gives the screen a whole redraw gives.
+"""Drawing part by part (door/ui/shared/redraw.py) always gives the screen a whole redraw gives.
 
 For random key sequences in each of the four games — cursor keys, picks, moves, undo, redo,
 hints, typed places, refused keys, help boxes and questions drawn over the board, Ctrl-R,
@@ -28,14 +28,14 @@ from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.net.terminal import Terminal
 from door.session import Services, Session, SessionEnded
-from door.solving import close_solver_pool
+from door.solvers.pool import close_solver_pool
 from door.term import Charset, Screen
-from door.ui.anciento_screen import AncientoScreen
-from door.ui.auntmary_screen import AuntMaryScreen
-from door.ui.game_screen import GameScreen, LeaveGame
-from door.ui.mariant_screen import MariantScreen
-from door.ui.montecarlo_screen import MonteCarloScreen
-from door.ui.parts import Parts
+from door.ui.anciento.screen import AncientoScreen
+from door.ui.auntmary.screen import AuntMaryScreen
+from door.ui.game.screen import GameScreen, LeaveGame
+from door.ui.mariant.screen import MariantScreen
+from door.ui.montecarlo.screen import MonteCarloScreen
+from door.ui.shared.redraw import Parts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "term"))
 from term_oracle import mismatches  # tests/term's oracle: after the path is known

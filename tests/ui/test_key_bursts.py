@@ -9,7 +9,7 @@ from pyteterm import ScreenCaller
 
 from door.config import Settings
 from door.session import KEYS_PER_TURN
-from door.ui.montecarlo_screen import MonteCarloScreen
+from door.ui.montecarlo.screen import MonteCarloScreen
 
 
 class Caller(ScreenCaller):

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 from pyteterm import QueueTerminal
 
+from door.catalog.record import GameInfo
 from door.config import Settings
-from door.gameinfo import GameInfo
 from door.session import Caller, Services, Session
-from door.ui import daily, halloffame, history, menu, messages
-from door.ui.widgets import cut, fit_keys, status_line
+from door.ui.menus import daily, halloffame, history, messages
+from door.ui.menus import main as menu
+from door.ui.shared.widgets import cut, fit_keys, status_line
 
 HANDLE = "Sir Reginald Fotheringay-Smyth"   # 30 characters
 CHARSETS = ("cp437", "utf8", "ascii")

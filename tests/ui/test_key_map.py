@@ -1,4 +1,4 @@
-"""One key map (door/ui/keymap.py): the same key for each shared action in the four games and
+"""One key map (door/ui/shared/keymap.py): the same key for each shared action in the four games and
 the menus, no game's own move on a shared key, the seeds' aliases working, and every key line
 built from the map.  The keys are read from the map, never written here a second time."""
 
@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 from pyteterm import QueueTerminal
 
-from door import gamelist
+from door.catalog import registry as gamelist
 from door.config import Settings
 from door.session import Caller, Services, Session
 from door.term import Key
-from door.ui import anciento_menu, menu
-from door.ui.game_screen import GameScreen
-from door.ui.keymap import (
+from door.ui.anciento import menu as anciento_menu
+from door.ui.game.screen import GameScreen
+from door.ui.menus import main as menu
+from door.ui.shared.keymap import (
     DESCRIBE,
     HELP,
     MENU_SHARED,

@@ -1,10 +1,10 @@
-"""The compressed column's layout (door/ui/mariant_board.py), over every length and screen."""
+"""The compressed column's layout (door/ui/mariant/board.py), over every length and screen."""
 
 from __future__ import annotations
 
 import pytest
 
-from door.ui.mariant_board import MIN_TAIL, SHOWN_TAIL, fitted_column, full_column
+from door.ui.mariant.board import MIN_TAIL, SHOWN_TAIL, fitted_column, full_column
 
 
 @pytest.mark.slow

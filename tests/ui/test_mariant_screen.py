@@ -17,17 +17,17 @@ import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
+from door.catalog.registry import solve
 from door.config import Settings, load_settings
-from door.gamelist import solve
 from door.games import IllegalMove
 from door.games.cards import RANKS, new_deck
 from door.games.hints import simplify
 from door.games.mariant import Mariant, column_key
 from door.store import Store
-from door.ui.cards import card_label, shown_cards
-from door.ui.mariant_board import CARDS_TOP, FACE_OFFSET, KEYS, column_x, foot_row
-from door.ui.mariant_screen import CHEATER_QUESTION, MariantScreen
-from door.ui.still_winnable import CAN
+from door.ui.game.still_winnable import CAN
+from door.ui.mariant.board import CARDS_TOP, FACE_OFFSET, KEYS, column_x, foot_row
+from door.ui.mariant.screen import CHEATER_QUESTION, MariantScreen
+from door.ui.shared.cards import card_label, shown_cards
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = 617
@@ -753,7 +753,7 @@ async def test_setup_winnable_only_deals_a_deal_the_solver_wins(caller: Caller) 
     the pool now (a setup with no list): either way the solver wins it."""
     import re
 
-    from door.gamelist import solve
+    from door.catalog.registry import solve
 
     await caller.wait_for("Game number:")
     assert "W  Winnable deals only: off" in caller.text

@@ -13,7 +13,7 @@ from waiting import WAIT, until
 from door.config import Settings
 from door.session import Caller, Services, Session
 from door.store import Store
-from door.ui.messages import message_centre
+from door.ui.menus.messages import message_centre
 
 SUBJECT = "A subject far too long for the column of thirty-six cells"
 

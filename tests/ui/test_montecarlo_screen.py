@@ -15,21 +15,21 @@ import pytest
 from pyteterm import ScreenCaller, TelnetCaller, instructions_text
 from waiting import WAIT
 
+from door.catalog.registry import hint, solve
 from door.config import Settings, load_settings
-from door.gamelist import hint, solve
 from door.games.cards import Card
 from door.games.hints import simplify
 from door.games.montecarlo import MonteCarlo, adjacent, parse_position, position_name
-from door.ui import replay
-from door.ui.cards import card_label
-from door.ui.montecarlo_screen import (
+from door.ui.game import replay
+from door.ui.montecarlo.screen import (
     MOVED_MARK,
     MonteCarloScreen,
     cell_origin,
     closing_deal,
     mark_glyph,
 )
-from door.ui.widgets import plural
+from door.ui.shared.cards import card_label
+from door.ui.shared.widgets import plural
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -535,7 +535,7 @@ def test_instructions_file_is_ours_and_fits() -> None:
 
 async def test_winnable_only_deals_a_listed_number(settings: Settings) -> None:
 
-    from door import gamelist
+    from door.catalog import registry as gamelist
     from door.games.montecarlo_solver import solve
 
     listed = gamelist.game("montecarlo").winnable_numbers({"mode": "strict"})

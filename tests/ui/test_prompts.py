@@ -13,7 +13,7 @@ from waiting import WAIT, until
 
 from door.config import Settings
 from door.session import Services, Session
-from door.ui.widgets import confirm, message
+from door.ui.shared.widgets import confirm, message
 
 
 def words(lines: list[str]) -> str:

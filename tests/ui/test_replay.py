@@ -10,11 +10,11 @@ import pytest
 from pyteterm import ScreenCaller
 from waiting import WAIT
 
+from door.catalog.record import GameInfo
+from door.catalog.registry import engine
 from door.config import Settings
-from door.gameinfo import GameInfo
-from door.gamelist import engine
 from door.games import Game, GameRecord, Status
-from door.ui.replay import Positions, Replay
+from door.ui.game.replay import Positions, Replay
 
 
 def played(name: str, number: int, most: int = 120) -> Game:

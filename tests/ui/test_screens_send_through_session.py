@@ -20,8 +20,8 @@ from waiting import WAIT
 
 from door.config import Settings
 from door.session import Services, Session
-from door.ui.takeover import say_declined
-from door.ui.visit import run_visit
+from door.ui.visits.takeover import say_declined
+from door.ui.visits.visit import run_visit
 
 UI = Path(__file__).resolve().parents[2] / "door" / "ui"
 TRANSPORT_CALLS = {"write", "writelines", "drain", "receive", "read", "close", "send"}

@@ -24,25 +24,25 @@ from pyteterm import PyteTerminal, QueueTerminal
 from waiting import WAIT
 
 from door.config import Settings, load_settings
-from door.guard import LoginLimiter
+from door.gate.guard import LoginLimiter
 from door.session import Services, Session, WindowTooSmall
-from door.solving import close_solver_pool
+from door.solvers.pool import close_solver_pool
 from door.store import Store
-from door.ui.actions import actions
-from door.ui.anciento_screen import AncientoScreen
-from door.ui.auntmary_screen import AuntMaryScreen
-from door.ui.daily import daily_challenge
-from door.ui.game_screen import play_game
-from door.ui.halloffame import hall_of_fame
-from door.ui.instructions import instructions_menu
-from door.ui.login import LoginScreen
-from door.ui.mariant_screen import MariantScreen
-from door.ui.menu import main_menu
-from door.ui.messages import message_centre
-from door.ui.montecarlo_screen import MonteCarloScreen
-from door.ui.settings import terminal_settings
-from door.ui.title import title
-from door.ui.whosonline import whos_online
+from door.ui.anciento.screen import AncientoScreen
+from door.ui.auntmary.screen import AuntMaryScreen
+from door.ui.game.screen import play_game
+from door.ui.mariant.screen import MariantScreen
+from door.ui.menus.daily import daily_challenge
+from door.ui.menus.halloffame import hall_of_fame
+from door.ui.menus.main import main_menu
+from door.ui.menus.messages import message_centre
+from door.ui.menus.settings import terminal_settings
+from door.ui.menus.whosonline import whos_online
+from door.ui.montecarlo.screen import MonteCarloScreen
+from door.ui.shared.instructions import instructions_menu
+from door.ui.visits.actions import actions
+from door.ui.visits.login import LoginScreen
+from door.ui.visits.title import title
 
 REPO = Path(__file__).resolve().parents[2]
 

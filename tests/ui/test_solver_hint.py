@@ -1,4 +1,4 @@
-"""Hints from the solvers on the card game screens (door/ui/solver_hint.py), in-process
+"""Hints from the solvers on the card game screens (door/ui/game/solver_hint.py), in-process
 screens (pyte) with the real solver pool: following them wins, each is counted as the
 solver's help, a slow one says "thinking" while keys work, and a move drops it."""
 
@@ -11,14 +11,14 @@ import pytest
 from pyteterm import ScreenCaller
 from waiting import until
 
+from door.catalog.registry import solve
 from door.config import Settings
-from door.gamelist import solve
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
-from door.solving import solver_pool
-from door.ui.auntmary_screen import AuntMaryScreen
-from door.ui.montecarlo_screen import MonteCarloScreen
-from door.ui.solver_hint import THINKING
+from door.solvers.pool import solver_pool
+from door.ui.auntmary.screen import AuntMaryScreen
+from door.ui.game.solver_hint import THINKING
+from door.ui.montecarlo.screen import MonteCarloScreen
 
 pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 

@@ -14,15 +14,15 @@ import pytest
 from pyteterm import ScreenCaller
 from waiting import WAIT, until
 
+from door.catalog.registry import solve
 from door.config import Settings
-from door.gamelist import solve
 from door.games.auntmary import AuntMary
 from door.games.montecarlo import MonteCarlo
-from door.solving import URGENT, solver_pool
-from door.ui.auntmary_screen import AuntMaryScreen
-from door.ui.game_screen import SOLVER_PROVED
-from door.ui.montecarlo_screen import MonteCarloScreen
-from door.ui.still_winnable import CAN, CANNOT, THINKING
+from door.solvers.pool import URGENT, solver_pool
+from door.ui.auntmary.screen import AuntMaryScreen
+from door.ui.game.screen import SOLVER_PROVED
+from door.ui.game.still_winnable import CAN, CANNOT, THINKING
+from door.ui.montecarlo.screen import MonteCarloScreen
 
 PLAY_ON = "[Esc]  play on"
 HARD = 55

@@ -2,7 +2,7 @@
 disguise: every game's screen draws on one (the board, the key line, the watcher's status
 line), and a screen drawn there refuses, by name, whatever only a player's session can do.
 
-That a viewport has all a canvas needs is mypy's to say: door/ui/watch.py hands one to the
+That a viewport has all a canvas needs is mypy's to say: door/ui/menus/watch.py hands one to the
 screens typed against ``Canvas`` with no cast, and tests/test_types.py runs mypy on door/.
 The bytes watchers get over real telnet are tests/server/test_watch.py's."""
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from door import gamelist
+from door.catalog import registry as gamelist
+from door.catalog.record import GameInfo
 from door.config import Settings
-from door.gameinfo import GameInfo
-from door.ui.replay import screen_class
-from door.ui.watch import Viewport, draw_view
-from door.watch import WatchHub
+from door.ui.game.replay import screen_class
+from door.ui.menus.watch import Viewport, draw_view
+from door.watching.hub import WatchHub
 
 
 @pytest.mark.parametrize("info", gamelist.games(), ids=lambda info: info.name)

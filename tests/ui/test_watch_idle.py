@@ -1,5 +1,5 @@
 """Watching a live game counts as activity for the idle limit (door/session.py
-``Session.idle_hold``, door/ui/watch.py), up to sysop.ini's ``[limits] watch_minutes``
+``Session.idle_hold``, door/ui/menus/watch.py), up to sysop.ini's ``[limits] watch_minutes``
 without a key; then the idle limit counts as anywhere else."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import door.session as session_module
 from door.config import Settings
 from door.games.montecarlo import MonteCarlo
 from door.session import IdleTimeout, Services, Session
-from door.ui.watch import watch_game
-from door.watch import WatchHub
+from door.ui.menus.watch import watch_game
+from door.watching.hub import WatchHub
 
 
 def quick_idle(settings: Settings, monkeypatch, **limits) -> Settings:

@@ -13,8 +13,8 @@ from waiting import WAIT
 from door.config import Settings
 from door.games.montecarlo import MonteCarlo
 from door.session import Services, Session
-from door.ui.watch import watch_game
-from door.watch import WatchHub
+from door.ui.menus.watch import watch_game
+from door.watching.hub import WatchHub
 
 
 class Recording(QueueTerminal):

@@ -249,7 +249,8 @@ class Session:
 
     def _ending(self, exc: SessionEnded) -> SessionEnded:
         """Keep the autosave hook as it is when the visit ends: screens unwinding past the
-        exception may clear ``autosave`` before ``run_visit`` (door.ui.visits.visit) gets to save."""
+        exception may clear ``autosave`` before ``run_visit`` (door.ui.visits.visit) gets to
+        save."""
         self._hook_at_end = self.autosave or self._hook_at_end
         self.ended_by = type(exc)(*exc.args)  # not the one raised: its traceback holds us
         return exc

@@ -25,29 +25,25 @@ END = "<!-- end of map -->"
 
 GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "cli": ("the command line and its commands", ("__main__", "cli", "commands")),
-    "server": ("`reussite serve`: listeners, nodes, one call per player, workers, garbage "
-               "collection, idle callers' shared rows",
-               ("server", "listeners", "takeover", "workers", "supervisor_link", "collector",
-                "idle_rows")),
+    "serve": ("`reussite serve`: listeners, nodes, one call per player, workers, garbage "
+              "collection, idle callers' shared rows", ("serve",)),
     "web": ("the web listener and its pages", ("web",)),
     "league": ("the InterBBS league", ("league",)),
-    "bbs": ("the BBS hand-off: dropfiles, and member boards' RLogin callers",
-            ("dropfile", "boards")),
-    "ui": ("what a caller sees: screens and menus", ("ui",)),
+    "bbs": ("the BBS hand-off: dropfiles, and member boards' RLogin callers", ("bbs",)),
+    "ui": ("what a caller sees: the visit, menus, game screens, shared parts", ("ui",)),
     "session": ("one caller's visit", ("session",)),
-    "watching": ("games others watch, in this process and across them",
-                 ("watch", "watch_link")),
-    "solving": ("the solvers' process pool", ("solving", "solver_worker")),
+    "watching": ("games others watch, in this process and across them", ("watching",)),
+    "solvers": ("the solvers' process pool", ("solvers",)),
     "net": ("the ways in: one Terminal per transport", ("net",)),
     "gate": ("who may come in: the login pool, connections per address, the failed-login "
-             "guard", ("pool", "address_counts", "guard")),
+             "guard", ("gate",)),
     "store": ("the database and its migrations", ("store", "migrations")),
-    "records": ("sysop.ini and the game registry",
-                ("config", "gamelist", "gameinfo", "values", "ini_comments")),
+    "config": ("sysop.ini into typed settings", ("config",)),
+    "catalog": ("the game registry: one record per game", ("catalog",)),
+    "ini": ("sysop.ini's values and comments, read below the settings", ("ini",)),
     "games": ("the engines, solvers and players (pure)", ("games",)),
     "term": ("the terminal (pure), and its compiled build", ("term", "compiled")),
-    "base": ("logs, the sysop's private files, a stranger's text made printable",
-             ("loglimit", "logfiles", "private", "printable")),
+    "logs": ("logs, the sysop's private files, a stranger's text made printable", ("logs",)),
 }
 """Room name -> (what it is, the top-level modules and packages of door/ in it), outer
 rooms first."""

@@ -205,7 +205,8 @@ class Worker:
         return f"{worker_prefix(server)}{self.index}"
 
     def pool_size(self, size: int) -> int:
-        """This worker's share of the login pool (door/gate/pool.py): the total divided, rounded up."""
+        """This worker's share of the login pool (door/gate/pool.py): the total divided,
+        rounded up."""
         return max(1, -(-size // self.count))
 
     def listening(self, ports: Ports, where: str, sockets: list[socket.socket]) -> None:

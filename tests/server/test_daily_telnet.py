@@ -1,7 +1,8 @@
 """The daily challenge through real telnet doors with their stores: the board, a counted
 first attempt and a second one that is not, the boards of the day and the month, streaks,
 a replay from the board -- and two door servers (two sysop.ini, two databases) that deal
-the same challenges on the same date.  The date is injected (``door.ui.game.daily_status.CLOCK``)."""
+the same challenges on the same date.  The date is injected
+(``door.ui.game.daily_status.CLOCK``)."""
 
 from __future__ import annotations
 

@@ -366,9 +366,9 @@ def test_a_colour_change_leaves_the_terminal_as_a_reset_would(old: Attr, new: At
 @PROPERTY
 @given(data=st.data())
 def test_screens_sharing_rows_still_show_each_its_own(data) -> None:
-    """Idle screens hold their equal rows as one list (Renderer.share_rows, door/serve/idle_rows.py);
-    drawing on one afterwards changes neither the other screen nor what its renderer
-    remembers: each next frame takes its own terminal to its own screen."""
+    """Idle screens hold their equal rows as one list (Renderer.share_rows,
+    door/serve/idle_rows.py); drawing on one afterwards changes neither the other screen nor
+    what its renderer remembers: each next frame takes its own terminal to its own screen."""
     charset = Charset("utf8")
     screens = [data.draw(frames()), data.draw(frames())]
     for screen in screens[1:]:  # rows in common: the second starts as a copy of the first

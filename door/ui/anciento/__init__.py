@@ -1,0 +1,1 @@
+"""Anciento on the caller's screen: the board, its menu, timer, stones, keys, mouse and words."""

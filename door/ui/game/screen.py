@@ -791,7 +791,7 @@ class GameScreen(ABC):
         return (f"The solver helped {plural(self.still_asks, 'time')} (hints, \"still "
                 "winnable?\"): the hall marks it.")
 
-    # -- hints from the solvers (door/ui/game/solver_hint.py) ----------------------------------------
+    # -- hints from the solvers (door/ui/game/solver_hint.py) --------------------------------------
     def ask_hint(self) -> None:
         """The hint key: the solver's next move, at once when a line is known, else when
         its answer comes (``tell_hint``)."""

@@ -1,0 +1,1 @@
+"""Mariant on the caller's screen: the board, its setup screen, keys, mouse and words."""

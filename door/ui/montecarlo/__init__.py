@@ -1,0 +1,1 @@
+"""Monte Carlo on the caller's screen: the grid, its keys, mouse and words."""

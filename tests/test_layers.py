@@ -2,7 +2,8 @@
 
 The contracts live in pyproject.toml (``[tool.importlinter]``): no import cycle, engines
 pure, the terminal pure, screens away from sockets and the store's internals, the ways in
-below the screens, the store below the session, telnetlib3 behind one module.  The first
+below the screens, the store below the session, telnetlib3 behind one module, the floors
+of the screens (door/ui/: visit, menus, each game's own, game screen, parts).  The first
 test runs ``lint-imports`` on the tree as a developer would; the others add one forbidden
 import per contract to the real graph and check that the contract notices, so a contract
 that a typo or an overlap made toothless fails here instead of passing forever.
@@ -25,6 +26,7 @@ from importlinter.application.user_options import UserOptions
 from importlinter.configuration import configure
 from importlinter.contracts.acyclic_siblings import AcyclicSiblingsContract
 from importlinter.contracts.forbidden import ForbiddenContract
+from importlinter.contracts.layers import LayersContract
 from importlinter.contracts.protected import ProtectedContract
 from importlinter.domain.contract import Contract
 
@@ -33,6 +35,7 @@ CONTRACT_TYPES: dict[str, type[Contract]] = {
     "forbidden": ForbiddenContract,
     "protected": ProtectedContract,
     "acyclic_siblings": AcyclicSiblingsContract,
+    "layers": LayersContract,
 }
 
 BREACHES = {
@@ -52,6 +55,10 @@ BREACHES = {
     "session-no-screens": [("door.session", "door.ui.menus.main")],
     "store-below-screens": [("door.store.scores", "door.ui.menus.halloffame"),
                             ("door.store.core", "door.net.terminal")],
+    "ui-floors": [("door.ui.shared.widgets", "door.ui.menus.main"),
+                  ("door.ui.game.screen", "door.ui.anciento.screen"),
+                  ("door.ui.mariant.screen", "door.ui.anciento.screen"),
+                  ("door.ui.menus.daily", "door.ui.visits.actions")],
     "telnetlib3-one-door": [("door.net.ssh", "telnetlib3"), ("door.net.telnet", "telnetlib3")],
 }
 """One or more imports each contract must refuse, added to the real graph one at a time."""

@@ -15,7 +15,8 @@ from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
 from waiting import WAIT
 
 from door.config import load_settings
-from door.serve.server import Ports, serve
+from door.serve.ports import Ports
+from door.serve.server import serve
 
 OTHER_ADDRESS = "::1"
 """A caller's second address on loopback: ``running(home, bind=TWO_ADDRESSES)`` listens on

@@ -1,5 +1,5 @@
-"""No import cycles in ``door/``, counting imports inside functions too; and what loads
-before the title.
+"""No import cycles in ``door/``, counting imports inside functions and under
+``if TYPE_CHECKING:`` too; and what loads before the title.
 
 A function-local import runs later than a module-level one but it is still a dependency:
 two modules that import each other, one of them inside a function, are one tangle (which
@@ -9,6 +9,11 @@ pyproject.toml (run with the others by tests/test_layers.py): its graph (grimp's
 ``import`` of every module wherever it is written, except those under
 ``if TYPE_CHECKING:`` (annotations only: they never run, so they order nothing).  The test
 here pins that reading of the graph on a small package.
+
+A circle held apart by ``TYPE_CHECKING`` is still a circle for a reader: two modules that
+need each other's names to be understood or type-checked.  So the same contract is run
+here once more on the graph with those imports in: none may close a circle either (the
+other contracts keep reading the graph without them, as what runs).
 
 Function-local imports that remain are there for start-up time: a command loads what it
 runs, and a BBS caller's title is drawn before the store (SQLAlchemy), the game screens or
@@ -24,6 +29,7 @@ from pathlib import Path
 
 import grimp
 import pytest
+from importlinter.application.use_cases import read_user_options
 from importlinter.configuration import configure
 from importlinter.contracts.acyclic_siblings import AcyclicSiblingsContract
 
@@ -54,6 +60,43 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path: Path,
     # The import to break is the one written inside the function.
     assert check.metadata["cycle_breakers_by_package"] == {
         "cycleprobe": {("cycleprobe.sub.b", "cycleprobe.a")}}
+
+
+def _no_cycles_contract() -> tuple[dict, dict]:
+    options = read_user_options(str(PACKAGE.parent / "pyproject.toml"))
+    (contract,) = [c for c in options.contracts_options if c["id"] == "no-cycles"]
+    return options.session_options, contract
+
+
+def test_a_cycle_under_type_checking_is_found_when_counted(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """c imports d only for annotations, d imports c: with those imports counted, a circle."""
+    package = tmp_path / "typeprobe"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\n"
+                                  "if TYPE_CHECKING:\n    from .d import thing\n")
+    (package / "d.py").write_text("import typeprobe.c\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph("typeprobe", exclude_type_checking_imports=False, cache_dir=None)
+    configure()
+    contract = AcyclicSiblingsContract(name="probe", session_options={"root_packages": [
+        "typeprobe"]}, contract_options={"ancestors": ["typeprobe"]})
+    assert not contract.check(graph, verbose=False).kept
+
+
+def test_no_circle_hides_under_type_checking() -> None:
+    """The no-cycles contract holds on door/'s graph with the TYPE_CHECKING imports in."""
+    session, options = _no_cycles_contract()
+    graph = grimp.build_graph("door", include_external_packages=True,
+                              exclude_type_checking_imports=False, cache_dir=None)
+    configure()
+    contract = AcyclicSiblingsContract(name=options["name"], session_options=session,
+                                       contract_options=options)
+    check = contract.check(graph, verbose=False)
+    assert check.kept, ("a circle of imports, counting those under TYPE_CHECKING: "
+                        f"{check.metadata.get('cycle_breakers_by_package')}")
 
 
 def test_the_title_is_drawn_before_the_heavy_modules_load() -> None:

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any, NamedTuple, Self
 
 from .anciento_player import rank_squares
-from .anciento_rules import BASE_POINTS, KINDS
+from .anciento_rules import BASE_POINTS, KINDS, Geometry
 from .anciento_rules import END as END  # the action that ends a game: part of this API
 from .base import Game, IllegalMove, Status
 from .numbers import check_number, random_number, shuffled
@@ -138,21 +138,6 @@ def fits(stone: Stone, neighbours: list[Stone]) -> bool:
     if n == 4:
         return a >= 2 and b >= 2
     return a >= 1 and b >= 1
-
-
-class Geometry(NamedTuple):
-    """Precomputed facts about one board size; squares are ``row * cols + col``."""
-
-    rows: int
-    cols: int
-    neighbours: tuple[tuple[int, ...], ...]
-    edge: tuple[bool, ...]
-    names: tuple[str, ...]
-    start: tuple[int, ...]
-
-    @property
-    def size(self) -> int:
-        return self.rows * self.cols
 
 
 @cache

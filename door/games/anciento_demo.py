@@ -31,13 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, TypeVar
 
-from .anciento_rules import BASE_POINTS, END, KINDS
+from .anciento_rules import BASE_POINTS, END, KINDS, Geometry, PlayerView
 from .numbers import lcg_outputs
-
-if TYPE_CHECKING:  # the players read the game they are given: the engine imports them
-    from .anciento import Anciento, Geometry
 
 EMPTY = -1
 ALL_KINDS = (1 << KINDS) - 1
@@ -123,7 +120,7 @@ def _bits(mask: int) -> Iterator[int]:
 class View:
     """The caller's view of a game, as compact integers: board kinds and stones to come."""
 
-    def __init__(self, game: Anciento) -> None:
+    def __init__(self, game: PlayerView) -> None:
         self.geo: Geometry = game.geo
         self.board = _Board(game.geo, [EMPTY if s is None else s.kind for s in game.board])
         counts = [2] * KINDS
@@ -381,7 +378,7 @@ def _or(masks: list[int]) -> int:
     return out
 
 
-def first_ply(game: Anciento, weights: Weights = DEFAULT,
+def first_ply(game: PlayerView, weights: Weights = DEFAULT,
               ) -> tuple[View, _Judge, list[tuple[float, int]]] | None:
     """Where every search of a move starts: the view of the game, its judge, and the
     current stone's legal squares valued one ply deep, best first (None: no stone to place)."""
@@ -393,7 +390,7 @@ def first_ply(game: Anciento, weights: Weights = DEFAULT,
     return view, judge, judge.ply(view.board, view.current)
 
 
-def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
+def rank_squares(game: PlayerView, weights: Weights = DEFAULT) -> list[int]:
     """The current stone's legal squares, best first, by the demo player's judgement.
 
     One ply for every square; then the best ``weights.lookahead`` squares are searched
@@ -462,18 +459,18 @@ def _line(judge: _Judge, board: _Board, stones: list[int], w: Weights) -> float:
 
 # -- players: each takes a game and returns a move in notation --------------------------------
 
-def choose_move(game: Anciento, weights: Weights = DEFAULT) -> str:
+def choose_move(game: PlayerView, weights: Weights = DEFAULT) -> str:
     """The demo player's move: its best square, or ``end`` when nothing can be placed."""
     ranked = rank_squares(game, weights)
     return game.square_name(ranked[0]) if ranked else END
 
 
-def fast_move(game: Anciento) -> str:
+def fast_move(game: PlayerView) -> str:
     """The demo player without the expectimax ply (Easy mode still searches the shown stones)."""
     return choose_move(game, FAST)
 
 
-def greedy_move(game: Anciento) -> str:
+def greedy_move(game: PlayerView) -> str:
     """Most immediate points; ties go to the first square in row-major order."""
     best = max(game.check(), key=lambda item: item[1], default=None)
     return best[0] if best else END
@@ -485,7 +482,7 @@ class RandomPlacer:
     def __init__(self, seed: int = 1) -> None:
         self._outputs: Iterator[int] = lcg_outputs(seed)
 
-    def __call__(self, game: Anciento) -> str:
+    def __call__(self, game: PlayerView) -> str:
         squares = game.legal_squares()
         if not squares:
             return END
@@ -493,7 +490,10 @@ class RandomPlacer:
         return game.square_name(squares[draw % len(squares)])
 
 
-def play_out(game: Anciento, player: Callable[[Anciento], str]) -> Anciento:
+Played = TypeVar("Played", bound=PlayerView)
+
+
+def play_out(game: Played, player: Callable[[Played], str]) -> Played:
     """Let ``player`` place stones until nothing can be placed, then end the game."""
     while not game.ended:
         game.play(player(game) if not game.is_over else END)

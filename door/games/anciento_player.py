@@ -20,13 +20,9 @@ docs/solvability.md.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from .anciento_demo import DEFAULT, Scan, Weights, _Board, _Judge, first_ply
-from .anciento_rules import END
-
-if TYPE_CHECKING:  # the engine's Hint asks this player: it imports this module
-    from .anciento import Anciento
+from .anciento_rules import END, PlayerView
 
 LOOKAHEAD = 4
 """Squares of the current stone searched three stones deep (at most)."""
@@ -40,7 +36,7 @@ SECOND_KINDS = 4
 """Kinds of the stone after next averaged over (the most numerous left)."""
 
 
-def rank_squares(game: Anciento, weights: Weights = DEFAULT) -> list[int]:
+def rank_squares(game: PlayerView, weights: Weights = DEFAULT) -> list[int]:
     """The current stone's legal squares, best first (see the module docstring)."""
     first = first_ply(game, weights)
     if first is None:
@@ -96,7 +92,7 @@ def _reply(judge: _Judge, board: _Board, kind: int, counts: dict[int, int],
     return value - rescanned.total + expected / sum(n for n, _ in second)
 
 
-def search_move(game: Anciento) -> str:
+def search_move(game: PlayerView) -> str:
     """The search player's move: its best square, or ``end`` when nothing can be placed."""
     ranked = rank_squares(game)
     return game.square_name(ranked[0]) if ranked else END

@@ -41,6 +41,10 @@ __all__ = ["BACKUPS", "FORMAT", "MAX_BYTES", "LogFile", "open_log", "rotate"]
 
 MAX_BYTES, BACKUPS = 1_000_000, 5
 """Where a log file is rotated, and how many old ones are kept (``.1`` … ``.5``)."""
+log = logging.getLogger(__name__)
+
+LOG_FILE = "reussite.log"
+"""``reussite serve``'s log, in the data folder (:func:`log_to_file`)."""
 HELD = 200
 """Records kept while the file cannot be written, to write once it can (the oldest go first
 past this many: they are counted instead)."""
@@ -148,4 +152,16 @@ def open_log(path: Path, fmt: str = FORMAT, max_bytes: int = MAX_BYTES,
     when the file cannot be opened."""
     handler = LogFile(path, max_bytes, backups)
     apply_log_policy(handler, fmt)
+    return handler
+
+
+def log_to_file(data_dir: Path) -> logging.Handler | None:
+    """The log file in ``data_dir`` beside stderr (door/logs/files.py: rotated by whichever
+    process fills it, followed by the others)."""
+    try:
+        handler = open_log(data_dir / LOG_FILE)
+    except OSError as exc:
+        log.warning("no log file in %s: %s", data_dir, exc)
+        return None
+    logging.getLogger().addHandler(handler)
     return handler

@@ -13,12 +13,9 @@ from __future__ import annotations
 import errno
 import socket
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from ..config import ConfigError, Settings
-
-if TYPE_CHECKING:
-    from .server import Ports
+from .ports import Ports
 
 WILDCARDS = {"0.0.0.0", "::", ""}
 

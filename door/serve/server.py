@@ -19,16 +19,16 @@ import signal
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..bbs.boards import BoardLogin, BoardRefused, board_login
 from ..catalog import registry as gamelist
 from ..compiled import build_name
 from ..config import Settings
+from ..gate.address_counts import SharedCounts
 from ..gate.guard import LoginLimiter, address_of, host_of
 from ..gate.pool import EarlyDrop, LoginPool, Refused, Ticket
-from ..logs.files import open_log
+from ..logs.files import log_to_file
 from ..logs.policy import limit_repeats
 from ..logs.private import make_private_dir
 from ..net.buffers import bound_send_buffers
@@ -48,18 +48,15 @@ from .collector import CallCollector
 from .collector import tune as tune_collector
 from .idle_rows import IdleRows
 from .listeners import Listener, Plan
+from .ports import Ports
 from .supervisor_link import SupervisorLink
 from .takeover import OtherCall, calls_elsewhere, one_call_per_player, watch_hang_up_orders
-
-if TYPE_CHECKING:
-    from .workers import Worker
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_S = 5.0  # SIGTERM to everything closed
 BOARD_SECRET = "\0board secret"
 """The failed-login key of a wrong RLogin board secret (no handle has a NUL in it)."""
-LOG_FILE = "reussite.log"
 INPUT_BURST, INPUT_RATE = 8192, 512
 """Bytes a caller may send at once, then per second: more than any typist or paste needs
 (arrow keys auto-repeating send 90 a second); a flood (a megabyte without a newline) is
@@ -105,6 +102,41 @@ class Nodes(Protocol):
     def take(self) -> int | None: ...
 
     def give_back(self, node: int) -> None: ...
+
+
+class WorkerNodes(Nodes, Protocol):
+    """The workers' shared node table, which also carries the nudge that has every worker
+    read its hang-up orders at once."""
+
+    def nudge(self) -> None: ...
+
+    def nudged(self) -> bool: ...
+
+
+class WorkerPlace(Protocol):
+    """What :func:`serve` needs of its place among ``serve --workers``'s processes (the
+    workers' ``Worker``, door/serve/workers.py, which runs :func:`serve`)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def first(self) -> bool: ...
+    @property
+    def nodes(self) -> WorkerNodes: ...
+    @property
+    def lifeline(self) -> int: ...
+    @property
+    def channel(self) -> socket.socket: ...
+    @property
+    def ports(self) -> Ports | None: ...
+    @property
+    def counts(self) -> SharedCounts | None: ...
+
+    def host_id(self, server: str) -> str: ...
+
+    def pool_size(self, size: int) -> int: ...
+
+    def listening(self, ports: Ports, where: str, sockets: list[socket.socket]) -> None: ...
 
 
 class NodeTable:
@@ -156,7 +188,7 @@ class Door:
     """Everything the server shares between callers: nodes, guards, accounts, live sessions."""
 
     def __init__(self, settings: Settings, store: Store | None,
-                 worker: Worker | None = None, link: WatchLink | None = None) -> None:
+                 worker: WorkerPlace | None = None, link: WatchLink | None = None) -> None:
         self.settings = settings
         self.store = store
         self.worker = worker
@@ -518,29 +550,10 @@ async def listen_as(plan: Plan, listener: Listener, listeners: list[Any],
         raise plan.bind_error(listener, exc) from None
 
 
-def log_to_file(data_dir: Path) -> logging.Handler | None:
-    """The log file in ``data_dir`` beside stderr (door/logs/files.py: rotated by whichever
-    process fills it, followed by the others)."""
-    try:
-        handler = open_log(data_dir / LOG_FILE)
-    except OSError as exc:
-        log.warning("no log file in %s: %s", data_dir, exc)
-        return None
-    logging.getLogger().addHandler(handler)
-    return handler
-
-
-class Ports(NamedTuple):
-    telnet: int
-    ssh: int | None
-    rlogin: int | None = None
-    web: int | None = None
-
-
 async def serve(settings: Settings, bind: str, port: int,
                 started: asyncio.Future[Ports] | None = None, ssh_port: int | None = None,
                 stop: asyncio.Event | None = None, rlogin_port: int | None = None,
-                web_port: int | None = None, worker: Worker | None = None) -> int:
+                web_port: int | None = None, worker: WorkerPlace | None = None) -> int:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  ``started`` receives the bound
     :class:`Ports` (tests use port 0); ``ssh_port`` overrides [server] ssh_port (0 picks a
     free one; -1 turns SSH off), ``rlogin_port`` [server] rlogin_port and ``web_port``
@@ -587,8 +600,9 @@ async def serve(settings: Settings, bind: str, port: int,
                 log.warning("rlogin: no [boards] in sysop.ini: every RLogin call is refused")
         if plan.web is not None:
             try:
-                web_bound, url = await start_web_for(settings, door, hosts, plan.web.port,
-                                                     listeners)
+                web_bound, url = await start_web_for(settings, door.run, door.pool, door.store,
+                                                     hosts, plan.web.port, listeners,
+                                                     viewing=door.viewing)
             except OSError as exc:
                 raise plan.bind_error(plan.web, exc) from None
             where += f" and the web on {url}"
@@ -651,7 +665,7 @@ async def serve(settings: Settings, bind: str, port: int,
 
 
 async def start_league(settings: Settings, store: Store, stop: asyncio.Event,
-                       worker: Worker | None) -> asyncio.Task[None] | None:
+                       worker: WorkerPlace | None) -> asyncio.Task[None] | None:
     """The league's sync loop ([league] on), in one process of the server: worker 1 of
     several.  Its routes are on the web listener of every worker (door/league/http.py)."""
     if not settings.league.enabled or (worker is not None and worker.index != 1):
@@ -676,7 +690,7 @@ async def start_league(settings: Settings, store: Store, stop: asyncio.Event,
     return asyncio.create_task(node.run(stop))
 
 
-async def take_host_rows(store: Store, server: str, worker: Worker | None) -> None:
+async def take_host_rows(store: Store, server: str, worker: WorkerPlace | None) -> None:
     """Name this process in who's online and remove the rows a crash of it left behind.
 
     A server is named by machine and telnet port, so two servers on one machine never share

@@ -57,15 +57,16 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..config import ConfigError, Settings
 from ..gate.address_counts import SharedCounts
+from ..logs.files import log_to_file
+from ..logs.private import make_private_dir
 from ..store.online import worker_prefix
+from .ports import Ports
+from .server import serve
 from .supervisor_link import MAX_LINE
-
-if TYPE_CHECKING:
-    from ..config import Settings
-    from .server import Ports
 
 log = logging.getLogger(__name__)
 
@@ -346,9 +347,6 @@ class Supervisor:
     """The workers' failed logins within the lockout window, for a worker started again."""
 
     def run(self) -> int:
-        from ..logs.private import make_private_dir
-        from .server import log_to_file
-
         make_private_dir(self.settings.data_dir)
         handler = log_to_file(self.settings.data_dir)
         self.nodes = SharedNodes(self.settings.server.max_nodes)
@@ -434,8 +432,6 @@ class Supervisor:
         return None
 
     def _read_report(self, child: _Child) -> bool:
-        from .server import Ports
-
         try:
             data, fds, _, _ = socket.recv_fds(child.channel, 65536, 64)
         except OSError:
@@ -655,9 +651,6 @@ def run_worker(settings: Settings, bind: str, telnet_port: int, ssh_port: int | 
                rlogin_port: int | None, worker: Worker,
                inherited: list[socket.socket] | None, web_port: int | None = None) -> int:
     """One worker's life, in its own process: ``serve`` on a :class:`WorkerLoop`."""
-    from ..config import ConfigError
-    from .server import serve
-
     def loop_factory() -> asyncio.AbstractEventLoop:
         return WorkerLoop(inherited, check_free=worker.first)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ...catalog.registry import AncientoSettings
 from ...games.anciento import SELECT_NUMBERS, Anciento
@@ -28,8 +28,8 @@ from ..shared.keymap import HELP, REDO, UNDO
 from ..shared.number_input import DIGITS_ONLY, read_digits
 from ..shared.widgets import header, message, read_line, status_line
 
-if TYPE_CHECKING:
-    from .screen import AncientoScreen
+DemoPlayer = Callable[[Anciento], Awaitable[None]]
+"""Plays a demo game on the Anciento screen (the screen gives it: it opens this menu)."""
 
 log = logging.getLogger(__name__)
 
@@ -113,8 +113,9 @@ def draw_menu(session: Session) -> tuple[int, int]:
     return top + BOX_HEIGHT - 2, left + 3
 
 
-async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> Anciento | None:
-    """The menu loop: the new game, or None when the caller goes back (Esc)."""
+async def anciento_menu(session: Session, play_demo: DemoPlayer) -> Anciento | None:
+    """The menu loop: the new game, or None when the caller goes back (Esc); D plays a
+    demo game with ``play_demo``."""
     choices = screen_choices(session)
     board = _settings(session).board
     error = ""
@@ -153,7 +154,7 @@ async def anciento_menu(session: Session, screen_cls: type[AncientoScreen]) -> A
         elif char == "d":
             number = random_number(SELECT_NUMBERS)
             demo = Anciento.new(number, board=board, easy=easy_mode(session))
-            await screen_cls(session, demo, demo=True).run_demo()
+            await play_demo(demo)
         elif char == "i":
             await show_instructions(session, "anciento")
         elif key.name == "f1" or char == HELP.key:

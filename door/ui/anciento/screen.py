@@ -182,7 +182,10 @@ class AncientoScreen(GameScreen):
     @classmethod
     async def choose_game(cls, session: Session) -> Anciento | None:
         """Random / Pick / Select a game, timer, easy mode, load, demo: the seed's menu."""
-        return await anciento_menu(session, cls)
+        async def play_demo(game: Anciento) -> None:
+            await cls(session, game, demo=True).run_demo()
+
+        return await anciento_menu(session, play_demo)
 
     def header_title(self) -> str:
         game = self.game

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...catalog import registry as gamelist
 from ...games import Game, GameRecord, IllegalMove
@@ -40,6 +40,8 @@ from ..shared import theme
 from ..shared.key_overlay import is_help, show_menu_keys
 from ..shared.key_waiter import KeyWaiter
 from ..shared.widgets import message
+from .solver_view import ask
+from .view import ScreenClass
 
 REPLAY_KEYS = [("→ Enter Space", "the next move"), ("← Backspace", "the move before"),
                ("Home End", "the deal, the last move"), ("P", "play by itself, or pause"),
@@ -48,20 +50,11 @@ REPLAY_KEYS = [("→ Enter Space", "the next move"), ("← Backspace", "the move
 """The replay viewer's keys, as ``?`` shows them (its status line names the same)."""
 log = logging.getLogger(__name__)
 
-if TYPE_CHECKING:
-    from .screen import GameScreen  # game_screen opens this viewer (a solver's line)
-
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)
 """Seconds per move while P plays, slowest first; + and − step through them."""
 START_SPEED = 2  # index into SPEEDS
 VERDICT_LOOK_S = 0.5
 """While the solver is asked, the viewer looks this often whether it answered."""
-
-
-def screen_class(game: str) -> type[GameScreen]:
-    """The game screen that draws ``game``, named by its record (imported on first use)."""
-    cls: type[GameScreen] = gamelist.game(game).screen_class()
-    return cls
 
 
 class Positions:
@@ -99,7 +92,8 @@ class Replay:
                  recorded_score: int | None = None, *, is_line: bool = False) -> None:
         self.session = session
         self.positions = Positions(record)
-        self.screen_cls = screen_class(record.game)
+        drawer: Any = gamelist.game(record.game).screen_class()  # a GameScreen subclass
+        self.screen_cls: ScreenClass = drawer
         self.who = who
         self.recorded_score = recorded_score
         self.is_line = is_line
@@ -123,8 +117,6 @@ class Replay:
         record = self.positions.record
         if self.is_line or not self.screen_cls.solvable or record.options.get("random"):
             return
-        from .solver_view import ask
-
         self.verdict = asyncio.ensure_future(ask(self.session, record.game, record.number,
                                                  dict(record.options)))
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
+from ...catalog import registry
 from ...catalog.record import GameInfo
 from ...games import Game, IllegalMove, Status
 from ...games.base import RESIGN, UNDO
@@ -45,7 +46,6 @@ from ...term import Key
 from ...term.digits import is_digit, parse_number
 from ...watching.hub import WatchedGame, watching_on
 from ..canvas import Canvas
-from ..menus.main import messages_news
 from ..shared import theme
 from ..shared.instructions import show_instructions
 from ..shared.key_overlay import show_key_map, show_menu_keys
@@ -54,11 +54,13 @@ from ..shared.keymap import DESCRIBE, Action, GameKeys, key_of
 from ..shared.keymap import HELP as HELP_ACTION
 from ..shared.keymap import RESIGN as RESIGN_ACTION
 from ..shared.keymap import UNDO as UNDO_ACTION
+from ..shared.news import messages_news
 from ..shared.number_input import DIGITS_ONLY, read_digits
 from ..shared.redraw import Parts
 from ..shared.widgets import box_text, confirm, fit_keys, header, message, plural, status_line
 from .daily_status import attempt_note, daily_attempt
-from .solver_hint import Advice, hint_words
+from .replay import Replay
+from .solver_hint import hint_words
 from .solver_view import (
     deal_verdict_line,
     pick_winnable,
@@ -68,6 +70,7 @@ from .solver_view import (
     winnable_only_label,
 )
 from .still_winnable import DAILY_DAY, STILL_ASKS, StillWinnable, auto_label, auto_on, toggle_auto
+from .view import Advice
 
 log = logging.getLogger(__name__)
 NUMBER_PROMPT, NUMBER_WIDTH = "Game number: ", 10
@@ -973,6 +976,12 @@ def short_deal_label(game: Game) -> str:
     return "random game" if game.options.get("random") else f"#{game.number}"
 
 
+def screen_class(game: str) -> type[GameScreen]:
+    """The game screen that draws ``game``, named by its record (imported on first use)."""
+    cls: type[GameScreen] = registry.game(game).screen_class()
+    return cls
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -1040,8 +1049,6 @@ async def _end_box(screen: GameScreen, rank: int | None, note: str, news: str,
         if choice == "w" and watch:
             verdict = screen.deal_verdict()
             assert verdict is not None
-            from .replay import Replay  # the viewer of replays draws with the game screens
-
             await Replay.winning_line(session, verdict).run()
             continue
         if choice in ("a", "n", "m", "esc", "enter"):

@@ -22,15 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ...games import Game
 from ...games.hints import BEST, TRY, WIN, Lines, scratch
 from ...games.solvers import NOT_WINNABLE, WINNABLE, Verdict, hint_line
-
-if TYPE_CHECKING:
-    from .screen import GameScreen
+from .view import Advice, PlayedScreen
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +43,6 @@ UNAVAILABLE = "unavailable"
 """An advice's kind: the solver could not be asked."""
 NOT_FOUND = "not found"
 """An advice's kind: the solver found no move within the budget (a very busy machine)."""
-
-
-@dataclass(frozen=True)
-class Advice:
-    """What the hint says: ``move`` (None for TAKE_BACK and NONE) and what kind of line it
-    comes from (WIN, BEST: no win is left, TRY: no win found within the budget)."""
-
-    kind: str
-    move: str | None = None
 
 
 def hint_words(advice: Advice, what: str, budget: float) -> str:
@@ -79,7 +66,7 @@ def hint_words(advice: Advice, what: str, budget: float) -> str:
 class SolverHint:
     """The hints of one game screen: the lines it knows, and at most one question out."""
 
-    def __init__(self, screen: GameScreen) -> None:
+    def __init__(self, screen: PlayedScreen) -> None:
         self.screen = screen
         self.book = Lines(KEPT_LINES)
         self.task: asyncio.Task[Verdict | None] | None = None

@@ -9,16 +9,18 @@ when ready, never holding up a key.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+import logging
+from typing import Any
 
 from ...catalog import registry as gamelist
 from ...games.numbers import random_number
 from ...games.solvers import NOT_WINNABLE, WINNABLE, Verdict
+from ...session import Session
+from .view import PlayedScreen
 from .visit_choice import VisitChoice
 
-if TYPE_CHECKING:
-    from ...session import Session
-    from .screen import GameScreen
+log = logging.getLogger(__name__)
+
 
 ON_DEMAND_TRIES = 8
 """Random deals solved, one after the other, to find a winnable one where no list is
@@ -85,19 +87,17 @@ async def ask(session: Session, game_name: str, number: int, options: dict[str, 
         return await session.solvers.solve(game_name, number, options, position=position,
                                            urgent=urgent)
     except (OSError, ValueError, ConnectionError, RuntimeError) as exc:
-        import logging
-
-        logging.getLogger(__name__).warning("solver unavailable: %s", exc)
+        log.warning("solver unavailable: %s", exc)
         return None
 
 
-def has_deal_verdict(screen: GameScreen) -> bool:
+def has_deal_verdict(screen: PlayedScreen) -> bool:
     """Does the screen's deal get a verdict (a card game with a solver, dealt from its
     number)?"""
     return screen.solvable and not screen.game.options.get("random")
 
 
-def start_deal_verdict(screen: GameScreen) -> asyncio.Task[Verdict | None] | None:
+def start_deal_verdict(screen: PlayedScreen) -> asyncio.Task[Verdict | None] | None:
     """Ask, in the background, whether the screen's deal could be won (from its start)."""
     game = screen.game
     if not has_deal_verdict(screen):

@@ -21,19 +21,17 @@ winning lines its own answers bring (the next hint is then a look-up).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...games import Game
 from ...games.hints import scratch
 from ...games.solvers import NOT_WINNABLE, WINNABLE, Verdict
+from ...session import Session
 from ..shared import theme
 from .solver_hint import SolverHint
 from .solver_view import ask, has_deal_verdict
+from .view import PlayedScreen
 from .visit_choice import VisitChoice
-
-if TYPE_CHECKING:
-    from ...session import Session
-    from .screen import GameScreen
 
 STILL_ASKS = "still_asks"
 """Key of the count in a resume slot's state (engines ignore keys they do not know)."""
@@ -78,7 +76,7 @@ def answer_words(verdict: Verdict | None, budget: float) -> str:
 class StillWinnable:
     """The question for one game screen: at most one in the pool at a time."""
 
-    def __init__(self, screen: GameScreen, asks: int = 0) -> None:
+    def __init__(self, screen: PlayedScreen, asks: int = 0) -> None:
         self.screen = screen
         self.asks = asks
         """Questions asked during this game (resumed games bring theirs)."""

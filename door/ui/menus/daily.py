@@ -27,8 +27,8 @@ from ...store.visit import node_doing
 from ...term.screen import Attr
 from ..game import daily_status
 from ..game.daily_status import daily_attempt
-from ..game.replay import replay_record, replay_stored, screen_class
-from ..game.screen import Opening, ordinal, play_game, unfinished
+from ..game.replay import replay_record, replay_stored
+from ..game.screen import Opening, ordinal, play_game, screen_class, unfinished
 from ..shared import theme
 from ..shared.key_overlay import entries_from_line, is_help, show_menu_keys
 from ..shared.number_input import choice_number

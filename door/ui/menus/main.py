@@ -67,7 +67,8 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
     """Loop on the menu until the caller quits (raises :class:`QuitDoor`)."""
     # Late imports, for start-up time: the settings and message screens load the store
     # (SQLAlchemy), which must not delay the title a BBS caller sees first.
-    from .settings import apply_saved_choice
+    from ..shared.news import messages_news  # local: the store, after the title
+    from .settings import apply_saved_choice  # local: the store, after the title
 
     apply_saved_choice(session)
     entries = session.settings.enabled_menu
@@ -139,12 +140,3 @@ async def daily_news(session: Session) -> str:
     from ..game.daily_status import players_today  # late: the store (see main_menu)
 
     return await players_today(session, entry.key)
-
-
-async def messages_news(session: Session) -> str:
-    """"You have N new messages." when there are some (and the message centre is on)."""
-    if not any(e.action == "messages" for e in session.settings.enabled_menu):
-        return ""
-    from .messages import new_messages_note  # late: the store (see main_menu)
-
-    return await new_messages_note(session) or ""

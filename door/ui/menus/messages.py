@@ -2,7 +2,7 @@
 
 Everything a caller types for another is cleaned by the store before it is kept, so a
 message can never move another reader's cursor or recolour their screen.  The main menu and
-the game screens can show :func:`new_messages_note` ("You have 2 new messages").
+the game screens show the count of new ones (door/ui/shared/news.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from ..shared.widgets import (
     cut,
     header,
     message,
-    plural,
     press_any_key,
     read_line,
     status_line,
@@ -38,20 +37,6 @@ BODY_WIDTH = 76
 QUOTE_MARK = "> "
 QUOTE_LINES = 8
 """Lines of the original a reply quotes; past them, ``[...]`` says there was more."""
-
-
-async def new_messages_note(session: Session) -> str | None:
-    """"You have N new messages." for the menu and between games; None if there are none
-    or the store cannot say."""
-    if session.store is None or session.player is None:
-        return None
-    try:
-        count = await session.store.messages.unread_count(session.player.id)
-    except StoreError:
-        return None
-    if not count:
-        return None
-    return f"You have {plural(count, 'new message')}."
 
 
 def wrap_body(body: str, width: int = BODY_WIDTH, wide: bool = True) -> list[str]:

@@ -30,7 +30,7 @@ from ...term import Key, Renderer, Screen
 from ...term.charset import Charset
 from ...term.width import clip
 from ...watching.hub import WatchedGame, Watcher
-from ..game.replay import screen_class
+from ..game.screen import screen_class
 from ..shared import theme
 from ..shared.key_overlay import entries_from_line, is_help, show_menu_keys
 from ..shared.key_waiter import KeyWaiter

@@ -151,7 +151,8 @@ class Services:
 
 class Session:
     # One per caller, for the whole call: attributes in slots, not a dictionary (1.6 KiB
-    # a caller with the 38 attributes it had then; issue #36).  ``__weakref__``: door/serve/idle_rows.py.
+    # a caller with the 38 attributes it had then; issue #36).
+    # ``__weakref__``: door/serve/idle_rows.py.
     __slots__ = ("__weakref__", "_alarm", "_alert", "_alert_due", "_bell", "_claimed",
                  "_deferred", "_frame_of", "_hook_at_end", "_idle", "_keys", "_keys_in_a_row",
                  "_loop", "_notice", "_time_warnings", "access", "admission", "autosave",

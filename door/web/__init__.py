@@ -24,9 +24,10 @@ async def start_web_for(settings: Settings, run_session: Callable[[Terminal], Aw
                         viewing: Services | None = None) -> tuple[int, str]:
     """Start the HTTP listener of a server (``reussite serve``'s one call, and a worker
     process's), which runs each caller's visit with ``run_session``, holds callers not yet
-    logged in in ``pool``, keeps ``store`` and shows watchers games with ``viewing``: on [web] bind, else ``hosts``, at ``port``
-    (0: any).  The listener is added to ``listeners`` (closed with the others); returns the
-    bound port and the URL for the start-up line."""
+    logged in in ``pool``, keeps ``store`` and shows watchers games with ``viewing``: on
+    [web] bind, else ``hosts``, at ``port`` (0: any).  The listener is added to
+    ``listeners`` (closed with the others); returns the bound port and the URL for the
+    start-up line."""
     from .app import start_web  # local: the web door's modules load only when it is on
 
     web_hosts = [h.strip() for h in settings.web.bind.split(",") if h.strip()] or hosts

@@ -29,6 +29,8 @@ from .commands.common import (
 from .compiled import build_name
 from .config import CONFIG_NAME, HOME_ENV, ConfigError
 from .logs.policy import apply_log_policy
+from .logs.private import make_private_dir
+from .term import Charset
 
 COMMANDS = (replay, sysop, dropfile, door_command, bridge, solve, league)
 """Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
@@ -111,8 +113,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     bind = args.bind or settings.server.bind
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
-    from .serve.listeners import Plan
-    from .serve.workers import can_fork, default_workers
+    from .serve.listeners import Plan  # local: when the command runs
+    from .serve.workers import can_fork, default_workers  # local: when the command runs
 
     # Two listeners on one port, a port in use, an address this machine lacks: one line
     # naming the key and its value, before the store opens or a worker starts.
@@ -122,11 +124,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     workers = args.workers or settings.server.workers or default_workers()
     if workers > 1 and can_fork():
-        from .serve.workers import supervise
+        from .serve.workers import supervise  # local: when the command runs
 
         return supervise(settings, bind, port, args.ssh_port, args.rlogin_port, workers,
                          web_port=args.web_port)
-    from .serve.server import serve
+    from .serve.server import serve  # local: when the command runs
 
     return asyncio.run(serve(settings, bind, port, ssh_port=args.ssh_port,
                              rlogin_port=args.rlogin_port, web_port=args.web_port))
@@ -144,10 +146,9 @@ def _workers_option(value: str) -> int:
 
 def cmd_local(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
-    from .net.stdio import open_stdio, raw_mode
-    from .session import Caller, Services, Session
-    from .term import Charset
-    from .ui.visits.visit import run_visit
+    from .net.stdio import open_stdio, raw_mode  # local: when the command runs
+    from .session import Caller, Services, Session  # local: when the command runs
+    from .ui.visits.visit import run_visit  # local: when the command runs
 
     async def play() -> None:
         terminal = await open_stdio()
@@ -157,7 +158,7 @@ def cmd_local(args: argparse.Namespace) -> int:
         session = Session(terminal, Services(settings),
                           Caller(alias=settings.door.sysop, node=0))
         await run_visit(session)
-        from .solvers.pool import close_solver_pool
+        from .solvers.pool import close_solver_pool  # local: when the command runs
 
         await close_solver_pool()
         await terminal.close()
@@ -169,7 +170,7 @@ def cmd_local(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from importlib import resources  # not at every launch: tempfile, zipfile and more
+    from importlib import resources  # local: not at every launch: tempfile, zipfile and more
 
     target = _init_target(args.dir, args.home)
     target.mkdir(parents=True, exist_ok=True)
@@ -187,7 +188,6 @@ def cmd_init(args: argparse.Namespace) -> int:
         if item.is_file() and (args.force or not dest.exists()):
             dest.write_bytes(item.read_bytes())
             made.append(f"ansi/{item.name}")
-    from .logs.private import make_private_dir
 
     make_private_dir(target / "data")
     made.append("data/")

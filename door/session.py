@@ -112,7 +112,7 @@ class Caller:
 def process_solvers(settings: Settings) -> SolverPool:
     """This process's solver pool (door/solvers/pool.py), made on first use from sysop.ini
     ``[solver]``.  Imported when first asked for: no solver is needed before a game."""
-    from .solvers.pool import solver_pool
+    from .solvers.pool import solver_pool  # local: the solver pool loads when first asked for
 
     return solver_pool(settings)
 
@@ -143,7 +143,7 @@ class Services:
 
     def __post_init__(self) -> None:
         if self.keeper is None and self.store is not None:  # a store brings its keeper
-            from .store.keeper import GameKeeper  # (the store's package is loaded by now)
+            from .store.keeper import GameKeeper  # local: with the store, after the title
 
             keeper = GameKeeper(self.store.saves, self.settings.database.save_every)
             object.__setattr__(self, "keeper", keeper)  # frozen: set once, while made

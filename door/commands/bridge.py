@@ -25,10 +25,16 @@ sysop.ini or option (one line on stderr); 3 the caller hung up.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..catalog import registry as gamelist
+from ..config import BOARD_TAG
+from ..term import Charset
 from .common import CliError, resolve_settings
 
 if TYPE_CHECKING:
@@ -81,10 +87,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 
 
 def cmd_bridge(args: argparse.Namespace) -> int:
-    import logging
 
-    from ..bbs.dropfile import DropfileError, read_dropfile
-    from .door import (
+    from ..bbs.dropfile import DropfileError, read_dropfile  # local: when the command runs
+    from .door import (  # local: when the command runs
         _check_options,
         choose_transport,
         log_to_file,
@@ -150,9 +155,7 @@ def opening_maker(args: argparse.Namespace, bridge: BridgeSettings,
     handle (after ``[TAG]``) as client user, the secret as server user, as Synchronet's
     rlogin.js and BSD rlogin order them; ``xtrn=GAME`` or the caller's graphics as the
     terminal type.  The hub takes either order of the user names."""
-    from ..catalog import registry as gamelist
-    from ..config import BOARD_TAG
-    from ..net.rlogin_client import Opening
+    from ..net.rlogin_client import Opening  # local: when the command runs
 
     if not bridge.secret:
         raise CliError(f"no board secret: set [bridge] secret in {_ini(settings)} (the "
@@ -180,9 +183,13 @@ def _ini(settings: Settings) -> str:
 def _run(settings: Settings, record: DropfileCaller, args: argparse.Namespace,
          transport: str, target: int | None, host: str, port: int, opening: Opening,
          time_left: int) -> int:
-    from ..term import Charset
-    from .door import caller_socket, open_caller_terminal, run_with_caller, telnet_modes
-    from .hangup import HangupSignals
+    from .door import (  # local: when the command runs
+        caller_socket,
+        open_caller_terminal,
+        run_with_caller,
+        telnet_modes,
+    )
+    from .hangup import HangupSignals  # local: when the command runs
 
     signals = HangupSignals()  # from here on a hang-up is the call's to handle
     signals.install()
@@ -190,7 +197,6 @@ def _run(settings: Settings, record: DropfileCaller, args: argparse.Namespace,
     telnet, announce = telnet_modes(args, record)
 
     async def call() -> int:
-        import asyncio
 
         try:
             terminal = await open_caller_terminal(
@@ -203,7 +209,6 @@ def _run(settings: Settings, record: DropfileCaller, args: argparse.Namespace,
 
         def on_signal(name: str) -> None:
             if not hung_up:
-                import logging
                 logging.getLogger("door.bridge").info("%s from the BBS: the caller is gone",
                                                       name)
             hung_up.append(name)
@@ -221,9 +226,8 @@ def _run(settings: Settings, record: DropfileCaller, args: argparse.Namespace,
 async def bridge_call(terminal: Terminal, host: str, port: int, opening: Opening,
                       time_left: float, pause: float) -> int:
     """Call the hub and relay until either side ends; returns the exit code."""
-    import logging
 
-    from ..net.rlogin_client import HubError, HubLink
+    from ..net.rlogin_client import HubError, HubLink  # local: when the command runs
 
     log = logging.getLogger("door.bridge")
     try:
@@ -252,7 +256,7 @@ async def bridge_call(terminal: Terminal, host: str, port: int, opening: Opening
         terminal.write(f"\x1b[0m\r\n\r\n{TIME_UP}\r\n".encode("ascii"))
         await _hold(terminal, pause)
     elif not hub.window_asked:  # the hub turned the call away before any visit
-        from ..store.text import clean_line
+        from ..store.text import clean_line  # local: when the command runs
 
         words = clean_line(bytes(heard).decode("cp437"), HEARD_MAX)
         log.warning("the hub turned the call away: %s", words or "(no word)")
@@ -268,7 +272,6 @@ async def relay(terminal: Terminal, hub: HubLink, time_left: float,
     """Bytes both ways until one side ends: "caller" (hung up), "hub" (ended the call)
     or "time" (the dropfile's time ran out).  ``heard`` gets the hub's first words while
     it has not asked for the window size (what a refusal says)."""
-    import asyncio
 
     caller_side = asyncio.ensure_future(_caller_to_hub(terminal, hub))
     hub_side = asyncio.ensure_future(_hub_to_caller(hub, terminal, heard))
@@ -317,8 +320,6 @@ async def _hub_to_caller(hub: HubLink, terminal: Terminal, heard: bytearray) -> 
 async def _hold(terminal: Terminal, pause: float) -> None:
     """Keep the last words on screen for ``pause`` seconds or until a key (the BBS
     clears the screen the moment we leave)."""
-    import asyncio
-    import contextlib
 
     with contextlib.suppress(TimeoutError, ConnectionError, OSError):
         await terminal.drain()

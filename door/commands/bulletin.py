@@ -15,10 +15,14 @@ rewritten (a nightly event) never shows half a list.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..term import Charset
 
 if TYPE_CHECKING:  # the command line imports this module to build its help: keep it light
     from datetime import datetime
@@ -45,7 +49,6 @@ def encode(fmt: str, lines: list[tuple[str, str]]) -> bytes:
         text = CLEAR + "\r\n".join(SGR[style] + t for style, t in lines) + RESET + "\r\n"
         return text.encode("cp437", "replace")
     if fmt == "ascii":
-        from ..term import Charset  # its 7-bit stand-ins, as the door's ASCII callers see
 
         ascii_ = Charset("ascii")
         return b"".join(ascii_.encode(t) + b"\r\n" for _, t in lines)
@@ -53,7 +56,7 @@ def encode(fmt: str, lines: list[tuple[str, str]]) -> bytes:
 
 
 def board_of(source: str) -> str | None:
-    from ..bbs.boards import SOURCE_PREFIX
+    from ..bbs.boards import SOURCE_PREFIX  # local: when the command runs
 
     return source[len(SOURCE_PREFIX):] if source.startswith(SOURCE_PREFIX) else None
 
@@ -61,7 +64,10 @@ def board_of(source: str) -> str | None:
 def _lines(door: str, title: str, rule: str, entries: Sequence[ScoreEntry],
            now: datetime) -> list[tuple[str, str]]:
     """(style, text) for each line, the text at most WIDTH columns."""
-    from ..ui.game.still_winnable import HALL_LEGEND, HALL_MARK  # as on the hall of fame screen
+    from ..ui.game.still_winnable import (  # local: as on the hall of fame screen
+        HALL_LEGEND,
+        HALL_MARK,
+    )
 
     out = [("title", f"  {door} · {title}"), ("rule", f"  {rule}"), ("line", ""),
            ("head", f"  {'Rank':>4}  {'Player':<34} {'Score':>7}  {'Game #':<11} Date"),
@@ -81,8 +87,6 @@ def _lines(door: str, title: str, rule: str, entries: Sequence[ScoreEntry],
 
 def render(fmt: str, door: str, game: str, title: str, rule: str,
            entries: Sequence[ScoreEntry], now: datetime | None = None) -> bytes:
-    import json
-    from datetime import UTC, datetime
 
     now = now or datetime.now(UTC)
     if format_name(fmt) == "json":
@@ -99,7 +103,7 @@ def render(fmt: str, door: str, game: str, title: str, rule: str,
 
 def write_atomically(path: Path, data: bytes) -> None:
     """``path`` holds either the old file or the new one, never a part."""
-    import tempfile
+    import tempfile  # local: when the command runs
 
     folder = path.parent if str(path.parent) else Path(".")
     fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")

@@ -68,7 +68,7 @@ def render_daily(fmt: str, door: str, day: date, games: list[GameDay], runs: lis
 
 def daily_json(door: str, day: date, games: list[GameDay], runs: list[Streak],
                now: datetime) -> dict[str, Any]:
-    from ..ui.menus.daily import standing_json  # the web's /api/daily says the month alike
+    from ..ui.menus.daily import standing_json  # local: the web's /api/daily says the month alike
 
     return {
         "door": door, "date": day.isoformat(), "resets": "00:00 UTC",

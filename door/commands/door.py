@@ -19,12 +19,20 @@ says which.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
+import logging
 import os
+import stat
+import sys
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..logs.private import make_private_dir
+from ..term import Charset
 from .common import CliError, resolve_settings
 
 if TYPE_CHECKING:
@@ -85,7 +93,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 
 
 def cmd_door(args: argparse.Namespace) -> int:
-    from ..bbs.dropfile import DropfileError, read_dropfile
+    from ..bbs.dropfile import DropfileError, read_dropfile  # local: when the command runs
 
     stdio = stdio_problem()  # first: the next file opened would take a closed fd 0 or 1
     settings = resolve_settings(args)
@@ -96,7 +104,6 @@ def cmd_door(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     caller, notes = make_caller(record, args)
     log_to_file(settings, caller.node)
-    import logging
     log = logging.getLogger("door.door")
     log.info("dropfile %s (%s): %s, node %s, %s s left", record.path, record.format,
              caller.alias, caller.node, caller.time_left_s)
@@ -115,8 +122,7 @@ def keep_dropfile(source: Path, target: Path) -> None:
     """Copy the dropfile for the sysop (``--keep-dropfile``): ENiGMA½ deletes its
     ``drop/node<N>/`` folder as soon as the door exits.  A copy that fails is logged and the
     caller plays on."""
-    import logging
-    import shutil
+    import shutil  # local: when the command runs
 
     log = logging.getLogger("door.door")
     if target.is_dir():
@@ -145,7 +151,7 @@ def _check_options(args: argparse.Namespace, error: type[Exception]) -> None:
 
 def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Caller, list[str]]:
     """The session's caller from the dropfile and the command line's overrides."""
-    from ..session import Caller
+    from ..session import Caller  # local: when the command runs
 
     time_left, notes = visit_seconds(record, args)
     node = record.node if args.node is None else args.node
@@ -160,7 +166,7 @@ def make_caller(record: DropfileCaller, args: argparse.Namespace) -> tuple[Calle
 def visit_seconds(record: DropfileCaller, args: argparse.Namespace) -> tuple[int, list[str]]:
     """Seconds for this visit: ``--time-left``'s (clamped to a day), else the dropfile's;
     and a note for the log when it was clamped.  (``reussite bridge`` shares it.)"""
-    from ..bbs.dropfile import MAX_TIME_LEFT_S
+    from ..bbs.dropfile import MAX_TIME_LEFT_S  # local: when the command runs
 
     if args.time_left is None:
         return record.time_left_s, []
@@ -176,7 +182,7 @@ def visit_seconds(record: DropfileCaller, args: argparse.Namespace) -> tuple[int
 def choose_transport(args: argparse.Namespace, record: DropfileCaller,
                      error: type[Exception]) -> tuple[str, int | None]:
     """("stdio" | "socket" | "connect", descriptor or port): what the fds really are decides."""
-    from ..net.socket import is_socket
+    from ..net.socket import is_socket  # local: when the command runs
 
     if args.local:
         return "stdio", None
@@ -190,7 +196,6 @@ def choose_transport(args: argparse.Namespace, record: DropfileCaller,
     if handle is not None:
         if is_socket(handle):
             return "socket", handle
-        import logging
         logging.getLogger("door.door").info(
             "dropfile handle %s is not a socket here: the caller is on stdin/stdout", handle)
     return "stdio", None
@@ -200,8 +205,7 @@ def stdio_charset(environ: Mapping[str, str]) -> Charset:
     """The charset for a caller on stdio: TERM says ANSI-BBS → cp437 (SyncTERM-like ones
     with the glyphs at 0x01–0x1F), dumb → ascii; else LANG/LC_* UTF-8 → utf8; else cp437
     (what BBSes expect a door to send, and convert for their UTF-8 callers)."""
-    from ..term import Charset
-    from ..term.detect import BBS_TERMINALS
+    from ..term.detect import BBS_TERMINALS  # local: when the command runs
 
     term = environ.get("TERM", "").lower()
     if term.startswith(BBS_TERMINALS):
@@ -215,7 +219,6 @@ def stdio_charset(environ: Mapping[str, str]) -> Charset:
 
 
 def pick_charset(args: argparse.Namespace, record: DropfileCaller, transport: str) -> Charset:
-    from ..term import Charset
 
     if args.charset:
         return Charset(args.charset)
@@ -229,12 +232,10 @@ def pick_charset(args: argparse.Namespace, record: DropfileCaller, transport: st
 def log_to_file(settings: Settings, node: int) -> None:
     """Log to data/door.log: on stdio, stderr is the caller's screen (``reussite door``,
     and the sysop's own in ``reussite local``)."""
-    import logging
 
     root = logging.getLogger()
     level = root.level
-    from ..logs.files import open_log
-    from ..logs.private import make_private_dir
+    from ..logs.files import open_log  # local: when the command runs
 
     try:
         make_private_dir(settings.data_dir)
@@ -252,10 +253,9 @@ def log_to_file(settings: Settings, node: int) -> None:
 def _run(settings: Settings, caller: Caller, record: DropfileCaller,
          args: argparse.Namespace, transport: str, target: int | None,
          error: type[Exception]) -> int:
-    import asyncio
 
-    from .bbs_watch import BBSWatch
-    from .hangup import HangupSignals
+    from .bbs_watch import BBSWatch  # local: when the command runs
+    from .hangup import HangupSignals  # local: when the command runs
 
     signals = HangupSignals()  # from here on a hang-up is the visit's to handle
     signals.install()
@@ -270,9 +270,9 @@ def _run(settings: Settings, caller: Caller, record: DropfileCaller,
                                             announce=announce, charset=charset, record=record)
         except (OSError, ValueError) as exc:  # a descriptor asyncio cannot wait on
             raise error(f"cannot talk to the caller on {transport}: {exc}") from None
-        from ..session import Services, Session
+        from ..session import Services, Session  # local: when the command runs
         session = Session(terminal, Services(settings), caller)  # the store comes later
-        from ..ui.shared.theme import MESSAGE
+        from ..ui.shared.theme import MESSAGE  # local: when the command runs
         minutes = (caller.time_left_s or session.time_left) // 60
         session.notify(f"Welcome, {caller.alias}! You have {minutes} minute"
                        f"{'' if minutes == 1 else 's'} for this visit.", MESSAGE)
@@ -287,7 +287,11 @@ def caller_socket(transport: str, target: int | None,
                   error: type[Exception]) -> socket.socket | None:
     """The caller's socket for a "connect" or "socket" transport (None for stdio); a
     socket that cannot be had is ``error`` with one line."""
-    from ..net.socket import NotASocket, connect_back, inherit_socket
+    from ..net.socket import (  # local: when the command runs
+        NotASocket,
+        connect_back,
+        inherit_socket,
+    )
 
     if transport == "connect":
         try:
@@ -315,12 +319,9 @@ def run_with_caller(transport: str, main: Callable[[], Coroutine[Any, Any, int]]
     """``main()`` in a new event loop, stdin in raw mode for a stdio caller, and stdin's and
     stdout's blocking flags (shared with the BBS) put back after; from then on the process
     is deaf to hang-up signals (the call has been handled)."""
-    import asyncio
-    import contextlib
-    import sys
 
-    from ..net.stdio import blocking_restored, raw_mode
-    from .hangup import ignore_hangups
+    from ..net.stdio import blocking_restored, raw_mode  # local: when the command runs
+    from .hangup import ignore_hangups  # local: when the command runs
 
     stdin = sys.stdin.fileno() if transport == "stdio" else -1
     with blocking_restored(0, 1), (raw_mode(stdin) if stdin >= 0
@@ -336,16 +337,16 @@ async def open_caller_terminal(transport: str, sock: socket.socket | None, *, te
                                record: DropfileCaller) -> Terminal:
     """The caller's terminal on the BBS's socket (``sock``) or stdio, sized from the pty,
     else from the dropfile's rows (``reussite bridge`` shares it)."""
-    from ..net.terminal import sane_size, window_size
+    from ..net.terminal import sane_size, window_size  # local: when the command runs
 
     measured = False
     terminal: Terminal
     if sock is not None:
-        from ..net.socket import open_socket_terminal
+        from ..net.socket import open_socket_terminal  # local: when the command runs
         terminal = await open_socket_terminal(sock, telnet=telnet, announce=announce,
                                               charset=charset, rows=record.screen_rows)
     else:
-        from ..net.stdio import open_stdio
+        from ..net.stdio import open_stdio  # local: when the command runs
         terminal = stdio = await open_stdio()
         stdio.charset = charset
         if _tty_rows() is None:
@@ -367,7 +368,6 @@ def stdio_problem() -> str | None:
     A caller is on a terminal, a pipe or a socket.  A closed descriptor, a plain file, or a
     device that is no terminal (/dev/null: asyncio cannot even wait on it) is a launch
     mistake: the door says so at once instead of waiting for a caller who is not there."""
-    import stat
 
     for fd, name in ((0, "standard input"), (1, "standard output")):
         try:
@@ -404,19 +404,19 @@ async def attach_store(session: Session, settings: Settings) -> Store | None:
     call of the same BBS user offers to take over (:mod:`door.serve.takeover`), and this call
     itself hangs up when a later one takes over from it.
     """
-    import asyncio
-    import logging
 
     await asyncio.sleep(0)  # let the visit (scheduled after us) send its first screen first
     try:
-        from ..serve.takeover import calls_elsewhere, one_call_per_player, watch_hang_up_orders
-        from ..store.visit import identify, node_seen, open_store
+        from ..serve.takeover import (  # local: when the command runs
+            calls_elsewhere,
+            one_call_per_player,
+            watch_hang_up_orders,
+        )
+        from ..store.visit import identify, node_seen, open_store  # local: when the command runs
     except ImportError as exc:
         logging.getLogger("door.door").warning("no database (%s): playing without scores",
                                                exc)
         return None
-    from dataclasses import replace
-
     store = await open_store(settings)
     session.services = replace(session.services, store=store)  # and a keeper for it
     session.player = await identify(store, session.caller)
@@ -440,11 +440,8 @@ async def attach_store(session: Session, settings: Settings) -> Store | None:
 async def detach_store(session: Session, opening: asyncio.Future[Store | None]) -> None:
     """Stop the solver workers; wait (briefly) for the store to be open, write what the
     keeper holds, leave who's online, close it."""
-    import asyncio
-    import contextlib
-    import logging
 
-    from ..solvers.pool import close_solver_pool
+    from ..solvers.pool import close_solver_pool  # local: when the command runs
 
     await close_solver_pool()
 
@@ -455,7 +452,7 @@ async def detach_store(session: Session, opening: asyncio.Future[Store | None]) 
         return
     if store is None:
         return
-    from ..store.visit import node_gone
+    from ..store.visit import node_gone  # local: when the command runs
     for chore in session.chores:
         chore.cancel()
     if session.keeper is not None:
@@ -486,12 +483,9 @@ async def door_visit(session: Session, finish: Callable[[], Awaitable[None]] | N
     ``signals``: the process's handlers, installed before the loop (``reussite door``);
     without them the visit installs its own and puts the old ones back at the end.
     """
-    import asyncio
-    import contextlib
-    import logging
 
-    from ..ui.visits.visit import run_visit
-    from .hangup import HangupSignals
+    from ..ui.visits.visit import run_visit  # local: when the command runs
+    from .hangup import HangupSignals  # local: when the command runs
 
     own_signals = signals is None
     if signals is None:
@@ -556,7 +550,12 @@ def how_it_ended(session: Session, code: int, signalled: list[str],
                  bbs: BBSWatch | None) -> tuple[int, str]:
     """The exit code and a few words for the log's last line: a sysop reading it tells a
     caller who quit from one who hung up, an idle caller, or a BBS that went away."""
-    from ..session import CarrierLost, IdleTimeout, TimeUp, WindowTooSmall
+    from ..session import (  # local: when the command runs
+        CarrierLost,
+        IdleTimeout,
+        TimeUp,
+        WindowTooSmall,
+    )
 
     ended = session.ended_by
     if signalled:

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 
 
 def cmd_dropfile(args: argparse.Namespace) -> int:
-    from ..bbs.dropfile import DropfileError, read_dropfile
+    from ..bbs.dropfile import DropfileError, read_dropfile  # local: when the command runs
 
     try:
         caller = read_dropfile(args.path)

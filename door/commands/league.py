@@ -76,8 +76,8 @@ def _run(args: argparse.Namespace, func: Chore) -> int:
     settings = resolve_settings(args)
     args.settings = settings
 
-    from ..league.keys import BadKey, BoardKey
-    from ..store import Store, StoreError
+    from ..league.keys import BadKey, BoardKey  # local: when the command runs
+    from ..store import Store, StoreError  # local: when the command runs
 
     try:
         key = BoardKey.load_or_create(settings.data_dir)
@@ -126,9 +126,9 @@ async def _show(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
 
 
 async def _add(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
-    from ..league.keys import BadKey, parse_public_key
-    from ..league.results import Refused, check_board_name
-    from ..league.sync import base_url
+    from ..league.keys import BadKey, parse_public_key  # local: when the command runs
+    from ..league.results import Refused, check_board_name  # local: when the command runs
+    from ..league.sync import base_url  # local: when the command runs
 
     try:
         name = check_board_name(args.name.strip())
@@ -144,8 +144,8 @@ async def _add(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
 
 
 async def _join(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
-    from ..league.results import Refused
-    from ..league.sync import SyncError, join_hub
+    from ..league.results import Refused  # local: when the command runs
+    from ..league.sync import SyncError, join_hub  # local: when the command runs
 
     settings = _settings(args)
     try:
@@ -170,7 +170,7 @@ async def _drop(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
 
 
 async def _sync(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
-    from ..league.sync import sync_once
+    from ..league.sync import sync_once  # local: when the command runs
 
     boards = [b for b in await sync_once(_settings(args), store, key)
               if b.role in ("peer", "hub") and b.url]
@@ -186,8 +186,8 @@ async def _sync(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
 
 
 async def _export(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
-    from ..league.outbox import sign_new
-    from ..league.packets import export_packet
+    from ..league.outbox import sign_new  # local: when the command runs
+    from ..league.packets import export_packet  # local: when the command runs
 
     settings = _settings(args)
     days = settings.league.accept_days if args.days is None else max(0, args.days)
@@ -203,9 +203,9 @@ async def _export(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
 
 
 async def _import(store: Store, key: BoardKey, args: argparse.Namespace) -> int:
-    from ..league.intake import Intake
-    from ..league.packets import import_packet
-    from ..league.results import Refused
+    from ..league.intake import Intake  # local: when the command runs
+    from ..league.packets import import_packet  # local: when the command runs
+    from ..league.results import Refused  # local: when the command runs
 
     settings = _settings(args)
     intake = Intake(store, settings.league.accept_days)

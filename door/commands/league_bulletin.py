@@ -43,7 +43,7 @@ def _lines(door: str, day: LeagueDay, now: datetime) -> list[tuple[str, str]]:
 
 
 def render_league(fmt: str, door: str, day: LeagueDay, now: datetime | None = None) -> bytes:
-    from ..league.ladder import league_json
+    from ..league.ladder import league_json  # local: when the command runs
 
     now = now or datetime.now(UTC)
     if format_name(fmt) == "json":

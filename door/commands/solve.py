@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import registry as gamelist
+from ..catalog.registry import solve
+from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, summarize
 from .common import EXIT_OK, CliError
 
 if TYPE_CHECKING:  # the solvers load with the command, not with every launch of the door
@@ -98,7 +100,6 @@ def parse_range(text: str) -> range:
 
 
 def _solve_one(job: tuple[str, int, dict[str, Any], float | None, int | None]) -> dict[str, Any]:
-    from ..catalog.registry import solve
 
     game, number, options, seconds, nodes = job
     return solve(game, number, options, seconds=seconds, node_limit=nodes).to_json()
@@ -106,7 +107,6 @@ def _solve_one(job: tuple[str, int, dict[str, Any], float | None, int | None]) -
 
 def _done(path: Path | None, game: str, options: dict[str, Any]) -> dict[int, Verdict]:
     """Verdicts already in ``--out`` for this game and these options."""
-    from ..games.solvers import Verdict
 
     found: dict[int, Verdict] = {}
     if path is None or not path.exists():
@@ -126,15 +126,13 @@ def _run_range(jobs: list[tuple[str, int, dict[str, Any], float | None, int | No
     if workers <= 1 or len(jobs) <= 1:
         yield from map(_solve_one, jobs)
         return
-    from multiprocessing import get_context
+    from multiprocessing import get_context  # local: when the command runs
 
     with get_context("spawn").Pool(workers) as pool:
         yield from pool.imap(_solve_one, jobs)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..catalog.registry import solve
-    from ..games.solvers import UNKNOWN, SampleEstimate, Verdict, summarize
 
     options = parse_options(args.options)
     budget = args.budget if args.budget is not None else default_budgets()[args.game]
@@ -208,7 +206,6 @@ def _again(path: Path, out: Path | None, every: int, game: str, options: dict[st
            numbers: range) -> tuple[dict[int, Verdict], list[int]]:
     """An earlier run's verdicts for the range, and the deals to solve again: those it
     left unknown, every ``every``-th of them in deal order."""
-    from ..games.solvers import UNKNOWN
 
     if every < 1:
         raise CliError(f"--every wants a number from 1 up, got {every}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..catalog import registry as gamelist
+from ..logs.private import is_shared
 from .bulletin import FORMATS, OLD_NAMES, format_name
 from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
 
@@ -104,7 +106,7 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
     settings = resolve_settings(args)
     args.settings = settings
 
-    from ..store import Store, StoreError
+    from ..store import Store, StoreError  # local: when the command runs
 
     _warn_if_shared(settings)
 
@@ -126,8 +128,7 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
 def _warn_if_shared(settings: Settings) -> None:
     """A database (it holds password hashes) that other users can read: say so and how to
     fix it; the chore goes on.  New databases are made 0600 (door/logs/private.py)."""
-    from ..logs.private import is_shared
-    from ..store.engine import sqlite_path
+    from ..store.engine import sqlite_path  # local: when the command runs
 
     path = sqlite_path(settings.database_url)
     if path is not None and is_shared(Path(path)):
@@ -164,9 +165,8 @@ async def _players(store: Store, args: argparse.Namespace, backups: Path) -> int
 
 
 async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
-    from datetime import UTC, datetime
 
-    from ..ui.menus.whosonline import idle_text
+    from ..ui.menus.whosonline import idle_text  # local: when the command runs
 
     nodes = await store.online.nodes()
     if not nodes:
@@ -183,9 +183,8 @@ async def _who(store: Store, args: argparse.Namespace, backups: Path) -> int:
 
 
 async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
-    from datetime import datetime
 
-    from ..bbs.boards import SOURCE_PREFIX, board_source
+    from ..bbs.boards import SOURCE_PREFIX, board_source  # local: when the command runs
 
     settings = args.settings
     midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
@@ -215,9 +214,9 @@ async def _boards(store: Store, args: argparse.Namespace, backups: Path) -> int:
 
 
 async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> int:
-    from ..bbs.boards import board_source
-    from ..ui.menus.halloffame import list_title, rule
-    from .bulletin import render
+    from ..bbs.boards import board_source  # local: when the command runs
+    from ..ui.menus.halloffame import list_title, rule  # local: when the command runs
+    from .bulletin import render  # local: when the command runs
 
     if not 1 <= args.limit <= 100:
         raise CliError("--limit: expected 1 to 100 places")
@@ -242,7 +241,7 @@ async def _bulletin(store: Store, args: argparse.Namespace, backups: Path) -> in
 
 def _put_bulletin(args: argparse.Namespace, data: bytes, what: str, detail: str = "") -> int:
     """The bulletin on standard output, or written whole to --output (said on stderr)."""
-    from .bulletin import write_atomically
+    from .bulletin import write_atomically  # local: when the command runs
 
     if args.output is None:
         sys.stdout.buffer.write(data)
@@ -265,8 +264,8 @@ def _iso_date(text: str) -> date:
 
 
 async def _daily_bulletin(store: Store, args: argparse.Namespace) -> int:
-    from ..ui.menus.daily import gather
-    from .daily_bulletin import render_daily
+    from ..ui.menus.daily import gather  # local: when the command runs
+    from .daily_bulletin import render_daily  # local: when the command runs
 
     day = args.date or datetime.now(UTC).date()
     games, runs = await gather(store, day, args.limit)
@@ -275,8 +274,8 @@ async def _daily_bulletin(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _league_bulletin(store: Store, args: argparse.Namespace) -> int:
-    from ..league.ladder import league_day
-    from .league_bulletin import render_league
+    from ..league.ladder import league_day  # local: when the command runs
+    from .league_bulletin import render_league  # local: when the command runs
 
     day = args.date or datetime.now(UTC).date()
     found = await league_day(store, day, args.settings.league_name, args.limit)
@@ -361,7 +360,6 @@ async def _export(store: Store, args: argparse.Namespace, backups: Path) -> int:
 
 
 def _json(value: object) -> str:
-    import json
 
     return json.dumps(value, sort_keys=True)
 
@@ -369,7 +367,7 @@ def _json(value: object) -> str:
 async def _migrate(store: Store, args: argparse.Namespace, backups: Path) -> int:
     before = await store.core.revision()
     await store.core.migrate()
-    from ..store.migrate import head
+    from ..store.migrate import head  # local: when the command runs
 
     target = head()
     if before == target:

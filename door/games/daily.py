@@ -72,7 +72,7 @@ def seed(day: date, game: str) -> str:
 def seed_value(day: date, game: str, k: int = 0) -> int:
     """``h(k)``: the first 8 bytes of SHA-256 of the seed (``seed#k`` past the first draw),
     big-endian."""
-    import hashlib  # late: start-up reads the records; a deal is drawn later
+    import hashlib  # local: start-up reads the records; a deal is drawn later
 
     text = seed(day, game) if k == 0 else f"{seed(day, game)}#{k}"
     return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")

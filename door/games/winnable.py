@@ -19,7 +19,7 @@ FOLDER = "winnable"
 
 @cache
 def _load(name: str) -> tuple[int, ...]:
-    from importlib import resources  # late: the records name lists; reading one is rarer
+    from importlib import resources  # local: the records name lists; reading one is rarer
 
     path = resources.files(__package__).joinpath(FOLDER, f"{name}.txt")
     if not path.is_file():
@@ -40,7 +40,7 @@ def winnable_numbers(stem: str) -> tuple[int, ...]:
 
 def pick_listed(stem: str) -> int | None:
     """A random number from the shipped list, or None when there is no list."""
-    import secrets  # late, like resources above: start-up loads the records, not this
+    import secrets  # local: like resources above: start-up loads the records, not this
 
     numbers = winnable_numbers(stem)
     return secrets.choice(numbers) if numbers else None

@@ -36,10 +36,13 @@ from ..net.rlogin import HandshakeError, RLoginTerminal, start_rlogin
 from ..net.telnet import notice, start_telnet
 from ..net.terminal import Terminal
 from ..session import Caller, Services, Session, SessionEnded
+from ..solvers.pool import close_solver_pool
 from ..store import Store, StoredGame, StoreError
 from ..store.accounts import GUEST_ID
 from ..store.visit import identify, node_gone, node_seen, open_store
 from ..term.caches import forget_caches
+from ..ui.menus.settings import parse_charset_code
+from ..ui.visits.login import login
 from ..ui.visits.visit import run_visit
 from ..watching.hub import HUB
 from ..watching.link import WatchLink
@@ -344,7 +347,6 @@ class Door:
                      board: BoardLogin | None = None) -> None:
         account = getattr(terminal, "account", None)  # SSH's, or a resumed web call's
         if terminal.kind == "ssh":  # SSH: UTF-8 unless the terminal type says CP437
-            from ..ui.menus.settings import parse_charset_code
 
             kept = parse_charset_code(account.player.charset) if account else None
             saved = kept.name + ("+glyphs" if kept.c0_glyphs else "") if kept else None
@@ -399,7 +401,6 @@ class Door:
                 session.notify(f"No game {board.xtrn!r} here: pick one from the menu.")
 
     async def _login(self, session: Session, terminal: Terminal) -> bool:
-        from ..ui.visits.login import login
 
         if self.accounts is None:  # no database: everyone plays as a guest, unscored
             session.caller.alias = "Guest"
@@ -498,7 +499,6 @@ class Door:
         self.pool.report.flush()  # what the pool refused and dropped since its last line
         if self.keeper is not None:
             await self.keeper.close()
-        from ..solvers.pool import close_solver_pool
 
         await close_solver_pool()
 
@@ -560,7 +560,7 @@ async def serve(settings: Settings, bind: str, port: int,
     [web] port and enabled (likewise).  ``worker``: this process is one worker of
     ``serve --workers`` (door/serve/workers.py), which listens on the ports the first worker got
     and reports to the supervisor."""
-    from ..net.ssh import start_ssh
+    from ..net.ssh import start_ssh  # local: asyncssh loads only when SSH is on
 
     plan = Plan.of(settings, bind, port, ssh_port, rlogin_port, web_port)
     if worker is not None and worker.ports is not None:  # the ports worker 1 got
@@ -670,8 +670,11 @@ async def start_league(settings: Settings, store: Store, stop: asyncio.Event,
     several.  Its routes are on the web listener of every worker (door/league/http.py)."""
     if not settings.league.enabled or (worker is not None and worker.index != 1):
         return None
-    from ..league.keys import BadKey, BoardKey
-    from ..league.sync import LeagueNode
+    from ..league.keys import (  # local: the league's modules load only when it is on
+        BadKey,
+        BoardKey,
+    )
+    from ..league.sync import LeagueNode  # local: the league's modules load only when it is on
 
     try:
         node = LeagueNode(settings, store, BoardKey.load_or_create(settings.data_dir))

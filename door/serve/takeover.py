@@ -21,6 +21,8 @@ from ..session import Session
 from ..store import OnlineNode, Store
 from ..store.accounts import GUEST_ID
 from ..store.errors import StoreError
+from ..ui.shared.widgets import message
+from ..ui.visits.takeover import ask_to_take_over, say_declined
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +49,6 @@ class OtherCall:
 async def one_call_per_player(session: Session, others: list[OtherCall]) -> bool:
     """Let the caller in when no other call of theirs is live, or after they chose to hang
     the others up; False when they chose to leave instead (told so)."""
-    from ..ui.shared.widgets import message
-    from ..ui.visits.takeover import ask_to_take_over, say_declined
 
     if not others:
         return True

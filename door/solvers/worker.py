@@ -24,6 +24,8 @@ import signal
 import sys
 from typing import Any
 
+from ..catalog.registry import game, hint, solve
+
 NICE = 10
 """Added to the worker's niceness."""
 PR_SET_PDEATHSIG = 1
@@ -42,7 +44,6 @@ def die_with_parent() -> None:
 
 
 def main() -> None:
-    from ..catalog.registry import hint, solve
 
     die_with_parent()
     with contextlib.suppress(OSError, AttributeError):  # not allowed, or not here
@@ -71,7 +72,6 @@ def main() -> None:
 
 def player_move(job: dict[str, Any]) -> dict[str, Any]:
     """The search player's move for the game state in the job (a game with a player)."""
-    from ..catalog.registry import game
 
     if not isinstance(job.get("position"), dict):
         raise ValueError("a move job wants a game and its position")

@@ -33,7 +33,7 @@ def char_width(ch: str) -> int:
     """Cells ``ch`` takes: 0, 1 or 2 (controls count 0: they are never drawn)."""
     if " " <= ch <= "~" or ch in ONE_CELL:
         return 1
-    from wcwidth import wcwidth  # the first character of another kind: a caller's text
+    from wcwidth import wcwidth  # local: the first character of another kind: a caller's text
 
     return max(0, wcwidth(ch))
 

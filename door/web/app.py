@@ -183,8 +183,10 @@ def make_app(settings: Settings, run_session: SessionRunner, pool: LoginPool | N
     ]
     app.add_routes(routes)
     if settings.league.enabled:
-        from ..league.http import add_league_routes
-        from ..league.keys import BoardKey
+        from ..league.http import (
+            add_league_routes,  # local: the league's modules load only when it is on
+        )
+        from ..league.keys import BoardKey  # local: the league's modules load only when it is on
 
         add_league_routes(app, settings, store, BoardKey.load_or_create(settings.data_dir))
         app.add_routes([web.get("/league", league), web.get("/api/league", league)])

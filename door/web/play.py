@@ -23,6 +23,7 @@ from collections.abc import Callable
 from functools import cache
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 
@@ -33,6 +34,9 @@ from ..net.websocket import WebSocketTerminal, serve_websocket
 from ..session import Caller, Services, Session, SessionEnded
 from ..store import StoreError
 from ..store.accounts import SOURCE, Account
+from ..store.live import LiveListing
+from ..ui.game.replay import Replay
+from ..ui.menus.watch import GamesNow, watch_elsewhere, watch_game, watch_menu
 from .assets import IMMUTABLE, REVALIDATE, Assets
 from .context import DOOR_KEY, STATIC, peer_of
 from .keys import keymap
@@ -262,7 +266,6 @@ async def replay_socket(request: web.Request) -> web.StreamResponse:
         record, who, score = await _replayed(door, _game_id(request))
     except (NotFound, StoreError) as exc:
         return web.Response(status=404, text=f"{exc}\n")
-    from ..ui.game.replay import Replay
 
     class WebReplay(Replay):
         def ask_solver(self) -> None:
@@ -280,7 +283,6 @@ async def watch_page(request: web.Request) -> web.Response:
 
 
 def _quoted(text: str) -> str:
-    from urllib.parse import quote
 
     return quote(text, safe="")
 
@@ -293,8 +295,6 @@ async def watch_socket(request: web.Request) -> web.StreamResponse:
 async def watch_player(session: Session, player: str) -> None:
     """``player``'s game live, if they are playing one they let be watched; then (or
     else) the door's list of the games being played now."""
-    from ..store.live import LiveListing
-    from ..ui.menus.watch import GamesNow, watch_elsewhere, watch_game, watch_menu
 
     if player:
         games = await GamesNow(session.services).games(fresh=True)

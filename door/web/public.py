@@ -219,7 +219,10 @@ class PublicData:
     async def league(self) -> dict[str, Any]:
         """Today's league (docs/league.md): each game's ladder across every board, board
         against board, the league's streaks (``door.league.ladder.league_json``)."""
-        from ..league.ladder import league_day, league_json
+        from ..league.ladder import (  # local: the league's modules load only when it is on
+            league_day,
+            league_json,
+        )
 
         store = self._need_store()
         day = daily_status.today()

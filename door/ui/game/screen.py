@@ -42,6 +42,7 @@ from ...store.errors import StoreError, StoreUnavailable
 from ...store.failures import SHORT_REASONS
 from ...store.keeper import KeptGame
 from ...store.records import DailyEntry
+from ...store.visit import node_doing
 from ...term import Key
 from ...term.digits import is_digit, parse_number
 from ...watching.hub import WatchedGame, watching_on
@@ -1061,7 +1062,6 @@ async def play_game(session: Session, screen_cls: type[GameScreen],
     """A round of one title from the main menu: resume or deal, play, record, again?
     ``opening``: play that game first (the daily board's challenge) instead; ``back_to``:
     where M goes at the end of a game (and the caller's activity then)."""
-    from ...store.visit import node_doing
 
     store, player = session.store, session.player
     node_doing(store, session.caller, player, f"Playing {screen_cls.title}")

@@ -23,6 +23,7 @@ from ..shared.key_overlay import entries_from_line, is_help, show_menu_keys
 from ..shared.number_input import choice_number, read_digits
 from ..shared.widgets import header, message, status_line
 from .daily import DailyBoard
+from .history import your_games
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,6 @@ class HallOfFame:
             elif key.is_char and key.char.lower() == "d":
                 await DailyBoard(self.session).run()
             elif key.is_char and key.char.lower() == "y" and self.session.player is not None:
-                from .history import your_games
 
                 await your_games(self.session)
             elif key.name != "resize":

@@ -124,7 +124,7 @@ async def main_menu(session: Session, actions: dict[str, Action]) -> None:
 async def straight_to(session: Session, action: Action) -> None:
     """One screen and no menu (an RLogin caller sent to one game): when the caller leaves
     it, the visit is over (raises :class:`QuitDoor`)."""
-    from .settings import apply_saved_choice  # late: the store (see main_menu)
+    from .settings import apply_saved_choice  # local: the store (see main_menu)
 
     apply_saved_choice(session)
     await action(session)
@@ -137,6 +137,6 @@ async def daily_news(session: Session) -> str:
     entry = next((e for e in session.settings.enabled_menu if e.action == "daily"), None)
     if entry is None:
         return ""
-    from ..game.daily_status import players_today  # late: the store (see main_menu)
+    from ..game.daily_status import players_today  # local: the store (see main_menu)
 
     return await players_today(session, entry.key)

@@ -41,7 +41,10 @@ async def run_visit(session: Session) -> None:
         # The game screens (and the store some import) load while the title is up: a BBS
         # caller sees the first screen sooner.  (A late import for start-up time, not to
         # hide a cycle: the actions module does not import this one.)
-        from .actions import actions, game_alone
+        from .actions import (  # local: the menus and game screens load after the title
+            actions,
+            game_alone,
+        )
         if session.preparing is not None:
             with contextlib.suppress(Exception):
                 await session.preparing
@@ -50,7 +53,9 @@ async def run_visit(session: Session) -> None:
         if session.start_action is not None:
             await straight_to(session, game_alone(session.start_action))
         if session.first_action is not None:  # a web call back after a dropped line
-            from ..menus.settings import apply_saved_choice
+            from ..menus.settings import (
+                apply_saved_choice,  # local: the menus and game screens load after the title
+            )
 
             apply_saved_choice(session)
             await actions()[session.first_action](session)

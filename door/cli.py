@@ -13,12 +13,11 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
 
 from . import __version__
 from .catalog import registry as gamelist
-from .commands import bridge, dropfile, league, replay, solve, sysop
-from .commands import door as door_command
 from .commands.common import (
     EXIT_CONFIG,
     EXIT_ERROR,
@@ -32,17 +31,21 @@ from .logs.policy import apply_log_policy
 from .logs.private import make_private_dir
 from .term import Charset
 
-COMMANDS = (replay, sysop, dropfile, door_command, bridge, solve, league)
-"""Modules adding subcommands: each has ``register(subparsers, common_options_parser)``
-that adds its parser with ``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)``
-returns the exit code and may raise ConfigError/CliError for a one-line message, exit 2.
-Each keeps its heavy imports inside its functions: all of them load on every launch."""
-COMMAND_MODULES = tuple(module.__name__ for module in COMMANDS)
+COMMANDS = ("replay", "sysop", "dropfile", "door", "bridge", "solve", "league")
+"""Subcommands with a module of their own, ``door.commands.<name>``: each has
+``register(subparsers, common_options_parser)`` that adds the subcommand of its name with
+``parents=[common]`` and ``set_defaults(func=…)``; ``func(args)`` returns the exit code and
+may raise ConfigError/CliError for a one-line message, exit 2.  A launch that names one of
+them loads that module alone (``reussite door`` draws its caller's title sooner); the
+help, and a launch naming another command, load them all."""
+COMMAND_MODULES = tuple(f"door.commands.{name}" for name in COMMANDS)
 
 log = logging.getLogger("door")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``only``: of the :data:`COMMANDS` load and add that one
+    alone (the others are not added: for a launch that names it)."""
     common = _common_options(argparse.SUPPRESS)
     parser = argparse.ArgumentParser(
         prog="reussite", parents=[_common_options(None)],
@@ -91,9 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--force", action="store_true",
                       help="overwrite an existing sysop.ini and screens")
     init.set_defaults(func=cmd_init)
-    for module in COMMANDS:
-        module.register(sub, common)
+    for module in COMMAND_MODULES:
+        if only is None or module == f"door.commands.{only}":
+            import_module(module).register(sub, common)
     return parser
+
+
+def command_named(argv: Sequence[str]) -> str | None:
+    """The one of :data:`COMMANDS` that ``argv`` runs, when it asks for no help before it
+    (else None: the whole parser is built)."""
+    values = {"--home", "--log-level"}
+    words = iter(argv)
+    for word in words:
+        if word in values:
+            next(words, None)
+        elif word.startswith("-"):
+            if word in ("-h", "--help") or not word.startswith(tuple(v + "=" for v in values)):
+                return None
+        else:
+            return word if word in COMMANDS else None
+    return None
 
 
 def _common_options(default: object) -> argparse.ArgumentParser:
@@ -146,6 +166,7 @@ def _workers_option(value: str) -> int:
 
 def cmd_local(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
+    from .commands.door import log_to_file  # local: when the command runs
     from .net.stdio import open_stdio, raw_mode  # local: when the command runs
     from .session import Caller, Services, Session  # local: when the command runs
     from .ui.visits.visit import run_visit  # local: when the command runs
@@ -163,7 +184,7 @@ def cmd_local(args: argparse.Namespace) -> int:
         await close_solver_pool()
         await terminal.close()
 
-    door_command.log_to_file(settings, 0)
+    log_to_file(settings, 0)
     with raw_mode(sys.stdin.fileno()):
         asyncio.run(play())
     return EXIT_OK
@@ -208,7 +229,7 @@ def _init_target(folder: Path | None, home: Path | None) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(command_named(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     root = logging.getLogger()
     if not root.handlers:  # (a test calling main() has its own)

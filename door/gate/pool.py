@@ -253,7 +253,7 @@ class Penalties:
             return 0.0
         value, when = found
         now = self.clock() if now is None else now
-        return value * 0.5 ** ((now - when) / self.half_life)
+        return float(value * 0.5 ** ((now - when) / self.half_life))
 
     def score(self, prefix: str) -> Score:
         found = self._values.get(prefix)

@@ -95,7 +95,8 @@ class _Worker:
         line = await self.process.stdout.readline()
         if not line:
             raise ConnectionError("the solver worker stopped")
-        return json.loads(line)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
     def signal(self, signum: int) -> None:
         with contextlib.suppress(ProcessLookupError):

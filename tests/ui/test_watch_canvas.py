@@ -13,7 +13,7 @@ import pytest
 from door.catalog import registry as gamelist
 from door.catalog.record import GameInfo
 from door.config import Settings
-from door.ui.game.replay import screen_class
+from door.ui.game.screen import screen_class
 from door.ui.menus.watch import Viewport, draw_view
 from door.watching.hub import WatchHub
 

@@ -1,4 +1,4 @@
-"""A watcher's viewport is a real :class:`~door.ui.canvas.Canvas`, not a session in
+"""A watcher's viewport is a real :class:`~door.ui.shared.canvas.Canvas`, not a session in
 disguise: every game's screen draws on one (the board, the key line, the watcher's status
 line), and a screen drawn there refuses, by name, whatever only a player's session can do.
 

@@ -20,8 +20,8 @@ from ...session import Session
 from ...store import StoreError
 from ...term.digits import is_digit, parse_number
 from ...term.screen import DOUBLE
-from ..canvas import Canvas
 from ..shared import theme
+from ..shared.canvas import Canvas
 from ..shared.instructions import show_instructions
 from ..shared.key_overlay import show_menu_keys
 from ..shared.keymap import HELP, REDO, UNDO

@@ -52,9 +52,9 @@ from ...session import Session
 from ...term import Key
 from ...term.digits import is_digit
 from ...term.screen import Attr
-from ..canvas import Canvas
 from ..game.screen import GameScreen, play_game
 from ..shared import theme
+from ..shared.canvas import Canvas
 from ..shared.key_overlay import is_help, show_menu_keys
 from ..shared.key_waiter import KeyWaiter
 from ..shared.keymap import RESIGN, UNDO, Action

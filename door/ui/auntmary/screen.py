@@ -45,9 +45,9 @@ from ...games.cards import SUITS, Card
 from ...session import Session
 from ...term import Key
 from ...term.screen import BLACK, GREEN, YELLOW, Attr
-from ..canvas import Canvas
 from ..game.screen import GameScreen, play_game
 from ..shared import theme
+from ..shared.canvas import Canvas
 from ..shared.cards import FACE_DOWN, FACE_DOWN_TEXT, card_attr, card_label, shown_cards
 from ..shared.keymap import HINT, REDO, RESIGN, UNDO
 from ..shared.widgets import plural

@@ -46,8 +46,8 @@ from ...store.visit import node_doing
 from ...term import Key
 from ...term.digits import is_digit, parse_number
 from ...watching.hub import WatchedGame, watching_on
-from ..canvas import Canvas
 from ..shared import theme
+from ..shared.canvas import Canvas
 from ..shared.instructions import show_instructions
 from ..shared.key_overlay import show_key_map, show_menu_keys
 from ..shared.key_waiter import KeyWaiter

@@ -33,9 +33,9 @@ from ...games.cards import Card
 from ...games.mariant import SUIT_NAMES, Mariant, auto_ending_plan, compatible
 from ...session import Session
 from ...term import Key
-from ..canvas import Canvas
 from ..game.screen import GameScreen, play_game
 from ..shared import theme
+from ..shared.canvas import Canvas
 from ..shared.cards import card_label, shown_cards
 from ..shared.widgets import box_text, confirm, plural
 from .board import (

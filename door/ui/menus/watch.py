@@ -89,7 +89,7 @@ class Broadcast:
 
 
 class Viewport:
-    """A :class:`~door.ui.canvas.Canvas` nobody types on: what a game screen's drawing
+    """A :class:`~door.ui.shared.canvas.Canvas` nobody types on: what a game screen's drawing
     reads from a session (the screen itself, the door's settings, a caller name for the
     status line, the renderer's colour choice: a few screens grey keys differently in
     monochrome), for the watchers of one size, colour and place."""

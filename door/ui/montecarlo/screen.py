@@ -58,9 +58,9 @@ from ...session import Session
 from ...term import Key
 from ...term.charset import ASCII_FALLBACK, Charset
 from ...term.screen import BLACK, YELLOW, Attr
-from ..canvas import Canvas
 from ..game.screen import GameScreen, play_game
 from ..shared import theme
+from ..shared.canvas import Canvas
 from ..shared.cards import BLACK_CARD, card_label
 from ..shared.keymap import HELP, HINT, QUIT, UNDO
 from ..shared.widgets import confirm, plural

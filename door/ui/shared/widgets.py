@@ -7,8 +7,8 @@ from collections.abc import Callable
 from ...session import Session
 from ...term import Attr
 from ...term.width import clip, pad, text_width, wrap
-from ..canvas import Canvas
 from . import theme
+from .canvas import Canvas
 
 
 def plural(n: int, word: str) -> str:

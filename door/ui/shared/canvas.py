@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..config import Settings
-from ..session import Caller
-from ..term import Renderer, Screen
+from ...config import Settings
+from ...session import Caller
+from ...term import Renderer, Screen
 
 
 class Canvas(Protocol):

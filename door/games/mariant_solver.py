@@ -34,7 +34,6 @@ it earlier on a busy machine.
 from __future__ import annotations
 
 import gc
-import hashlib
 import heapq
 import random
 import time
@@ -207,12 +206,7 @@ class _Search:
     def finished(self, state: State) -> bool:
         """Stock empty and every column empty or one K..A group of 13 (Auto Ending sorts
         those into suits; complete suits were removed already)."""
-        if state[1] < len(self.stock):
-            return False
-        for col in state[0]:
-            if col and (len(col) != SUIT_LENGTH or group_length(col) != SUIT_LENGTH):
-                return False
-        return True
+        return state[1] >= len(self.stock) and all(_done(col) for col in state[0])
 
     # -- evaluation --------------------------------------------------------------------------
     def score(self, state: State) -> float:
@@ -242,8 +236,7 @@ class _Search:
         return self.score(state)
 
     def _new(self, state: State) -> bool:
-        key = int.from_bytes(hashlib.blake2b(b"\xff".join(state[0]) + bytes((state[1],)),
-                                             digest_size=12).digest(), "little")
+        key = hash(state)
         if key in self.seen:
             return False
         self.seen.add(key)
@@ -298,6 +291,7 @@ class _Search:
         expanded: list[tuple[float, int]] = []
         order = 0
         cost = self.cost
+        known = self._costs.get     # cost's cache (a miss, or a cost of 0, asks cost)
         apply = self.apply
         limit = self.phase_nodes
         final = self.tree[root][0][1] >= len(self.stock)
@@ -319,16 +313,53 @@ class _Search:
                 self._check_budget()
             state = self.tree[index][0]
             cols = state[0]
-            for move in self.moves(state):
-                child, actions = apply(state, move)
-                if final and self.finished(child) and self._new(child):
-                    self.tree.append((child, index, actions))
-                    return len(self.tree) - 1, expanded
-                order += 1
-                a, b = move[1], move[3]
-                new = child[0]
-                heapq.heappush(local, (value + cost(new[a]) + cost(new[b]) - cost(cols[a])
-                                       - cost(cols[b]), order, index, move))
+            tops = [c[-1] if c else -1 for c in cols]
+            first_empty = tops.index(-1) if -1 in tops else -1
+            # in the last phase a move can finish the game only if at most its two columns
+            # are not yet done
+            undone = [i for i, c in enumerate(cols) if not _done(c)] if final else []
+            may_finish = final and len(undone) <= 2
+            # the moves of ``moves``, in its order, each child's score from its two changed
+            # columns alone (no child is built unless it may finish the game)
+            for a, col in enumerate(cols):
+                g = group_length(col)
+                if not g:
+                    continue
+                low = col[-1] >> 2
+                ace = col[-1] < 4
+                here = cost(col)
+                for b, top in enumerate(tops):
+                    if b == a:
+                        continue
+                    counts: range | tuple[int, ...]
+                    if top < 0:
+                        if b != first_empty:
+                            continue
+                        counts = range(g if g < len(col) else g - 1, 0, -1)
+                    else:
+                        k = (top >> 2) - low
+                        if not (1 <= k <= g and COMPAT[col[-k]][top]):
+                            continue
+                        counts = (k,)
+                    dst = cols[b]
+                    for k in counts:
+                        move = ("m", a, k, b)
+                        if may_finish and all(i in (a, b) for i in undone):
+                            child, actions = apply(state, move)
+                            if self.finished(child) and self._new(child):
+                                self.tree.append((child, index, actions))
+                                return len(self.tree) - 1, expanded
+                        rest = col[:-k]
+                        if rest and rest[-1] >= DOWN:
+                            rest = rest[:-1] + bytes((rest[-1] - DOWN,))
+                        onto = dst + col[-k:]
+                        if ace:
+                            while ends_with_suit(onto):
+                                onto = flip(onto[:-SUIT_LENGTH])
+                        order += 1
+                        heapq.heappush(local, (value + (known(rest) or cost(rest))
+                                               + (known(onto) or cost(onto)) - here
+                                               - (known(dst) or cost(dst)), order, index, move))
         return None, expanded
 
     def _check_budget(self) -> None:
@@ -344,6 +375,11 @@ class _Search:
             actions.append(done)
             index = parent
         return [a for step in reversed(actions) for a in step]
+
+
+def _done(col: bytes) -> bool:
+    """Empty, or one K..A group of 13 (as the end of a game wants every column)."""
+    return not col or (len(col) == SUIT_LENGTH and group_length(col) == SUIT_LENGTH)
 
 
 def _column_features(col: bytes) -> tuple[int, int, int, int, int]:

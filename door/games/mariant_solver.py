@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -98,6 +99,15 @@ try, so "still winnable?" gets a proved "no" rather than "unknown"."""
 PROOF_POSITIONS = 5000
 """The prover's cap: 0.2-0.8 CPU s on late positions of won deals (20,000 took 0.7-3 s
 there and decided none: so few, and only after the quick searches found no win)."""
+OPENING_POSITIONS = 3000
+"""Openings (``_openings``): the most positions one phase of the opening may hold for its
+dealt ends to be taken as starts of the next.  The deals the searches leave undecided are
+those whose first phases are tiny (2-300 positions, where a deal won at once has tens of
+thousands): the few lines through them decide the game, and a search from each one's end
+finds wins the searches from the deal's start never reach (deal 17 at 2+2: unknown at
+180 s, won from the 23rd of its 132 openings)."""
+OPENING_BATCH = 8
+"""Searches from openings in each round after the fixed quick ones."""
 JITTER_SEED = 38
 """The jittered searches are the same from run to run (a solve is deterministic)."""
 
@@ -149,6 +159,8 @@ class _Search:
         self.weights = weights
         self.phase_nodes = phase_nodes
         self.final_nodes = FINAL_PHASE_NODES
+        self.probe = 0
+        self.opening: tuple[State, list[Action]] | None = None
         self.nodes = 0
         self.seen: set[int] = set()
         self._costs: dict[bytes, float] = {}
@@ -254,7 +266,13 @@ class _Search:
         self._new(start)
         if self.finished(start):
             return 0
-        outer = [(0, 0.0, 0, 0)]    # (-dealt, score, order, tree index)
+        root = 0
+        if self.opening is not None:
+            state, actions = self.opening
+            self.tree.append((state, 0, actions))
+            self._new(state)
+            root = 1
+        outer = [(0, 0.0, 0, root)]    # (-dealt, score, order, tree index)
         order = 0
         while outer:
             _, _, _, root = heapq.heappop(outer)
@@ -267,6 +285,9 @@ class _Search:
             ranked = sorted(best, key=lambda item: item[0])[:BEAM * 8]
             dealt = sorted(((self.score_dealt(self.tree[i][0]), i) for _, i in ranked),
                            key=lambda item: item[0])
+            if self.probe:
+                dealt = sorted(((self._probe(self.tree[i][0]), i) for _, i in dealt[:BEAM * 4]),
+                               key=lambda item: item[0])
             for value, i in dealt[:BEAM]:
                 child, actions = self.apply(self.tree[i][0], ("d",))
                 if not self._new(child):
@@ -361,6 +382,29 @@ class _Search:
                                                + (known(onto) or cost(onto)) - here
                                                - (known(dst) or cost(dst)), order, index, move))
         return None, expanded
+
+    def _probe(self, state: State) -> float:
+        """The best score a small best-first search finds after dealing ``state``."""
+        if state[1] < len(self.stock):
+            state = self.apply(state, ("d",))[0]
+        best = self.score(state)
+        queue = [(best, 0, state)]
+        seen = {state}
+        order = 0
+        for _ in range(self.probe):
+            if not queue:
+                break
+            value, _, here = heapq.heappop(queue)
+            best = min(best, value)
+            self.nodes += 1
+            for move in self.moves(here):
+                child = self.apply(here, move)[0]
+                if child in seen:
+                    continue
+                seen.add(child)
+                order += 1
+                heapq.heappush(queue, (self.score(child), order, child))
+        return best
 
     def _check_budget(self) -> None:
         if self.node_limit is not None and self.nodes > self.node_limit:
@@ -513,11 +557,50 @@ def _game(game_or_position: Mariant | dict[str, Any] | int, fd: int, fu: int) ->
     return Mariant.new(game_or_position, fd=fd, fu=fu)
 
 
-Attempt = tuple[int, int, tuple[float, ...]]
-"""(positions per phase, positions in all, weights) of one search."""
+Opening = tuple[State, list[Action]]
+"""A position after some deals and the actions from the deal's start (the solver's)."""
+Attempt = tuple[int, int, tuple[float, ...], Opening | None]
+"""(positions per phase, positions in all, weights, the opening it starts from) of one
+search."""
 
 
-def _jittered(rng: random.Random, stock: int) -> Attempt:
+def _openings(game: Mariant) -> tuple[list[Opening], int]:
+    """Every position the searches' moves reach after the most deals while each phase
+    before holds at most OPENING_POSITIONS positions, best score first; none when even
+    the first phase holds more (the deal is not locked: its searches need no help); and
+    the number of positions looked at."""
+    search = _Search(game, None, None)
+    cols = list(search.start)
+    removals: list[Action] = []
+    _remove_suits(cols, range(COLUMNS), removals)
+    level: dict[State, list[Action]] = {(tuple(cols), 0): removals}
+    starts: dict[State, list[Action]] = {}
+    deals = positions = 0
+    while level:
+        if deals:
+            starts = level
+        reached = dict(level)
+        stack = list(level)
+        while stack and len(reached) <= OPENING_POSITIONS:
+            state = stack.pop()
+            for move in search.moves(state):
+                child, actions = search.apply(state, move)
+                if child not in reached:
+                    reached[child] = reached[state] + actions
+                    stack.append(child)
+        if len(reached) > OPENING_POSITIONS:
+            break
+        level = {}
+        for state, line in reached.items():
+            if state[1] < len(search.stock):
+                child, actions = search.apply(state, ("d",))
+                level.setdefault(child, line + actions)
+        deals += 1
+        positions += len(reached)
+    return sorted(starts.items(), key=lambda item: search.score(item[0])), positions
+
+
+def _jittered(rng: random.Random, stock: int) -> tuple[int, int, tuple[float, ...]]:
     """A quick search with every weight of one of the sets scaled by a random factor in
     JITTER (and the King weight on or off at random), a random width per phase, and a cap
     that lets it reach the last phase: one more descent through a different landscape."""
@@ -530,27 +613,48 @@ def _jittered(rng: random.Random, stock: int) -> Attempt:
     return phase_nodes, phase_nodes * phases + FINAL_PHASE_NODES + 500, tuple(weights)
 
 
-def _attempts(stock: int) -> Iterator[list[Attempt]]:
+def _opening_attempts(openings: list[Opening], stock: int) -> Iterator[Attempt]:
+    """Quick searches from each opening in turn: first with the weight sets in turn, then
+    with jittered weights (seeded), for as long as they are asked for."""
+    narrow = QUICK_PHASE_NODES[0]
+    sets = ATTEMPTS + KING_ATTEMPTS
+    for i, opening in enumerate(openings):
+        yield narrow, QUICK_NODES, sets[i % len(sets)], opening
+    rng = random.Random(JITTER_SEED + 1)
+    while openings:
+        for opening in openings:
+            yield (*_jittered(rng, stock), opening)
+
+
+def _attempts(stock: int, openings: Callable[[], list[Opening]]) -> Iterator[list[Attempt]]:
     """Rounds of searches: quick narrow ones first, then the same with the King weight;
     then the first wide one (it wins some deals that no quick one does); quick ones a
     little wider, both kinds.  Then, for as long as the budget lasts, JITTERED quick
     searches with jittered weights followed by one wide search (the wide searches take
-    the weight sets in turn, their cap doubling once all were tried).
+    the weight sets in turn, their cap doubling once all were tried).  From the third
+    round on, OPENING_BATCH searches from the deal's openings come first in each round
+    (when it has some: ``openings`` is asked once, then).
 
     Why jitter: a quick search that fails seldom wins by searching longer, and a fresh one
     through other weights often does (the wide rounds that came next won 1 of the 17 deals
     unknown after the fixed quick ones, deals 1-300 at 2+1 and 2+2)."""
     narrow, wider = QUICK_PHASE_NODES
-    yield [(narrow, QUICK_NODES, weights) for weights in ATTEMPTS]
-    yield [(narrow, QUICK_NODES, weights) for weights in KING_ATTEMPTS]
-    yield [(PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0])]
-    yield [(wider, QUICK_NODES, weights) for weights in ATTEMPTS + KING_ATTEMPTS]
+    yield [(narrow, QUICK_NODES, weights, None) for weights in ATTEMPTS]
+    yield [(narrow, QUICK_NODES, weights, None) for weights in KING_ATTEMPTS]
+    more = _opening_attempts(openings(), stock)
+
+    def batch() -> list[Attempt]:
+        return list(itertools.islice(more, OPENING_BATCH))
+
+    yield [*batch(), (PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0], None)]
+    yield [*batch(), *((wider, QUICK_NODES, weights, None)
+                       for weights in ATTEMPTS + KING_ATTEMPTS)]
     rng = random.Random(JITTER_SEED)
     cap = ATTEMPT_NODES
     while True:
         for weights in ATTEMPTS + KING_ATTEMPTS:
-            yield [_jittered(rng, stock) for _ in range(JITTERED)] + [
-                (PHASE_NODES, cap, weights)]
+            yield [*batch(), *((*_jittered(rng, stock), None) for _ in range(JITTERED)),
+                   (PHASE_NODES, cap, weights, None)]
         cap *= 2
 
 
@@ -585,7 +689,13 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
     nodes = 0
     proved: list[Action] | None = None     # a win the prover found, kept as a last resort
     dry = 0     # wide searches in a row that ran dry (rather than hitting their cap)
-    for number, round_ in enumerate(_attempts(len(game.stock))):
+    def openings() -> list[Opening]:
+        nonlocal nodes
+        found, positions = _openings(game)
+        nodes += positions
+        return found
+
+    for number, round_ in enumerate(_attempts(len(game.stock), openings)):
         if number == 1 and prove and len(game.stock) <= PROOF_STOCK:
             # after the first quick searches, which win most late positions at once
             proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
@@ -593,9 +703,10 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
             if proof.outcome == NO_WIN:
                 return SolveResult(UNWINNABLE, nodes, clock() - begin)
             proved = proof.line
-        for phase_nodes, cap, weights in round_:
+        for phase_nodes, cap, weights, opening in round_:
             limit = nodes + cap if node_limit is None else min(nodes + cap, node_limit)
             search = _Search(game, limit, deadline, weights, phase_nodes)
+            search.opening = opening
             search.nodes = nodes
             found = None
             stopped = False     # the attempt hit its cap (rather than running dry)

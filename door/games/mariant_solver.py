@@ -106,7 +106,7 @@ those whose first phases are tiny (2-300 positions, where a deal won at once has
 thousands): the few lines through them decide the game, and a search from each one's end
 finds wins the searches from the deal's start never reach (deal 17 at 2+2: unknown at
 180 s, won from the 23rd of its 132 openings)."""
-OPENING_BATCH = 8
+OPENING_BATCH = 16
 """Searches from openings in each round after the fixed quick ones."""
 JITTER_SEED = 38
 """The jittered searches are the same from run to run (a solve is deterministic)."""

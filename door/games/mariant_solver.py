@@ -588,6 +588,7 @@ def _openings(game: Mariant) -> tuple[list[Opening], int]:
                 if child not in reached:
                     reached[child] = reached[state] + actions
                     stack.append(child)
+        positions += len(reached)
         if len(reached) > OPENING_POSITIONS:
             break
         level = {}
@@ -596,7 +597,6 @@ def _openings(game: Mariant) -> tuple[list[Opening], int]:
                 child, actions = search.apply(state, ("d",))
                 level.setdefault(child, line + actions)
         deals += 1
-        positions += len(reached)
     return sorted(starts.items(), key=lambda item: search.score(item[0])), positions
 
 

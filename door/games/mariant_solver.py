@@ -22,7 +22,11 @@ comes soon; most deals are won there, in a fraction of a second), one per weight
 then, while the budget lasts, batches of quick ones with jittered weights (drawn from a
 seeded generator: a run stays deterministic), each batch followed by one wide search.  A
 search that stalls is given up for the next one rather than searched longer: different
-weights find different wins.
+weights find different wins.  A *locked* deal -- one whose first phases hold only a few
+hundred positions, as every deal the searches leave undecided does -- also gets quick
+searches from each of its openings (every position after its first tight phases) in
+every round after the first two: the searches from the start walk the same few lines
+through those phases whatever their weights.
 
 The line found is then replayed on the solver's own states without each of its moves in
 turn (cheap: the steps before the dropped one are unchanged), keeping a shorter line when
@@ -159,7 +163,6 @@ class _Search:
         self.weights = weights
         self.phase_nodes = phase_nodes
         self.final_nodes = FINAL_PHASE_NODES
-        self.probe = 0
         self.opening: tuple[State, list[Action]] | None = None
         self.nodes = 0
         self.seen: set[int] = set()
@@ -285,9 +288,6 @@ class _Search:
             ranked = sorted(best, key=lambda item: item[0])[:BEAM * 8]
             dealt = sorted(((self.score_dealt(self.tree[i][0]), i) for _, i in ranked),
                            key=lambda item: item[0])
-            if self.probe:
-                dealt = sorted(((self._probe(self.tree[i][0]), i) for _, i in dealt[:BEAM * 4]),
-                               key=lambda item: item[0])
             for value, i in dealt[:BEAM]:
                 child, actions = self.apply(self.tree[i][0], ("d",))
                 if not self._new(child):
@@ -382,29 +382,6 @@ class _Search:
                                                + (known(onto) or cost(onto)) - here
                                                - (known(dst) or cost(dst)), order, index, move))
         return None, expanded
-
-    def _probe(self, state: State) -> float:
-        """The best score a small best-first search finds after dealing ``state``."""
-        if state[1] < len(self.stock):
-            state = self.apply(state, ("d",))[0]
-        best = self.score(state)
-        queue = [(best, 0, state)]
-        seen = {state}
-        order = 0
-        for _ in range(self.probe):
-            if not queue:
-                break
-            value, _, here = heapq.heappop(queue)
-            best = min(best, value)
-            self.nodes += 1
-            for move in self.moves(here):
-                child = self.apply(here, move)[0]
-                if child in seen:
-                    continue
-                seen.add(child)
-                order += 1
-                heapq.heappush(queue, (self.score(child), order, child))
-        return best
 
     def _check_budget(self) -> None:
         if self.node_limit is not None and self.nodes > self.node_limit:

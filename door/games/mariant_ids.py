@@ -48,13 +48,16 @@ def group_length(col: bytes) -> int:
     return n - i
 
 
+SUIT_RUNS = tuple(bytes(r * 4 + suit for r in range(SUIT_LENGTH - 1, -1, -1))
+                  for suit in range(4))
+"""Each suit's complete run K..A as column bytes, bottom first."""
+
+
 def ends_with_suit(col: bytes) -> bool:
     """The column ends with a complete suit K..A of one suit (removable)."""
-    n = len(col)
-    if n < SUIT_LENGTH or col[-1] >> 2:
+    if len(col) < SUIT_LENGTH or col[-1] >> 2:
         return False
-    suit = col[-1] & 3
-    return all(col[n - 1 - r] == r * 4 + suit for r in range(SUIT_LENGTH))
+    return col[-SUIT_LENGTH:] == SUIT_RUNS[col[-1]]
 
 
 def flip(col: bytes) -> bytes:

@@ -22,7 +22,11 @@ comes soon; most deals are won there, in a fraction of a second), one per weight
 then, while the budget lasts, batches of quick ones with jittered weights (drawn from a
 seeded generator: a run stays deterministic), each batch followed by one wide search.  A
 search that stalls is given up for the next one rather than searched longer: different
-weights find different wins.
+weights find different wins.  A *locked* deal -- one whose first phases hold only a few
+hundred positions, as every deal the searches leave undecided does -- also gets quick
+searches from each of its openings (every position after its first tight phases) in
+every round after the first two: the searches from the start walk the same few lines
+through those phases whatever their weights.
 
 The line found is then replayed on the solver's own states without each of its moves in
 turn (cheap: the steps before the dropped one are unchanged), keeping a shorter line when
@@ -34,8 +38,8 @@ it earlier on a busy machine.
 from __future__ import annotations
 
 import gc
-import hashlib
 import heapq
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -99,6 +103,15 @@ try, so "still winnable?" gets a proved "no" rather than "unknown"."""
 PROOF_POSITIONS = 5000
 """The prover's cap: 0.2-0.8 CPU s on late positions of won deals (20,000 took 0.7-3 s
 there and decided none: so few, and only after the quick searches found no win)."""
+OPENING_POSITIONS = 3000
+"""Openings (``_openings``): the most positions one phase of the opening may hold for its
+dealt ends to be taken as starts of the next.  The deals the searches leave undecided are
+those whose first phases are tiny (2-300 positions, where a deal won at once has tens of
+thousands): the few lines through them decide the game, and a search from each one's end
+finds wins the searches from the deal's start never reach (deal 17 at 2+2: unknown at
+180 s, won from the 23rd of its 132 openings)."""
+OPENING_BATCH = 16
+"""Searches from openings in each round after the fixed quick ones."""
 JITTER_SEED = 38
 """The jittered searches are the same from run to run (a solve is deterministic)."""
 
@@ -150,6 +163,7 @@ class _Search:
         self.weights = weights
         self.phase_nodes = phase_nodes
         self.final_nodes = FINAL_PHASE_NODES
+        self.opening: tuple[State, list[Action]] | None = None
         self.nodes = 0
         self.seen: set[int] = set()
         self._costs: dict[bytes, float] = {}
@@ -207,12 +221,7 @@ class _Search:
     def finished(self, state: State) -> bool:
         """Stock empty and every column empty or one K..A group of 13 (Auto Ending sorts
         those into suits; complete suits were removed already)."""
-        if state[1] < len(self.stock):
-            return False
-        for col in state[0]:
-            if col and (len(col) != SUIT_LENGTH or group_length(col) != SUIT_LENGTH):
-                return False
-        return True
+        return state[1] >= len(self.stock) and all(_done(col) for col in state[0])
 
     # -- evaluation --------------------------------------------------------------------------
     def score(self, state: State) -> float:
@@ -242,8 +251,7 @@ class _Search:
         return self.score(state)
 
     def _new(self, state: State) -> bool:
-        key = int.from_bytes(hashlib.blake2b(b"\xff".join(state[0]) + bytes((state[1],)),
-                                             digest_size=12).digest(), "little")
+        key = hash(state)
         if key in self.seen:
             return False
         self.seen.add(key)
@@ -261,7 +269,13 @@ class _Search:
         self._new(start)
         if self.finished(start):
             return 0
-        outer = [(0, 0.0, 0, 0)]    # (-dealt, score, order, tree index)
+        root = 0
+        if self.opening is not None:
+            state, actions = self.opening
+            self.tree.append((state, 0, actions))
+            self._new(state)
+            root = 1
+        outer = [(0, 0.0, 0, root)]    # (-dealt, score, order, tree index)
         order = 0
         while outer:
             _, _, _, root = heapq.heappop(outer)
@@ -298,6 +312,7 @@ class _Search:
         expanded: list[tuple[float, int]] = []
         order = 0
         cost = self.cost
+        known = self._costs.get     # cost's cache (a miss, or a cost of 0, asks cost)
         apply = self.apply
         limit = self.phase_nodes
         final = self.tree[root][0][1] >= len(self.stock)
@@ -319,16 +334,53 @@ class _Search:
                 self._check_budget()
             state = self.tree[index][0]
             cols = state[0]
-            for move in self.moves(state):
-                child, actions = apply(state, move)
-                if final and self.finished(child) and self._new(child):
-                    self.tree.append((child, index, actions))
-                    return len(self.tree) - 1, expanded
-                order += 1
-                a, b = move[1], move[3]
-                new = child[0]
-                heapq.heappush(local, (value + cost(new[a]) + cost(new[b]) - cost(cols[a])
-                                       - cost(cols[b]), order, index, move))
+            tops = [c[-1] if c else -1 for c in cols]
+            first_empty = tops.index(-1) if -1 in tops else -1
+            # in the last phase a move can finish the game only if at most its two columns
+            # are not yet done
+            undone = [i for i, c in enumerate(cols) if not _done(c)] if final else []
+            may_finish = final and len(undone) <= 2
+            # the moves of ``moves``, in its order, each child's score from its two changed
+            # columns alone (no child is built unless it may finish the game)
+            for a, col in enumerate(cols):
+                g = group_length(col)
+                if not g:
+                    continue
+                low = col[-1] >> 2
+                ace = col[-1] < 4
+                here = cost(col)
+                for b, top in enumerate(tops):
+                    if b == a:
+                        continue
+                    counts: range | tuple[int, ...]
+                    if top < 0:
+                        if b != first_empty:
+                            continue
+                        counts = range(g if g < len(col) else g - 1, 0, -1)
+                    else:
+                        k = (top >> 2) - low
+                        if not (1 <= k <= g and COMPAT[col[-k]][top]):
+                            continue
+                        counts = (k,)
+                    dst = cols[b]
+                    for k in counts:
+                        move = ("m", a, k, b)
+                        if may_finish and all(i in (a, b) for i in undone):
+                            child, actions = apply(state, move)
+                            if self.finished(child) and self._new(child):
+                                self.tree.append((child, index, actions))
+                                return len(self.tree) - 1, expanded
+                        rest = col[:-k]
+                        if rest and rest[-1] >= DOWN:
+                            rest = rest[:-1] + bytes((rest[-1] - DOWN,))
+                        onto = dst + col[-k:]
+                        if ace:
+                            while ends_with_suit(onto):
+                                onto = flip(onto[:-SUIT_LENGTH])
+                        order += 1
+                        heapq.heappush(local, (value + (known(rest) or cost(rest))
+                                               + (known(onto) or cost(onto)) - here
+                                               - (known(dst) or cost(dst)), order, index, move))
         return None, expanded
 
     def _check_budget(self) -> None:
@@ -344,6 +396,11 @@ class _Search:
             actions.append(done)
             index = parent
         return [a for step in reversed(actions) for a in step]
+
+
+def _done(col: bytes) -> bool:
+    """Empty, or one K..A group of 13 (as the end of a game wants every column)."""
+    return not col or (len(col) == SUIT_LENGTH and group_length(col) == SUIT_LENGTH)
 
 
 def _column_features(col: bytes) -> tuple[int, int, int, int, int]:
@@ -477,11 +534,50 @@ def _game(game_or_position: Mariant | dict[str, Any] | int, fd: int, fu: int) ->
     return Mariant.new(game_or_position, fd=fd, fu=fu)
 
 
-Attempt = tuple[int, int, tuple[float, ...]]
-"""(positions per phase, positions in all, weights) of one search."""
+Opening = tuple[State, list[Action]]
+"""A position after some deals and the actions from the deal's start (the solver's)."""
+Attempt = tuple[int, int, tuple[float, ...], Opening | None]
+"""(positions per phase, positions in all, weights, the opening it starts from) of one
+search."""
 
 
-def _jittered(rng: random.Random, stock: int) -> Attempt:
+def _openings(game: Mariant) -> tuple[list[Opening], int]:
+    """Every position the searches' moves reach after the most deals while each phase
+    before holds at most OPENING_POSITIONS positions, best score first; none when even
+    the first phase holds more (the deal is not locked: its searches need no help); and
+    the number of positions looked at."""
+    search = _Search(game, None, None)
+    cols = list(search.start)
+    removals: list[Action] = []
+    _remove_suits(cols, range(COLUMNS), removals)
+    level: dict[State, list[Action]] = {(tuple(cols), 0): removals}
+    starts: dict[State, list[Action]] = {}
+    deals = positions = 0
+    while level:
+        if deals:
+            starts = level
+        reached = dict(level)
+        stack = list(level)
+        while stack and len(reached) <= OPENING_POSITIONS:
+            state = stack.pop()
+            for move in search.moves(state):
+                child, actions = search.apply(state, move)
+                if child not in reached:
+                    reached[child] = reached[state] + actions
+                    stack.append(child)
+        positions += len(reached)
+        if len(reached) > OPENING_POSITIONS:
+            break
+        level = {}
+        for state, line in reached.items():
+            if state[1] < len(search.stock):
+                child, actions = search.apply(state, ("d",))
+                level.setdefault(child, line + actions)
+        deals += 1
+    return sorted(starts.items(), key=lambda item: search.score(item[0])), positions
+
+
+def _jittered(rng: random.Random, stock: int) -> tuple[int, int, tuple[float, ...]]:
     """A quick search with every weight of one of the sets scaled by a random factor in
     JITTER (and the King weight on or off at random), a random width per phase, and a cap
     that lets it reach the last phase: one more descent through a different landscape."""
@@ -494,27 +590,48 @@ def _jittered(rng: random.Random, stock: int) -> Attempt:
     return phase_nodes, phase_nodes * phases + FINAL_PHASE_NODES + 500, tuple(weights)
 
 
-def _attempts(stock: int) -> Iterator[list[Attempt]]:
+def _opening_attempts(openings: list[Opening], stock: int) -> Iterator[Attempt]:
+    """Quick searches from each opening in turn: first with the weight sets in turn, then
+    with jittered weights (seeded), for as long as they are asked for."""
+    narrow = QUICK_PHASE_NODES[0]
+    sets = ATTEMPTS + KING_ATTEMPTS
+    for i, opening in enumerate(openings):
+        yield narrow, QUICK_NODES, sets[i % len(sets)], opening
+    rng = random.Random(JITTER_SEED + 1)
+    while openings:
+        for opening in openings:
+            yield (*_jittered(rng, stock), opening)
+
+
+def _attempts(stock: int, openings: Callable[[], list[Opening]]) -> Iterator[list[Attempt]]:
     """Rounds of searches: quick narrow ones first, then the same with the King weight;
     then the first wide one (it wins some deals that no quick one does); quick ones a
     little wider, both kinds.  Then, for as long as the budget lasts, JITTERED quick
     searches with jittered weights followed by one wide search (the wide searches take
-    the weight sets in turn, their cap doubling once all were tried).
+    the weight sets in turn, their cap doubling once all were tried).  From the third
+    round on, OPENING_BATCH searches from the deal's openings come first in each round
+    (when it has some: ``openings`` is asked once, then).
 
     Why jitter: a quick search that fails seldom wins by searching longer, and a fresh one
     through other weights often does (the wide rounds that came next won 1 of the 17 deals
     unknown after the fixed quick ones, deals 1-300 at 2+1 and 2+2)."""
     narrow, wider = QUICK_PHASE_NODES
-    yield [(narrow, QUICK_NODES, weights) for weights in ATTEMPTS]
-    yield [(narrow, QUICK_NODES, weights) for weights in KING_ATTEMPTS]
-    yield [(PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0])]
-    yield [(wider, QUICK_NODES, weights) for weights in ATTEMPTS + KING_ATTEMPTS]
+    yield [(narrow, QUICK_NODES, weights, None) for weights in ATTEMPTS]
+    yield [(narrow, QUICK_NODES, weights, None) for weights in KING_ATTEMPTS]
+    more = _opening_attempts(openings(), stock)
+
+    def batch() -> list[Attempt]:
+        return list(itertools.islice(more, OPENING_BATCH))
+
+    yield [*batch(), (PHASE_NODES, ATTEMPT_NODES, ATTEMPTS[0], None)]
+    yield [*batch(), *((wider, QUICK_NODES, weights, None)
+                       for weights in ATTEMPTS + KING_ATTEMPTS)]
     rng = random.Random(JITTER_SEED)
     cap = ATTEMPT_NODES
     while True:
         for weights in ATTEMPTS + KING_ATTEMPTS:
-            yield [_jittered(rng, stock) for _ in range(JITTERED)] + [
-                (PHASE_NODES, cap, weights)]
+            yield [*batch(), *((*_jittered(rng, stock), None) for _ in range(JITTERED)),
+                   (PHASE_NODES, cap, weights, None)]
         cap *= 2
 
 
@@ -549,7 +666,13 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
     nodes = 0
     proved: list[Action] | None = None     # a win the prover found, kept as a last resort
     dry = 0     # wide searches in a row that ran dry (rather than hitting their cap)
-    for number, round_ in enumerate(_attempts(len(game.stock))):
+    def openings() -> list[Opening]:
+        nonlocal nodes
+        found, positions = _openings(game)
+        nodes += positions
+        return found
+
+    for number, round_ in enumerate(_attempts(len(game.stock), openings)):
         if number == 1 and prove and len(game.stock) <= PROOF_STOCK:
             # after the first quick searches, which win most late positions at once
             proof = exhaust(*encode(game), PROOF_POSITIONS, deadline, clock)
@@ -557,9 +680,10 @@ def _solve(game: Mariant, node_limit: int | None, seconds: float | None,
             if proof.outcome == NO_WIN:
                 return SolveResult(UNWINNABLE, nodes, clock() - begin)
             proved = proof.line
-        for phase_nodes, cap, weights in round_:
+        for phase_nodes, cap, weights, opening in round_:
             limit = nodes + cap if node_limit is None else min(nodes + cap, node_limit)
             search = _Search(game, limit, deadline, weights, phase_nodes)
+            search.opening = opening
             search.nodes = nodes
             found = None
             stopped = False     # the attempt hit its cap (rather than running dry)

@@ -14,7 +14,8 @@ from door.catalog.registry import hint
 from door.games import mariant_solver
 from door.games.base import Status
 from door.games.hints import BEST
-from door.games.mariant import Mariant
+from door.games.mariant import COLUMNS, Mariant
+from door.games.mariant_ids import encode
 from door.games.mariant_solver import (
     ATTEMPTS,
     QUICK_PHASE_NODES,
@@ -134,7 +135,7 @@ def test_the_jittered_searches_are_the_same_every_run_and_can_reach_the_last_dea
     # drawn from a seeded generator, so a solve stays deterministic; each one's cap leaves
     # room for a phase per deal and the last phase.
     def later(stock: int) -> list[mariant_solver.Attempt]:
-        rounds = mariant_solver._attempts(stock)
+        rounds = mariant_solver._attempts(stock, list)     # a deal with no openings
         for _ in range(4):
             next(rounds)
         return [attempt for _ in range(3) for attempt in next(rounds)]
@@ -144,7 +145,8 @@ def test_the_jittered_searches_are_the_same_every_run_and_can_reach_the_last_dea
     wide = [a for a in first if a[0] == mariant_solver.PHASE_NODES]
     assert len(jittered) == 3 * mariant_solver.JITTERED and len(wide) == 3
     assert len({a[2] for a in jittered}) == len(jittered)       # each its own weights
-    for phase_nodes, cap, weights in jittered:
+    for phase_nodes, cap, weights, opening in jittered:
+        assert opening is None
         assert phase_nodes in mariant_solver.JITTER_PHASE_NODES
         assert cap >= phase_nodes * 8 + mariant_solver.FINAL_PHASE_NODES  # 74 cards: 8 deals
         assert len(weights) == len(ATTEMPTS[0])
@@ -206,3 +208,57 @@ def test_a_proved_position_still_gets_the_furthest_line_for_hints() -> None:
     verdict = hint("mariant", game.number, position=game.to_json(), seconds=30)
     assert verdict.verdict == NOT_WINNABLE and verdict.line is None and verdict.best
     assert hint_line(verdict) == (verdict.best, BEST)
+
+
+def engine_columns(game: Mariant) -> tuple[tuple[bytes, ...], int]:
+    cols, stock = encode(game)
+    return cols, len(stock)
+
+
+def test_the_openings_of_a_locked_deal_are_what_their_lines_reach_in_the_engine() -> None:
+    # Deal 18 at 2 down 2 up: 9 positions before the first deal, thousands before the
+    # second; so its openings are the positions after the first deal, each reached by its
+    # line played through the engine.
+    game = Mariant.new(18, fd=2, fu=2)
+    openings, positions = mariant_solver._openings(game)
+    assert 1 <= len(openings) <= 9 < positions
+    stock = len(game.stock)
+    for (cols, dealt), line in openings:
+        assert dealt == COLUMNS and ("d",) in line
+        after = replayed(game, [_notation(a) for a in line])
+        assert engine_columns(after) == (cols, stock - dealt)
+
+
+def test_a_deal_that_is_not_locked_has_no_openings() -> None:
+    # Deal 1 at 2 down 1 up: its first phase alone holds more than OPENING_POSITIONS.
+    openings, positions = mariant_solver._openings(Mariant.new(1))
+    assert openings == [] and positions > mariant_solver.OPENING_POSITIONS
+
+
+def test_the_opening_searches_come_in_every_round_after_the_first_two() -> None:
+    asked = []
+
+    def openings() -> list[mariant_solver.Opening]:
+        asked.append(1)
+        return [(((b"",) * COLUMNS, 1), [("d",)]), (((b"",) * COLUMNS, 2), [("d",)])]
+    rounds = mariant_solver._attempts(64, openings)
+    first, second = next(rounds), next(rounds)
+    assert not asked and all(a[3] is None for a in first + second)
+    later = [next(rounds) for _ in range(3)]
+    assert asked == [1]
+    for round_ in later:
+        starts = [a[3] for a in round_ if a[3] is not None]
+        assert len(starts) == mariant_solver.OPENING_BATCH
+        assert all(a[3] is not None for a in round_[:len(starts)])
+
+
+@pytest.mark.slow
+def test_a_locked_deal_is_won_from_one_of_its_openings(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deal 173 at 2 down 2 up: the searches from its start do not win it within 120,000
+    # positions; one from its openings does, and its line (through the opening) replays.
+    game = Mariant.new(173, fd=2, fu=2)
+    result = solve(game, node_limit=120_000)
+    assert result.verdict == WINNABLE
+    assert replayed(game, result.moves).won
+    monkeypatch.setattr(mariant_solver, "_openings", lambda game: ([], 0))
+    assert solve(game, node_limit=120_000).verdict == UNKNOWN

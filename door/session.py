@@ -463,6 +463,12 @@ class Session:
         """Forget keys typed ahead: the visit is ending, and its last screen must show."""
         self._keys.clear()
 
+    def read_next(self, *keys: Key) -> None:
+        """Have ``keys`` read next, before any typed: the keys that open a screen again
+        through its caller's loop (door/ui/key_overlay.py: the key map, after a resize,
+        over the screen drawn at the new size)."""
+        self._keys.extendleft(reversed(keys))
+
     def server_working(self) -> contextlib.AbstractContextManager[None]:
         """While the server works for a caller who is logging in (a password hashed), the
         login pool's clock for the line stops (door/gate/pool.py ``Ticket.hold``)."""

@@ -190,3 +190,72 @@ def test_a_long_game_of_cursor_keys_and_moves(name: str) -> None:
     keys = GAMES[name][2] + COMMON
     script = [rng.choice(keys) for _ in range(600)]
     asyncio.run(play(name, 11982, script, "cp437", True))
+
+
+async def press(screen: GameScreen, key: str) -> None:
+    """What ``GameScreen.run`` does with a key: act on it, draw, show."""
+    from door.term.keys import char
+
+    if not await screen.on_key(char(key)):
+        await screen.common_key(char(key))
+    screen.draw()
+    await screen.session.show()
+
+
+async def montecarlo_moves(number: int, charset: str, window: tuple[int, int]) -> int:
+    """Deal ``number`` played by its hints, typed (``b2c3``), at ``window``: the question
+    before a consolidation that deals is answered No (the pair typed again) then Yes, every
+    fifth pair undone and taken again.  After every move the caller's terminal (pyte) shows
+    what a whole redraw of the state draws, centred.  Returns the questions answered."""
+    from door.ui.montecarlo_screen import closing_deal
+
+    terminal = ScriptTerminal([], charset, color=True)
+    terminal.term.screen.resize(window[1], window[0])
+    terminal.resized(*window)
+    session = Session(terminal, Services(SETTINGS))
+    screen = MonteCarloScreen(session, MonteCarlo.new(number))
+    screen.draw()
+    await session.show()
+    questions = moves = 0
+
+    def same_as_whole(what: str) -> None:
+        problems = mismatches(terminal.term, drawn_whole(screen), terminal.charset,
+                              origin=session.origin)
+        assert problems == [], (number, charset, window, what, problems[:5])
+
+    while not screen.is_over and screen.game.hints():
+        move = screen.game.hints()[0]
+        moves += 1
+        if closing_deal(screen.game, move):
+            terminal.script = [b"n"]
+            for key in move:
+                await press(screen, key)
+            same_as_whole(f"{move} not played")
+            terminal.script, questions = [b"y"], questions + 1
+        for key in move:
+            await press(screen, key)
+        same_as_whole(move)
+        if moves % 5 == 0 and not screen.is_over:
+            done = len(screen.game.actions)
+            await press(screen, "u")
+            same_as_whole(f"{move} undone")
+            if len(screen.game.actions) != done:   # undone (a deal from the stock is not)
+                terminal.script = [b"y"] if closing_deal(screen.game, move) else []
+                for key in move:
+                    await press(screen, key)
+                same_as_whole(f"{move} again")
+    await close_solver_pool()
+    return questions
+
+
+@pytest.mark.parametrize("charset", ["cp437", "utf8"])
+@pytest.mark.parametrize("window", [(80, 24), (132, 50)], ids=lambda w: f"{w[0]}x{w[1]}")
+def test_every_monte_carlo_move_shows_a_whole_redraw(charset: str,
+                                                     window: tuple[int, int]) -> None:
+    """A move sends only the cells it changed (the question before a dealing consolidation
+    fits the message line, the pick stays under it: bench/bench_ui_montecarlo.py); what
+    the caller then sees is exactly the screen drawn whole, after every move, question
+    and undo of whole games."""
+    questions = sum(asyncio.run(montecarlo_moves(number, charset, window))
+                    for number in (1, 46, 505))
+    assert questions >= 3  # the questions before dealing consolidations were asked

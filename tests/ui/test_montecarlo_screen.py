@@ -26,6 +26,7 @@ from door.ui.montecarlo.screen import (
     MonteCarloScreen,
     cell_origin,
     closing_deal,
+    closing_question,
     mark_glyph,
 )
 from door.ui.shared.cards import card_label
@@ -227,8 +228,7 @@ async def play_until_dealt(caller: Caller, game: MonteCarlo, say_no: bool = Fals
         game.play(move)
         caller.send(move)
         if asked:                       # the last pair of a round: asked first (y/N)
-            await caller.wait_for(f"The door then deals {plural(asked, 'card')} from the "
-                                  "stock:")
+            await caller.wait_for(f"This pair deals {plural(asked, 'card')}: no undo of it")
             caller.send("y")
         await caller.wait_for(f"Score {game.score} ")
         if len(game.consolidations) > dealt and game.last_consolidation.dealt:
@@ -339,7 +339,8 @@ async def test_strict_refuses_f_relaxed_consolidates_on_request(door_home: Path)
     await relaxed.wait_for(f"Score {game.score} ")
     relaxed.send("F")
     assert closing_deal(game, "c")        # the pairs before can no longer be undone: asked
-    await relaxed.wait_for("before it can no longer be undone. Go on? (y/N)")
+    await relaxed.wait_for(f"Consolidating deals {plural(closing_deal(game, 'c'), 'card')}: "
+                           "no undo of it or the pairs before. Go on? (y/N)")
     relaxed.send("y")
     game.play("c")
     event = game.last_consolidation
@@ -594,3 +595,13 @@ async def test_two_callers_on_one_deal_keep_the_same_look_tuples(settings: Setti
     finally:
         for c in callers:
             await c.close()
+
+
+def test_the_question_before_a_deal_fits_the_message_line() -> None:
+    """Any question before a dealing consolidation fits one row of the message line at 80
+    columns, so the key line above it stays (putting it back cost ~90 bytes a move)."""
+    for move in ("b2c3", "c"):
+        for dealt in range(1, 26):
+            for before in (False, True):
+                text = f"{closing_question(move, dealt, before)} (y/N)"
+                assert len(text) <= 78, text

@@ -598,11 +598,15 @@ class GameScreen(ABC):
             "?": ("rules", self.show_rules), "i": ("how to play", self.show_instructions)})
 
     async def show_rules(self) -> None:
-        """The rules in short, on one screen (``?`` twice); any key goes back."""
-        box_text(self.view, [*self.help_lines, "", "Press any key to go back."],
-                 title=f"{self.title}: the rules in short")
-        await self.session.show()
-        await self.session.key()
+        """The rules in short, on one screen (``?`` twice); any key goes back.  A resize
+        draws the board at the new size and the rules over it again."""
+        while True:
+            box_text(self.view, [*self.help_lines, "", "Press any key to go back."],
+                     title=f"{self.title}: the rules in short")
+            await self.session.show()
+            if (await self.session.key()).name != "resize":
+                return
+            self.draw()
 
     async def show_instructions(self) -> None:
         await show_instructions(self.session, self.name)

@@ -119,6 +119,16 @@ def closing_deal(game: MonteCarlo, move: str) -> int:
     return dealt
 
 
+def closing_question(move: str, dealt: int, pairs_before: bool) -> str:
+    """What the question before a dealing consolidation says: what is dealt and what can
+    no longer be undone, in one row of the message line (≤ 78 columns with ``(y/N)``).
+    Two rows covered the key line, and putting it back after the answer cost ~90 bytes of
+    the move (bench/bench_ui_montecarlo.py)."""
+    what = "This pair" if move != CONSOLIDATE else "Consolidating"
+    before = " or the pairs before" if pairs_before else ""
+    return f"{what} deals {plural(dealt, 'card')}: no undo of it{before}. Go on?"
+
+
 def consolidation_summary(event: Consolidation) -> str:
     """``Consolidated: 6 up, 4 dealt`` (the stock's emptiness said plainly).  Terse: the
     marks on the board show which cards, and every byte of it goes out with the move."""
@@ -261,12 +271,13 @@ class MonteCarloScreen(GameScreen):
             self.picked = None
             self.say("Pick dropped.")
         else:
-            first, self.picked = self.picked, None
+            first = self.picked
             refusal = self._pair_refusal(first, p)
             if refusal:
+                self.picked = None
                 self.refuse(refusal)
-            else:
-                await self._play(pair_name(first, p))
+            else:   # picked until played: under a question first, the pick is not redrawn
+                await self._play(pair_name(first, p))  # twice (bench_ui_montecarlo.py)
 
     def _pair_refusal(self, p: int, q: int) -> str:
         """Why two cards are no pair, naming them as the caller sees them (``9♣``, which
@@ -287,11 +298,8 @@ class MonteCarloScreen(GameScreen):
         dealt = closing_deal(game, move)
         if not dealt:
             return True
-        what = "this pair" if move != CONSOLIDATE else "consolidating"
-        before = " and the pairs before it" if game.can_undo else ""
-        self.draw()
-        if await confirm(self.session, f"The door then deals {plural(dealt, 'card')} from the "
-                         f"stock: {what}{before} can no longer be undone. Go on?",
+        self.draw()                             # the first card still picked (see _pick)
+        if await confirm(self.session, closing_question(move, dealt, game.can_undo),
                          default=False):
             return True
         self.say(f"Not played: pick another pair, or {UNDO.label} to take pairs back.")
@@ -300,7 +308,9 @@ class MonteCarloScreen(GameScreen):
     async def _play(self, move: str) -> None:
         """Play a pair or ``c``; say what it removed and what a consolidation did."""
         game = self.game
-        if not await self._closing_agreed(move):
+        agreed = await self._closing_agreed(move)
+        self.picked = None
+        if not agreed:
             return
         before_events, said = len(game.consolidations), self.note
         if not self.play(move):

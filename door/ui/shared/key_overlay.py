@@ -3,7 +3,11 @@ exactly as it was (the cells it covered put back, the cursor too).
 
 The map's own keys lead on: ``?`` again to the screen's older help (a game's rules in
 short), ``I`` to how to play; any other key (Esc) closes it.  A resize meanwhile closes it
-too, and the screen underneath redraws at its new size.
+for a moment: the screen underneath redraws at its new size in its own loop, which then
+reads the ``?`` the map puts back and opens it again over that screen (one way to redraw
+every screen that shows the map, its own; the map puts back what it covers at that size).
+A window too small for any screen shows the session's notice instead, the map still open
+under it: it comes back with the screen when the window is widened.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from .widgets import KEYS_APART, box_text
 
 Entries = Sequence[tuple[str, str]]
 ARROWS = re.compile(r"^[↑↓←→]+$")
+REOPEN = Key("char", HELP.key)
+"""The key that opens the map on every screen, put back to open it again after a resize."""
 More = dict[str, tuple[str, Callable[[], Awaitable[None]]]]
 """Keys the map leads on with: key (as ``keymap.key_of`` names it) -> (label, screen)."""
 
@@ -34,7 +40,7 @@ def overlay_lines(session: Session, sections: Sequence[tuple[str, Entries]],
 async def show_key_map(session: Session, title: str, sections: Sequence[tuple[str, Entries]],
                        more: More | None = None) -> Key | None:
     """Show the map until a key; put the screen back.  Returns the resize that closed it
-    (the caller redraws), else None."""
+    (the caller redraws, then reads the ``?`` that opens the map again), else None."""
     more = more or {}
     screen = session.screen
     size, saved, cursor = (screen.cols, screen.rows), screen.snapshot(), screen.cursor
@@ -42,7 +48,10 @@ async def show_key_map(session: Session, title: str, sections: Sequence[tuple[st
     screen.cursor = None
     await session.show()
     key = await session.key()
-    if (screen.cols, screen.rows) != size or key.name == "resize":
+    if key.name == "resize":
+        session.read_next(REOPEN)
+        return key
+    if (screen.cols, screen.rows) != size:    # a key, then the resize that is queued
         return Key("resize")
     follow = more.get(key.char.lower() if key.is_char else key.name)
     if follow is not None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 from enigmahelp import GUIDE_PATHS, SKIP_REASON, Enigma, at_menu, enigma_tree, guide_entries
-from homehelp import configure
+from homehelp import configure, hub_home
 from pyteterm import TelnetCaller
 from serverhelp import running, to_menu
 from waiting import until
@@ -161,13 +161,7 @@ async def test_the_door_plays_saves_on_a_hang_up_resumes_and_quits_back(
 @pytest.fixture
 def hub(tmp_path: Path) -> Path:
     """The hub's door home: board XA calls from 127.0.0.1."""
-    from conftest import REPO
-
-    home = tmp_path / "hub"
-    (home / "data").mkdir(parents=True)
-    (home / "sysop.ini").write_bytes((REPO / "sysop.ini").read_bytes())
-    configure(home, "boards", XA=f"{HUB_SECRET} | 127.0.0.1 | Xanadu BBS")
-    return home
+    return hub_home(tmp_path, HUB_SECRET)
 
 
 @pytest.mark.parametrize("io", ["stdio", "socket"])

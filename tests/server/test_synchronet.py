@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from homehelp import configure
+from homehelp import configure, hub_home
 from serverhelp import RLoginCaller, running, to_menu
 from synchronethelp import SKIP_REASON, Synchronet, synchronet_tree
 from waiting import until
@@ -130,13 +130,7 @@ async def test_two_nodes_play_at_once(bbs: Synchronet, door_home: Path) -> None:
 @pytest.fixture
 def hub(tmp_path: Path) -> Path:
     """The hub's door home: board XA calls from 127.0.0.1."""
-    from conftest import REPO
-
-    home = tmp_path / "hub"
-    (home / "data").mkdir(parents=True)
-    (home / "sysop.ini").write_bytes((REPO / "sysop.ini").read_bytes())
-    configure(home, "boards", XA=f"{HUB_SECRET} | 127.0.0.1 | Xanadu BBS")
-    return home
+    return hub_home(tmp_path, HUB_SECRET)
 
 
 @pytest.mark.parametrize("way", ["rlogin.js", "bridge"])

@@ -15,6 +15,7 @@ from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
 from waiting import WAIT
 
 from door.config import load_settings
+from door.games.montecarlo import MonteCarlo, position_name
 from door.server import Ports, serve
 
 OTHER_ADDRESS = "::1"
@@ -101,6 +102,17 @@ async def open_game(caller: PyteCaller, key: str, number: int,
     await caller.wait_for("Game number:")
     caller.send(f"{number}\r")
     await caller.wait_for(f"{title} #{number}")
+
+
+async def mid_game(caller: PyteCaller, handle: str, password: str, number: int) -> None:
+    """From the login screen, as the new user ``handle``, into Monte Carlo game ``number``
+    with its first pair taken: a call with a game to keep."""
+    await signup(caller, handle, password)
+    await to_menu(caller)
+    await open_game(caller, "c", number)
+    p, q = MonteCarlo.new(number).pairs()[0]
+    caller.send(position_name(p) + position_name(q))
+    await caller.settle()
 
 
 class SSHCaller(PyteCaller):

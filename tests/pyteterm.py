@@ -248,6 +248,14 @@ class ScreenCaller:
         self.session = Session(self.terminal, Services(settings, store=store), player=player)
         self.task = asyncio.create_task(play_game(self.session, self.screen_class))
 
+    @classmethod
+    def dealing(cls, monkeypatch: Any, game: Any) -> None:
+        """The screen's next game is a copy of ``game`` (its ``choose_game`` returns one; the
+        test keeps ``game`` to play along)."""
+        async def choose(screen_class: type, session: Any) -> Any:
+            return type(game).from_json(game.to_json())
+        monkeypatch.setattr(cls.screen_class, "choose_game", classmethod(choose))
+
     @property
     def term(self) -> PyteTerminal:
         return self.terminal.term

@@ -273,9 +273,7 @@ def near_won() -> Anciento:
 
 
 async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
-    async def choose(cls, session):
-        return near_won()
-    monkeypatch.setattr(AncientoScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, near_won())
     caller = Caller(settings)
     await caller.wait_for("Anciento #1")
     game = near_won()
@@ -308,9 +306,7 @@ def stuck() -> Anciento:
 
 
 async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None:
-    async def choose(cls, session):
-        return stuck()
-    monkeypatch.setattr(AncientoScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, stuck())
     caller = Caller(settings)
     # No stone fits and none can be taken back (the start stones stay): nothing to choose,
     # so the end box comes at once.

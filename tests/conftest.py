@@ -60,21 +60,15 @@ def every_game(request: pytest.FixtureRequest) -> GameInfo:
 
 
 @pytest.fixture
-async def telnet_door(door_home: Path):
-    """Start a telnet door for ``door_home`` on 127.0.0.1, port chosen by the OS.
-
-    Yields a function ``start()`` → port that (re)reads sysop.ini, so a test can edit the
-    file and start another door on it.
-    """
+async def telnet_server():
+    """``start(run)`` → port of a telnet server on 127.0.0.1 (port chosen by the OS) that
+    hands each caller's terminal to ``run``; every one started is closed after the test."""
     from door.net.telnet import start_telnet
-    from door.server import NodeTable, session_runner
 
     servers = []
 
-    async def start() -> int:
-        settings = load_settings(door_home)
-        server = await start_telnet("127.0.0.1", 0,
-                                    session_runner(settings, NodeTable(settings.server.max_nodes)))
+    async def start(run) -> int:
+        server = await start_telnet("127.0.0.1", 0, run)
         servers.append(server)
         return server.sockets[0].getsockname()[1]
 
@@ -82,6 +76,23 @@ async def telnet_door(door_home: Path):
     for server in servers:
         server.close()
         await server.wait_closed()
+
+
+@pytest.fixture
+def telnet_door(door_home: Path, telnet_server):
+    """Start a telnet door for ``door_home`` on 127.0.0.1, port chosen by the OS.
+
+    A function ``start()`` → port that (re)reads sysop.ini, so a test can edit the file and
+    start another door on it.
+    """
+    from door.server import NodeTable, session_runner
+
+    async def start() -> int:
+        settings = load_settings(door_home)
+        return await telnet_server(session_runner(settings,
+                                                  NodeTable(settings.server.max_nodes)))
+
+    return start
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
-from conftest import REPO
+from docsnippets import ROOT
 from toygame.record import INSTRUCTIONS, TOY
 
 from door.gameinfo import GameInfo
@@ -31,7 +31,7 @@ def hub_home(root: Path, secret: str) -> Path:
     from 127.0.0.1 with ``secret``."""
     home = root / "hub"
     (home / "data").mkdir(parents=True)
-    shutil.copy(REPO / "sysop.ini", home / "sysop.ini")
+    shutil.copy(ROOT / "sysop.ini", home / "sysop.ini")
     configure(home, "boards", XA=f"{secret} | 127.0.0.1 | Xanadu BBS")
     return home
 

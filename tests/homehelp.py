@@ -26,6 +26,12 @@ def configure(home: Path, section: str | None = None, **keys: object) -> None:
     path.write_text(head + text, encoding="utf-8")
 
 
+def door_log(home: Path) -> str:
+    """The door's log in ``home`` so far ("" before it writes one)."""
+    path = home / "data" / "door.log"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
 def hub_home(root: Path, secret: str) -> Path:
     """A hub's door home in ``root``/hub: the repository's sysop.ini, with board XA calling
     from 127.0.0.1 with ``secret``."""

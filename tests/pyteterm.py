@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -135,6 +136,11 @@ class PyteCaller:
                 raise AssertionError(f"never {what}; screen:\n{self.term.text}")
             if not await self.pump() and not check():
                 raise AssertionError(f"closed before {what}; screen:\n{self.term.text}")
+
+    async def wait_match(self, pattern: str, what: str, timeout: float = WAIT) -> None:
+        """Read until ``pattern`` (a regular expression) is on the screen."""
+        await self.wait_until(lambda: re.search(pattern, self.term.text) is not None, what,
+                              timeout)
 
     async def settle(self, quiet: float = 0.15) -> None:
         """Read until the server has been quiet for ``quiet`` seconds: for a key's effects to

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from toygame.record import TOY
 from door import gamelist
 from door.config import Settings, load_settings
 from door.gameinfo import GameInfo
+from door.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -38,6 +39,16 @@ def door_home(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(door_home: Path) -> Settings:
     return load_settings(door_home)
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A started store on a SQLite file in tmp_path, closed after the test (the store's own
+    tests run on PostgreSQL too: tests/store/conftest.py)."""
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
+    assert await store.start()
+    yield store
+    await store.close()
 
 
 @pytest.fixture

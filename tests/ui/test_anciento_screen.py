@@ -433,9 +433,8 @@ async def test_saving_without_a_store(caller: Caller) -> None:
     await caller.wait_for("Saved games are unavailable")
 
 
-async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path) -> None:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
-    assert await store.start()
+async def test_save_under_a_name_and_load_it(settings: Settings, sqlite_store: Store) -> None:
+    store = sqlite_store
     player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     game = await caller.start()

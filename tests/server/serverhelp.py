@@ -8,6 +8,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 from homehelp import configure as configure
@@ -50,6 +51,15 @@ async def call(port: int, rows: int = 24, charset: str = "cp437",
                host: str = "127.0.0.1", timeout: float = WAIT) -> TelnetCaller:
     caller = await TelnetCaller.connect(port, rows=rows, charset=charset, host=host)
     await caller.wait_for("Handle:", timeout)
+    return caller
+
+
+async def new_member(port: int, handle: str, password: str, **options: Any) -> TelnetCaller:
+    """A telnet call (``options`` as :func:`call` takes them) that signs up as the new user
+    ``handle``: at the main menu."""
+    caller = await call(port, **options)
+    await signup(caller, handle, password)
+    await to_menu(caller)
     return caller
 
 

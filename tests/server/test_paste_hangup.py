@@ -21,7 +21,7 @@ from pyteterm import TelnetCaller
 from serverhelp import (
     RLoginCaller,
     SSHCaller,
-    call,
+    new_member,
     open_game,
     running,
     signup,
@@ -87,9 +87,7 @@ async def freed_and_saved(home: Path, alias: str, actions: list[str]) -> None:
 @pytest.mark.parametrize("how", ["close", "reset"])
 async def test_telnet(door_home: Path, how: str) -> None:
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Paster", "p4ste-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Paster", "p4ste-pw")
         actions = await one_move(caller)
         await paste_and_drop(caller, how)
         await freed_and_saved(door_home, "Paster", actions)

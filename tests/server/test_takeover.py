@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 from pyteterm import TelnetCaller
-from serverhelp import SSHCaller, call, configure, login, mid_game, running, signup, to_menu
+from serverhelp import (
+    SSHCaller,
+    call,
+    configure,
+    login,
+    mid_game,
+    new_member,
+    running,
+    to_menu,
+)
 from waiting import until
 
 from door.server import Ports
@@ -93,9 +102,7 @@ async def test_guests_share_a_record_and_come_in_together(door_home: Path) -> No
 
 async def test_an_ssh_call_takes_over_from_a_telnet_one(door_home: Path) -> None:
     async with running(door_home) as ports:
-        first = await call(ports.telnet)
-        await signup(first, "Dana", "dana-pw1")
-        await to_menu(first)
+        first = await new_member(ports.telnet, "Dana", "dana-pw1")
         second = await SSHCaller.connect(ports.ssh, "dana", password="dana-pw1")
         await second.wait_for("Dana is already in the door on node 1")
         second.send("\r")  # Enter is yes
@@ -108,9 +115,7 @@ async def test_an_ssh_call_takes_over_from_a_telnet_one(door_home: Path) -> None
 async def _called_twice(ports: Ports) -> tuple[TelnetCaller, TelnetCaller]:
     """Remy at the main menu on node 1, and a second call of Remy's asked whether to hang
     up the first."""
-    first = await call(ports.telnet)
-    await signup(first, "Remy", "again-pw")
-    await to_menu(first)
+    first = await new_member(ports.telnet, "Remy", "again-pw")
     second = await call(ports.telnet)
     await login(second, "Remy", "again-pw")
     await second.wait_for("already in the door on node 1")

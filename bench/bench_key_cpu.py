@@ -27,7 +27,7 @@ import statistics
 import time
 from pathlib import Path
 
-from benchkit import CountingTerminal
+from benchkit import WALK, CountingTerminal, cpu_per_key
 
 from door.compiled import build_name
 from door.config import load_settings
@@ -36,7 +36,6 @@ from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.session import Services, Session
-from door.term import Key
 from door.ui.anciento.screen import AncientoScreen
 from door.ui.auntmary.screen import AuntMaryScreen
 from door.ui.mariant.screen import MariantScreen
@@ -45,9 +44,6 @@ from door.ui.montecarlo.screen import MonteCarloScreen
 HOME = Path(__file__).resolve().parent.parent
 SCREENS = (("Mariant", MariantScreen, Mariant), ("Monte Carlo", MonteCarloScreen, MonteCarlo),
            ("Aunt Mary", AuntMaryScreen, AuntMary), ("Anciento", AncientoScreen, Anciento))
-WALK = [Key("right"), Key("down"), Key("left"), Key("up")]
-
-
 async def per_key(screen_class, engine, keys: int) -> tuple[float, float, float]:
     """(median ms of CPU per key, mean ms, bytes per key) over ``keys`` cursor keys."""
     terminal = CountingTerminal("cp437", answer=b"y")
@@ -56,13 +52,7 @@ async def per_key(screen_class, engine, keys: int) -> tuple[float, float, float]
     screen.draw()
     await session.show()
     sent = terminal.sent
-    times = []
-    for i in range(keys):
-        start = time.thread_time()
-        await screen.on_key(WALK[i % len(WALK)])
-        screen.draw()
-        await session.show()
-        times.append(time.thread_time() - start)
+    times = await cpu_per_key(screen, keys)
     return (1000 * statistics.median(times), 1000 * statistics.mean(times),
             (terminal.sent - sent) / keys)
 

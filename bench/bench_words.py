@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from benchkit import CountingTerminal
+from benchkit import CountingTerminal, cpu_per_key
 
 from door.config import load_settings
 from door.games.anciento import Anciento
@@ -28,7 +28,6 @@ from door.games.auntmary import AuntMary
 from door.games.mariant import Mariant
 from door.games.montecarlo import MonteCarlo
 from door.session import Services, Session
-from door.term import Key
 from door.ui.anciento.screen import AncientoScreen
 from door.ui.auntmary.screen import AuntMaryScreen
 from door.ui.mariant.screen import MariantScreen
@@ -38,9 +37,6 @@ from door.ui.shared.access import ScreenAccess
 HOME = Path(__file__).resolve().parent.parent
 SCREENS = (("Mariant", MariantScreen, Mariant), ("Monte Carlo", MonteCarloScreen, MonteCarlo),
            ("Aunt Mary", AuntMaryScreen, AuntMary), ("Anciento", AncientoScreen, Anciento))
-WALK = [Key("right"), Key("down"), Key("left"), Key("up")]
-
-
 class AnnouncingTerminal(CountingTerminal):
     """A page with the screen-reader switch on: counts the sentences' bytes too."""
 
@@ -64,13 +60,7 @@ async def per_frame(screen_class, engine, keys: int, announces: bool) -> tuple[f
     screen = screen_class(session, game)
     screen.draw()
     await session.show()
-    times = []
-    for i in range(keys):
-        start = time.thread_time()
-        await screen.on_key(WALK[i % len(WALK)])
-        screen.draw()
-        await session.show()
-        times.append(time.thread_time() - start)
+    times = await cpu_per_key(screen, keys)
     return statistics.median(times) * 1e6, terminal.said / keys
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from door.net.terminal import Terminal
-from door.term import Attr, Charset, Screen
+from door.term import Attr, Charset, Key, Screen
 from door.term.render import sgr_change
 
 REPO = Path(__file__).resolve().parent.parent
@@ -143,3 +143,20 @@ def plain_repaint(screen: Screen, charset: Charset) -> bytes:
                 attr = cell.attr
             out += charset.encode_char(cell.ch)
     return bytes(out)
+
+
+WALK = [Key("right"), Key("down"), Key("left"), Key("up")]
+"""Cursor keys walking round a square: each one moves the outline and redraws."""
+
+
+async def cpu_per_key(screen: Any, keys: int) -> list[float]:
+    """This thread's CPU seconds for each of ``keys`` cursor keys (:data:`WALK`) on a drawn
+    game screen: the key taken, the screen drawn and sent."""
+    times = []
+    for i in range(keys):
+        start = time.thread_time()
+        await screen.on_key(WALK[i % len(WALK)])
+        screen.draw()
+        await screen.session.show()
+        times.append(time.thread_time() - start)
+    return times

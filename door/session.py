@@ -465,7 +465,7 @@ class Session:
 
     def read_next(self, *keys: Key) -> None:
         """Have ``keys`` read next, before any typed: the keys that open a screen again
-        through its caller's loop (door/ui/key_overlay.py: the key map, after a resize,
+        through its caller's loop (door/ui/shared/key_overlay.py: the key map, after a resize,
         over the screen drawn at the new size)."""
         self._keys.extendleft(reversed(keys))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from toygame.record import TOY
 from door.catalog import registry as gamelist
 from door.catalog.record import GameInfo
 from door.config import Settings, load_settings
+from door.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -41,6 +42,16 @@ def settings(door_home: Path) -> Settings:
 
 
 @pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A started store on a SQLite file in tmp_path, closed after the test (the store's own
+    tests run on PostgreSQL too: tests/store/conftest.py)."""
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
+    assert await store.start()
+    yield store
+    await store.close()
+
+
+@pytest.fixture
 def toy_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[GameInfo]:
     """Toy Patience registered for the test: in this process, and (through
     ``REUSSITE_GAME_MODULES`` and ``PYTHONPATH``) in every process the door starts."""
@@ -60,21 +71,15 @@ def every_game(request: pytest.FixtureRequest) -> GameInfo:
 
 
 @pytest.fixture
-async def telnet_door(door_home: Path):
-    """Start a telnet door for ``door_home`` on 127.0.0.1, port chosen by the OS.
-
-    Yields a function ``start()`` → port that (re)reads sysop.ini, so a test can edit the
-    file and start another door on it.
-    """
+async def telnet_server():
+    """``start(run)`` → port of a telnet server on 127.0.0.1 (port chosen by the OS) that
+    hands each caller's terminal to ``run``; every one started is closed after the test."""
     from door.net.telnet import start_telnet
-    from door.serve.server import NodeTable, session_runner
 
     servers = []
 
-    async def start() -> int:
-        settings = load_settings(door_home)
-        server = await start_telnet("127.0.0.1", 0,
-                                    session_runner(settings, NodeTable(settings.server.max_nodes)))
+    async def start(run) -> int:
+        server = await start_telnet("127.0.0.1", 0, run)
         servers.append(server)
         return server.sockets[0].getsockname()[1]
 
@@ -82,6 +87,23 @@ async def telnet_door(door_home: Path):
     for server in servers:
         server.close()
         await server.wait_closed()
+
+
+@pytest.fixture
+def telnet_door(door_home: Path, telnet_server):
+    """Start a telnet door for ``door_home`` on 127.0.0.1, port chosen by the OS.
+
+    A function ``start()`` → port that (re)reads sysop.ini, so a test can edit the file and
+    start another door on it.
+    """
+    from door.serve.server import NodeTable, session_runner
+
+    async def start() -> int:
+        settings = load_settings(door_home)
+        return await telnet_server(session_runner(settings,
+                                                  NodeTable(settings.server.max_nodes)))
+
+    return start
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from docsnippets import ROOT, read
+from programs import stop
 from pyteterm import TelnetCaller
 from waiting import WAIT
 
@@ -172,13 +173,7 @@ class Enigma:
         return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
         if self.proc is not None:
             self.log.close()
 

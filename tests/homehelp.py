@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import shutil
 from datetime import datetime
 from pathlib import Path
 
+from docsnippets import ROOT
 from toygame.record import INSTRUCTIONS, TOY
 
 from door.catalog.record import GameInfo
@@ -22,6 +24,22 @@ def configure(home: Path, section: str | None = None, **keys: object) -> None:
         text, n = re.subn(rf"(?m)^;?{key} =.*$", f"{key} = {value}", text, count=1)
         assert n == 1, f"no {key} in sysop.ini"
     path.write_text(head + text, encoding="utf-8")
+
+
+def door_log(home: Path) -> str:
+    """The door's log in ``home`` so far ("" before it writes one)."""
+    path = home / "data" / "door.log"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def hub_home(root: Path, secret: str) -> Path:
+    """A hub's door home in ``root``/hub: the repository's sysop.ini, with board XA calling
+    from 127.0.0.1 with ``secret``."""
+    home = root / "hub"
+    (home / "data").mkdir(parents=True)
+    shutil.copy(ROOT / "sysop.ini", home / "sysop.ini")
+    configure(home, "boards", XA=f"{secret} | 127.0.0.1 | Xanadu BBS")
+    return home
 
 
 def boards(home: Path, *lines: str) -> None:

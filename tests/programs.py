@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 import pytest
+from waiting import WAIT
 
 
 def missing(what: str, install: str) -> str:
@@ -31,3 +33,15 @@ def need(program: str, install: str) -> str:
         skip._use_item_location = True
         raise skip
     return path
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """End a program a test started, if it still runs: asked first (SIGTERM), killed when it
+    does not go within :data:`WAIT`."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -136,6 +137,11 @@ class PyteCaller:
             if not await self.pump() and not check():
                 raise AssertionError(f"closed before {what}; screen:\n{self.term.text}")
 
+    async def wait_match(self, pattern: str, what: str, timeout: float = WAIT) -> None:
+        """Read until ``pattern`` (a regular expression) is on the screen."""
+        await self.wait_until(lambda: re.search(pattern, self.term.text) is not None, what,
+                              timeout)
+
     async def settle(self, quiet: float = 0.15) -> None:
         """Read until the server has been quiet for ``quiet`` seconds: for a key's effects to
         be drawn before the next is sent, or before checking that something did not come.
@@ -247,6 +253,14 @@ class ScreenCaller:
         self.terminal = QueueTerminal(**terminal)
         self.session = Session(self.terminal, Services(settings, store=store), player=player)
         self.task = asyncio.create_task(play_game(self.session, self.screen_class))
+
+    @classmethod
+    def dealing(cls, monkeypatch: Any, game: Any) -> None:
+        """The screen's next game is a copy of ``game`` (its ``choose_game`` returns one; the
+        test keeps ``game`` to play along)."""
+        async def choose(screen_class: type, session: Any) -> Any:
+            return type(game).from_json(game.to_json())
+        monkeypatch.setattr(cls.screen_class, "choose_game", classmethod(choose))
 
     @property
     def term(self) -> PyteTerminal:

@@ -20,6 +20,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from programs import stop
 from waiting import WAIT
 
 ENV = "REUSSITE_SYNCHRONET"
@@ -127,13 +128,7 @@ class Synchronet:
         return (self.root / "sbbs.out").read_text(encoding="latin-1")
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
         if self.proc is not None:
             self.log.close()
 

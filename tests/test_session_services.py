@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from pyteterm import QueueTerminal
-from waiting import WAIT
+from waiting import until
 
 from door.config import Settings
 from door.session import Services, Session
@@ -31,14 +31,6 @@ class AskedSolvers:
         self.asked.append((game, number))
 
 
-async def _until(check, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not check():
-        assert loop.time() < deadline, f"never {what}"
-        await asyncio.sleep(0.005)
-
-
 async def test_a_game_reaches_the_hub_solvers_and_clock_it_was_given(
         settings: Settings) -> None:
     hub, solvers = WatchHub(), AskedSolvers()
@@ -48,12 +40,12 @@ async def test_a_game_reaches_the_hub_solvers_and_clock_it_was_given(
     before = session.time_left
     task = asyncio.create_task(play_game(session, MonteCarloScreen))
     try:
-        await _until(lambda: "Game number" in terminal.term.text, "the deal's question")
+        await until(lambda: "Game number" in terminal.term.text, "the deal's question")
         terminal.inbox.put_nowait(b"42\r")
-        await _until(lambda: [w.title for w in hub.games()] == ["Monte Carlo"],
+        await until(lambda: [w.title for w in hub.games()] == ["Monte Carlo"],
                      "the game offered in the session's hub")
         assert HUB.games() == []  # the process's own hub never heard of it
-        await _until(lambda: solvers.asked == [("montecarlo", 42)], "the deal asked about")
+        await until(lambda: solvers.asked == [("montecarlo", 42)], "the deal asked about")
         assert session.time_left == before  # the clock given stands still
     finally:
         task.cancel()

@@ -6,9 +6,16 @@ import ``door.cli`` (which imports them to build its parser).
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
+
+if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
+    from ..store import Store
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 
@@ -28,3 +35,21 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
     if not home.is_dir():
         raise ConfigError(f"{home}: no such folder (--home)")
     return load_settings(home)
+
+
+def with_store(settings: Settings, work: Callable[[Store], Awaitable[int]]) -> int:
+    """``work``'s exit code, run on a store opened for this one command (no pool: it lives
+    seconds) and closed after; a store that fails says why in one line, exit code 1."""
+    from ..store import Store, StoreError  # local: SQLAlchemy, when a chore runs
+
+    async def main() -> int:
+        store = Store.from_settings(settings, pooled=False)
+        try:
+            return await work(store)
+        except StoreError as exc:
+            print(f"reussite: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        finally:
+            await store.close()
+
+    return asyncio.run(main())

@@ -12,14 +12,13 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
+from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings, with_store
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -77,26 +76,18 @@ def _run(args: argparse.Namespace, func: Chore) -> int:
     args.settings = settings
 
     from ..league.keys import BadKey, BoardKey  # local: when the command runs
-    from ..store import Store, StoreError  # local: when the command runs
 
     try:
         key = BoardKey.load_or_create(settings.data_dir)
     except BadKey as exc:
         raise CliError(str(exc)) from None
 
-    async def main() -> int:
-        store = Store.from_settings(settings, pooled=False)
-        try:
-            await store.core.migrate()
-            await store.league.set_board(settings.league_name, key.public, "self")
-            return await func(store, key, args)
-        except StoreError as exc:
-            print(f"reussite: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        finally:
-            await store.close()
+    async def work(store: Store) -> int:
+        await store.core.migrate()
+        await store.league.set_board(settings.league_name, key.public, "self")
+        return await func(store, key, args)
 
-    return asyncio.run(main())
+    return with_store(settings, work)
 
 
 def _settings(args: argparse.Namespace) -> Settings:

@@ -12,7 +12,6 @@ Exit codes: 0 done; 1 the database is unavailable or the backup failed (nothing 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import csv
 import json
 import sys
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..catalog import registry as gamelist
 from ..logs.private import is_shared
 from .bulletin import FORMATS, OLD_NAMES, format_name
-from .common import EXIT_ERROR, EXIT_OK, CliError, resolve_settings
+from .common import EXIT_OK, CliError, resolve_settings, with_store
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
     from ..config import Settings
@@ -106,23 +105,15 @@ def _run(args: argparse.Namespace, func: Callable[..., Awaitable[int]]) -> int:
     settings = resolve_settings(args)
     args.settings = settings
 
-    from ..store import Store, StoreError  # local: when the command runs
 
     _warn_if_shared(settings)
 
-    async def main() -> int:
-        store = Store.from_settings(settings, pooled=False)
-        try:
-            if func is not _migrate:
-                await store.core.migrate()
-            return await func(store, args, settings.data_dir / "backups")
-        except StoreError as exc:
-            print(f"reussite: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        finally:
-            await store.close()
+    async def work(store: Store) -> int:
+        if func is not _migrate:
+            await store.core.migrate()
+        return await func(store, args, settings.data_dir / "backups")
 
-    return asyncio.run(main())
+    return with_store(settings, work)
 
 
 def _warn_if_shared(settings: Settings) -> None:

@@ -45,6 +45,16 @@ def scratch(game: Game) -> Game:
     return game.copy()
 
 
+def played(game: Game, move: str) -> Game | None:
+    """A scratch copy of ``game`` after ``move``; None when the engine refuses the move."""
+    after = scratch(game)
+    try:
+        after.play(move)
+    except IllegalMove:
+        return None
+    return after
+
+
 def previous_position(game: Game) -> Game | None:
     """The position before the game's last action (a move, an undo or a redo): the last
     action taken back on a copy, else (a game whose undo or redo refuses it) the game
@@ -78,12 +88,8 @@ def _spots(game: Game, move: str) -> tuple[str, str] | None:
 def _move_to(before: Game, target: str) -> str | None:
     """The move that leads from ``before`` to the position ``target``, if one does."""
     for move in before.legal_moves():
-        trial = scratch(before)
-        try:
-            trial.play(move)
-        except IllegalMove:
-            continue
-        if position_key(trial) == target:
+        trial = played(before, move)
+        if trial is not None and position_key(trial) == target:
             return move
     return None
 
@@ -94,18 +100,14 @@ def is_detour(before: Game, first: str, second: str) -> bool:
     spots = _spots(before, first)
     if spots is None:
         return False
-    middle = scratch(before)
-    try:
-        middle.play(first)
-    except IllegalMove:
+    middle = played(before, first)
+    if middle is None:
         return False
     then = _spots(middle, second)
     if then is None or then[0] != spots[1]:
         return False
-    after = scratch(middle)
-    try:
-        after.play(second)
-    except IllegalMove:
+    after = played(middle, second)
+    if after is None:
         return False
     target = position_key(after)
     return target == position_key(before) or _move_to(before, target) is not None
@@ -119,10 +121,8 @@ def undoes(game: Game, move: str, previous: Game | None = None) -> bool:
         previous = previous_position(game)
         if previous is None:
             return False
-    after = scratch(game)
-    try:
-        after.play(move)
-    except IllegalMove:
+    after = played(game, move)
+    if after is None:
         return False
     if position_key(after) == position_key(previous):
         return True

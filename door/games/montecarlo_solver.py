@@ -61,6 +61,8 @@ class _OutOfTime(Exception):
 
 
 Pair = tuple[int, int]
+Parents = dict[int, tuple[int, int, int] | None]
+"""Each set of emptied cells (a mask) and how it was reached: the set before, and the pair."""
 
 
 class _Search:
@@ -83,29 +85,10 @@ class _Search:
         key = grid + bytes((sidx,))
         if key in self.dead:
             return False
-        pairs = [step for step, a, b in zip(_STEPS, _FIRST(grid), _SECOND(grid.translate(_GAP)),
-                                            strict=True) if a == b]
         occupied = sum(1 << p for p in range(CELLS) if grid[p])
-        parent: dict[int, tuple[int, int, int] | None] = {0: None}
-        todo = [0]
+        parent: Parents = {}
         successors: dict[bytes, tuple[int, int, int, bool, bytes]] = {}
-        while todo:
-            mask = todo.pop()
-            self.nodes += 1
-            if self.node_limit is not None and self.nodes > self.node_limit:
-                raise _LimitReached
-            if self.deadline is not None and not self.nodes & 1023 and (
-                    time.process_time() > self.deadline):
-                raise _OutOfTime
-            any_pair = False
-            for p, q, bits in pairs:
-                if not mask & bits:
-                    any_pair = True
-                    if mask | bits not in parent:
-                        parent[mask | bits] = (mask, p, q)
-                        todo.append(mask | bits)
-            if any_pair and not self.relaxed:
-                continue
+        for mask, any_pair in self.phase_ends(grid, parent):
             after = self._consolidated(grid, sidx, mask, occupied & ~mask)
             if after is None:
                 continue
@@ -127,6 +110,34 @@ class _Search:
         self.dead.add(key)
         return False
 
+    def phase_ends(self, grid: bytes, parent: Parents) -> Iterator[tuple[int, bool]]:
+        """Every set of cells the phase's pairs can empty (a mask), once each, where the
+        phase may end: with no pair left, or in relaxed mode anywhere (the bool: a pair is
+        still showing).  ``parent`` is filled with the pair each mask was reached by.  Each
+        set counts as a node against the node limit and the deadline."""
+        pairs = [step for step, a, b in zip(_STEPS, _FIRST(grid), _SECOND(grid.translate(_GAP)),
+                                            strict=True) if a == b]
+        parent[0] = None
+        todo = [0]
+        while todo:
+            mask = todo.pop()
+            self.nodes += 1
+            if self.node_limit is not None and self.nodes > self.node_limit:
+                raise _LimitReached
+            if self.deadline is not None and not self.nodes & 1023 and (
+                    time.process_time() > self.deadline):
+                raise _OutOfTime
+            any_pair = False
+            for p, q, bits in pairs:
+                if not mask & bits:
+                    any_pair = True
+                    if mask | bits not in parent:
+                        parent[mask | bits] = (mask, p, q)
+                        todo.append(mask | bits)
+            if any_pair and not self.relaxed:
+                continue
+            yield mask, any_pair
+
     def _consolidated(self, grid: bytes, sidx: int, mask: int, left: int) -> bytes | None:
         """The key (grid + stock index) after consolidating once the cells in ``mask`` were
         emptied (``left``: the cells still holding a card); ``b""`` if no card is left
@@ -145,6 +156,16 @@ class _Search:
             mask ^= low
         cards = cells.replace(b"\0", b"") + self.stock[sidx:sidx + take]
         return bytes(cards + bytes(CELLS - len(cards)) + bytes((sidx + take,)))
+
+
+def _pips(grid: bytes, mask: int) -> int:
+    """The pips of the cards in the cells of ``mask`` (what removing them scores)."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += grid[low.bit_length() - 1]
+        mask ^= low
+    return total
 
 
 def _pairs_to(parent: dict[int, tuple[int, int, int] | None], mask: int) -> list[Pair]:
@@ -262,52 +283,34 @@ class _Best:
 
     def __init__(self, stock: bytes, relaxed: bool, deadline: float | None) -> None:
         self.stock = stock
-        self.relaxed = relaxed
-        self.deadline = deadline
-        self.nodes = 0
         self.memo: dict[bytes, tuple[int, list[Pair], bool, bytes | None]] = {}
-        self._consolidated = _Search(stock, relaxed)._consolidated
+        self._search = _Search(stock, relaxed)
+        self._search.deadline = deadline
 
     def value(self, grid: bytes, sidx: int) -> int:
         key = grid + bytes((sidx,))
         known = self.memo.get(key)
         if known is not None:
             return known[0]
-        pairs = [step for step, a, b in zip(_STEPS, _FIRST(grid), _SECOND(grid.translate(_GAP)),
-                                            strict=True) if a == b]
         occupied = sum(1 << p for p in range(CELLS) if grid[p])
-        parent: dict[int, tuple[int, int, int] | None] = {0: None}
-        pips = {0: 0}
-        todo = [0]
+        parent: Parents = {}
         best: tuple[int, int, bool, bytes | None] = (-1, 0, False, None)
         ceiling = sum(grid) + sum(self.stock[sidx:]) + CLEAR_BONUS   # every card: a win
-        while todo and best[0] < ceiling:
-            mask = todo.pop()
-            self.nodes += 1
-            if self.deadline is not None and not self.nodes & 1023 and (
-                    time.process_time() > self.deadline):
-                raise _OutOfTime
-            any_pair = False
-            for p, q, bits in pairs:
-                if not mask & bits:
-                    any_pair = True
-                    if mask | bits not in parent:
-                        parent[mask | bits] = (mask, p, q)
-                        pips[mask | bits] = pips[mask] + grid[p] + grid[q]
-                        todo.append(mask | bits)
-            if any_pair and not self.relaxed:
-                continue
-            after = self._consolidated(grid, sidx, mask, occupied & ~mask)
+        for mask, any_pair in self._search.phase_ends(grid, parent):
+            after = self._search._consolidated(grid, sidx, mask, occupied & ~mask)
+            if after is None and any_pair:
+                continue                      # relaxed: pairs are left, play goes on
+            pips = _pips(grid, mask)
             if after is None:
-                if any_pair:
-                    continue                  # relaxed: pairs are left, play goes on
-                total = pips[mask]            # the game is over here
+                total = pips                  # the game is over here
             elif after == b"":
-                total = pips[mask] + CLEAR_BONUS
+                total = pips + CLEAR_BONUS
             else:
-                total = pips[mask] + self.value(after[:CELLS], after[CELLS])
+                total = pips + self.value(after[:CELLS], after[CELLS])
             if total > best[0]:
                 best = (total, mask, any_pair, after or None)
+                if total >= ceiling:
+                    break
         self.memo[key] = (best[0], _pairs_to(parent, best[1]), best[2], best[3])
         return best[0]
 

@@ -77,7 +77,26 @@ class LocalCounts:
         return counts[0], counts[1]
 
 
-class SharedCounts:
+class SharedMemory:
+    """Bytes every worker of one server sees, and a lock across their processes: a file
+    mapped by the supervisor before the workers are forked, and a POSIX record lock on it
+    (released by the system if its holder dies)."""
+
+    def __init__(self, size: int) -> None:
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
+        self._file.truncate(size)
+        self._map = mmap.mmap(self._file.fileno(), size)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        fcntl.lockf(self._file.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.lockf(self._file.fileno(), fcntl.LOCK_UN)
+
+
+class SharedCounts(SharedMemory):
     """The counts of every worker of one server, in a hash table in shared memory.
 
     Each slot holds an address (its text, at most :data:`KEY` bytes) and, per worker, how
@@ -100,17 +119,7 @@ class SharedCounts:
             slots *= 2
         self.slots = slots
         self._size = 1 + self.KEY + self._PAIR.size * workers  # key length, key, counts
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
-        self._file.truncate(slots * self._size)
-        self._map = mmap.mmap(self._file.fileno(), slots * self._size)
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        fcntl.lockf(self._file.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.lockf(self._file.fileno(), fcntl.LOCK_UN)
+        super().__init__(slots * self._size)
 
     # -- slots ------------------------------------------------------------------------------
     def _key(self, slot: int) -> bytes | None:

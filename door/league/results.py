@@ -22,6 +22,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from ..catalog import registry as gamelist
+from ..store.league import SignedFields
 
 FORMAT = "reussite-league-result/1"
 SIGNED_PREFIX = (FORMAT + "\n").encode("ascii")
@@ -45,17 +46,7 @@ class Refused(ValueError):
 
 
 @dataclass(frozen=True)
-class LeagueResult:
-    board: str
-    handle: str
-    day: date
-    game: str
-    number: int
-    options: dict[str, Any]
-    moves: list[str]
-    score: int
-    won: bool
-    finished: datetime
+class LeagueResult(SignedFields):
     signature: str = ""
     rid: str = field(default="", compare=False)
 

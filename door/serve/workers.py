@@ -43,24 +43,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import json
 import logging
-import mmap
 import os
 import select
 import signal
 import socket
 import sys
-import tempfile
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ConfigError, Settings
-from ..gate.address_counts import SharedCounts
+from ..gate.address_counts import SharedCounts, SharedMemory
 from ..logs.files import log_to_file
 from ..logs.private import make_private_dir
 from ..store.online import worker_prefix
@@ -107,7 +104,7 @@ def balanced_reuse_port() -> bool:
 
 # -- what the workers share -----------------------------------------------------------------
 
-class SharedNodes:
+class SharedNodes(SharedMemory):
     """Node numbers for every worker of one server, in shared memory.
 
     One byte per node: 0 free, else the number of the worker whose caller has it.  A POSIX
@@ -121,19 +118,8 @@ class SharedNodes:
         self.max_nodes = max_nodes
         self.owner = 0
         """This process's worker number (set in each worker after the fork)."""
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
-        size = max_nodes + 1 + self._NUDGE
-        self._file.truncate(size)
-        self._map = mmap.mmap(self._file.fileno(), size)
+        super().__init__(max_nodes + 1 + self._NUDGE)
         self._seen = 0
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        fcntl.lockf(self._file.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.lockf(self._file.fileno(), fcntl.LOCK_UN)
 
     def take(self) -> int | None:
         """The lowest free node, now this worker's; None when all are busy."""

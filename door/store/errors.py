@@ -7,6 +7,10 @@ The other errors are refusals of one request, with the reason in ``str(exc)``.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Iterator
+
 
 class StoreError(Exception):
     """Base of everything the store raises on purpose."""
@@ -44,3 +48,16 @@ class SaveRefused(StoreError, ValueError):
 
 __all__ = ["MessageRefused", "RecordRejected", "SaveRefused", "StoreError", "StoreUnavailable",
            "UnknownPlayer"]
+
+
+@contextlib.contextmanager
+def logged_in_task(log: logging.Logger, what: str) -> Iterator[None]:
+    """One round of a task of its own that writes to the store (best effort: the next round
+    tries again): a refusal is logged at debug level with its reason, anything else as a
+    warning with its traceback, since nobody else would see it."""
+    try:
+        yield
+    except StoreError as exc:
+        log.debug("%s: %s", what, exc)
+    except Exception:
+        log.warning(what, exc_info=True)

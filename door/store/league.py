@@ -45,12 +45,10 @@ class LeagueBoard:
 
 
 @dataclass(frozen=True)
-class StoredResult:
-    """A result as stored: the signed fields (``door.league.results`` rebuilds the signed
-    object from them), its sequence number here and its verdicts."""
+class SignedFields:
+    """What a board signs of one of its callers' counted daily attempts for the league:
+    the fields of ``door.league.results.LeagueResult``, and of a result as stored here."""
 
-    seq: int
-    rid: str
     board: str
     handle: str
     day: date
@@ -61,7 +59,16 @@ class StoredResult:
     score: int
     won: bool
     finished: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredResult(SignedFields):
+    """A result as stored: the signed fields (``door.league.results`` rebuilds the signed
+    object from them), its signature, its sequence number here and its verdicts."""
+
     signature: str
+    seq: int
+    rid: str
     cheater: bool = False
 
 
@@ -113,10 +120,10 @@ def _board_of(row: Any) -> LeagueBoard:
 
 
 def _result_of(row: Any) -> StoredResult:
-    return StoredResult(int(row.seq), row.rid, row.board, row.handle, _as_date(row.day),
-                        row.game, int(row.number), dict(row.options), list(row.moves),
-                        int(row.score), bool(row.won), row.finished, row.signature,
-                        bool(row.cheater))
+    return StoredResult(row.board, row.handle, _as_date(row.day), row.game, int(row.number),
+                        dict(row.options), list(row.moves), int(row.score), bool(row.won),
+                        row.finished, signature=row.signature, seq=int(row.seq), rid=row.rid,
+                        cheater=bool(row.cheater))
 
 
 def _as_date(value: Any) -> date:

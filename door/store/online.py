@@ -12,7 +12,7 @@ from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .core import Database, Repository, unit
-from .errors import StoreError
+from .errors import logged_in_task
 from .models import GameRow, NodeRow, PlayerRow
 from .records import OnlineNode, SourceActivity, online_of
 from .text import clean_line
@@ -100,11 +100,8 @@ class Online(Repository):
             write = asyncio.ensure_future(self._store_activities(batch))
             self._activity_batch = (batch, write)
             try:
-                await write
-            except StoreError as exc:  # best effort, as the touches
-                log.debug("activities of %d nodes not stored: %s", len(batch), exc)
-            except Exception:  # a task of its own: nobody else would see this
-                log.warning("activities of %d nodes not stored", len(batch), exc_info=True)
+                with logged_in_task(log, f"activities of {len(batch)} nodes not stored"):
+                    await write
             finally:
                 self._activity_batch = None
 
@@ -137,15 +134,12 @@ class Online(Repository):
     async def _write_touches(self) -> None:
         await asyncio.sleep(self._touch_every)
         nodes, self._touched = self._touched, set()
-        try:
+        # Who's online is best effort: the visit never hears of a failure.
+        with logged_in_task(log, f"heartbeats of {len(nodes)} nodes not stored"):
             async with self._core.write(background=True) as conn:
                 await conn.execute(update(NodeRow).where(NodeRow.host == self._core.host,
                                                          NodeRow.node.in_(sorted(nodes)))
                                    .values(heartbeat=self._core.now()))
-        except StoreError as exc:  # who's online is best effort: the visit never hears of it
-            log.debug("heartbeats of %d nodes not stored: %s", len(nodes), exc)
-        except Exception:  # a task of its own: nobody else would see this
-            log.warning("heartbeats of %d nodes not stored", len(nodes), exc_info=True)
 
     @unit
     async def leave(self, node: int, token: str | None = None,

@@ -31,7 +31,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..catalog import registry as gamelist
-from ..store.errors import StoreError
+from ..store.errors import StoreError, logged_in_task
 from ..store.live import LiveListing, LiveState
 from .hub import HUB, WatchedGame, WatchHub
 
@@ -176,7 +176,7 @@ class WatchLink:
         games kept for their watchers go."""
         next_alive = 0.0
         while True:
-            try:
+            with logged_in_task(log, "watching across processes"):
                 now = time.monotonic()
                 if now >= next_alive:
                     next_alive = now + ALIVE_EVERY_S
@@ -184,10 +184,6 @@ class WatchLink:
                     await self._remove_ended(now)
                 elif self._rows:
                     self._counted(await self.store.live.watchers())
-            except StoreError as exc:
-                log.debug("watching across processes: %s", exc)
-            except Exception:  # a task of its own: nobody else would see this
-                log.warning("watching across processes", exc_info=True)
             await asyncio.sleep(COUNT_EVERY_S)
 
     async def _publish(self) -> None:
@@ -340,14 +336,10 @@ class WatchLink:
 
     async def _follow_loop(self) -> None:
         while self._followed or self._counts:
-            try:
+            with logged_in_task(log, "games elsewhere not followed"):
                 await self._write_counts()
                 if self._followed:
                     await self._follow()
-            except StoreError as exc:
-                log.debug("games elsewhere not followed: %s", exc)
-            except Exception:  # a task of its own: nobody else would see this
-                log.warning("games elsewhere not followed", exc_info=True)
             await asyncio.sleep(FOLLOW_S)
 
     async def _follow(self) -> None:

@@ -29,7 +29,6 @@ from door.commands.door import EXIT_CARRIER, EXIT_OK, how_it_ended
 from door.games.montecarlo import MonteCarlo
 from door.session import IdleTimeout
 
-SAMPLES = Path(__file__).parent / "samples"
 NUMBER = 31
 BBS = textwrap.dedent("""
     import subprocess, sys
@@ -42,13 +41,6 @@ BBS = textwrap.dedent("""
 """)
 """A BBS in miniature: starts the door on its own pty (inherited), writes the door's
 process number where the test finds it, waits."""
-
-
-@pytest.fixture
-def door_sys(tmp_path: Path) -> Path:
-    path = tmp_path / "DOOR.SYS"
-    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
-    return path
 
 
 def running(pid: int) -> bool:

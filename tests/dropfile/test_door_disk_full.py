@@ -39,7 +39,6 @@ from door.games.montecarlo import MonteCarlo
 
 pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
-SAMPLES = Path(__file__).parent / "samples"
 NUMBER = 31
 
 
@@ -136,18 +135,11 @@ def play_through(door: PtyDoor, data: Path, full: Callable[[], object],
     assert "Traceback" not in door.term.text
 
 
-@pytest.fixture
-def dropfile(tmp_path: Path) -> Path:
-    path = tmp_path / "DOOR.SYS"
-    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
-    return path
-
-
-def test_a_full_disk_loses_nothing_and_the_caller_knows(door_home: Path, dropfile: Path,
+def test_a_full_disk_loses_nothing_and_the_caller_knows(door_home: Path, door_sys: Path,
                                                          tmp_path: Path) -> None:
     with tiny_disk(tmp_path / "disk") as disk:
         configure(door_home, data_dir=str(disk))
-        door = PtyDoor(door_command(door_home, dropfile), cwd=door_home)
+        door = PtyDoor(door_command(door_home, door_sys), cwd=door_home)
         filler: list[Path] = []
         try:
             play_through(door, disk, lambda: filler.append(fill(disk)),
@@ -161,8 +153,8 @@ def test_a_full_disk_loses_nothing_and_the_caller_knows(door_home: Path, dropfil
 
 @pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux's")
 def test_the_file_size_limit_loses_nothing_and_the_caller_knows(door_home: Path,
-                                                                 dropfile: Path) -> None:
-    door = PtyDoor(door_command(door_home, dropfile), cwd=door_home)
+                                                                 door_sys: Path) -> None:
+    door = PtyDoor(door_command(door_home, door_sys), cwd=door_home)
     pid = door.proc.pid
     _, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
     try:

@@ -24,15 +24,6 @@ from door.commands.door import EXIT_CARRIER
 from door.commands.hangup import HangupSignals
 from door.games.montecarlo import MonteCarlo
 
-SAMPLES = Path(__file__).parent / "samples"
-
-
-@pytest.fixture
-def door_sys(tmp_path: Path) -> Path:
-    path = tmp_path / "DOOR.SYS"
-    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
-    return path
-
 
 def online_rows(home: Path) -> int:
     """Who's Online rows in the door's real SQLite file."""

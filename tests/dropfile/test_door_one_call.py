@@ -19,16 +19,6 @@ from door.games.montecarlo import MonteCarlo
 
 pytestmark = pytest.mark.slow  # each test starts the door or works for seconds
 
-SAMPLES = Path(__file__).parent / "samples"
-
-
-@pytest.fixture
-def door_sys(tmp_path: Path) -> Path:
-    path = tmp_path / "DOOR.SYS"
-    path.write_bytes((SAMPLES / "mystic_demoscene_DOOR.SYS").read_bytes())
-    return path
-
-
 def slot(home: Path, game: str = "montecarlo") -> dict | None:
     """The BBS user's resume slot for ``game``, read from the door's SQLite file."""
     with sqlite3.connect(home / "data" / "reussite.db") as conn:

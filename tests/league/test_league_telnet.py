@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from leaguehelp import daily_game, league_home, signed
-from serverhelp import call, running, signup, to_menu
+from serverhelp import new_member, running
 
 from door.config import load_settings
 from door.league.keys import BoardKey
@@ -48,9 +48,7 @@ async def test_the_league_ladder_on_the_daily_board(door_home: Path, on_day) -> 
     league_home(door_home, "Home Board")
     best = await other_boards_played(door_home)
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Dora", "league-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Dora", "league-pw")
         caller.send("d")
         await caller.wait_for("L league · B boards")
         caller.send("2")
@@ -72,9 +70,7 @@ async def test_the_league_ladder_on_the_daily_board(door_home: Path, on_day) -> 
 
 async def test_without_the_league_the_keys_are_not_offered(door_home: Path, on_day) -> None:
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Dora", "league-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Dora", "league-pw")
         caller.send("d")
         await caller.wait_for("T today's board")
         assert "L league" not in caller.term.text

@@ -8,6 +8,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 from homehelp import configure as configure
@@ -15,6 +16,7 @@ from pyteterm import PyteCaller, PyteTerminal, TelnetCaller
 from waiting import WAIT
 
 from door.config import load_settings
+from door.games.montecarlo import MonteCarlo, position_name
 from door.serve.ports import Ports
 from door.serve.server import serve
 
@@ -50,6 +52,15 @@ async def call(port: int, rows: int = 24, charset: str = "cp437",
                host: str = "127.0.0.1", timeout: float = WAIT) -> TelnetCaller:
     caller = await TelnetCaller.connect(port, rows=rows, charset=charset, host=host)
     await caller.wait_for("Handle:", timeout)
+    return caller
+
+
+async def new_member(port: int, handle: str, password: str, **options: Any) -> TelnetCaller:
+    """A telnet call (``options`` as :func:`call` takes them) that signs up as the new user
+    ``handle``: at the main menu."""
+    caller = await call(port, **options)
+    await signup(caller, handle, password)
+    await to_menu(caller)
     return caller
 
 
@@ -102,6 +113,17 @@ async def open_game(caller: PyteCaller, key: str, number: int,
     await caller.wait_for("Game number:")
     caller.send(f"{number}\r")
     await caller.wait_for(f"{title} #{number}")
+
+
+async def mid_game(caller: PyteCaller, handle: str, password: str, number: int) -> None:
+    """From the login screen, as the new user ``handle``, into Monte Carlo game ``number``
+    with its first pair taken: a call with a game to keep."""
+    await signup(caller, handle, password)
+    await to_menu(caller)
+    await open_game(caller, "c", number)
+    p, q = MonteCarlo.new(number).pairs()[0]
+    caller.send(position_name(p) + position_name(q))
+    await caller.settle()
 
 
 class SSHCaller(PyteCaller):

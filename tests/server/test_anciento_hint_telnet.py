@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from pyteterm import PyteCaller
-from serverhelp import call, running, signup, to_menu
+from serverhelp import new_member, running
 from waiting import WAIT
 
 from door.games.anciento import Anciento
@@ -31,9 +31,7 @@ async def hinted_square(caller: PyteCaller) -> str:
 
 async def test_hint_lit_placed_kept_recorded_and_marked(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet, charset="utf8")
-        await signup(caller, "Hana", "hint-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Hana", "hint-pw", charset="utf8")
         caller.send("n")
         await caller.wait_for("New Anciento game")
         caller.send(f"s{NUMBER}\r")

@@ -13,7 +13,7 @@ from functools import partial
 
 import pytest
 from pyteterm import PyteCaller, TelnetCaller
-from serverhelp import SSHCaller, call, running, signup, to_menu
+from serverhelp import SSHCaller, new_member, running, signup, to_menu
 
 from door.games.montecarlo import MonteCarlo, pair_name
 from door.ui.montecarlo.screen import cell_origin
@@ -100,9 +100,7 @@ async def test_every_game_and_the_menu_centred_and_back(door_home, window) -> No
     cols, rows = window
     left = (cols - 80) // 2
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Centre", "centre-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Centre", "centre-pw")
         for name, open_screen in SCREENS:
             await open_screen(caller)
             before = caller.term.lines

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from serverhelp import call, open_game, running, signup, to_menu
+from serverhelp import new_member, open_game, running
 
 from door.catalog.registry import daily_deal, daily_games
 from door.ui.game import daily_status
@@ -52,9 +52,7 @@ async def resign_aunt_mary(caller) -> None:
 async def test_the_board_counts_the_first_attempt_only(door_home: Path, on_day) -> None:
     aunt = daily_deal(DAY, "auntmary").number
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Dora", "daily-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Dora", "daily-pw")
         assert "Today's challenges (D): 0 attempts so far · resets at 00:00 UTC" in \
             caller.term.text
         caller.send("d")
@@ -114,9 +112,7 @@ async def test_two_servers_deal_the_same_challenges_on_the_same_date(
     boards = []
     for home in (door_home, other):
         async with running(home, ssh=False) as ports:
-            caller = await call(ports.telnet)
-            await signup(caller, "Dora", "daily-pw")
-            await to_menu(caller)
+            caller = await new_member(ports.telnet, "Dora", "daily-pw")
             caller.send("d")
             await caller.wait_for("4. Anciento")
             boards.append(deal_numbers(caller.term.text))
@@ -134,9 +130,7 @@ async def test_every_challenge_opens_and_one_left_unfinished_goes_on(door_home: 
     titles = {"mariant": "Mariant", "montecarlo": "Monte Carlo", "auntmary": "Aunt Mary",
               "anciento": "Anciento"}
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Ivo", "daily-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Ivo", "daily-pw")
         caller.send("d")
         await caller.wait_for("4. Anciento")
         for key, game in enumerate(daily_games(), 1):
@@ -162,9 +156,7 @@ async def test_a_challenge_asks_before_it_replaces_another_unfinished_game(
         door_home: Path, on_day) -> None:
     aunt = daily_deal(DAY, "auntmary").number
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Una", "daily-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Una", "daily-pw")
         await open_game(caller, "a", 7, "Aunt Mary")   # an ordinary deal, left unfinished
         await caller.leave_game()
 

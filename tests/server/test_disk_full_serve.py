@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from homehelp import logged_once_a_minute
 from montecarlohelp import keys_for
-from serverhelp import call, open_game, signup, to_menu
+from serverhelp import new_member, open_game
 from waiting import until
 from workerhelp import log_text, serving
 
@@ -40,9 +40,7 @@ async def test_a_caller_knows_their_moves_wait_and_they_are_written_when_room_re
     command = ("-m", "door", "--home", str(door_home), "--log-level", "info", "serve",
                "--telnet-port", "0", "--ssh-port", "-1", "--workers", "1")
     async with serving(door_home, *command) as (server, port):
-        caller = await call(port)
-        await signup(caller, "Fuller", "fu11-pw")
-        await to_menu(caller)
+        caller = await new_member(port, "Fuller", "fu11-pw")
         await open_game(caller, "c", NUMBER)
         await until(lambda: kept(door_home) == [], "the game's claim")
         _, hard = resource.prlimit(server.pid, resource.RLIMIT_FSIZE)

@@ -21,14 +21,13 @@ No timing is asserted: each step polls to tests/waiting.py's deadline.
 from __future__ import annotations
 
 import logging
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from enigmahelp import GUIDE_PATHS, SKIP_REASON, Enigma, at_menu, enigma_tree, guide_entries
-from homehelp import configure
+from homehelp import configure, door_log, hub_home
 from pyteterm import TelnetCaller
 from serverhelp import running, to_menu
 from waiting import until
@@ -82,19 +81,6 @@ async def started(bbs: Enigma, entry: str, command: str, menu: str) -> None:
     await bbs.apply(ALIAS, PASSWORD)
 
 
-def door_log(home: Path) -> str:
-    path = home / "data" / "door.log"
-    return path.read_text(encoding="utf-8") if path.exists() else ""
-
-
-async def screen_shows(caller: TelnetCaller, pattern: str, what: str) -> None:
-    """Read the caller's screen until ``pattern`` (a regular expression) is on it."""
-    async def shown() -> bool:
-        await caller.pump(0.1)
-        return re.search(pattern, caller.term.text) is not None
-    await until(shown, what)
-
-
 async def launch(bbs: Enigma, command: str, greeting: str) -> TelnetCaller:
     """Log in, open the doors menu, type ``command``: the door's title, then its menu."""
     caller = await bbs.to_doors(ALIAS, PASSWORD)
@@ -111,14 +97,14 @@ async def play_42(caller: TelnetCaller) -> None:
     caller.send("42\r")
     await caller.wait_for("Deal #42")
     caller.send("b1c1")
-    await screen_shows(caller, r"Score +6 ", "a score of 6")
+    await caller.wait_match(r"Score +6 ", "a score of 6")
 
 
 async def resume_42(caller: TelnetCaller) -> None:
     caller.send("c")
     await caller.wait_for("Resume your Monte Carlo game #42?")
     caller.send("y")
-    await screen_shows(caller, r"Score +6 ", "the saved game, score 6")
+    await caller.wait_match(r"Score +6 ", "the saved game, score 6")
 
 
 async def quit_to_the_bbs(caller: TelnetCaller) -> None:
@@ -161,13 +147,7 @@ async def test_the_door_plays_saves_on_a_hang_up_resumes_and_quits_back(
 @pytest.fixture
 def hub(tmp_path: Path) -> Path:
     """The hub's door home: board XA calls from 127.0.0.1."""
-    from conftest import REPO
-
-    home = tmp_path / "hub"
-    (home / "data").mkdir(parents=True)
-    (home / "sysop.ini").write_bytes((REPO / "sysop.ini").read_bytes())
-    configure(home, "boards", XA=f"{HUB_SECRET} | 127.0.0.1 | Xanadu BBS")
-    return home
+    return hub_home(tmp_path, HUB_SECRET)
 
 
 @pytest.mark.parametrize("io", ["stdio", "socket"])

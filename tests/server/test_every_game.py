@@ -249,7 +249,7 @@ async def test_a_watcher_sees_each_move(every_game: GameInfo, settings: Settings
 
 async def test_the_menu_offers_it_and_the_daily_board_deals_it(
         every_game: GameInfo, door_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from serverhelp import call, running, signup, to_menu
+    from serverhelp import new_member, running
 
     from door.ui.game import daily_status
 
@@ -258,9 +258,7 @@ async def test_the_menu_offers_it_and_the_daily_board_deals_it(
     offer_game(door_home, info)
     deal = info.daily_deal(DAY)
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Dora", "daily-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Dora", "daily-pw")
         assert caller.term.find(f"[{info.menu_key}]  {info.label}")
         caller.send("d")
         index = gamelist.daily_games().index(info.name) + 1

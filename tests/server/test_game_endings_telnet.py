@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from serverhelp import call, open_game, running, signup, to_menu
+from serverhelp import new_member, open_game, running
 from waiting import WAIT
 
 from door.games.anciento import Anciento
@@ -53,9 +53,7 @@ async def test_mariant_ends_when_nothing_can_move(door_home: Path) -> None:
         game.play("d")
     assert game.no_moves_left and len(game.actions) == 8
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Marie", "mariant-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Marie", "mariant-pw")
         caller.send("m")
         await caller.wait_for("New Mariant game")
         caller.send("1\r")
@@ -107,9 +105,7 @@ async def test_monte_carlo_ends_with_no_pair_left(door_home: Path) -> None:
     last = game.actions[-1]
     assert game.no_moves_left and game.can_undo
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Carla", "monte-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Carla", "monte-pw")
         await open_game(caller, "c", 18)
         caller.send(keys)
         await caller.wait_for(OFFER)
@@ -153,9 +149,7 @@ async def test_aunt_mary_ends_when_no_way_forward(door_home: Path) -> None:
         game.play(game.deal_move() or "s")
     assert game.cannot_win and not game.no_moves_left
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Mary", "auntmary-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Mary", "auntmary-pw")
         await open_game(caller, "a", 273, "Aunt Mary")
         caller.send("s" * 41)
         await caller.wait_for(OFFER)
@@ -189,9 +183,7 @@ async def test_anciento_ends_when_the_stone_fits_nowhere(door_home: Path) -> Non
     assert game.no_moves_left and len(squares) == 12
     game.play("end")
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Stone", "anciento-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Stone", "anciento-pw")
         caller.send("n")
         await caller.wait_for("New Anciento game")
         caller.send("s3\r")

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 from pyteterm import PyteCaller
-from serverhelp import call, open_game, running, signup, to_menu
+from serverhelp import call, new_member, open_game, running, signup, to_menu
 
-from door import gamelist
-from door.ui.keymap import HELP, SHARED
+from door.catalog import registry as gamelist
+from door.ui.shared.keymap import HELP, SHARED
 
 CLOSED = "other keys: back"  # the map's footer
 
@@ -70,9 +70,7 @@ async def map_shown_then_restored(caller: PyteCaller, close: str = "\x1b",
 
 async def test_question_mark_shows_the_map_on_every_game_and_menu(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Keymap", "keymap-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Keymap", "keymap-pw")
         shown = await map_shown_then_restored(caller)             # the main menu
         assert "The main menu: its keys" in shown
 
@@ -116,9 +114,7 @@ async def test_question_mark_shows_the_map_on_the_other_menus(door_home: Path) -
     online and the games to watch: ``?`` shows their keys and the shared ones, and the
     screen comes back."""
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Menus", "menus-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Menus", "menus-pw")
         screens = [("h", "# deal", "The hall of fame: its keys"),
                    ("d", "P play", "The daily challenge: its keys"),
                    ("e", "W write", "The message centre: its keys"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serverhelp import call, running, signup, to_menu
+from serverhelp import call, new_member, running, signup, to_menu
 
 
 async def open_whos_online(caller) -> None:
@@ -24,12 +24,8 @@ def node_of(text: str, handle: str) -> int:
 
 async def test_lowest_free_node_and_whos_online(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
-        ann = await call(ports.telnet)
-        await signup(ann, "Ann", "ann-pass")
-        await to_menu(ann)
-        ben = await call(ports.telnet)
-        await signup(ben, "Ben", "ben-pass")
-        await to_menu(ben)
+        ann = await new_member(ports.telnet, "Ann", "ann-pass")
+        ben = await new_member(ports.telnet, "Ben", "ben-pass")
         await open_whos_online(ben)
         assert node_of(ben.term.text, "Ann") == 1
         assert node_of(ben.term.text, "Ben") == 2
@@ -52,12 +48,8 @@ async def test_lowest_free_node_and_whos_online(door_home: Path) -> None:
 
 async def test_two_servers_sharing_one_database(door_home: Path) -> None:
     async with running(door_home, ssh=False) as one, running(door_home, ssh=False) as two:
-        ann = await call(one.telnet)
-        await signup(ann, "Ann", "ann-pass")
-        await to_menu(ann)
-        ben = await call(two.telnet)
-        await signup(ben, "Ben", "ben-pass")
-        await to_menu(ben)
+        ann = await new_member(one.telnet, "Ann", "ann-pass")
+        ben = await new_member(two.telnet, "Ben", "ben-pass")
         await open_whos_online(ben)
         text = ben.term.text
         assert "Srv" in text  # several servers: a server column tells their nodes apart

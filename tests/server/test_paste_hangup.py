@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 from homehelp import boards
+from pyteterm import TelnetCaller
 from serverhelp import (
     RLoginCaller,
     SSHCaller,
-    call,
+    new_member,
     open_game,
     running,
     signup,
@@ -67,6 +68,17 @@ def reset(sock: socket.socket) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 
 
+async def paste_and_drop(caller: TelnetCaller | RLoginCaller, how: str) -> None:
+    """Paste, and drop the line at once: ``close`` (a FIN) or ``reset``."""
+    caller.send(PASTE)
+    await caller.writer.drain()
+    if how == "reset":
+        reset(caller.writer.get_extra_info("socket"))
+        caller.writer.transport.abort()
+    else:
+        caller.close()
+
+
 async def freed_and_saved(home: Path, alias: str, actions: list[str]) -> None:
     await until(lambda: online_rows(home) == 0, "the node freed")
     assert saved_actions(home, alias) == actions
@@ -75,17 +87,9 @@ async def freed_and_saved(home: Path, alias: str, actions: list[str]) -> None:
 @pytest.mark.parametrize("how", ["close", "reset"])
 async def test_telnet(door_home: Path, how: str) -> None:
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Paster", "p4ste-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Paster", "p4ste-pw")
         actions = await one_move(caller)
-        caller.send(PASTE)
-        await caller.writer.drain()
-        if how == "reset":
-            reset(caller.writer.get_extra_info("socket"))
-            caller.writer.transport.abort()
-        else:
-            caller.close()
+        await paste_and_drop(caller, how)
         await freed_and_saved(door_home, "Paster", actions)
 
 
@@ -114,13 +118,7 @@ async def test_rlogin(door_home: Path, how: str) -> None:
         caller = await RLoginCaller.connect(ports.rlogin, "Pat", XA)
         await to_menu(caller)
         actions = await one_move(caller)
-        caller.send(PASTE)
-        await caller.writer.drain()
-        if how == "reset":
-            reset(caller.writer.get_extra_info("socket"))
-            caller.writer.transport.abort()
-        else:
-            caller.close()
+        await paste_and_drop(caller, how)
         await freed_and_saved(door_home, "Pat@XA", actions)
 
 

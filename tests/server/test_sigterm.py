@@ -11,11 +11,10 @@ import signal
 import sys
 from pathlib import Path
 
-from serverhelp import call, open_game, signup, to_menu
+from serverhelp import call, mid_game
 from waiting import WAIT
 
 from door.config import load_settings
-from door.games.montecarlo import MonteCarlo, position_name
 from door.store import Store
 
 NUMBER = 11982
@@ -30,12 +29,7 @@ async def test_sigterm_saves_the_game_and_stops(door_home: Path) -> None:
         line = (await asyncio.wait_for(proc.stdout.readline(), WAIT)).decode()
         port = int(re.search(r"telnet on \S+ port (\d+)", line).group(1))
         caller = await call(port)
-        await signup(caller, "Pia", "pia-pass")
-        await to_menu(caller)
-        await open_game(caller, "c", NUMBER)
-        p, q = MonteCarlo.new(NUMBER).pairs()[0]
-        caller.send(position_name(p) + position_name(q))
-        await caller.settle()
+        await mid_game(caller, "Pia", "pia-pass", NUMBER)
 
         proc.send_signal(signal.SIGTERM)
         await caller.wait_for("closing for maintenance")

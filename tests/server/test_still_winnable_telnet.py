@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from homehelp import configure
-from serverhelp import call, open_game, running, signup, to_menu
+from serverhelp import new_member, open_game, running
 from waiting import WAIT, until
 
 from door.config import load_settings
@@ -21,9 +21,7 @@ HARD = 55
 
 async def test_asked_kept_recorded_and_marked(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Vera", "still-pw")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Vera", "still-pw")
         await open_game(caller, "a", 2, "Aunt Mary")        # a deal nobody can win
         caller.send("v")
         await caller.wait_for(CANNOT, 2 * WAIT)
@@ -62,15 +60,11 @@ async def test_a_question_goes_before_another_callers_deal_verdict(door_home: Pa
     configure(door_home, section="solver", workers=1, budget=120)
     async with running(door_home, ssh=False) as ports:
         pool = solver_pool(load_settings(door_home))
-        first = await call(ports.telnet)
-        await signup(first, "Otto", "first-pw")
-        await to_menu(first)
+        first = await new_member(ports.telnet, "Otto", "first-pw")
         await open_game(first, "a", HARD, "Aunt Mary")
         await until(lambda: pool.running == 1, "the deal's verdict on its way")
 
-        second = await call(ports.telnet)
-        await signup(second, "Petra", "second-pw")
-        await to_menu(second)
+        second = await new_member(ports.telnet, "Petra", "second-pw")
         await open_game(second, "a", 2, "Aunt Mary")
         game = AuntMary.new(2)
         game.play("s")

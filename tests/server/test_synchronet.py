@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from homehelp import configure
+from homehelp import configure, door_log, hub_home
 from serverhelp import RLoginCaller, running, to_menu
 from synchronethelp import SKIP_REASON, Synchronet, synchronet_tree
 from waiting import until
@@ -54,19 +54,6 @@ async def call(bbs: Synchronet, alias: str, code: str) -> RLoginCaller:
                                       term=f"xtrn={code}/38400")
 
 
-def door_log(home: Path) -> str:
-    path = home / "data" / "door.log"
-    return path.read_text(encoding="utf-8") if path.exists() else ""
-
-
-async def screen_shows(caller: RLoginCaller, pattern: str, what: str) -> None:
-    """Read the caller's screen until ``pattern`` (a regular expression) is on it."""
-    async def shown() -> bool:
-        await caller.pump(0.1)
-        return re.search(pattern, caller.term.text) is not None
-    await until(shown, what)
-
-
 async def to_game_42(caller: RLoginCaller) -> None:
     """Title, menu, Monte Carlo deal #42, and its pair b1-c1 (6 points) taken."""
     await to_menu(caller)
@@ -75,7 +62,7 @@ async def to_game_42(caller: RLoginCaller) -> None:
     caller.send("42\r")
     await caller.wait_for("Deal #42")
     caller.send("b1c1")
-    await screen_shows(caller, r"Score +6 ", "a score of 6")
+    await caller.wait_match(r"Score +6 ", "a score of 6")
 
 
 @pytest.mark.parametrize("code", ["REUSSITE", "REUSS32"])
@@ -94,7 +81,7 @@ async def test_a_hang_up_mid_game_saves_it_and_the_next_call_resumes(
     again.send("c")
     await again.wait_for("Resume your Monte Carlo game #42?")
     again.send("y")
-    await screen_shows(again, r"Score +6 ", "the saved game, score 6")
+    await again.wait_match(r"Score +6 ", "the saved game, score 6")
     again.close()
 
 
@@ -130,13 +117,7 @@ async def test_two_nodes_play_at_once(bbs: Synchronet, door_home: Path) -> None:
 @pytest.fixture
 def hub(tmp_path: Path) -> Path:
     """The hub's door home: board XA calls from 127.0.0.1."""
-    from conftest import REPO
-
-    home = tmp_path / "hub"
-    (home / "data").mkdir(parents=True)
-    (home / "sysop.ini").write_bytes((REPO / "sysop.ini").read_bytes())
-    configure(home, "boards", XA=f"{HUB_SECRET} | 127.0.0.1 | Xanadu BBS")
-    return home
+    return hub_home(tmp_path, HUB_SECRET)
 
 
 @pytest.mark.parametrize("way", ["rlogin.js", "bridge"])

@@ -6,10 +6,20 @@ import logging
 from pathlib import Path
 
 import pytest
-from serverhelp import SSHCaller, call, configure, login, open_game, running, signup, to_menu
+from pyteterm import TelnetCaller
+from serverhelp import (
+    SSHCaller,
+    call,
+    configure,
+    login,
+    mid_game,
+    new_member,
+    running,
+    to_menu,
+)
 from waiting import until
 
-from door.games.montecarlo import MonteCarlo, position_name
+from door.serve.ports import Ports
 
 NUMBER = 42
 
@@ -17,12 +27,7 @@ NUMBER = 42
 async def test_a_second_call_takes_over_and_finds_the_game_saved(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
         first = await call(ports.telnet)
-        await signup(first, "Remy", "again-pw")
-        await to_menu(first)
-        await open_game(first, "c", NUMBER)
-        p, q = MonteCarlo.new(NUMBER).pairs()[0]
-        first.send(position_name(p) + position_name(q))
-        await first.settle()
+        await mid_game(first, "Remy", "again-pw", NUMBER)
 
         second = await call(ports.telnet)
         await login(second, "remy", "again-pw")
@@ -40,12 +45,7 @@ async def test_a_second_call_takes_over_and_finds_the_game_saved(door_home: Path
 
 async def test_a_second_call_that_declines_leaves_the_first_alone(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
-        first = await call(ports.telnet)
-        await signup(first, "Remy", "again-pw")
-        await to_menu(first)
-        second = await call(ports.telnet)
-        await login(second, "Remy", "again-pw")
-        await second.wait_for("already in the door on node 1")
+        first, second = await _called_twice(ports)
         second.send("n")
         await second.wait_for("One call at a time")
         await second.wait_closed()
@@ -61,12 +61,7 @@ async def test_the_decline_stays_up_as_the_goodbye_does(door_home: Path) -> None
     a key, as the goodbye is."""
     configure(door_home, goodbye_pause=60)
     async with running(door_home, ssh=False) as ports:
-        first = await call(ports.telnet)
-        await signup(first, "Remy", "again-pw")
-        await to_menu(first)
-        second = await call(ports.telnet)
-        await login(second, "Remy", "again-pw")
-        await second.wait_for("already in the door on node 1")
+        first, second = await _called_twice(ports)
         second.send("n")
         await second.wait_for("One call at a time, please. Goodbye.")
         await second.settle()
@@ -82,12 +77,7 @@ async def test_a_second_call_hanging_up_at_the_question_is_no_error(
     """A caller whose line drops while "Hang up the call on node 1?" waits: the visit ends
     as on any hang-up, with no traceback in the log; the first call goes on."""
     async with running(door_home, ssh=False) as ports:
-        first = await call(ports.telnet)
-        await signup(first, "Remy", "again-pw")
-        await to_menu(first)
-        second = await call(ports.telnet)
-        await login(second, "Remy", "again-pw")
-        await second.wait_for("already in the door on node 1")
+        first, second = await _called_twice(ports)
         second.close()
         await second.wait_closed()
         first.send("w")  # who's online: the second call's node goes, the first stays
@@ -112,9 +102,7 @@ async def test_guests_share_a_record_and_come_in_together(door_home: Path) -> No
 
 async def test_an_ssh_call_takes_over_from_a_telnet_one(door_home: Path) -> None:
     async with running(door_home) as ports:
-        first = await call(ports.telnet)
-        await signup(first, "Dana", "dana-pw1")
-        await to_menu(first)
+        first = await new_member(ports.telnet, "Dana", "dana-pw1")
         second = await SSHCaller.connect(ports.ssh, "dana", password="dana-pw1")
         await second.wait_for("Dana is already in the door on node 1")
         second.send("\r")  # Enter is yes
@@ -122,3 +110,13 @@ async def test_an_ssh_call_takes_over_from_a_telnet_one(door_home: Path) -> None
         await first.wait_closed()
         await to_menu(second)
         await second.close()
+
+
+async def _called_twice(ports: Ports) -> tuple[TelnetCaller, TelnetCaller]:
+    """Remy at the main menu on node 1, and a second call of Remy's asked whether to hang
+    up the first."""
+    first = await new_member(ports.telnet, "Remy", "again-pw")
+    second = await call(ports.telnet)
+    await login(second, "Remy", "again-pw")
+    await second.wait_for("already in the door on node 1")
+    return first, second

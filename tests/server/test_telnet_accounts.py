@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from serverhelp import call, configure, login, open_game, running, signup, to_menu
+from serverhelp import call, configure, login, new_member, open_game, running, signup, to_menu
 from waiting import WAIT, until
 
 import door.store.accounts
@@ -23,9 +23,7 @@ NUMBER = 11982
 
 async def test_signup_then_login_then_a_move_then_quit(door_home: Path) -> None:
     async with running(door_home, ssh=False) as ports:
-        alice = await call(ports.telnet)
-        await signup(alice, "Alice", "tulips4me")
-        await to_menu(alice)
+        alice = await new_member(ports.telnet, "Alice", "tulips4me")
         assert "Alice" in alice.term.text  # the status line names the caller
         await alice.log_off("Farewell, Alice")
 
@@ -130,9 +128,7 @@ async def test_guest_is_refused_when_off(door_home: Path) -> None:
 async def test_a_finished_game_is_one_log_line(door_home: Path, caplog) -> None:
     caplog.set_level(logging.INFO, logger="door.serve.server")
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet)
-        await signup(caller, "Ada", "lovelace1")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Ada", "lovelace1")
         await open_game(caller, "a", 321, "Aunt Mary")
         caller.send("x")
         await caller.wait_for("Resign?")

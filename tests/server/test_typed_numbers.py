@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from serverhelp import call, running, signup, to_menu
+from serverhelp import new_member, running
 
 SUPERSCRIPT_TWO = {"cp437": b"\xfd", "utf8": "²".encode()}
 
@@ -16,9 +16,7 @@ async def test_a_superscript_at_game_number_is_refused_and_the_caller_stays(
         door_home: Path, charset: str) -> None:
     two = SUPERSCRIPT_TWO[charset]
     async with running(door_home, ssh=False) as ports:
-        caller = await call(ports.telnet, charset=charset)
-        await signup(caller, "Sven", "sven-pass")
-        await to_menu(caller)
+        caller = await new_member(ports.telnet, "Sven", "sven-pass", charset=charset)
         for key, title in (("c", "Monte Carlo"), ("a", "Aunt Mary")):
             caller.send(key)
             await caller.wait_for("Game number:")

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from pyteterm import TelnetCaller
-from serverhelp import call, open_game, running, signup, to_menu
+from serverhelp import new_member, open_game, running, signup, to_menu
 from waiting import WAIT
 
 from door.games.montecarlo import MonteCarlo
@@ -67,9 +67,7 @@ async def test_a_watcher_sees_the_players_move_appear(door_home: Path) -> None:
         await ann.wait_for(f"Score {game.score}")
         await wait_score(ben, game.score)
 
-        cat = await call(ports.telnet)
-        await signup(cat, "Cat", "cat-pass")
-        await to_menu(cat)
+        cat = await new_member(ports.telnet, "Cat", "cat-pass")
         cat.send("w")
         await cat.wait_for("Watching Ann")
 

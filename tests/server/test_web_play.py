@@ -19,6 +19,7 @@ from serverhelp import (
     call,
     configure,
     login,
+    mid_game,
     open_game,
     running,
     signup,
@@ -145,12 +146,7 @@ async def test_failed_web_logins_lock_the_handle_for_telnet_too(door_home: Path)
 async def test_a_web_call_takes_over_from_a_telnet_one(door_home: Path) -> None:
     async with running(door_home, ssh=False, web=True) as ports:
         first = await call(ports.telnet)
-        await signup(first, "Remy", "again-pw")
-        await to_menu(first)
-        await open_game(first, "c", NUMBER)
-        p, q = MonteCarlo.new(NUMBER).pairs()[0]
-        first.send(position_name(p) + position_name(q))
-        await first.settle()
+        await mid_game(first, "Remy", "again-pw", NUMBER)
         second = await web_call(ports.web)
         await login(second, "remy", "again-pw")
         await second.wait_for("Remy is already in the door on node 1.", WAIT)

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from door.config import load_settings
-from door.net.telnet import start_telnet
 from door.session import Services, Session
 from door.ui.menus.settings import terminal_settings
 from door.ui.visits.title import title
@@ -23,10 +22,9 @@ async def title_then_settings(session: Session) -> None:
 
 
 @pytest.fixture
-async def screen_door(door_home: Path):
+def screen_door(door_home: Path, telnet_server):
     """``start(screen)`` → port of a telnet door on 127.0.0.1 whose callers each get
     ``screen(session)`` (default: the title, then the terminal settings)."""
-    servers = []
 
     async def start(screen: Screen = title_then_settings) -> int:
         settings = load_settings(door_home)
@@ -34,11 +32,6 @@ async def screen_door(door_home: Path):
         async def run(terminal) -> None:
             await screen(Session(terminal, Services(settings)))
 
-        server = await start_telnet("127.0.0.1", 0, run)
-        servers.append(server)
-        return server.sockets[0].getsockname()[1]
+        return await telnet_server(run)
 
-    yield start
-    for server in servers:
-        server.close()
-        await server.wait_closed()
+    return start

@@ -273,9 +273,7 @@ def near_won() -> Anciento:
 
 
 async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
-    async def choose(cls, session):
-        return near_won()
-    monkeypatch.setattr(AncientoScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, near_won())
     caller = Caller(settings)
     await caller.wait_for("Anciento #1")
     game = near_won()
@@ -308,9 +306,7 @@ def stuck() -> Anciento:
 
 
 async def test_stuck_game_waits_for_end(settings: Settings, monkeypatch) -> None:
-    async def choose(cls, session):
-        return stuck()
-    monkeypatch.setattr(AncientoScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, stuck())
     caller = Caller(settings)
     # No stone fits and none can be taken back (the start stones stay): nothing to choose,
     # so the end box comes at once.
@@ -437,9 +433,8 @@ async def test_saving_without_a_store(caller: Caller) -> None:
     await caller.wait_for("Saved games are unavailable")
 
 
-async def test_save_under_a_name_and_load_it(settings: Settings, tmp_path: Path) -> None:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
-    assert await store.start()
+async def test_save_under_a_name_and_load_it(settings: Settings, sqlite_store: Store) -> None:
+    store = sqlite_store
     player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     game = await caller.start()

@@ -116,9 +116,7 @@ def build(columns: list[tuple[list[str], list[str]]], foundations: dict[str, int
 async def caller_for(settings: Settings, monkeypatch, game: AuntMary, **terminal: Any) -> Caller:
     """A caller whose next game is ``game`` (the screen's ``choose_game`` returns it).  A
     built position with no way forward opens with the end offer: Esc plays on."""
-    async def choose(cls, session):
-        return AuntMary.from_json(game.to_json())   # the test keeps its own to play along
-    monkeypatch.setattr(AuntMaryScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, game)   # the test keeps its own to play along
     caller = Caller(settings, **terminal)
     await caller.wait_for(f"Aunt Mary #{game.number}")
     if game.no_moves_left or game.cannot_win:

@@ -5,7 +5,6 @@ resumes straight into the offer, and once ended is never offered again."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from pyteterm import ScreenCaller
@@ -25,13 +24,12 @@ class Caller(ScreenCaller):
 
 
 async def test_a_dead_game_left_at_the_offer_comes_back_to_it(settings: Settings,
-                                                              tmp_path: Path) -> None:
+                                                              sqlite_store: Store) -> None:
     game = Mariant.new(1)
     while game.stock_count:
         game.play("d")
     assert game.no_moves_left                 # deal 1: eight deals, nothing can move
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
-    assert await store.start()
+    store = sqlite_store
     player = await store.players.player("direct", "ann", "Ann")
 
     caller = Caller(settings, store=store, player=player)
@@ -80,9 +78,8 @@ async def test_a_dead_game_left_at_the_offer_comes_back_to_it(settings: Settings
 
 @pytest.mark.slow
 async def test_a_resigned_game_is_never_offered_again(settings: Settings,
-                                                      tmp_path: Path) -> None:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
-    assert await store.start()
+                                                      sqlite_store: Store) -> None:
+    store = sqlite_store
     player = await store.players.player("direct", "bob", "Bob")
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("New Mariant game")

@@ -207,7 +207,7 @@ async def montecarlo_moves(number: int, charset: str, window: tuple[int, int]) -
     before a consolidation that deals is answered No (the pair typed again) then Yes, every
     fifth pair undone and taken again.  After every move the caller's terminal (pyte) shows
     what a whole redraw of the state draws, centred.  Returns the questions answered."""
-    from door.ui.montecarlo_screen import closing_deal
+    from door.ui.montecarlo.screen import closing_deal
 
     terminal = ScriptTerminal([], charset, color=True)
     terminal.term.screen.resize(window[1], window[0])

@@ -75,11 +75,10 @@ def test_no_game_puts_its_own_move_or_an_alias_on_a_shared_key(name: str) -> Non
         assert any(a.name == lacking for a in SHARED)
 
 
-@pytest.mark.parametrize("name", NAMES)
-async def test_shared_keys_reach_the_shared_actions_on_each_screen(
-        settings: Settings, name: str, monkeypatch) -> None:
-    """On a live screen, no game claims a shared key for itself: each goes to the frame's
-    shared action (a lacking one is refused there, saying why)."""
+def noting_shared_actions(settings: Settings, name: str, monkeypatch
+                          ) -> tuple[GameScreen, list[str]]:
+    """Game ``name``'s screen, drawn, and the list its shared actions are noted in by name
+    (the frame's shared_key records the action instead of doing it)."""
     screen = screen_for(settings, name)
     reached: list[str] = []
 
@@ -88,6 +87,15 @@ async def test_shared_keys_reach_the_shared_actions_on_each_screen(
 
     monkeypatch.setattr(GameScreen, "shared_key", record)
     screen.draw()
+    return screen, reached
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_shared_keys_reach_the_shared_actions_on_each_screen(
+        settings: Settings, name: str, monkeypatch) -> None:
+    """On a live screen, no game claims a shared key for itself: each goes to the frame's
+    shared action (a lacking one is refused there, saying why)."""
+    screen, reached = noting_shared_actions(settings, name, monkeypatch)
     for action in SHARED:
         if action is DESCRIBE:          # the session's access layer takes F9 first
             continue
@@ -100,14 +108,7 @@ async def test_shared_keys_reach_the_shared_actions_on_each_screen(
 @pytest.mark.parametrize("name", NAMES)
 async def test_the_seeds_aliases_reach_their_actions(settings: Settings, name: str,
                                                      monkeypatch) -> None:
-    screen = screen_for(settings, name)
-    reached: list[str] = []
-
-    async def record(self: GameScreen, action: Action, key: Key) -> None:
-        reached.append(action.name)
-
-    monkeypatch.setattr(GameScreen, "shared_key", record)
-    screen.draw()
+    screen, reached = noting_shared_actions(settings, name, monkeypatch)
     for alias, action in BY_GAME[name].aliases.items():
         key = press(alias)
         assert not await screen.on_key(key), (name, alias)

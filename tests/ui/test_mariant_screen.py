@@ -473,9 +473,8 @@ async def test_info_then_i_opens_the_instructions(door_home: Path) -> None:
     await caller.close()
 
 
-async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> None:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
-    assert await store.start()
+async def test_info_with_a_store_shows_the_top_ten(settings, sqlite_store: Store) -> None:
+    store = sqlite_store
     player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     await caller.start()
@@ -486,9 +485,8 @@ async def test_info_with_a_store_shows_the_top_ten(settings, tmp_path: Path) -> 
     await store.close()
 
 
-async def test_quit_then_resume_restores_the_game(settings, tmp_path: Path) -> None:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'scores.db'}")
-    assert await store.start()
+async def test_quit_then_resume_restores_the_game(settings, sqlite_store: Store) -> None:
+    store = sqlite_store
     player = await store.players.player("direct", "ann", "Ann")
     caller = Caller(settings, store=store, player=player)
     await caller.wait_for("Game number:")

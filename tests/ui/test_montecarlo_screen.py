@@ -364,9 +364,7 @@ def near_won() -> MonteCarlo:
 
 
 async def test_finish_a_near_won_game(settings: Settings, monkeypatch) -> None:
-    async def choose(cls, session):
-        return near_won()
-    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, near_won())
     caller = Caller(settings, charset="utf8")
     await caller.wait_for("Monte Carlo #7")
     assert "0 cards" in caller.text   # the stock
@@ -400,9 +398,7 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
         settings: Settings, monkeypatch) -> None:
     """Deal 7 (strict) can be won from its start, not from this position: the solver's line
     has 26 moves, e4d5 then b4a5, and ends with every card gone (score 364 + 100)."""
-    async def choose(cls, session):
-        return lost_in_one(7)
-    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, lost_in_one(7))
     monkeypatch.setattr(replay, "SPEEDS", (0.01,) * 5)        # P plays the line quickly
     caller = Caller(settings, charset="utf8")
     await caller.wait_for("Monte Carlo #7")
@@ -436,9 +432,7 @@ async def test_lost_game_says_whether_the_deal_could_be_won_and_shows_how(
 async def test_nobody_could_win_this_deal(settings: Settings, monkeypatch) -> None:
     number = 1  # strict Monte Carlo #1 cannot be won (the solver is exact for Monte Carlo)
 
-    async def choose(cls, session):
-        return lost_in_one(number)
-    monkeypatch.setattr(MonteCarloScreen, "choose_game", classmethod(choose))
+    Caller.dealing(monkeypatch, lost_in_one(number))
     caller = Caller(settings, charset="utf8")
     await caller.wait_for(f"Monte Carlo #{number}")
     caller.send("a1b1")

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pyteterm import QueueTerminal
-from waiting import WAIT
+from waiting import WAIT, until
 
 from door.config import Settings
 from door.session import Services, Session
@@ -92,14 +92,6 @@ def no_pause(settings: Settings) -> Settings:
     return replace(settings, door=replace(settings.door, goodbye_pause=0))
 
 
-async def _until(check, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not check():
-        assert loop.time() < deadline, f"never {what}"
-        await asyncio.sleep(0.005)
-
-
 def _only_the_session_wrote(terminal: CallerNoting) -> None:
     assert {Path(name).name for name in terminal.writers} == {"session.py"}, terminal.writers
 
@@ -109,11 +101,11 @@ async def test_a_whole_visit_writes_only_through_the_session(settings: Settings)
     terminal = CallerNoting()
     session = Session(terminal, Services(settings))
     visit = asyncio.create_task(run_visit(session))
-    await _until(lambda: "Press any key" in terminal.term.text, "the title")
+    await until(lambda: "Press any key" in terminal.term.text, "the title")
     terminal.inbox.put_nowait(b"x")
-    await _until(lambda: "Your choice" in terminal.term.text, "the main menu")
+    await until(lambda: "Your choice" in terminal.term.text, "the main menu")
     terminal.inbox.put_nowait(b"q")
-    await _until(lambda: "Log off?" in terminal.term.text, "the question")
+    await until(lambda: "Log off?" in terminal.term.text, "the question")
     terminal.inbox.put_nowait(b"\r")
     await asyncio.wait_for(visit, WAIT)
     assert "Farewell, Guest." in terminal.term.text
@@ -127,7 +119,7 @@ async def test_the_small_window_farewell_writes_through_the_session(
     terminal.resized(60, 20)
     session = Session(terminal, Services(settings))
     visit = asyncio.create_task(run_visit(session))
-    await _until(lambda: "Widen it" in terminal.term.text, "the small-window notice")
+    await until(lambda: "Widen it" in terminal.term.text, "the small-window notice")
     terminal.inbox.put_nowait(b"q")
     await asyncio.wait_for(visit, WAIT)
     assert terminal.raw.endswith(b"\x1b[0m\x1b[2J\x1b[HFarewell, Guest: see you in a "

@@ -34,13 +34,6 @@ class AuntMaryCaller(ScreenCaller):
     screen_class = AuntMaryScreen
 
 
-def dealing(monkeypatch, screen_class: type, game) -> None:
-    """The screen's next game is ``game`` (its ``choose_game`` returns a copy)."""
-    async def choose(cls, session):
-        return type(game).from_json(game.to_json())
-    monkeypatch.setattr(screen_class, "choose_game", classmethod(choose))
-
-
 def hint_jobs(settings: Settings) -> list[object]:
     return [job for job in solver_pool(settings)._jobs.values()
             if job.spec.get("kind") == "hint"]
@@ -49,7 +42,7 @@ def hint_jobs(settings: Settings) -> list[object]:
 async def test_following_the_hints_wins_and_each_counts_as_help(settings: Settings,
                                                                 monkeypatch) -> None:
     number = next(n for n in range(1, 60) if solve("montecarlo", n).winnable)
-    dealing(monkeypatch, MonteCarloScreen, MonteCarlo.new(number))
+    MonteCarloCaller.dealing(monkeypatch, MonteCarlo.new(number))
     caller = MonteCarloCaller(settings, charset="utf8")
     await caller.wait_for(f"Monte Carlo #{number}")
     hints = 0
@@ -77,7 +70,7 @@ async def test_following_the_hints_wins_and_each_counts_as_help(settings: Settin
 async def test_a_slow_hint_says_thinking_and_a_move_drops_it(settings: Settings,
                                                             monkeypatch) -> None:
     settings = replace(settings, solver=replace(settings.solver, hint_budget=60, workers=2))
-    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
+    AuntMaryCaller.dealing(monkeypatch, AuntMary.new(HARD))
     caller = AuntMaryCaller(settings)
     await caller.wait_for(f"Aunt Mary #{HARD}")
     caller.send("p")

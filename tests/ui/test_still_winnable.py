@@ -37,18 +37,11 @@ class AuntMaryCaller(ScreenCaller):
     screen_class = AuntMaryScreen
 
 
-def dealing(monkeypatch, screen_class: type, game) -> None:
-    """The screen's next game is ``game`` (its ``choose_game`` returns a copy)."""
-    async def choose(cls, session):
-        return type(game).from_json(game.to_json())
-    monkeypatch.setattr(screen_class, "choose_game", classmethod(choose))
-
-
 @pytest.mark.slow
 async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settings,
                                                                  monkeypatch) -> None:
     number = next(n for n in range(1, 60) if solve("montecarlo", n).verdict == "winnable")
-    dealing(monkeypatch, MonteCarloScreen, MonteCarlo.new(number))
+    MonteCarloCaller.dealing(monkeypatch, MonteCarlo.new(number))
     caller = MonteCarloCaller(settings, charset="utf8")
     await caller.wait_for(f"Monte Carlo #{number}")
     assert "V still winnable?" in caller.text               # the status line offers it
@@ -57,7 +50,7 @@ async def test_a_won_position_and_a_lost_one_in_kpatience_words(settings: Settin
     await caller.close()
 
     assert solve("auntmary", 2).verdict == "not winnable"
-    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(2))
+    AuntMaryCaller.dealing(monkeypatch, AuntMary.new(2))
     caller = AuntMaryCaller(settings)
     await caller.wait_for("Aunt Mary #2")
     game = AuntMary.new(2)
@@ -82,7 +75,7 @@ async def test_keys_are_answered_while_the_question_is_solved(settings: Settings
     """Deal 55 keeps a worker busy: the caller plays on, and leaving kills the job.  V
     before any move asks for the deal's verdict, already on its way: one job, not two."""
     settings = replace(settings, solver=replace(settings.solver, budget=120, workers=2))
-    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
+    AuntMaryCaller.dealing(monkeypatch, AuntMary.new(HARD))
     caller = AuntMaryCaller(settings)
     await caller.wait_for(f"Aunt Mary #{HARD}")
     pool = solver_pool(settings)
@@ -112,7 +105,7 @@ async def test_keys_are_answered_while_the_question_is_solved(settings: Settings
 async def test_an_answer_about_an_earlier_position_is_marked(settings: Settings,
                                                              monkeypatch) -> None:
     settings = replace(settings, solver=replace(settings.solver, budget=1, workers=2))
-    dealing(monkeypatch, AuntMaryScreen, AuntMary.new(HARD))
+    AuntMaryCaller.dealing(monkeypatch, AuntMary.new(HARD))
     caller = AuntMaryCaller(settings)
     await caller.wait_for(f"Aunt Mary #{HARD}")
     caller.send("vs")                   # ask, then move before a 1 s solve can answer

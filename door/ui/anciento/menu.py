@@ -26,7 +26,7 @@ from ..shared.instructions import show_instructions
 from ..shared.key_overlay import show_menu_keys
 from ..shared.keymap import HELP, REDO, UNDO
 from ..shared.number_input import DIGITS_ONLY, read_digits
-from ..shared.widgets import header, message, read_line, status_line
+from ..shared.widgets import header, message, new_game_box, read_line, status_line
 
 DemoPlayer = Callable[[Anciento], Awaitable[None]]
 """Plays a demo game on the Anciento screen (the screen gives it: it opens this menu)."""
@@ -95,14 +95,7 @@ def menu_rows(session: Session) -> list[tuple[str, str, str]]:
 def draw_menu(session: Session) -> tuple[int, int]:
     """Draw the menu box; return (row, column) of its prompt line."""
     screen = session.screen
-    screen.clear()
-    screen.cursor = None
-    header(session, "Anciento")
-    top = max(1, (screen.rows - BOX_HEIGHT) // 2)
-    left = (screen.cols - BOX_WIDTH) // 2
-    screen.fill(top, left, BOX_HEIGHT, BOX_WIDTH, " ", theme.NORMAL)
-    screen.box(top, left, BOX_HEIGHT, BOX_WIDTH, theme.FRAME_BRIGHT, style=DOUBLE)
-    screen.put(top, left + 2, " New Anciento game ", theme.TITLE)
+    top, left = new_game_box(session, "Anciento", BOX_HEIGHT, BOX_WIDTH)
     for i, (key, name, what) in enumerate(menu_rows(session)):
         row = top + 2 + i
         if key:

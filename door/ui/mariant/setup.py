@@ -17,7 +17,6 @@ from ...games.mariant import Mariant, check_setup, multiplier_tenths
 from ...games.numbers import CARD_GAME_NUMBERS, random_number
 from ...session import Session
 from ...term.digits import is_digit, parse_number
-from ...term.screen import DOUBLE
 from ..game.solver_view import (
     pick_winnable,
     toggle_winnable_only,
@@ -28,7 +27,7 @@ from ..shared import theme
 from ..shared.cards import BLACK_CARD, FACE_DOWN, FACE_DOWN_TEXT, RED_CARD
 from ..shared.key_overlay import show_menu_keys
 from ..shared.keymap import HELP
-from ..shared.widgets import header, message, status_line
+from ..shared.widgets import message, new_game_box, status_line
 
 SETUP_KEYS = [("↑↓ Tab", "face down or face up"), ("←→ - +", "fewer or more cards"),
               ("0-9", "the game number"), ("Backspace", "take back a digit"),
@@ -92,14 +91,7 @@ def default_setup(session: Session) -> Setup:
 def draw_setup(session: Session, setup: Setup) -> tuple[int, int]:
     """Draw the setup box; return where the game number is typed (row, column)."""
     screen = session.screen
-    screen.clear()
-    screen.cursor = None
-    header(session, "Mariant")
-    top = max(1, (screen.rows - BOX_HEIGHT) // 2)
-    left = (screen.cols - BOX_WIDTH) // 2
-    screen.fill(top, left, BOX_HEIGHT, BOX_WIDTH, " ", theme.NORMAL)
-    screen.box(top, left, BOX_HEIGHT, BOX_WIDTH, theme.FRAME_BRIGHT, style=DOUBLE)
-    screen.put(top, left + 2, " New Mariant game ", theme.TITLE)
+    top, left = new_game_box(session, "Mariant", BOX_HEIGHT, BOX_WIDTH)
     x = left + 3
     screen.put(top + 2, x, "Cards dealt to each of the ten columns:", theme.LABEL)
     rows = (("Face down", setup.down, "2 to 6", "-20 % each above 2"),

@@ -197,7 +197,7 @@ def mouse_label(session: Session) -> str:
 async def cycle_mouse(session: Session) -> str:
     """M: automatic, on, off, automatic …; the terminal is asked (or told to stop) at once,
     and the choice kept with the player record.  Without one: on or off for this call."""
-    store, player = session.store, session.player
+    player = session.player
     if player is None:
         session.set_mouse(not session.mouse)
         return f"Mouse {'on' if session.mouse else 'off'} (for this call)."
@@ -207,18 +207,12 @@ async def cycle_mouse(session: Session) -> str:
     said = {True: "Mouse on: click or tap a card, a place or a menu entry.",
             False: "Mouse off: the door never asks your terminal for it.",
             None: "Mouse automatic: on where the terminal says it reports clicks."}[choice]
-    if store is None:
-        return said + "  (For this call only.)"
-    try:
-        await store.players.update_settings(player.id, mouse=choice)
-    except Exception as exc:  # StoreUnavailable says why in plain words
-        return f"{said}  Not kept for next time: {exc}"
-    return said
+    return await _kept(session, said, mouse=choice)
 
 
 async def toggle_watchable(session: Session) -> str:
     """Let others watch the caller's games, or not; kept with the player record at once."""
-    store, player = session.store, session.player
+    player = session.player
     if player is None or not watching_on(session.settings):
         session.bell()
         return "Press C, O, R, M, or Q to go back."
@@ -226,10 +220,17 @@ async def toggle_watchable(session: Session) -> str:
     session.player = replace(player, watchable=watchable)
     said = ("Others may watch your games." if watchable
             else "Nobody may watch your games: they are told you prefer not.")
-    if store is None:
+    return await _kept(session, said, watchable=watchable)
+
+
+async def _kept(session: Session, said: str, **changes: bool | None) -> str:
+    """``said`` once the settings just changed for this call are kept with the caller's
+    player record too; with why not, when they last for this call only."""
+    store, player = session.store, session.player
+    if store is None or player is None:
         return said + "  (For this call only.)"
     try:
-        await store.players.update_settings(player.id, watchable=watchable)
+        await store.players.update_settings(player.id, **changes)
     except Exception as exc:  # StoreUnavailable says why in plain words
         return f"{said}  Not kept for next time: {exc}"
     return said

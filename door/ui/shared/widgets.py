@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ...session import Session
 from ...term import Attr
+from ...term.screen import DOUBLE
 from ...term.width import clip, pad, text_width, wrap
 from . import theme
 from .canvas import Canvas
@@ -163,6 +164,21 @@ async def read_line(session: Session, row: int, col: int, prompt: str, width: in
             session.bell()
             if refusal and key.is_char and not allowed(key.char) and row != screen.rows - 2:
                 message(session, refusal, theme.WARNING)
+
+
+def new_game_box(view: Canvas, game: str, height: int, width: int) -> tuple[int, int]:
+    """A cleared screen under ``game``'s header, with a double-framed "New … game" box of
+    ``height`` by ``width`` in its middle (a game's setup); the box's top row and left column."""
+    screen = view.screen
+    screen.clear()
+    screen.cursor = None
+    header(view, game)
+    top = max(1, (screen.rows - height) // 2)
+    left = (screen.cols - width) // 2
+    screen.fill(top, left, height, width, " ", theme.NORMAL)
+    screen.box(top, left, height, width, theme.FRAME_BRIGHT, style=DOUBLE)
+    screen.put(top, left + 2, f" New {game} game ", theme.TITLE)
+    return top, left
 
 
 def box_text(view: Canvas, lines: list[str], title: str = "") -> None:

@@ -28,7 +28,8 @@ from .collector import CallCollector
 from .collector import tune as tune_collector
 from .compiled import build_name
 from .config import Settings
-from .guard import LoginLimiter, address_of, host_of
+from .guard import LoginLimiter, address_of, host_of, prefix_of
+from .hash_budget import HashBudget
 from .idle_rows import IdleRows
 from .listeners import Listener, Plan
 from .logfiles import open_log
@@ -163,8 +164,10 @@ class Door:
         """This process's place among the workers of ``serve --workers`` (None: alone)."""
         self.nodes: Nodes = (worker.nodes if worker is not None
                              else NodeTable(settings.server.max_nodes))
-        self.accounts = Accounts(store) if store is not None else None
         acc, srv = settings.accounts, settings.server
+        budget = HashBudget(acc.login_hashes_per_minute, lambda address: prefix_of(
+            address, srv.login_prefix_v4, srv.login_prefix_v6))
+        self.accounts = Accounts(store, budget) if store is not None else None
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         pool_size = worker.pool_size(srv.login_pool) if worker is not None else srv.login_pool
         self.pool = LoginPool(pool_size, srv.login_per_address, srv.max_per_address,

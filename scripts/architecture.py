@@ -40,7 +40,8 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "solving": ("the solvers' process pool", ("solving", "solver_worker")),
     "net": ("the ways in: one Terminal per transport", ("net",)),
     "gate": ("who may come in: the login pool, connections per address, the failed-login "
-             "guard", ("pool", "address_counts", "guard")),
+             "guard, the password-hash budget", ("pool", "address_counts", "guard",
+                                                 "hash_budget")),
     "store": ("the database and its migrations", ("store", "migrations")),
     "records": ("sysop.ini and the game registry",
                 ("config", "gamelist", "gameinfo", "values", "ini_comments")),

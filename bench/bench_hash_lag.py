@@ -56,6 +56,18 @@ async def lateness(work: Awaitable[object]) -> dict[str, float]:
             "max": 1000 * late[-1], "wall": wall}
 
 
+def in_a_child(*argv: str) -> dict[str, float]:
+    """The figures a fresh interpreter running ``argv`` prints as its last line (JSON)."""
+    out = subprocess.run([sys.executable, *argv], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def shown(got: dict[str, float]) -> str:
+    return (f"late p50 {got['p50']:5.1f} ms, p99 {got['p99']:6.1f} ms, max "
+            f"{got['max']:6.1f} ms; {got['wall']:.1f} s; load {os.getloadavg()[0]:.1f}")
+
+
 async def measure(hashes: int) -> dict[str, float]:
     from door.store import accounts
 
@@ -85,13 +97,8 @@ def main() -> None:
           f"loop waking every {TICK_S * 1000:.0f} ms; lateness of its wake-ups")
     for _ in range(args.rounds):
         for nice in (0, 10):
-            out = subprocess.run([sys.executable, __file__, "--child", str(nice),
-                                  "--hashes", str(args.hashes)],
-                                 capture_output=True, text=True, check=True).stdout
-            got = json.loads(out.strip().splitlines()[-1])
-            print(f"  hashing threads at +{nice:<2}: late p50 {got['p50']:5.1f} ms, p99 "
-                  f"{got['p99']:6.1f} ms, max {got['max']:6.1f} ms; hashes took "
-                  f"{got['wall']:.1f} s; load {os.getloadavg()[0]:.1f}", flush=True)
+            got = in_a_child(__file__, "--child", str(nice), "--hashes", str(args.hashes))
+            print(f"  hashing threads at +{nice:<2}: {shown(got)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -28,7 +27,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-from bench_hash_lag import lateness  # noqa: E402
+from bench_hash_lag import in_a_child, lateness, shown  # noqa: E402
 
 WAYS = ("loop", "thread")
 
@@ -83,13 +82,9 @@ def main() -> None:
           "every 10 ms")
     for _ in range(args.rounds):
         for way in WAYS:
-            out = subprocess.run([sys.executable, __file__, "--child", way, "--workers",
-                                  str(args.workers), "--ballast", str(args.ballast)],
-                                 capture_output=True, text=True, check=True).stdout
-            got = json.loads(out.strip().splitlines()[-1])
-            print(f"  forked on the {way:<6}: late p50 {got['p50']:5.1f} ms, p99 "
-                  f"{got['p99']:6.1f} ms, max {got['max']:6.1f} ms; {got['wall']:.1f} s; "
-                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+            got = in_a_child(__file__, "--child", way, "--workers", str(args.workers),
+                             "--ballast", str(args.ballast))
+            print(f"  forked on the {way:<6}: {shown(got)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ class LoginScreen:
         self.session, self.accounts, self.limiter = session, accounts, limiter
         self.address, self.guest = address, guest
         self.failures = 0  # on this line: at login_attempts, the line is dropped
-        self.checks = 0  # passwords hashed on this line: the first goes first (hash_budget)
+        self.checks = 0  # passwords sent to be checked on this line: the first goes first
 
     def _intro(self) -> list[str]:
         name = self.session.settings.door.name

@@ -11,11 +11,12 @@ or the dummy hash an unknown handle gets so that its answer takes as long):
   taken before the handle is looked up, so known and unknown handles are refused alike (no
   timing oracle).  A handle locked out from an address never gets this far (door/guard.py).
 - **two lanes**: a line's first check goes to the *first* lane, a thread at the event loop's
-  own priority, unless FIRST_QUEUE checks already wait there; every other check (the second
-  try on a line, an overflow) goes to the *again* lane, a thread at niceness +10 that takes
-  only what the callers playing leave.  A flood of wrong passwords on open lines therefore
-  queues behind nobody's first try, and cannot raise the hashing above one core at the
-  loop's priority.
+  own priority, unless FIRST_QUEUE checks already wait there or the lane has had its
+  FIRST_PER_S hashes a second; every other check (the second try on a line, an overflow)
+  goes to the *again* lane, a thread at niceness +10 that takes only what the callers
+  playing leave.  A flood of wrong passwords on open lines therefore queues behind nobody's
+  first try, and the hashing at the loop's priority stays under a fifth of a core
+  (bench/soak.py: 300 callers logging in ~17 times a second took the cores from the keys).
 - within each lane, waiting checks take turns **by prefix** (door/store/fair.py): one
   network's queue never stands in front of another's.
 
@@ -42,6 +43,9 @@ FIRST, AGAIN = "first", "again"
 FIRST_QUEUE = 4
 """Checks waiting in the first lane before a first try goes to the again lane: a first try
 waits for at most this many hashes ahead of it (~0.2 s on a free core)."""
+FIRST_PER_S = 5.0
+"""Hashes a second the first lane takes (~40 ms each: a fifth of a core), in bursts of as
+many; past it first tries go to the again lane."""
 REMEMBERED = 50_000
 """Networks whose buckets are kept before the full ones are forgotten (a full bucket is
 what a network never seen has)."""
@@ -68,6 +72,7 @@ class HashBudget:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.per_minute, self.prefix, self._clock = per_minute, prefix, clock
         self._buckets: dict[str, tuple[float, float]] = {}  # prefix -> (tokens, when)
+        self._first = (FIRST_PER_S, clock())  # the first lane's own bucket: (tokens, when)
 
     def turn(self, address: str, first: bool, first_waiting: int = 0) -> Turn:
         """The lane and turn of a check from ``address`` (``first``: the line's first
@@ -76,7 +81,19 @@ class HashBudget:
         who = self.prefix(address)
         if self.per_minute > 0:
             self._take(who)
-        return Turn(FIRST if first and first_waiting < FIRST_QUEUE else AGAIN, who)
+        fast = first and first_waiting < FIRST_QUEUE and self._first_lane_free()
+        return Turn(FIRST if fast else AGAIN, who)
+
+    def _first_lane_free(self) -> bool:
+        """Take one of the first lane's FIRST_PER_S hashes a second, if one is left."""
+        tokens, when = self._first
+        now = self._clock()
+        tokens = min(FIRST_PER_S, tokens + (now - when) * FIRST_PER_S)
+        if tokens < 1.0:
+            self._first = (tokens, now)
+            return False
+        self._first = (tokens - 1.0, now)
+        return True
 
     def tokens(self, address: str) -> float:
         """Hashes ``address``'s network may still have now (at most ``per_minute``)."""

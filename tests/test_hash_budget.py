@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from door import hash_budget
-from door.hash_budget import AGAIN, FIRST, FIRST_QUEUE, HashBudget, HashRefused
+from door.hash_budget import AGAIN, FIRST, FIRST_PER_S, FIRST_QUEUE, HashBudget, HashRefused
 
 
 class Clock:
@@ -64,3 +64,15 @@ def test_a_flood_of_networks_is_forgotten_full_buckets_first(
     assert "192.0.2.0/24" not in budget._buckets and len(budget._buckets) == 4
     with pytest.raises(HashRefused):                 # the empty one is remembered
         budget.turn("198.51.100.1", first=True)
+
+
+def test_the_first_lane_takes_its_hashes_a_second_and_no_more() -> None:
+    """A burst of first tries from many networks: FIRST_PER_S go to the first lane, the
+    rest to the again lane, until time gives the first lane more."""
+    clock = Clock()
+    budget = HashBudget(0, clock=clock)
+    lanes = [budget.turn(f"10.0.{n}.1", first=True).lane for n in range(20)]
+    assert lanes.count(FIRST) == int(FIRST_PER_S) and lanes[-1] == AGAIN
+    clock.now += 1 / FIRST_PER_S
+    assert budget.turn("10.9.9.9", first=True).lane == FIRST
+    assert budget.turn("10.9.9.9", first=True).lane == AGAIN

@@ -86,9 +86,8 @@ class HashBudget:
 
     def _first_lane_free(self) -> bool:
         """Take one of the first lane's FIRST_PER_S hashes a second, if one is left."""
-        tokens, when = self._first
         now = self._clock()
-        tokens = min(FIRST_PER_S, tokens + (now - when) * FIRST_PER_S)
+        tokens = _refilled(self._first, now, FIRST_PER_S, FIRST_PER_S)
         if tokens < 1.0:
             self._first = (tokens, now)
             return False
@@ -103,8 +102,7 @@ class HashBudget:
         found = self._buckets.get(who)
         if found is None:
             return float(self.per_minute)
-        tokens, when = found
-        return min(float(self.per_minute), tokens + (now - when) * self.per_minute / 60.0)
+        return _refilled(found, now, self.per_minute / 60.0, self.per_minute)
 
     def _take(self, who: str) -> None:
         now = self._clock()
@@ -126,3 +124,9 @@ class HashBudget:
         if len(self._buckets) > REMEMBERED:
             for who in list(self._buckets)[: REMEMBERED // 2]:
                 del self._buckets[who]
+
+
+def _refilled(bucket: tuple[float, float], now: float, per_s: float, most: float) -> float:
+    """The tokens of a bucket ``(tokens, when)`` at ``now``, refilled at ``per_s``."""
+    tokens, when = bucket
+    return min(float(most), tokens + (now - when) * per_s)

@@ -138,13 +138,18 @@ def proc_stats(pid: int) -> tuple[int, float]:
     return rss, cpu
 
 
-def make_home(n: int, busy: int = 0) -> Path:
+def make_home(n: int, busy: int = 0, hashes_per_minute: int | None = 0) -> Path:
+    """A door home for ``n`` callers from loopback: caps raised for them, and their
+    password checks unlimited (``hashes_per_minute``: sysop.ini's
+    ``login_hashes_per_minute``; None leaves its default, door/hash_budget.py)."""
     home = Path(tempfile.mkdtemp(prefix="reussite-load-"))
     text = (REPO / "sysop.ini").read_text(encoding="utf-8")
+    hashes = [] if hashes_per_minute is None else [("login_hashes_per_minute",
+                                                    hashes_per_minute)]
     for key, value in (("max_nodes", n + 50), ("max_per_address", min(10000, n + 50)),
                        ("login_pool", min(10000, n + 50)),
                        ("login_per_address", min(10000, n + 50)),
-                       ("login_timeout", 600), ("idle_timeout", 3600)):
+                       ("login_timeout", 600), ("idle_timeout", 3600), *hashes):
         text = re.sub(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
     if busy:       # [solver]: one worker per hard deal, and a budget longer than the run
         head, solver = text.split("\n[solver]", 1)

@@ -559,7 +559,7 @@ async def main() -> None:
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
     n = args.players + args.hostile + 1
-    home = make_home(n + args.hostile * 2)
+    home = make_home(n + args.hostile * 2, hashes_per_minute=None)  # sysop.ini's budget
     ini = home / "sysop.ini"
     text = ini.read_text(encoding="utf-8")
     if args.database:

@@ -271,6 +271,7 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
     title = player.rng.choice(list(TITLES))
     game: Game | None = None
     ending = "hangup"
+    failed = ""
     try:
         await login(line, player)
         game = await open_title(line, player, title, tally)
@@ -311,6 +312,7 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
         tally.visits += 1
     except (TimeoutError, ConnectionError, OSError) as exc:
         tally.failed_visits += 1
+        failed = f", failed: {type(exc).__name__}: {str(exc)[:60]}"
         tally.error(f"{type(exc).__name__}: {str(exc)[:60]}")
         if len(tally.failures) < 5:
             tally.failures.append(f"{time.strftime('%H:%M:%S')} {player.handle} {title} "
@@ -320,11 +322,11 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
             line.send(b"\x1b[")  # hang up mid-sequence, as a dropped modem does
         writer.close()
     if game is not None and game.actions:
-        await check_kept(player, title, game, store, tally)
+        await check_kept(player, title, game, store, tally, f"ending={ending}{failed}")
 
 
 async def check_kept(player: Player, title: str, game: Game, store: Store,
-                     tally: Tally) -> None:
+                     tally: Tally, visit: str = "") -> None:
     """The database must hold every move the caller saw played: in the games table if the
     game finished, else in the resume slot (which the next visit to that title resumes).
     It may hold one move more: the key the caller sent but whose answer never came."""
@@ -349,7 +351,7 @@ async def check_kept(player: Player, title: str, game: Game, store: Store,
                 tally.losses.append(f"{player.handle} {title} #{game.number}: "
                                     f"{len(game.actions)} moves typed, "
                                     f"{len(state.get('actions') or []) if state else 'no'} "
-                                    "kept in its slot, none in the games table")
+                                    f"kept in its slot, none in the games table ({visit})")
             return
         await asyncio.sleep(0.25)
 

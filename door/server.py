@@ -176,9 +176,6 @@ class Door:
                               early_drop=EarlyDrop(*(p / 100 for p in srv.login_early_drop)),
                               counts=worker.counts if worker is not None else None)
         self.live: dict[asyncio.Task, Call] = {}
-        self._recorded: set[str] = set()
-        """Tokens of the calls whose who's-online row is written: only those are watched for
-        hang-up orders (:meth:`call_tokens`)."""
         self.closing = False
         self.hangup = asyncio.Event()
         self.keeper = (GameKeeper(store, settings.database.save_every)
@@ -246,8 +243,6 @@ class Door:
         finally:
             call = self.live.pop(task, None)
             session = call.session if call is not None else None
-            if session is not None:
-                self._recorded.discard(session.caller.token)
             if session is not None:
                 session.drop_alarm()
             node = session.caller.node if session is not None else 0
@@ -354,7 +349,6 @@ class Door:
             f" (rlogin, board {board.board.tag})" if board else ""
         log.info("node %s: login %s from %s%s", node, caller.alias, terminal.peer, how)
         await node_seen(self.store, caller, session.player, "main menu")
-        self._recorded.add(caller.token)
         await run_visit(session)
 
     async def _board_caller(self, session: Session, board: BoardLogin) -> None:
@@ -434,14 +428,9 @@ class Door:
         return [call.session for call in self.live.values() if call.session is not None]
 
     def call_tokens(self) -> dict[int, str]:
-        """This server's calls: node → token (kept alive, and watched for hang-up orders),
-        once their row is written.  Before, the node's row may still be the last call's
-        (its removal not written yet on a busy store): its token, not this call's, read as
-        "the row belongs to another call" and hung the new caller up (bench/soak.py: games
-        lost, "asked to hang up" 3 s after a login on a node just freed)."""
+        """This server's calls: node → token (kept alive, and watched for hang-up orders)."""
         return {c.session.caller.node: c.session.caller.token for c in self.live.values()
-                if c.session is not None and c.session.caller.node
-                and c.session.caller.token in self._recorded}
+                if c.session is not None and c.session.caller.node}
 
     def _calls_of(self, player_id: int, but: asyncio.Task | None = None
                   ) -> list[tuple[Session, asyncio.Task]]:

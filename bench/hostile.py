@@ -145,7 +145,10 @@ def sequence(rnd: random.Random) -> bytes:
 
 class Telnet(Line):
     """A telnetlib3 client (terminal type syncterm: CP437, no probe) reading bytes; a key's
-    answer is timed as bench/load.py times it (:meth:`Line.answer`)."""
+    answer is timed as bench/load.py times it (:meth:`Line.answer`), its prompts waited for
+    as there (:meth:`Line.until_any`)."""
+
+    wait_s = 20.0
 
     @classmethod
     async def open(cls, port: int, host: str) -> Telnet:
@@ -153,34 +156,6 @@ class Telnet(Line):
             host, port, encoding=False, term="syncterm", cols=80, rows=24,
             connect_minwait=0.0, connect_maxwait=0.5), 30)
         return cls(reader, writer)
-
-    async def until_any(self, *needles: bytes, timeout: float = 20.0) -> bytes:
-        """Read until one of ``needles`` arrives; which one."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for needle in needles:
-                if needle in self.buf:
-                    self.buf.clear()
-                    return needle
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"none of {needles!r} came")
-            data = await asyncio.wait_for(self.reader.read(65536), left)
-            if not data:
-                raise ConnectionError(f"closed before {needles!r}: {bytes(self.buf[-200:])!r}")
-            self.buf += data
-            del self.buf[:-8192]
-
-    async def drain_for(self, seconds: float) -> None:
-        """Read (and drop) what comes for ``seconds``; ConnectionError once it is closed."""
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            try:
-                data = await asyncio.wait_for(self.reader.read(65536), left)
-            except TimeoutError:
-                return
-            if not data:
-                raise ConnectionError("closed")
 
     def send(self, data: bytes) -> None:
         if b"\xff" in data:
@@ -933,20 +908,13 @@ async def main() -> None:
           f"{tally.ssh_garbage} garbage, {tally.password_tries} passwords tried, "
           f"{tally.password_cut_off} connections cut off")
     print_web_flood(flood, args.web_connections)
-    if tally.tried < args.sequences:
-        print(f"fewer than {args.sequences} sequences: run longer (--seconds)")
-    print(json.dumps({"tally": asdict(tally), "web_flood": asdict(flood), "control": result,
-                      "errors": errors,
-                      "tracebacks": tracebacks, "crashed": crashed, "load": load}))
-
-
     for line in memory.lines():
         print(line)
     if tally.tried < args.sequences:
         print(f"fewer than {args.sequences} sequences: run longer (--seconds)")
-    print(json.dumps({"tally": asdict(tally), "control": result, "errors": errors,
-                      "tracebacks": tracebacks, "crashed": crashed, "load": load,
-                      "rss_kib": memory.figures()}))
+    print(json.dumps({"tally": asdict(tally), "web_flood": asdict(flood), "control": result,
+                      "errors": errors, "tracebacks": tracebacks, "crashed": crashed,
+                      "load": load, "rss_kib": memory.figures()}))
     subprocess.run(["uptime"], check=False)
 
 
@@ -1107,42 +1075,19 @@ class ControlLine(Telnet):
         line.raw = True
         return line
 
-    async def until_any(self, *needles: bytes, timeout: float = 20.0) -> bytes:
-        """As :meth:`Telnet.until_any`, finding a needle also as the screen shows it (the
-        renderer may step over cells already right with cursor moves).  Each needle waited
-        for here is new to the screen: none is left over from the screen before."""
-        deadline = time.monotonic() + timeout
-        while True:
-            text = shown(self.buf)
-            screen = "\n".join(self.screen.display).encode("latin-1", "replace")
-            for needle in needles:
-                if needle in self.buf or needle in text or needle in screen:
-                    self.buf.clear()
-                    return needle
-            left = deadline - time.monotonic()
-            try:
-                if left <= 0:
-                    raise TimeoutError
-                data = await asyncio.wait_for(self.reader.read(65536), left)
-            except TimeoutError:
-                raise TimeoutError(f"none of {needles!r} came") from None
-            if not data:
-                raise ConnectionError(f"closed before {needles!r}")
-            self.stream.feed(self.decode(data))
-            self.buf += data
-            del self.buf[:-8192]
+    def found(self, needles: tuple[bytes, ...]) -> bytes | None:
+        """As :meth:`Line.found`, finding a needle also on the screen (the renderer may step
+        over cells already right with cursor moves).  Each needle waited for here is new to
+        the screen: none is left over from the screen before."""
+        screen = "\n".join(self.screen.display).encode("latin-1", "replace")
+        return super().found(needles) or next((n for n in needles if n in screen), None)
 
-    async def drain_for(self, seconds: float) -> None:
-        """As :meth:`Telnet.drain_for`, keeping the screen."""
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            try:
-                data = await asyncio.wait_for(self.reader.read(65536), left)
-            except TimeoutError:
-                return
-            if not data:
-                raise ConnectionError("closed")
+    async def read(self, timeout: float) -> bytes | None:
+        """As :meth:`Line.read`, keeping the screen."""
+        data = await super().read(timeout)
+        if data:
             self.stream.feed(self.decode(data))
+        return data
 
     def send(self, data: bytes) -> None:
         if self.raw:

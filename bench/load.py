@@ -138,13 +138,18 @@ def proc_stats(pid: int) -> tuple[int, float]:
     return rss, cpu
 
 
-def make_home(n: int, busy: int = 0) -> Path:
+def make_home(n: int, busy: int = 0, hashes_per_minute: int | None = 0) -> Path:
+    """A door home for ``n`` callers from loopback: caps raised for them, and their
+    password checks unlimited (``hashes_per_minute``: sysop.ini's
+    ``login_hashes_per_minute``; None leaves its default, door/gate/hash_budget.py)."""
     home = Path(tempfile.mkdtemp(prefix="reussite-load-"))
     text = (REPO / "sysop.ini").read_text(encoding="utf-8")
+    hashes = [] if hashes_per_minute is None else [("login_hashes_per_minute",
+                                                    hashes_per_minute)]
     for key, value in (("max_nodes", n + 50), ("max_per_address", min(10000, n + 50)),
                        ("login_pool", min(10000, n + 50)),
                        ("login_per_address", min(10000, n + 50)),
-                       ("login_timeout", 600), ("idle_timeout", 3600)):
+                       ("login_timeout", 600), ("idle_timeout", 3600), *hashes):
         text = re.sub(rf"(?m)^;?{key} = .*$", f"{key} = {value}", text, count=1)
     if busy:       # [solver]: one worker per hard deal, and a budget longer than the run
         head, solver = text.split("\n[solver]", 1)
@@ -274,6 +279,9 @@ class Line:
     """Bytes from the server with arrival times; telnet commands are skipped, not answered
     (the server then starts after its negotiation wait, as for a dumb client)."""
 
+    wait_s = 60.0
+    """How long :meth:`until_any` waits unless told."""
+
     def __init__(self, reader, writer) -> None:
         self.reader, self.writer = reader, writer
         self.buf = bytearray()
@@ -286,24 +294,47 @@ class Line:
         self.wire = len(data)
         return data or None
 
-    async def until(self, needle: bytes, timeout: float = 60.0) -> None:
-        """Read until ``needle`` has come, as bytes or as the terminal shows it (the renderer
+    def found(self, needles: tuple[bytes, ...]) -> bytes | None:
+        """The first of ``needles`` come, as bytes or as the terminal shows it (the renderer
         may step over a space with a cursor move: ``Your\\e[Cchoice``)."""
-        deadline = time.monotonic() + timeout
-        while needle not in self.buf and needle not in shown(self.buf):
+        text = shown(self.buf)
+        return next((n for n in needles if n in self.buf or n in text), None)
+
+    async def until_any(self, *needles: bytes, timeout: float | None = None) -> bytes:
+        """Read until one of ``needles`` has come (:meth:`found`): which one.  The bytes
+        read are dropped with it, so the next wait looks only at what comes after.
+        ``timeout``: seconds (default :attr:`wait_s`)."""
+        deadline = time.monotonic() + (self.wait_s if timeout is None else timeout)
+        while (needle := self.found(needles)) is None:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"{needle!r} never came")
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                data = await self.read(left)
+            except TimeoutError:
+                raise TimeoutError(f"none of {needles!r} came (last: "
+                                   f"{bytes(self.buf[-120:])!r})") from None
+            if data is None:
+                raise ConnectionError(f"closed before {needles!r}: {bytes(self.buf[-200:])!r}")
+            self.buf += data
+            del self.buf[:-8192]
+        self.buf.clear()
+        return needle
+
+    async def until(self, needle: bytes, timeout: float | None = None) -> None:
+        """Read until ``needle`` has come (:meth:`until_any`)."""
+        await self.until_any(needle, timeout=timeout)
+
+    async def drain_for(self, seconds: float) -> None:
+        """Read (and drop) what comes for ``seconds``; ConnectionError once it is closed."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
             try:
                 data = await self.read(left)
             except TimeoutError:
-                raise TimeoutError(f"{needle!r} never came (last: {bytes(self.buf[-120:])!r})"
-                                   ) from None
+                return
             if data is None:
-                raise ConnectionError(f"closed before {needle!r}")
-            self.buf += data
-            del self.buf[:-4096]
-        self.buf.clear()
+                raise ConnectionError("closed")
 
     async def answer(self) -> float | None:
         """Time of the last byte of the next answer, or None when none came."""

@@ -54,7 +54,7 @@ from bench_ui_mariant import KEYS as MARIANT_KEYS  # noqa: E402
 from load import Line, make_home, proc_stats, start_door, stop  # noqa: E402
 
 from door.catalog.registry import engine  # noqa: E402
-from door.games import Game, GameRecord, Status  # noqa: E402
+from door.games import Game, GameRecord  # noqa: E402
 from door.store import Store  # noqa: E402
 from door.store.models import GameRow  # noqa: E402
 from door.term import Key  # noqa: E402
@@ -129,6 +129,13 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
     raise ValueError(name)
 
 
+def offers_end(game: Game) -> bool:
+    """The screen makes its end offer now (door/ui/game/screen.py): no move left, or the
+    engine has proven no win is left (Aunt Mary's hopeless positions come mid-game, and
+    the keys of the next move went into the offer's box)."""
+    return not game.finished and (game.no_moves_left or game.cannot_win)
+
+
 def _legal(game: Game, move: str) -> bool:
     trial = type(game).from_json(game.to_json())
     try:
@@ -192,32 +199,11 @@ async def login(line: Line, player: Player) -> None:
         line.send(f"{PASSWORD}\r".encode())
         player.signed_up = True
     for _ in range(4):  # the title, and maybe a takeover question or a notice first
-        seen = await until_any(line, b"Your choice", b"Press any key", b"Hang up the call on")
-        if seen == 0:
+        seen = await line.until_any(b"Your choice", b"Press any key", b"Hang up the call on")
+        if seen == b"Your choice":
             return
-        line.send(b" " if seen == 1 else b"y")  # "y": the earlier call is hung up
+        line.send(b" " if seen == b"Press any key" else b"y")  # "y": hang the last call up
     raise TimeoutError("no main menu after the title")
-
-
-async def until_any(line: Line, *needles: bytes, timeout: float = 60.0) -> int:
-    """Read until one of ``needles`` has come; its index (the buffer is kept)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        for index, needle in enumerate(needles):
-            if needle in line.buf:
-                line.buf.clear()
-                return index
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"none of {needles!r} came")
-        try:
-            data = await asyncio.wait_for(line.reader.read(65536), left)
-        except TimeoutError:
-            raise TimeoutError(f"none of {needles!r} came") from None
-        if not data:
-            raise ConnectionError(f"closed before {needles!r}")
-        line.buf += data
-        del line.buf[:-8192]
 
 
 async def open_title(line: Line, player: Player, title: str, tally: Tally) -> Game:
@@ -262,10 +248,15 @@ async def wait_answer(line: Line, quiet: float = 0.03, first: float = ANSWER_WAI
         wait = quiet
 
 
-def address(kind: int, index: int) -> str:
+def address(kind: int, index: int, network_of_its_own: bool = False) -> str:
     """A loopback source address per caller group (all of 127/8 is this machine): eight
     players share an address, each hostile caller and the control caller have their own,
-    so per-address caps and lockouts treat them as a board would see real callers."""
+    so per-address caps and lockouts treat them as a board would see real callers.  The
+    players' addresses are each in a /24 of its own (``network_of_its_own``), as 300 real
+    callers would be: in one /24, their ~17 logins a second were one network's flood to the
+    door's hash budget (door/gate/hash_budget.py); the hostile callers share one /24."""
+    if network_of_its_own:
+        return f"127.{kind}.{index % 250 + 1}.1"
     return f"127.0.{kind}.{index % 250 + 1}"
 
 
@@ -280,6 +271,7 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
     title = player.rng.choice(list(TITLES))
     game: Game | None = None
     ending = "hangup"
+    failed = ""
     try:
         await login(line, player)
         game = await open_title(line, player, title, tally)
@@ -288,7 +280,7 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
         line.buf.clear()
         budget = player.rng.randrange(5, 60)
         for _ in range(budget):
-            if game.status in (Status.WON, Status.LOST):
+            if game.finished or offers_end(game):
                 break
             found = next_move(game, player.rng)
             if found is None:
@@ -300,11 +292,14 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
             game.play(move)
             tally.moves += 1
             await asyncio.sleep(player.rng.uniform(0.05, 0.6))
-        if game.status in (Status.WON, Status.LOST):
+        if game.finished or offers_end(game):
             ending = "finished"
-            if game.name == "montecarlo" and game.status is Status.LOST:
-                line.send(b"\r")  # no pair left: Enter ends the deal at the end offer
-            await line.until(b"main menu", timeout=30)
+            if offers_end(game) and (game.can_undo or not game.no_moves_left):
+                await line.until(b"end the game here", timeout=30)  # the end offer's box
+                line.send(b"\r")
+            # The end box; drawn over the offer's, only its changed cells are sent, so a
+            # word or two may come as cursor moves: any of its lines will do.
+            await line.until_any(b"main menu", b"a new deal", b"again with", timeout=30)
             line.send(b"m")
             await line.until(b"Your choice", timeout=30)
         else:
@@ -317,6 +312,7 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
         tally.visits += 1
     except (TimeoutError, ConnectionError, OSError) as exc:
         tally.failed_visits += 1
+        failed = f", failed: {type(exc).__name__}: {str(exc)[:60]}"
         tally.error(f"{type(exc).__name__}: {str(exc)[:60]}")
         if len(tally.failures) < 5:
             tally.failures.append(f"{time.strftime('%H:%M:%S')} {player.handle} {title} "
@@ -326,11 +322,11 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
             line.send(b"\x1b[")  # hang up mid-sequence, as a dropped modem does
         writer.close()
     if game is not None and game.actions:
-        await check_kept(player, title, game, store, tally)
+        await check_kept(player, title, game, store, tally, f"ending={ending}{failed}")
 
 
 async def check_kept(player: Player, title: str, game: Game, store: Store,
-                     tally: Tally) -> None:
+                     tally: Tally, visit: str = "") -> None:
     """The database must hold every move the caller saw played: in the games table if the
     game finished, else in the resume slot (which the next visit to that title resumes).
     It may hold one move more: the key the caller sent but whose answer never came."""
@@ -355,7 +351,7 @@ async def check_kept(player: Player, title: str, game: Game, store: Store,
                 tally.losses.append(f"{player.handle} {title} #{game.number}: "
                                     f"{len(game.actions)} moves typed, "
                                     f"{len(state.get('actions') or []) if state else 'no'} "
-                                    "kept in its slot, none in the games table")
+                                    f"kept in its slot, none in the games table ({visit})")
             return
         await asyncio.sleep(0.25)
 
@@ -565,7 +561,7 @@ async def main() -> None:
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
     n = args.players + args.hostile + 1
-    home = make_home(n + args.hostile * 2)
+    home = make_home(n + args.hostile * 2, hashes_per_minute=None)  # sysop.ini's budget
     ini = home / "sysop.ini"
     text = ini.read_text(encoding="utf-8")
     if args.database:
@@ -586,7 +582,8 @@ async def main() -> None:
         await asyncio.sleep(3.0)
         base = server_handles(proc.pid)
         until = time.monotonic() + args.minutes * 60
-        players = [Player(i, args.seed, address(1, i // 8)) for i in range(args.players)]
+        players = [Player(i, args.seed, address(1, i // 8, network_of_its_own=True))
+                   for i in range(args.players)]
         tasks = [asyncio.create_task(control_loop(port, tally, until, args.seed))]
         controls = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--control-run", str(port), "--minutes",

@@ -191,6 +191,7 @@ class AccountsSettings:
     login_attempts: int = 5  # failed logins on a handle from one address before a lockout
     lockout_minutes: int = 15
     login_timeout: int = 120  # seconds to finish logging in (slow or silent connections)
+    login_hashes_per_minute: int = 60  # password checks a minute from one network (0: any)
 
 
 @dataclass(frozen=True)
@@ -496,7 +497,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
                                 "watch_minutes": _int_between(1, 1440)}),
     "accounts": (AccountsSettings, {"guest": _bool, "login_attempts": _int_between(1, 100),
                                     "lockout_minutes": _int_between(1, 1440),
-                                    "login_timeout": _int_between(2, 3600)}),
+                                    "login_timeout": _int_between(2, 3600),
+                                    "login_hashes_per_minute": _int_between(0, 100000)}),
     "database": (DatabaseSettings, {"url": _db_url,
                                     "save_every": _seconds_between(0.5, 60)}),
     "solver": (SolverSettings, {"workers": _int_between(1, 64),

@@ -36,7 +36,7 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "solvers": ("the solvers' process pool", ("solvers",)),
     "net": ("the ways in: one Terminal per transport", ("net",)),
     "gate": ("who may come in: the login pool, connections per address, the failed-login "
-             "guard", ("gate",)),
+             "guard, the password-hash budget", ("gate",)),
     "store": ("the database and its migrations", ("store", "migrations")),
     "config": ("sysop.ini into typed settings", ("config",)),
     "catalog": ("the game registry: one record per game", ("catalog",)),

@@ -27,6 +27,7 @@ import asyncssh
 
 from ..config import ConfigError
 from ..gate.guard import FAILED_LOGIN_PAUSE_S, address_of
+from ..gate.hash_budget import HashRefused
 from ..gate.pool import Refused
 from .terminal import Terminal
 
@@ -205,7 +206,14 @@ class DoorSSHServer(asyncssh.SSHServer):
         wait = max(limiter.backoff(username), self._next_try - time.monotonic())
         if wait > 0:
             await asyncio.sleep(wait)
-        account = await self.accounts.login(username, password, self.address)
+        try:
+            account = await self.accounts.login(username, password, self.address,
+                                                first=self._tries == 1)
+        except HashRefused as exc:  # nothing checked: not a failed login, but a pause
+            log.info("ssh: login for %r from %s not checked: %s", username[:40],
+                     self.address, exc)
+            self._next_try = time.monotonic() + FAILED_LOGIN_PAUSE_S
+            return False
         if account is None:
             limiter.failed(username, self.address)
             self._next_try = time.monotonic() + FAILED_LOGIN_PAUSE_S

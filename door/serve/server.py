@@ -26,7 +26,8 @@ from ..catalog import registry as gamelist
 from ..compiled import build_name
 from ..config import Settings
 from ..gate.address_counts import SharedCounts
-from ..gate.guard import LoginLimiter, address_of, host_of
+from ..gate.guard import LoginLimiter, address_of, host_of, prefix_of
+from ..gate.hash_budget import HashBudget
 from ..gate.pool import EarlyDrop, LoginPool, Refused, Ticket
 from ..logs.files import log_to_file
 from ..logs.policy import limit_repeats
@@ -198,8 +199,12 @@ class Door:
         """This process's place among the workers of ``serve --workers`` (None: alone)."""
         self.nodes: Nodes = (worker.nodes if worker is not None
                              else NodeTable(settings.server.max_nodes))
-        self.accounts = store.accounts if store is not None else None
         acc, srv = settings.accounts, settings.server
+        budget = HashBudget(acc.login_hashes_per_minute, lambda address: prefix_of(
+            address, srv.login_prefix_v4, srv.login_prefix_v6))
+        if store is not None:  # the store's accounts hash within this server's budget
+            store.accounts.budget = budget
+        self.accounts = store.accounts if store is not None else None
         self.limiter = LoginLimiter(acc.login_attempts, acc.lockout_minutes * 60)
         pool_size = worker.pool_size(srv.login_pool) if worker is not None else srv.login_pool
         self.pool = LoginPool(pool_size, srv.login_per_address, srv.max_per_address,

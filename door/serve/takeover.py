@@ -126,8 +126,12 @@ async def watch_hang_up_orders(store: Store, calls: Callable[[], dict[int, str]]
                                nudged: Callable[[], bool] | None = None) -> None:
     """Forever: every ``every_s`` seconds, this process's calls (node → token from
     ``calls()``) are said alive and their orders read; ``hang_up(node)`` for each call
-    told to go.  ``nudged()`` (the workers of one server) is looked at every
-    :data:`NUDGE_S`: True reads the orders at once."""
+    told to go, if it is still on its node: on a busy store the read takes seconds, and a
+    node freed meanwhile has a new call, whose token is in the row and not in the list read
+    with (that read as "the row belongs to another call", and the new caller was hung up:
+    bench/soak.py lost games this way, a dozen callers at one read).  ``nudged()`` (the
+    workers of one server) is looked at every :data:`NUDGE_S`: True reads the orders at
+    once."""
     while True:
         if nudged is None:
             await asyncio.sleep(every_s)
@@ -144,7 +148,10 @@ async def watch_hang_up_orders(store: Store, calls: Callable[[], dict[int, str]]
         except StoreError as exc:
             log.debug("hang-up orders not read: %s", exc)
             continue
+        now = calls()
         for node in ordered:
+            if now.get(node) != live[node]:
+                continue  # that call has gone, and the node has a new one
             log.info("node %s: asked to hang up (the same player called again elsewhere)",
                      node)
             hang_up(node)

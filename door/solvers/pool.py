@@ -37,7 +37,9 @@ import json
 import logging
 import os
 import signal
+import subprocess
 import sys
+import threading
 import time
 from collections import OrderedDict
 from typing import Any
@@ -70,45 +72,89 @@ QUEUED, RUNNING, SUSPENDED, DONE = "queued", "running", "suspended", "done"
 
 
 class _Worker:
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
+    """One ``python -m door.solvers.worker`` process and its pipes."""
+
+    def __init__(self, process: subprocess.Popen[bytes], reader: asyncio.StreamReader,
+                 reading: asyncio.BaseTransport, writer: asyncio.StreamWriter) -> None:
+        self.process, self.reader, self.writer = process, reader, writer
+        self._reading = reading
 
     @classmethod
     async def start(cls) -> _Worker:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "door.solvers.worker", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-            limit=LINE_LIMIT)
-        return cls(process)
+        """A new worker, forked on a thread of its own: the thread that starts a process
+        waits until the child has called exec, 20-50 ms on a loaded machine, and on the
+        event loop that wait stalled every caller's keys (bench/soak.py: 21 stalls of
+        ~45 ms in 2 minutes, each time a caller left a game and its job's worker was
+        replaced).  Cancelled meanwhile, the process is killed and reaped once it exists."""
+        starting = asyncio.ensure_future(asyncio.to_thread(
+            subprocess.Popen, [sys.executable, "-m", "door.solvers.worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
+        try:
+            process = await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            starting.add_done_callback(_kill_unwanted)
+            raise
+        loop = asyncio.get_running_loop()
+        reading: asyncio.BaseTransport | None = None
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
+            reading, _ = await loop.connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(reader), process.stdout)
+            transport, protocol = await loop.connect_write_pipe(
+                lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), process.stdin)
+        except BaseException:
+            if reading is not None:
+                reading.close()
+            _Worker._end(process)
+            raise
+        return cls(process, reader, reading,
+                   asyncio.StreamWriter(transport, protocol, None, loop))
 
     async def ready(self) -> None:
         """Wait for its first line: from then on it dies with the door, so it may be
         suspended (SIGSTOP) without being left stopped for ever if the door is killed."""
-        assert self.process.stdout is not None
-        if (await self.process.stdout.readline()).strip() != READY:
+        if (await self.reader.readline()).strip() != READY:
             raise ConnectionError("the solver worker did not start")
 
     async def ask(self, job: dict[str, Any]) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(job).encode() + b"\n")
-        await self.process.stdin.drain()
-        line = await self.process.stdout.readline()
+        self.writer.write(json.dumps(job).encode() + b"\n")
+        await self.writer.drain()
+        line = await self.reader.readline()
         if not line:
             raise ConnectionError("the solver worker stopped")
         answer: dict[str, Any] = json.loads(line)
         return answer
 
     def signal(self, signum: int) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.process.pid, signum)
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.process.pid, signum)
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            self.process.kill()
+        self.signal(signal.SIGKILL)
 
     async def reap(self) -> None:
-        with contextlib.suppress(ProcessLookupError, asyncio.TimeoutError):
-            await asyncio.wait_for(self.process.wait(), 5)
+        """Close its pipes and wait for the killed process (on a thread: waitpid blocks)."""
+        self.writer.close()
+        self._reading.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            await asyncio.to_thread(self.process.wait, 5)
+
+    @staticmethod
+    def _end(process: subprocess.Popen[bytes]) -> None:
+        """Kill a process no worker was made of, and reap it on a thread."""
+        process.kill()
+        for pipe in (process.stdin, process.stdout):  # closed already if a transport had it
+            if pipe is not None:
+                pipe.close()
+        threading.Thread(target=process.wait, daemon=True).start()
+
+
+def _kill_unwanted(starting: asyncio.Future[subprocess.Popen[bytes]]) -> None:
+    """A worker's start was cancelled while its process was being forked: end it."""
+    if not starting.cancelled() and starting.exception() is None:
+        _Worker._end(starting.result())
 
 
 class _Job:

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 
+from ..gate.hash_budget import AGAIN, FIRST, HashBudget, Turn
 from .core import Database, Repository
 from .errors import StoreError
 from .fair import FairTurns
@@ -86,23 +87,34 @@ def _hashing_thread() -> None:
 
 
 # Hashes run on two threads of their own, not asyncio's default pool (up to 6 here), so
-# that a burst of logins cannot take every core; waiting ones go one address at a time.
-HASHING_THREADS = 2
-_HASHING = ThreadPoolExecutor(max_workers=HASHING_THREADS, thread_name_prefix="scrypt",
-                              initializer=_hashing_thread)
-_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FairTurns] = (
+# that a burst of logins cannot take every core: a line's first check on one at the loop's
+# priority, the other checks on one at HASHING_NICE (the lanes: door/gate/hash_budget.py); in
+# each, waiting hashes go one network at a time.
+HASHING_THREADS = 1
+"""Per lane."""
+_LANES = {FIRST: ThreadPoolExecutor(max_workers=HASHING_THREADS, thread_name_prefix="scrypt-1",
+                                    initializer=_give_hash_buffers_back),
+          AGAIN: ThreadPoolExecutor(max_workers=HASHING_THREADS, thread_name_prefix="scrypt",
+                                    initializer=_hashing_thread)}
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, FairTurns]] = (
     weakref.WeakKeyDictionary())
 
 
-async def _hashing(who: str, func: Callable[..., T], *args: Any,
-                   wanted: Callable[[], bool] | None = None) -> T:
-    """``func(*args)`` on the hashing threads, in the turn of the address ``who``
-    (:class:`~door.store.fair.Abandoned` if ``wanted()`` says no when the turn comes)."""
+def _turns() -> dict[str, FairTurns]:
+    """This event loop's turns, by lane."""
     loop = asyncio.get_running_loop()
     turns = _TURNS.get(loop)
     if turns is None:
-        turns = _TURNS[loop] = FairTurns(_HASHING, HASHING_THREADS)
-    return await turns.run(who, func, *args, wanted=wanted)
+        turns = _TURNS[loop] = {lane: FairTurns(pool, HASHING_THREADS)
+                                for lane, pool in _LANES.items()}
+    return turns
+
+
+async def _hashing(who: str, func: Callable[..., T], *args: Any,
+                   wanted: Callable[[], bool] | None = None, lane: str = AGAIN) -> T:
+    """``func(*args)`` on ``lane``'s thread, in the turn of ``who`` (a network)
+    (:class:`~door.store.fair.Abandoned` if ``wanted()`` says no when the turn comes)."""
+    return await _turns()[lane].run(who, func, *args, wanted=wanted)
 
 
 class AccountError(StoreError):
@@ -176,9 +188,17 @@ class Accounts(Repository):
     """Signup and login against the store's ``accounts`` table (the guest's player comes from
     the players repository handed in)."""
 
-    def __init__(self, core: Database, players: Players) -> None:
+    def __init__(self, core: Database, players: Players,
+                 budget: HashBudget | None = None) -> None:
         super().__init__(core)
         self._players = players
+        self.budget = budget or HashBudget()
+        """Which checks are hashed, and in which lane (door/gate/hash_budget.py); a server sets
+        its own, from sysop.ini."""
+
+    def _turn(self, address: str, first: bool) -> Turn:
+        """The hash's lane and turn (:class:`~door.gate.hash_budget.HashRefused`: no hash)."""
+        return self.budget.turn(address, first, sum(_turns()[FIRST].waiting.values()))
 
     async def exists(self, handle: str) -> bool:
         return await self._find(handle) is not None
@@ -192,18 +212,21 @@ class Accounts(Repository):
         return (player_of(row), row.password) if row else None
 
     async def signup(self, handle: str, password: str, address: str = "",
-                     wanted: Callable[[], bool] | None = None) -> Account:
+                     wanted: Callable[[], bool] | None = None, first: bool = True) -> Account:
         """A new account; AccountError when the handle is invalid or taken (any case).
-        ``address``: the caller's, whose turn the password's hash waits for; ``wanted``:
-        asked when that turn comes, :class:`~door.store.fair.Abandoned` if it says no (the
-        caller has hung up)."""
+        ``address``: the caller's, whose network's turn the password's hash waits for;
+        ``wanted``: asked when that turn comes, :class:`~door.store.fair.Abandoned` if it
+        says no (the caller has hung up); ``first``: the line's first check (its lane);
+        :class:`~door.gate.hash_budget.HashRefused` when the network has used its hashes."""
         problem = handle_problem(handle)
         if problem:
             raise AccountError(problem)
         problem = password_problem(password)
         if problem:
             raise AccountError(problem)
-        hashed = await _hashing(address, hash_password, password, wanted=wanted)
+        turn = self._turn(address, first)
+        hashed = await _hashing(turn.who, hash_password, password, wanted=wanted,
+                                lane=turn.lane)
         now = self._core.now()
         async with self._core.write() as conn:
             ins = self._core.insert(conn, PlayerRow).values(
@@ -224,13 +247,16 @@ class Accounts(Repository):
         return Account(player_of(row))
 
     async def login(self, handle: str, password: str, address: str = "",
-                    wanted: Callable[[], bool] | None = None) -> Account | None:
+                    wanted: Callable[[], bool] | None = None,
+                    first: bool = True) -> Account | None:
         """The account when the password matches, else None (unknown handle alike);
-        ``address`` and ``wanted`` as for :meth:`signup`."""
+        ``address``, ``wanted`` and ``first`` as for :meth:`signup` (the budget is taken
+        before the handle is looked up: known and unknown handles are refused alike)."""
+        turn = self._turn(address, first)
         found = await self._find(handle) if 0 < len(handle) <= 64 else None
         stored = found[1] if found else _DUMMY
-        ok = await _hashing(address, check_password, password[:PASSWORD_MAX * 4], stored,
-                            wanted=wanted)
+        ok = await _hashing(turn.who, check_password, password[:PASSWORD_MAX * 4], stored,
+                            wanted=wanted, lane=turn.lane)
         if not ok or found is None:
             return None
         player = found[0]

@@ -14,6 +14,7 @@ from waiting import WAIT, until
 import door.store.accounts
 from door.config import load_settings
 from door.games.montecarlo import MonteCarlo, position_name
+from door.gate.hash_budget import AGAIN, FIRST
 from door.net.telnet import TelnetTerminal
 from door.store import Store
 from door.ui.montecarlo.screen import cell_origin
@@ -161,12 +162,13 @@ async def test_a_caller_who_hangs_up_while_the_password_waits_its_turn_costs_no_
         first.close()
         gate = threading.Event()
         busy = [asyncio.ensure_future(door.store.accounts._hashing(
-            f"busy{n}", gate.wait, WAIT)) for n in range(door.store.accounts.HASHING_THREADS)]
-        turns = door.store.accounts._TURNS[asyncio.get_running_loop()]
+            f"busy{n}", gate.wait, WAIT, lane=lane))
+            for lane in (FIRST, AGAIN) for n in range(door.store.accounts.HASHING_THREADS)]
+        turns = door.store.accounts._TURNS[asyncio.get_running_loop()][FIRST]
         try:
             caller = await call(ports.telnet)
             await login(caller, "Patience", "wait-for-it")
-            await until(lambda: "127.0.0.1" in turns.waiting, "the password queued")
+            await until(lambda: "127.0.0.0/24" in turns.waiting, "the password queued")
             caller.close()
             await until(lambda: any(t.peer.startswith("127.0.0.1") for t in dropped),
                         "the hang-up seen")

@@ -77,3 +77,20 @@ async def test_hashes_run_at_a_lower_priority_than_the_event_loop() -> None:
         os.PRIO_PROCESS, threading.get_native_id()))
     assert hashing_nice == min(19, loop_nice + HASHING_NICE)
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == loop_nice
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="niceness is a thread's own on Linux only; elsewhere it is left")
+async def test_a_line_s_first_check_is_hashed_at_the_event_loop_s_priority() -> None:
+    """The first lane's thread keeps the loop's niceness (door/gate/hash_budget.py): a caller's
+    first try does not wait for whatever CPU the callers playing leave."""
+    import os
+    import threading
+
+    from door.gate.hash_budget import FIRST
+    from door.store.accounts import _hashing
+
+    loop_nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    first_nice = await _hashing("127.0.0.0/24", lambda: os.getpriority(
+        os.PRIO_PROCESS, threading.get_native_id()), lane=FIRST)
+    assert first_nice == loop_nice

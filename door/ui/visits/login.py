@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass
 
 from ...gate.guard import FAILED_LOGIN_PAUSE_S, LoginLimiter
+from ...gate.hash_budget import HashRefused
 from ...session import Session
 from ...store import Player, StoreError
 from ...store.accounts import (
@@ -62,6 +63,7 @@ class LoginScreen:
         self.session, self.accounts, self.limiter = session, accounts, limiter
         self.address, self.guest = address, guest
         self.failures = 0  # on this line: at login_attempts, the line is dropped
+        self.checks = 0  # passwords sent to be checked on this line: the first goes first
 
     def _intro(self) -> list[str]:
         name = self.session.settings.door.name
@@ -106,7 +108,7 @@ class LoginScreen:
                 continue
             try:
                 account = await self._check(handle, password)
-            except StoreError as exc:
+            except (StoreError, HashRefused) as exc:  # refused: not a failed login
                 note = str(exc)
                 continue
             if account is not None:
@@ -134,9 +136,11 @@ class LoginScreen:
             await self.session.show()
             await asyncio.sleep(wait)
         try:
+            self.checks += 1
             with self.session.server_working():   # the hash's time is not the caller's
                 return await self.accounts.login(handle, password, self.address,
-                                                 wanted=self.session.on_the_line)
+                                                 wanted=self.session.on_the_line,
+                                                 first=self.checks == 1)
         except Abandoned:  # hung up while the hash waited: not a failed login
             raise self.session.carrier_lost() from None
 
@@ -180,13 +184,15 @@ class LoginScreen:
             password, note = await self._new_password(lines, handle)
             if password is None:
                 continue
+            self.checks += 1
             try:
                 with self.session.server_working():   # the hash's time is not the caller's
                     account = await self.accounts.signup(handle, password, self.address,
-                                                         wanted=self.session.on_the_line)
+                                                         wanted=self.session.on_the_line,
+                                                         first=self.checks == 1)
             except Abandoned:
                 raise self.session.carrier_lost() from None
-            except (AccountError, StoreError) as exc:
+            except (AccountError, StoreError, HashRefused) as exc:
                 note = str(exc)
                 continue
             return LoggedIn(account.handle, account.player)

@@ -4,11 +4,12 @@ not hang up the node's next call."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 from door.serve.takeover import watch_hang_up_orders
 
 
-class SlowStore:
+class SlowOrders:
     """Orders read slowly (a busy store): meanwhile node 1's call leaves and a new call takes
     the node; node 2's call stays.  Both are ordered off (the rows' tokens differ)."""
 
@@ -27,12 +28,13 @@ class SlowStore:
 
 async def test_an_order_for_a_call_gone_meanwhile_spares_the_node_s_next_call() -> None:
     calls = {1: "old-call", 2: "stays"}
-    store = SlowStore(calls)
+    orders = SlowOrders(calls)
+    store = SimpleNamespace(online=orders)  # the store's who's-online repository
     hung_up: list[int] = []
     watcher = asyncio.ensure_future(watch_hang_up_orders(
         store, lambda: dict(calls), hung_up.append, every_s=0.0))  # type: ignore[arg-type]
     try:
-        while store.reads < 2:
+        while orders.reads < 2:
             await asyncio.sleep(0.01)
     finally:
         watcher.cancel()

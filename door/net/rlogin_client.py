@@ -24,6 +24,7 @@ import signal
 import socket
 import struct
 from dataclasses import dataclass
+from typing import Any
 
 from .rlogin import WINDOW_MAGIC, WINDOW_REQUEST
 
@@ -234,7 +235,7 @@ class HubLink:
         self._sock.close()
 
 
-async def _connect_first(loop: asyncio.AbstractEventLoop, infos: list) -> socket.socket:
+async def _connect_first(loop: asyncio.AbstractEventLoop, infos: list[Any]) -> socket.socket:
     """A connected non-blocking socket to the first address that answers."""
     error: OSError | None = None
     for family, kind, proto, _, address in infos:

@@ -67,7 +67,7 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
 class SSHTerminal(Terminal):
     kind = "ssh"
 
-    def __init__(self, process: asyncssh.SSHServerProcess, account: Account | None) -> None:
+    def __init__(self, process: asyncssh.SSHServerProcess[bytes], account: Account | None) -> None:
         cols, rows, _, _ = process.term_size
         peer = process.get_extra_info("peername")
         super().__init__(cols=cols or 80, rows=rows or 24,
@@ -235,7 +235,7 @@ async def start_ssh(host: str, port: int, data_dir: Path, run_session: SessionRu
     ``pool``, connections are admitted and timed by it before authentication."""
     key = load_host_key(data_dir)
 
-    async def process(proc: asyncssh.SSHServerProcess) -> None:
+    async def process(proc: asyncssh.SSHServerProcess[bytes]) -> None:
         conn = proc.channel.get_connection()
         owner = conn.get_owner()
         terminal = SSHTerminal(proc, getattr(owner, "account", None))

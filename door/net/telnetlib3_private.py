@@ -269,7 +269,8 @@ class BoundLater:
     def __getitem__(self, cmd: bytes) -> Callable[..., Any]:
         if self._set is not None and cmd in self._set:
             return self._set[cmd]
-        return getattr(self._owner, self._names[cmd])  # KeyError, as a dict's
+        handler: Callable[..., Any] = getattr(self._owner, self._names[cmd])  # KeyError
+        return handler
 
     def get(self, cmd: bytes, default: Any = None) -> Any:
         try:

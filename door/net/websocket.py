@@ -56,7 +56,7 @@ class WebSocketTerminal(Terminal):
         self._woken = False
         self._out = bytearray()
         self._side: list[str] = []  # text messages for the page, sent after the bytes before
-        self._sender: asyncio.Future | None = None
+        self._sender: asyncio.Future[None] | None = None
         self._cursor = True  # xterm.js shows its cursor until told otherwise
         self.account: Any = None
         """An account the listener vouches for (a page resuming a dropped call:
@@ -66,7 +66,7 @@ class WebSocketTerminal(Terminal):
         playing when its line dropped); None: the title, then the menu."""
         self.on_doing: Callable[[str, str], None] | None = None
         """The listener's ear for :meth:`doing` (alias, activity)."""
-        self.closing: asyncio.Future | None = None  # the pool's hang-up, under way
+        self.closing: asyncio.Future[None] | None = None  # the pool's hang-up, under way
         self.door_closed = False
         """The door ended the call (:meth:`close`), rather than the browser going."""
 

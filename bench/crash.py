@@ -35,7 +35,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-from load import make_home, start_door  # noqa: E402
+from load import Line, make_home, start_door  # noqa: E402
 from soak import TITLES, Player, finished, login, next_move, same_game  # noqa: E402
 
 from door.catalog.registry import engine  # noqa: E402
@@ -58,8 +58,9 @@ class Figures:
     ages: list[float] = field(default_factory=list)
 
 
-class PtyLine:
-    """A ``reussite door`` on a pty: the same until/send/answer as load.Line."""
+class PtyLine(Line):
+    """A ``reussite door`` on a pty, read as load.Line reads a socket (the same until,
+    until_any, answer and send)."""
 
     def __init__(self, home: Path) -> None:
         self.master, slave = os.openpty()
@@ -69,6 +70,7 @@ class PtyLine:
         self._slave = slave
         self._home = home
         self.buf = bytearray()
+        self.received = 0
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
@@ -78,37 +80,21 @@ class PtyLine:
         os.close(self._slave)
         os.set_blocking(self.master, False)
 
-    async def _read(self, timeout: float) -> bytes:
+    async def read(self, timeout: float) -> bytes | None:
+        """The pty's next bytes (TimeoutError when none come), None once it is closed."""
         loop = asyncio.get_running_loop()
         ready = loop.create_future()
         loop.add_reader(self.master, lambda: ready.done() or ready.set_result(None))
         try:
             await asyncio.wait_for(ready, timeout)
-        except TimeoutError:
-            return b""
         finally:
             loop.remove_reader(self.master)
         try:
-            return os.read(self.master, 65536)
+            data = os.read(self.master, 65536)
         except OSError:
-            raise ConnectionError("pty closed") from None
-
-    async def until(self, needle: bytes, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"{needle!r} never came")
-            self.buf += await self._read(left)
-            del self.buf[:-8192]
-        self.buf.clear()
-
-    async def answer(self) -> None:
-        data = await self._read(2.0)
-        while data:
-            self.buf += data
-            data = await self._read(0.03)
-        del self.buf[:-8192]
+            return None
+        self.wire = len(data)
+        return data or None
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
@@ -117,38 +103,8 @@ class PtyLine:
         os.close(self.master)
 
 
-class TelnetLine:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer, self.buf = reader, writer, bytearray()
-
-    async def until(self, needle: bytes, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"{needle!r} never came")
-            data = await asyncio.wait_for(self.reader.read(65536), left)
-            if not data:
-                raise ConnectionError("closed")
-            self.buf += data
-            del self.buf[:-8192]
-        self.buf.clear()
-
-    async def answer(self) -> None:
-        wait = 2.0
-        while True:
-            try:
-                data = await asyncio.wait_for(self.reader.read(65536), wait)
-            except TimeoutError:
-                return
-            if not data:
-                return
-            self.buf += data
-            del self.buf[:-8192]
-            wait = 0.03
-
-    def send(self, data: bytes) -> None:
-        self.writer.write(data)
+class TelnetLine(Line):
+    """A telnet caller of ``reussite serve`` (load.Line), closed by the round's end."""
 
     def close(self) -> None:
         self.writer.close()

@@ -8,7 +8,6 @@ stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import sys
@@ -17,7 +16,6 @@ from importlib import import_module
 from pathlib import Path
 
 from . import __version__
-from .catalog import registry as gamelist
 from .commands.common import (
     EXIT_CONFIG,
     EXIT_ERROR,
@@ -26,7 +24,7 @@ from .commands.common import (
     resolve_settings,
 )
 from .compiled import build_name
-from .config import CONFIG_NAME, HOME_ENV, ConfigError
+from .ini.file import CONFIG_NAME, HOME_ENV, ConfigError
 from .logs.policy import apply_log_policy
 from .logs.private import make_private_dir
 from .term import Charset
@@ -47,12 +45,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; ``only``: of the :data:`COMMANDS` load and add that one
     alone (the others are not added: for a launch that names it)."""
     common = _common_options(argparse.SUPPRESS)
-    parser = argparse.ArgumentParser(
-        prog="reussite", parents=[_common_options(None)],
-        description="Réussite: a BBS door of classic solitaires ("
-                    + ", ".join(info.title for info in gamelist.games()) + ").")
-    parser.add_argument("--version", action="version",
-                        version=f"reussite {__version__}, {build_name()}")
+    parser = argparse.ArgumentParser(prog="reussite", parents=[_common_options(None)],
+                                     description=None if only else _description())
+    if only is None:  # (a launch that names a command has neither before it: command_named)
+        parser.add_argument("--version", action="version",
+                            version=f"reussite {__version__}, {build_name()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     serve = sub.add_parser("serve", parents=[common],
@@ -100,6 +97,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _description() -> str:
+    """The help's first line, naming the games: the registry loads for the help, not for a
+    launch (``reussite door``: the caller's title is drawn first)."""
+    from .catalog import registry as gamelist  # local: not before a BBS caller's title
+
+    return ("Réussite: a BBS door of classic solitaires ("
+            + ", ".join(info.title for info in gamelist.games()) + ").")
+
+
 def command_named(argv: Sequence[str]) -> str | None:
     """The one of :data:`COMMANDS` that ``argv`` runs, when it asks for no help before it
     (else None: the whole parser is built)."""
@@ -133,6 +139,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     bind = args.bind or settings.server.bind
     port = settings.server.telnet_port if args.telnet_port is None else args.telnet_port
+    import asyncio  # local: not before a BBS caller's first screen (reussite door)
+
     from .serve.listeners import Plan  # local: when the command runs
     from .serve.workers import can_fork, default_workers  # local: when the command runs
 
@@ -165,8 +173,10 @@ def _workers_option(value: str) -> int:
 
 
 def cmd_local(args: argparse.Namespace) -> int:
+    import asyncio  # local: not before a BBS caller's first screen (reussite door)
+
     settings = resolve_settings(args)
-    from .commands.door import log_to_file  # local: when the command runs
+    from .commands.door_visit import log_to_file  # local: when the command runs
     from .net.stdio import open_stdio, raw_mode  # local: when the command runs
     from .session import Caller, Services, Session  # local: when the command runs
     from .ui.visits.visit import run_visit  # local: when the command runs

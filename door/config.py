@@ -21,12 +21,18 @@ from urllib.parse import urlsplit
 
 from .catalog import registry as gamelist
 from .catalog.record import OptionError
-from .ini.comments import without_comments
+from .ini.door_section import DOOR_KEYS, DoorSettings
+from .ini.file import CONFIG_NAME as CONFIG_NAME
+from .ini.file import HOME_ENV as HOME_ENV
+from .ini.file import ConfigError as ConfigError
+from .ini.file import cut as _cut
+from .ini.file import find_home as find_home
+from .ini.file import parse_ini, read_ini
+from .ini.file import quote as _quote
 from .ini.values import int_between as _int_between
 from .ini.values import on_off as _bool
 from .ini.values import seconds_between as _seconds_between
 from .ini.values import text as _text
-from .ini.values import text_up_to as _text_up_to
 from .term.codes import parse_color
 from .term.screen import Attr
 
@@ -34,9 +40,6 @@ GameSettings = TypeVar("GameSettings")
 """One game's settings dataclass (door/catalog/registry.py: ``MariantSettings`` …)."""
 
 log = logging.getLogger(__name__)
-
-CONFIG_NAME = "sysop.ini"
-HOME_ENV = "REUSSITE_HOME"
 
 FEATURE_ACTIONS = ("daily", "messages", "halloffame", "instructions", "whosonline", "watch",
                    "settings", "quit")
@@ -47,45 +50,12 @@ def menu_actions() -> tuple[str, ...]:
     return (*gamelist.names(), *FEATURE_ACTIONS)
 
 
-class ConfigError(Exception):
-    """A problem in sysop.ini; ``str()`` is the one line shown to the sysop."""
-
-
-QUOTE_MAX = 60
-"""Characters of a bad value (or name) an error line shows: a 5,000-character value pasted by
-mistake must not flood the sysop's screen."""
-BOM = "\ufeff"
-"""What Windows Notepad puts at the start of a UTF-8 file: not part of the first line."""
-
-
-def _quote(value: str) -> str:
-    """A bad value as an error line shows it: quoted, cut after QUOTE_MAX characters."""
-    if len(value) <= QUOTE_MAX:
-        return repr(value)
-    return f"{value[:QUOTE_MAX]!r}… ({len(value)} characters)"
-
-
-def _cut(name: str) -> str:
-    """A section or key name as an error line shows it, cut after QUOTE_MAX characters."""
-    return name if len(name) <= QUOTE_MAX else name[:QUOTE_MAX] + "…"
-
-
 @dataclass(frozen=True)
 class MenuEntry:
     action: str
     key: str
     label: str
     enabled: bool = True
-
-
-@dataclass(frozen=True)
-class DoorSettings:
-    name: str = "Réussite"
-    sysop: str = "Sysop"
-    ansi_dir: Path = Path("ansi")
-    data_dir: Path = Path("data")
-    goodbye_pause: float = 1.5  # seconds the goodbye stays up, unless a key comes first
-    confirm_quit: bool = True  # the main menu's Quit asks "Log off? (Y/n)" first
 
 
 @dataclass(frozen=True)
@@ -319,10 +289,6 @@ class Settings:
 
 # -- value parsers (more in door.ini.values): each returns the value or raises ValueError ----
 
-def _path(value: str) -> Path:
-    return Path(_text(value))
-
-
 def _addresses(value: str) -> str:
     """One address, or several separated by commas (``127.0.0.1, ::1``)."""
     parts = [part.strip() for part in value.split(",")]
@@ -340,7 +306,6 @@ def _db_url(value: str) -> str:
 
 
 _PORT = _int_between(1, 65535)
-_NAME = _text_up_to(40)  # the door's and the sysop's names, on 80-column screens
 
 
 def _workers(value: str) -> int:
@@ -477,9 +442,7 @@ def _optional_game(value: str) -> str:
 
 # section -> (dataclass, {key: parser})
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
-    "door": (DoorSettings, {"name": _NAME, "sysop": _NAME, "ansi_dir": _path,
-                            "data_dir": _path, "goodbye_pause": _seconds_between(0, 60),
-                            "confirm_quit": _bool}),
+    "door": (DoorSettings, DOOR_KEYS),
     "server": (ServerSettings, {"bind": _addresses, "telnet_port": _PORT, "ssh_port": _PORT,
                                 "max_nodes": _int_between(1, 10000),
                                 "max_per_address": _int_between(1, 10000),
@@ -525,53 +488,15 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str], Any]]]] = {
 }
 
 
-def find_home(start: Path | None = None) -> Path | None:
-    """The folder holding sysop.ini: the current folder or a parent, else $REUSSITE_HOME."""
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / CONFIG_NAME).is_file():
-            return folder
-    env = os.environ.get(HOME_ENV)
-    return Path(env).resolve() if env else None
-
-
 def load_settings(home: Path) -> Settings:
     """Read ``home/sysop.ini`` into :class:`Settings`; raise ConfigError with one clear line."""
-    path = home / CONFIG_NAME
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(
-            f"{path}: file not found (run `reussite init {home}` to make one)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    text, path = read_ini(home)
     return parse_settings(text, home, path)
 
 
 def parse_settings(text: str, home: Path, path: Path | None = None) -> Settings:
     where = str(path or CONFIG_NAME)
-    text = text.removeprefix(BOM)
-    parser = configparser.ConfigParser(interpolation=None, strict=True,
-                                       inline_comment_prefixes=None)  # keys: lower case
-    plain = without_comments(text)  # comments after values cut, quoted values kept whole
-    try:
-        parser.read_string(plain, source=where)
-    except configparser.MissingSectionHeaderError as exc:
-        raise ConfigError(f"{where}:{exc.lineno}: expected a [section] header before "
-                          f"{_quote(exc.line.strip())}") from None
-    except configparser.DuplicateSectionError as exc:
-        raise ConfigError(f"{where}:{exc.lineno}: [{_cut(exc.section)}] appears twice"
-                          ) from None
-    except configparser.DuplicateOptionError as exc:
-        raise ConfigError(f"{where}:{exc.lineno}: [{_cut(exc.section)}] {_cut(exc.option)}: "
-                          "key appears twice") from None
-    except configparser.ParsingError as exc:
-        lineno = exc.errors[0][0] if exc.errors else 0
-        rows = text.splitlines()
-        line = rows[lineno - 1].strip() if 0 < lineno <= len(rows) else ""
-        raise ConfigError(f"{where}:{lineno}: expected `key = value`, got {_quote(line)}"
-                          ) from None
+    parser, plain = parse_ini(text, where)
 
     lines = _Locator(plain)
     values: dict[str, Any] = {}

@@ -295,6 +295,19 @@ class Session:
         self._frame_of = (owner, self.screen.version)
 
     # -- output ---------------------------------------------------------------------------
+    def carry_on(self, screen: Screen, renderer: Renderer) -> bool:
+        """Carry on from a frame the caller already shows: ``reussite door`` sends its
+        caller's title before the session exists (door/net/launch.py), and the visit's
+        title then sends only what it adds.  Refused (False, nothing taken) for a frame
+        drawn at another size, charset, colour setting or place in the window."""
+        if ((screen.cols, screen.rows) != (self.screen.cols, self.screen.rows)
+                or (renderer.charset, renderer.color) != (self.renderer.charset,
+                                                          self.renderer.color)
+                or (renderer.top, renderer.left) != self.origin or self.too_small):
+            return False
+        self.screen, self.renderer = screen, renderer
+        return True
+
     def notify(self, text: str, attr: Attr | None = None) -> None:
         """Show ``text`` on the message row of the next frame only (greetings, time warnings);
         the screen underneath is untouched and comes back with the frame after."""

@@ -92,10 +92,9 @@ def cmd_bridge(args: argparse.Namespace) -> int:
     from .door import (  # local: when the command runs
         _check_options,
         choose_transport,
-        log_to_file,
         stdio_problem,
-        visit_seconds,
     )
+    from .door_visit import log_to_file, visit_seconds  # local: when the command runs
 
     stdio = stdio_problem()  # first: the next file opened would take a closed fd 0 or 1
     settings = resolve_settings(args)
@@ -116,7 +115,10 @@ def cmd_bridge(args: argparse.Namespace) -> int:
              opening.term_type)
     for note in (*record.warnings, *notes):
         log.warning("dropfile: %s", note)
-    transport, target = choose_transport(args, record, CliError)
+    said: list[str] = []
+    transport, target = choose_transport(args, record, CliError, said)
+    for note in said:
+        log.info("%s", note)
     if transport == "stdio" and stdio:
         raise CliError(stdio)
     return _run(settings, record, args, transport, target, host, port, opening, time_left)
@@ -183,7 +185,7 @@ def _ini(settings: Settings) -> str:
 def _run(settings: Settings, record: DropfileCaller, args: argparse.Namespace,
          transport: str, target: int | None, host: str, port: int, opening: Opening,
          time_left: int) -> int:
-    from .door import (  # local: when the command runs
+    from .door_visit import (  # local: when the command runs
         caller_socket,
         open_caller_terminal,
         run_with_caller,

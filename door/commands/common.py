@@ -6,15 +6,15 @@ import ``door.cli`` (which imports them to build its parser).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import CONFIG_NAME, HOME_ENV, ConfigError, Settings, find_home, load_settings
+from ..ini.file import CONFIG_NAME, HOME_ENV, ConfigError, find_home
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
+    from ..config import Settings
     from ..store import Store
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
@@ -24,9 +24,9 @@ class CliError(Exception):
     """A problem to report in one line with exit code 2."""
 
 
-def resolve_settings(args: argparse.Namespace) -> Settings:
-    """The settings of ``--home``, else of the folder holding sysop.ini (this one or a
-    parent), else of $REUSSITE_HOME; ConfigError when there is none."""
+def resolve_home(args: argparse.Namespace) -> Path:
+    """The door home: ``--home``, else the folder holding sysop.ini (this one or a parent),
+    else $REUSSITE_HOME; ConfigError when there is none."""
     home = args.home or find_home()
     if home is None:
         raise ConfigError(f"no {CONFIG_NAME} found in this folder or above, and ${HOME_ENV} "
@@ -34,12 +34,23 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
     home = Path(home).resolve()
     if not home.is_dir():
         raise ConfigError(f"{home}: no such folder (--home)")
-    return load_settings(home)
+    return home
+
+
+def resolve_settings(args: argparse.Namespace) -> Settings:
+    """The settings of the door home (:func:`resolve_home`)."""
+    from ..config import (
+        load_settings,  # local: its typed sections and the games load after a caller's title
+    )
+
+    return load_settings(resolve_home(args))
 
 
 def with_store(settings: Settings, work: Callable[[Store], Awaitable[int]]) -> int:
     """``work``'s exit code, run on a store opened for this one command (no pool: it lives
     seconds) and closed after; a store that fails says why in one line, exit code 1."""
+    import asyncio  # local: not before a BBS caller's first screen (reussite door)
+
     from ..store import Store, StoreError  # local: SQLAlchemy, when a chore runs
 
     async def main() -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -21,7 +20,9 @@ from ..term.detect import (
     read_reports,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # asyncio: imported where used, not before a BBS caller's first screen
+    import asyncio
+
     from ..gate.pool import Ticket
 
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
@@ -128,6 +129,7 @@ class Terminal(ABC):
         The pace applies to reading the caller's input, not to noticing that they left: a
         transport that learns of the drop ends the wait at once (:meth:`dropped`), and the
         meter and :meth:`hung_up` are asked again every :data:`LINE_CHECK_S` seconds."""
+        import asyncio  # local: not before a BBS caller's first screen (door/net/launch.py)
         loop = asyncio.get_running_loop()
         while pause:
             if self.hung_up():
@@ -189,6 +191,7 @@ class Terminal(ABC):
         wait at all: the default is taken now, and the answer, if one comes, changes it
         later (:meth:`heard_late_answer`), for a caller whose every second of silence at
         the login pool counts (a client that negotiates nothing, docs/sysop-standalone.md)."""
+        import asyncio  # local: not before a BBS caller's first screen (door/net/launch.py)
         choice = from_hints(saved, bbs_hint, self.term_type, lang, charset)
         if choice is None and timeout <= 0:
             self.write(PROBE + PROBE_CLEANUP)
@@ -203,6 +206,7 @@ class Terminal(ABC):
         """What the caller sent while :attr:`late_answer` listens: the bytes without the
         probe's answer, and the charset that answer chose when it differs from the one in
         use (then set here; the session switches its screen to it)."""
+        import asyncio  # local: not before a BBS caller's first screen (door/net/launch.py)
         probe = self.late_answer
         if probe is None:
             return data, None
@@ -215,6 +219,7 @@ class Terminal(ABC):
         return data, choice
 
     async def _probe(self, timeout: float) -> Choice | None:
+        import asyncio  # local: not before a BBS caller's first screen (door/net/launch.py)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         self.write(PROBE)

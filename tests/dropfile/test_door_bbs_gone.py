@@ -25,7 +25,7 @@ from doorproc import PtyDoor, door_command
 from homehelp import configure
 from waiting import WAIT
 
-from door.commands.door import EXIT_CARRIER, EXIT_OK, how_it_ended
+from door.commands.door_visit import EXIT_CARRIER, EXIT_OK, how_it_ended
 from door.games.montecarlo import MonteCarlo
 from door.session import IdleTimeout
 

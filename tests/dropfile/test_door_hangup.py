@@ -20,7 +20,7 @@ import pytest
 from doorproc import WAIT, PtyDoor, SocketCaller, connect_back_door, door_command
 from homehelp import configure
 
-from door.commands.door import EXIT_CARRIER
+from door.commands.door_visit import EXIT_CARRIER
 from door.commands.hangup import HangupSignals
 from door.games.montecarlo import MonteCarlo
 

@@ -15,7 +15,8 @@ from pyteterm import PyteTerminal
 from waiting import WAIT
 
 from door.bbs.dropfile import MAX_TIME_LEFT_S
-from door.commands.door import EXIT_CARRIER, door_visit, pick_charset, stdio_charset
+from door.commands.door import pick_charset, stdio_charset
+from door.commands.door_visit import EXIT_CARRIER, door_visit
 from door.net.socket import (
     DO,
     DONT,

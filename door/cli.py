@@ -8,7 +8,6 @@ stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -22,10 +21,10 @@ from .commands.common import (
     EXIT_OK,
     CliError,
     resolve_settings,
+    start_logging,
 )
 from .compiled import build_name
 from .ini.file import CONFIG_NAME, HOME_ENV, ConfigError
-from .logs.policy import apply_log_policy
 from .logs.private import make_private_dir
 from .term import Charset
 
@@ -37,9 +36,6 @@ may raise ConfigError/CliError for a one-line message, exit 2.  A launch that na
 them loads that module alone (``reussite door`` draws its caller's title sooner); the
 help, and a launch naming another command, load them all."""
 COMMAND_MODULES = tuple(f"door.commands.{name}" for name in COMMANDS)
-
-log = logging.getLogger("door")
-
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; ``only``: of the :data:`COMMANDS` load and add that one
@@ -177,7 +173,8 @@ def cmd_local(args: argparse.Namespace) -> int:
 
     settings = resolve_settings(args)
     from .commands.door_visit import log_to_file  # local: when the command runs
-    from .net.stdio import open_stdio, raw_mode  # local: when the command runs
+    from .net.launch import raw_mode  # local: when the command runs
+    from .net.stdio import open_stdio  # local: when the command runs
     from .session import Caller, Services, Session  # local: when the command runs
     from .ui.visits.visit import run_visit  # local: when the command runs
 
@@ -241,16 +238,8 @@ def _init_target(folder: Path | None, home: Path | None) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(command_named(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
-    root = logging.getLogger()
-    if not root.handlers:  # (a test calling main() has its own)
-        root.addHandler(apply_log_policy(logging.StreamHandler(sys.stderr)))
-        root.setLevel(args.log_level.upper())
-    # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
-    # SQLiteImpl"), telnetlib3 and asyncssh on every connection (a flood's thousands a
-    # second; the door logs its own lines): only their warnings matter to a sysop.
-    if args.log_level != "debug":
-        for library in ("alembic", "telnetlib3", "asyncssh"):
-            logging.getLogger(library).setLevel(logging.WARNING)
+    if not getattr(args, "late_logging", False):  # reussite door: after its first screen
+        start_logging(args.log_level)
     try:
         code: int = args.func(args)
         sys.stdout.flush()  # here, not at exit, so that a reader gone is seen below

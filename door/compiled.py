@@ -23,12 +23,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import logging
 import os
 import sys
 from pathlib import Path
-
-log = logging.getLogger(__name__)
 
 COMPILED_MODULES = ("door.term.width", "door.term.screen", "door.term.charset",
                     "door.term.render", "door.term.keys")
@@ -135,7 +132,10 @@ def load_hot_modules() -> None:
         for name in COMPILED_MODULES:
             sys.modules.pop(name, None)
         if not pure_python_asked():  # asked for: nothing to warn of
-            log.warning("running the terminal modules as Python: %s", reason)
+            import logging  # local: not before a BBS caller's first screen (door.term)
+
+            logging.getLogger(__name__).warning("running the terminal modules as Python: %s",
+                                                reason)
         load_from_source()
 
 

@@ -24,6 +24,27 @@ class CliError(Exception):
     """A problem to report in one line with exit code 2."""
 
 
+def start_logging(level: str) -> None:
+    """Log to stderr at ``level`` (a command's name for it: ``info``), the libraries' chatter
+    at warnings only.  ``reussite door`` calls this itself, after its caller's first screen
+    (``late_logging``: logging loads traceback, threading and more), and then logs to its
+    file instead (door/commands/door_visit.py)."""
+    import logging  # local: not before a BBS caller's first screen
+
+    from ..logs.policy import apply_log_policy  # local: not before a BBS caller's first screen
+
+    root = logging.getLogger()
+    if not root.handlers:  # (a test calling main() has its own)
+        root.addHandler(apply_log_policy(logging.StreamHandler(sys.stderr)))
+        root.setLevel(level.upper())
+    # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
+    # SQLiteImpl"), telnetlib3 and asyncssh on every connection (a flood's thousands a
+    # second; the door logs its own lines): only their warnings matter to a sysop.
+    if level != "debug":
+        for library in ("alembic", "telnetlib3", "asyncssh"):
+            logging.getLogger(library).setLevel(logging.WARNING)
+
+
 def resolve_home(args: argparse.Namespace) -> Path:
     """The door home: ``--home``, else the folder holding sysop.ini (this one or a parent),
     else $REUSSITE_HOME; ConfigError when there is none."""

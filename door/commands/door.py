@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..ini.door_section import glance_door
-from ..net.launch import FirstFrame, LaunchTerminal
+from ..net.launch import FirstFrame, LaunchTerminal, raw_mode
 from ..term import Charset, Renderer, Screen
 from ..term.detect import BBS_TERMINALS
 from ..term.render import centred_origin
@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
                         help="socket only: --telnet announces telnet options too; "
                              "--no-telnet passes bytes untouched (default: IAC stripped and "
                              "answered, none announced)")
-    parser.set_defaults(func=cmd_door)
+    parser.set_defaults(func=cmd_door, late_logging=True)  # (start_logging: door_visit.py)
 
 
 def cmd_door(args: argparse.Namespace) -> int:
@@ -93,17 +93,26 @@ def cmd_door(args: argparse.Namespace) -> int:
     if transport == "stdio" and stdio:
         raise CliError(stdio)
     charset = pick_charset(args, record, transport)
-    shown = first_screen(home, record, charset) if transport == "stdio" else None
-    try:
-        from .door_visit import (  # local: asyncio, the store, the session load after the title
-            visit,
-        )
+    if transport != "stdio":
+        return _visit(args, home, record, transport, target, charset, None, notes)
+    with raw_mode(0):  # raw before the title: its bytes go out as they are, keys unechoed
+        shown = first_screen(home, record, charset)
+        try:
+            return _visit(args, home, record, transport, target, charset, shown, notes)
+        except BaseException:
+            if shown is not None:
+                shown.withdraw()  # a sysop.ini error, say: the title goes, the line reads
+            raise
 
-        return visit(args, home, record, transport, target, charset, shown, notes)
-    except BaseException:
-        if shown is not None:
-            shown.withdraw()  # a sysop.ini error, say: the title goes, the line is readable
-        raise
+
+def _visit(args: argparse.Namespace, home: Path, record: DropfileCaller, transport: str,
+           target: int | None, charset: Charset, shown: FirstFrame | None,
+           notes: list[str]) -> int:
+    from .door_visit import (  # local: asyncio, the store, the session load after the title
+        visit,
+    )
+
+    return visit(args, home, record, transport, target, charset, shown, notes)
 
 
 def first_screen(home: Path, record: DropfileCaller, charset: Charset) -> FirstFrame | None:

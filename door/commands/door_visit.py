@@ -21,13 +21,13 @@ from ..bbs.dropfile import MAX_TIME_LEFT_S
 from ..config import load_settings
 from ..logs.files import open_log
 from ..logs.private import make_private_dir
-from ..net.launch import FirstFrame, fit_to_stdio
+from ..net.launch import FirstFrame, fit_to_stdio, raw_mode
 from ..net.socket import NotASocket, connect_back, inherit_socket, open_socket_terminal
-from ..net.stdio import blocking_restored, open_stdio, raw_mode
+from ..net.stdio import blocking_restored, open_stdio
 from ..net.terminal import window_size
 from ..term import Charset
 from .bbs_watch import BBSWatch
-from .common import CliError
+from .common import CliError, start_logging
 from .hangup import HangupSignals, ignore_hangups
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ def visit(args: argparse.Namespace, home: Path, record: DropfileCaller, transpor
     """The visit of the dropfile's caller, once the launch has chosen the transport and the
     charset (and sent a caller on stdio the title: ``shown``); returns the exit code.
     ``notes``: what the launch has to say in the log, which opens here."""
+    start_logging(args.log_level)
     settings = load_settings(home)
     caller, clamped = make_caller(record, args)
     log_to_file(settings, caller.node)

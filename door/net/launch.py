@@ -8,12 +8,31 @@ Light on purpose: no asyncio here nor in :mod:`door.net.terminal` at import.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import termios
+import tty
+from collections.abc import Iterator
 
 from ..term import Charset, Renderer, Screen
 from .terminal import Terminal, sane_size, window_size
 
 STDOUT = 1
+
+
+@contextlib.contextmanager
+def raw_mode(fd: int) -> Iterator[None]:
+    """Raw keys while inside; the terminal's modes restored on the way out, whatever happens."""
+    if not os.isatty(fd):
+        yield
+        return
+    saved = termios.tcgetattr(fd)
+    tty.setraw(fd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error, OSError):  # a hung-up pty cannot be restored
+            termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
 
 
 def fit_to_stdio(terminal: Terminal, screen_rows: int | None) -> bool:

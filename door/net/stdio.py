@@ -8,27 +8,10 @@ import contextlib
 import os
 import signal
 import sys
-import termios
-import tty
 from collections.abc import Iterator
 
 from ..term import Charset
 from .stream import LineReader, StreamTerminal
-
-
-@contextlib.contextmanager
-def raw_mode(fd: int) -> Iterator[None]:
-    """Raw keys while inside; the terminal's modes restored on the way out, whatever happens."""
-    if not os.isatty(fd):
-        yield
-        return
-    saved = termios.tcgetattr(fd)
-    tty.setraw(fd)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(termios.error, OSError):  # a hung-up pty cannot be restored
-            termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
 
 
 @contextlib.contextmanager

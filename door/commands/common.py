@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from ..ini.file import CONFIG_NAME, HOME_ENV, ConfigError, find_home
 
 if TYPE_CHECKING:  # the store pulls in SQLAlchemy and Alembic: only when a chore runs
+    import logging
+
     from ..config import Settings
     from ..store import Store
 
@@ -24,18 +26,19 @@ class CliError(Exception):
     """A problem to report in one line with exit code 2."""
 
 
-def start_logging(level: str) -> None:
-    """Log to stderr at ``level`` (a command's name for it: ``info``), the libraries' chatter
-    at warnings only.  ``reussite door`` calls this itself, after its caller's first screen
-    (``late_logging``: logging loads traceback, threading and more), and then logs to its
-    file instead (door/commands/door_visit.py)."""
+def start_logging(level: str, handler: logging.Handler | None = None) -> None:
+    """Log to stderr (or ``handler``) at ``level`` (a command's name for it: ``info``), the
+    libraries' chatter at warnings only.  ``reussite door`` calls this itself, after its
+    caller's first screen (``late_logging``: logging loads traceback, threading and more),
+    with a handler that holds the lines until its log file is open: stderr is the caller's
+    screen there (door/commands/door_visit.py)."""
     import logging  # local: not before a BBS caller's first screen
 
     from ..logs.policy import apply_log_policy  # local: not before a BBS caller's first screen
 
     root = logging.getLogger()
     if not root.handlers:  # (a test calling main() has its own)
-        root.addHandler(apply_log_policy(logging.StreamHandler(sys.stderr)))
+        root.addHandler(apply_log_policy(handler or logging.StreamHandler(sys.stderr)))
         root.setLevel(level.upper())
     # Alembic talks at INFO as it loads (its plugins) and on every start ("Context impl
     # SQLiteImpl"), telnetlib3 and asyncssh on every connection (a flood's thousands a

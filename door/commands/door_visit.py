@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import logging.handlers
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from ..store import Store
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_CARRIER = 0, 1, 2, 3
+HELD_LINES = 1000
+"""Log lines held until the log file is open (a sysop.ini read yields a few at most)."""
 HANGUP_GRACE = 1.5
 """Seconds a visit gets to save and unwind after SIGHUP/SIGTERM before it is cancelled:
 Synchronet sends SIGTERM 5 s after SIGHUP, and the issue asks for an exit within 2 s."""
@@ -54,10 +57,13 @@ def visit(args: argparse.Namespace, home: Path, record: DropfileCaller, transpor
     """The visit of the dropfile's caller, once the launch has chosen the transport and the
     charset (and sent a caller on stdio the title: ``shown``); returns the exit code.
     ``notes``: what the launch has to say in the log, which opens here."""
-    start_logging(args.log_level)
-    settings = load_settings(home)
+    held = logging.handlers.BufferingHandler(HELD_LINES)  # stderr: over the caller's title
+    start_logging(args.log_level, held)
+    settings = load_settings(home)  # (a retired key is a warning: held)
     caller, clamped = make_caller(record, args)
     log_to_file(settings, caller.node)
+    for line in held.buffer:
+        logging.getLogger(line.name).handle(line)
     log = logging.getLogger("door.door")
     log.info("dropfile %s (%s): %s, node %s, %s s left", record.path, record.format,
              caller.alias, caller.node, caller.time_left_s)

@@ -147,3 +147,21 @@ def test_the_launch_path_imports_nothing_heavy() -> None:
                                 check=True).stdout.split())
     assert "door.net.launch" in loaded and "door.ui.visits.title_page" in loaded
     assert not set(HEAVY) & loaded
+
+
+@pytest.mark.slow
+def test_a_warning_reading_sysop_ini_goes_to_the_log_not_over_the_title(
+        door_home: Path, door_sys: Path, tmp_path: Path) -> None:
+    """A retired key is a warning: written to data/door.log, never on the caller's screen
+    (stderr, there), where it would land on the title the visit carries on from."""
+    ini = door_home / "sysop.ini"
+    ini.write_text(ini.read_text().replace("[auntmary]\n", "[auntmary]\npasses = 3\n", 1))
+    door = launch(door_home, door_sys, tmp_path / "first.json")
+    try:
+        door.wait_for("Press any key")
+        assert "no longer used" not in door.term.text
+        assert b"no longer used" not in door.term.raw
+        log = (door_home / "data" / "door.log").read_text()
+        assert "[auntmary] passes is no longer used" in log
+    finally:
+        door.close()

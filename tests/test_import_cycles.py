@@ -100,9 +100,10 @@ def test_no_circle_hides_under_type_checking() -> None:
 
 
 def test_the_title_is_drawn_before_the_heavy_modules_load() -> None:
-    """What ``reussite door`` imports before its first screen byte (bench/bench_launch.py
-    times it): the command line and the visit up to the title, and none of the database,
-    SSH or web libraries, which load while the title is up."""
+    """What ``reussite door`` imports before the visit's title (the games' names on the
+    title page its launch sent: tests/dropfile/test_door_first_screen.py checks what loads
+    before that first screen): the command line and the visit up to the title, and none of
+    the database, SSH or web libraries, which load while the title is up."""
     code = ("import sys, door.cli, door.ui.visits.visit; door.cli.build_parser(); "
             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

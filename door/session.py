@@ -691,23 +691,13 @@ class Session:
             self.renderer.invalidate()
             await self.show()
 
-    def visit_over(self) -> None:
-        """The visit is over: its read's alarm goes now, and the session lets go of what
-        holds it in reference cycles (its mouse and describe helper, the terminal's resize
-        hook), so that it goes, with its screens and game, as its last reference does.
-
-        Left, the alarm stayed scheduled until the idle limit, minutes after the call (a
-        timer, its context and a weak reference for each call of a flood), scattered among
-        what the calls had freed (issue #36).  Left in cycles, every ended call waited for
-        the server's full collection (door/serve/collector.py), whose pause grows with
-        what it frees: 0.5 to 2.2 s with 350 callers on a loaded 2-core machine, every
-        caller's keys waiting meanwhile (bench/soak.py)."""
+    def drop_alarm(self) -> None:
+        """The visit is over: its read's alarm goes now.  Left, it stayed scheduled until
+        the idle limit, minutes after the call (a timer, its context and a weak reference
+        for each call of a flood), scattered among what the calls had freed (issue #36)."""
         alarm, self._alarm = self._alarm, None
         if alarm is not None:
             alarm.cancel()
-        self.access = None
-        if self.terminal.on_resize == self._on_resize:
-            self.terminal.on_resize = None
 
     async def _read(self, wait: float,
                     woken: Callable[[], bool] | None = None) -> bytes | None:

@@ -1,17 +1,12 @@
 """When ``reussite serve`` collects its cyclic garbage: soon after calls end, never on the
 keystroke path of a busy server.
 
-A call that has ended leaves garbage in reference cycles (telnetlib3's writer and its
-options, asyncio's socket transport, a query's SQLAlchemy subquery): only the cyclic
-collector frees it.  The session, with its screens and game, its terminal and the telnet
-protocol go with their last reference (``Session.visit_over``,
-``DoorTelnetServer.connection_lost``): a full collection's pause grows with what it frees,
-and held in the cycles they made it 0.5 to 2.2 s with 350 callers (bench/soak.py).
-
-The server keeps that collector off the hot path (:func:`tune`), which also meant that the
-older generations, where a call lands once it has lasted a few seconds, were almost never
-collected: a server that had served a few thousand calls held them all (+100 MiB after 15
-minutes of hostile callers), idle or not.
+A call that has ended is garbage held in reference cycles (its session and terminal point at
+each other, its screens at the session, telnetlib3's protocol, writer and options at each
+other): only the cyclic collector frees it.  The server keeps that collector off the hot
+path (:func:`tune`), which also meant that the older generations, where a call lands once
+it has lasted a few seconds, were almost never collected: a server that had served a few
+thousand calls held them all (+100 MiB after 15 minutes of hostile callers), idle or not.
 
 So the server collects them itself, at two moments (:class:`CallCollector`):
 

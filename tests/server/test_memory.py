@@ -59,33 +59,6 @@ async def test_ended_calls_leave_no_session_terminal_or_protocol(door_home: Path
                                  ) from None
 
 
-async def test_an_ended_call_goes_with_its_last_reference(door_home: Path,
-                                                         monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
-    """No cyclic collection at all, the server's included: an ended call's session,
-    terminal and telnet protocol are freed as their last reference goes (Session.visit_over,
-    DoorTelnetServer.connection_lost), not left for a full collection that holds every
-    caller's keys while it walks them (door/serve/collector.py)."""
-    monkeypatch.setattr(door.serve.collector, "QUIET_S", 3600.0)
-    gc.disable()
-    try:
-        async with running(door_home, ssh=False) as ports:
-            await calls_that_end(ports.telnet, 3)
-            seen: list[tuple[int, int, int]] = []
-
-            def gone() -> bool:
-                seen[:] = [(alive(Session), alive(TelnetTerminal), alive(DoorTelnetServer))]
-                return seen[0] == (0, 0, 0)
-
-            try:
-                await until(gone, "the ended calls freed without a collection")
-            except AssertionError as exc:
-                raise AssertionError(f"{exc}: sessions, terminals, protocols alive: {seen}"
-                                     ) from None
-    finally:
-        gc.enable()
-
-
 async def test_a_quiet_server_collects_what_calls_left(door_home: Path,
                                                        monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:

@@ -119,6 +119,18 @@ def proc_cpu(pid: int) -> tuple[float, float]:
     return user, system
 
 
+def cpu_and_wait(pid: int, tid: int | None = None) -> tuple[float, float] | None:
+    """(seconds run, seconds spent runnable but waiting for a CPU) of one thread so far
+    (Linux's /proc schedstat; the process's main thread unless ``tid``), None elsewhere.
+    The wait is what a busy machine adds to a latency: the thread was ready, another ran."""
+    try:
+        with open(f"/proc/{pid}/task/{tid or pid}/schedstat") as f:
+            run, wait, _ = f.read().split()
+    except (OSError, ValueError):
+        return None
+    return int(run) / 1e9, int(wait) / 1e9
+
+
 def proc_stats(pid: int) -> tuple[int, float]:
     """(RSS in KiB, CPU seconds user+system) of a process and its children (the workers of
     ``serve --workers``), from /proc."""

@@ -48,10 +48,11 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
+from bench_hash_lag import lateness  # noqa: E402
 from bench_ui_anciento import keys_for as anciento_keys  # noqa: E402
 from bench_ui_auntmary import source_and_target  # noqa: E402
 from bench_ui_mariant import KEYS as MARIANT_KEYS  # noqa: E402
-from load import Line, make_home, proc_stats, start_door, stop  # noqa: E402
+from load import Line, cpu_and_wait, make_home, proc_stats, start_door, stop  # noqa: E402
 
 from door.catalog.registry import engine  # noqa: E402
 from door.games import Game, GameRecord  # noqa: E402
@@ -494,10 +495,26 @@ async def own_controls(port: int, seconds: float, seed: int, count: int) -> None
     own: their latencies and lost keys, as one JSON line."""
     tally = Tally()
     until = time.monotonic() + seconds
-    await asyncio.gather(*(control_loop(port, tally, until, seed, index)
-                           for index in range(1, count + 1)))
+    began = cpu_and_wait(os.getpid())
+    late = await lateness(asyncio.gather(*(control_loop(port, tally, until, seed, index)
+                                           for index in range(1, count + 1))))
     print(json.dumps({"control": tally.control, "lost": tally.control_lost,
-                      "errors": tally.errors}))
+                      "errors": tally.errors, "cpu": since(began, cpu_and_wait(os.getpid())),
+                      "late": late}))
+
+
+def since(began: tuple[float, float] | None, now: tuple[float, float] | None
+          ) -> list[float] | None:
+    """A thread's (run, wait for a CPU) seconds between two :func:`load.cpu_and_wait`."""
+    if began is None or now is None:
+        return None
+    return [now[0] - began[0], now[1] - began[1]]
+
+
+def cpu_line(label: str, spent: list[float] | None) -> str:
+    if spent is None:
+        return f"  {label}: n/a (no /proc schedstat)"
+    return f"  {label}: ran {spent[0]:.1f} s, waited {spent[1]:.1f} s for a CPU"
 
 
 def control_line(label: str, latencies: list[float], lost: int) -> str:
@@ -581,6 +598,7 @@ async def main() -> None:
             await play_visit(port, warm, store, Tally())
         await asyncio.sleep(3.0)
         base = server_handles(proc.pid)
+        loop_began, load_began = cpu_and_wait(proc.pid), cpu_and_wait(os.getpid())
         until = time.monotonic() + args.minutes * 60
         players = [Player(i, args.seed, address(1, i // 8, network_of_its_own=True))
                    for i in range(args.players)]
@@ -610,7 +628,9 @@ async def main() -> None:
                   flush=True)
         for task in tasks:
             task.result()
-        own: dict = {"control": [], "lost": 0, "errors": {}}
+        loop_spent = since(loop_began, cpu_and_wait(proc.pid))
+        load_spent = since(load_began, cpu_and_wait(os.getpid()))
+        own: dict = {"control": [], "lost": 0, "errors": {}, "cpu": None}
         if controls is not None:
             out, _ = await controls.communicate()
             own = json.loads(out.decode().strip().splitlines()[-1])
@@ -661,6 +681,15 @@ async def main() -> None:
                        tally.control_lost))
     if own["errors"]:
         print("  their errors:", own["errors"])
+    # Where a key's time goes on a busy machine: each of these threads was ready to run and
+    # waited for a core this long (the controls' own wait is the bench's, not the door's).
+    print(cpu_line("the server's event loop", loop_spent))
+    print(cpu_line("this process's event loop (the load, and one control caller)", load_spent))
+    print(cpu_line("the control callers' process", own.get("cpu")))
+    if own.get("late"):  # the floor under the controls' figures: their own clock's delays
+        print(f"  the control callers' process woke every 10 ms beside them, late by p50 / "
+              f"p99 / max {own['late']['p50']:.0f} / {own['late']['p99']:.0f} / "
+              f"{own['late']['max']:.0f} ms")
     if tally.control:
         print(f"  control mean {statistics.mean(tally.control) * 1000:.1f} ms over "
               f"{len(tally.control)} keys")

@@ -26,7 +26,10 @@ weights find different wins.  A *locked* deal -- one whose first phases hold onl
 hundred positions, as every deal the searches leave undecided does -- also gets quick
 searches from each of its openings (every position after its first tight phases) in
 every round after the first two: the searches from the start walk the same few lines
-through those phases whatever their weights.
+through those phases whatever their weights.  And every search after the first two rounds
+adds a little seeded noise to the scores of the children it queues (``NOISE``): a
+randomized restart, so that no two of them walk the same line -- the cure for the heavy
+tail those deals make (most of them are then won within seconds).
 
 The line found is then replayed on the solver's own states without each of its moves in
 turn (cheap: the steps before the dropped one are unchanged), keeping a shorter line when

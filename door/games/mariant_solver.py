@@ -116,24 +116,22 @@ finds wins the searches from the deal's start never reach (deal 17 at 2+2: unkno
 OPENING_BATCH = 16
 """Searches from openings in each round after the fixed quick ones."""
 JITTER_SEED = 38
+"""The jittered searches are the same from run to run (a solve is deterministic)."""
 NOISE = 8.0
 """Each child a search queues in a phase gets a random amount between 0 and NOISE (or twice
 that, see NOISE_SCALES) added to its score (about one face-down card), in every search
 after the first quick round; drawn from a generator seeded by the positions expanded
 before the search, so a solve stays deterministic for a given node limit.  The searches of
 a locked deal otherwise walk the same few lines whatever their weights; randomized restarts
-are the classic cure for such heavy tails.  Of the 24 deals 1-600 (2+1 and 2+2) that 10 s
+are the classic cure for such heavy tails.  Of the 23 deals 1-600 (2+1 and 2+2) that 10 s
 left unknown before, 2 are won in 10 s without noise, 12-16 with NOISE 4, 8, 12 or 16
-from the second quick round, 16 from the first, 19 with the scales below
-(docs/solvability.md)."""
+from the second quick round on; of 24 (one more), 16 with noise from the first round on,
+19 with the scales below (docs/solvability.md)."""
 NOISE_FROM = 1
 """The first round with noise: the first quick round before it, which wins most deals at
 once, stays as it was."""
 NOISE_SCALES = (1.0, 2.0)
 """Each noisy search draws its noise's scale from these: a portfolio of two."""
-"""The first round with noise: the fixed quick rounds before it, which win most deals at
-once, stay as they were."""
-"""The jittered searches are the same from run to run (a solve is deterministic)."""
 
 
 @dataclass(frozen=True)

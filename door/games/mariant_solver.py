@@ -125,8 +125,8 @@ before the search, so a solve stays deterministic for a given node limit.  The s
 a locked deal otherwise walk the same few lines whatever their weights; randomized restarts
 are the classic cure for such heavy tails.  Of the 23 deals 1-600 (2+1 and 2+2) that 10 s
 left unknown before, 2 are won in 10 s without noise, 12-16 with NOISE 4, 8, 12 or 16
-from the second quick round on; of 24 (one more), 16 with noise from the first round on,
-19 with the scales below (docs/solvability.md)."""
+after both fixed quick rounds; of 24 (one more), 16 with noise after the first one, 19
+with the scales below too (docs/solvability.md)."""
 NOISE_FROM = 1
 """The first round with noise: the first quick round before it, which wins most deals at
 once, stays as it was."""

@@ -262,3 +262,47 @@ def test_a_locked_deal_is_won_from_one_of_its_openings(monkeypatch: pytest.Monke
     assert replayed(game, result.moves).won
     monkeypatch.setattr(mariant_solver, "_openings", lambda game: ([], 0))
     assert solve(game, node_limit=120_000).verdict == UNKNOWN
+
+
+def test_the_searches_after_the_first_quick_round_are_shaken_by_seeded_noise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first round (the fixed quick searches, which win most deals) is as before; every
+    # search after it adds noise to its children's scores, at one of the scales, from a
+    # generator seeded by the positions expanded before it: the same draws on every run.
+    monkeypatch.setattr(mariant_solver, "QUICK_NODES", 50)
+    seen: list[tuple[float, float]] = []
+    run = _Search.run
+
+    def recording(search: _Search) -> int | None:
+        seen.append((search.noise, search.rng.random()))
+        return run(search)
+    monkeypatch.setattr(_Search, "run", recording)
+    game = Mariant.new(17, fd=2, fu=2)
+    solve(game, node_limit=15_000)
+    first = list(seen)
+    fixed = len(ATTEMPTS)
+    assert len(first) > 2 * fixed + 1
+    assert all(noise == 0.0 for noise, _ in first[:fixed])
+    scales = {noise / mariant_solver.NOISE for noise, _ in first[fixed:]}
+    assert scales == set(mariant_solver.NOISE_SCALES) and mariant_solver.NOISE > 0
+    assert len({draw for _, draw in first[fixed:]}) == len(first) - fixed  # each its own
+    seen.clear()
+    solve(game, node_limit=15_000)
+    assert seen == first
+
+
+@pytest.mark.slow
+def test_a_deal_the_searches_left_unknown_is_won_with_the_noise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deal 161 at 2 down 2 up: unknown at 10 s before the noise (won at 1.5 million
+    # positions); with it won within 150,000, the same line twice, replaying to a win; and
+    # without it not.
+    game = Mariant.new(161, fd=2, fu=2)
+    first = solve(game, node_limit=150_000)
+    assert first.verdict == WINNABLE and first.moves is not None
+    after = replayed(game, first.moves)
+    assert after.won and first.penalty == after.score
+    again = solve(game, node_limit=150_000)
+    assert (again.moves, again.nodes) == (first.moves, first.nodes)
+    monkeypatch.setattr(mariant_solver, "NOISE", 0.0)
+    assert solve(game, node_limit=150_000).verdict == UNKNOWN

@@ -47,6 +47,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from .base import IllegalMove, Status
@@ -159,6 +160,9 @@ State = tuple[tuple[bytes, ...], int]
 """(columns bottom first, cards dealt from the stock so far)."""
 Action = tuple[Any, ...]
 """``("m", src, count, dst)``, ``("r", col)`` (remove a suit), ``("d",)`` (deal)."""
+_first = itemgetter(0)
+Facts = tuple[int, int, bool, float, bool, list[float], list[int], bool]
+"""A column's facts for the phase search (``_Search._facts``)."""
 
 
 def _remove_suits(cols: list[bytes], touched: tuple[int, ...] | range,
@@ -187,7 +191,7 @@ class _Search:
         self.nodes = 0
         self.seen: set[int] = set()
         self._costs: dict[bytes, float] = {}
-        self._known: dict[bytes, tuple[int, int, bool, float, bool, list[float], list[int]]] = {}
+        self._known: dict[bytes, Facts] = {}
         # expanded positions: (state, parent index, actions from the parent)
         self.tree: list[tuple[State, int, list[Action]]] = []
 
@@ -334,8 +338,9 @@ class _Search:
         The move that undoes the one that made a position (nothing turned, nothing
         removed) is not queued: it leads back to a position already expanded."""
         tree = self.tree
-        local: list[tuple[float, int, int, Action | None]] = [
-            (self.score(tree[root][0]), 0, root, None)]
+        # (score, order, parent, move's source, count, destination); source -1: the root
+        local: list[tuple[float, int, int, int, int, int]] = [
+            (self.score(tree[root][0]), 0, root, -1, 0, 0)]
         expanded: list[tuple[float, int]] = []
         order = 0
         cost = self.cost
@@ -351,21 +356,19 @@ class _Search:
         if final:
             limit = max(limit, self.final_nodes)
         while local and len(expanded) < limit:
-            value, _, parent, move = pop(local)
-            if move is None:
+            value, _, parent, a0, k0, b0 = pop(local)
+            # the move that undoes this one (source, count, destination), if any
+            undo_a = undo_k = undo_b = -1
+            if a0 < 0:
                 index = parent
-                undo = None
             else:
-                child, actions = apply(tree[parent][0], move)
+                child, actions = apply(tree[parent][0], ("m", a0, k0, b0))
                 if not new(child):
                     continue
                 tree.append((child, parent, actions))
                 index = len(tree) - 1
-                undo = None
-                if len(actions) == 1:
-                    _, a0, k0, b0 = move
-                    if tree[parent][0][0][a0][:-k0] == child[0][a0]:    # nothing turned
-                        undo = ("m", b0, k0, a0)
+                if len(actions) == 1 and tree[parent][0][0][a0][:-k0] == child[0][a0]:
+                    undo_a, undo_k, undo_b = b0, k0, a0     # nothing turned
             expanded.append((value, index))
             self.nodes += 1
             if not self.nodes & 255:
@@ -377,38 +380,40 @@ class _Search:
             first_empty = tops.index(-1) if -1 in tops else -1
             # in the last phase a move can finish the game only if at most its two columns
             # are not yet done
-            undone = [i for i, c in enumerate(cols) if not _done(c)] if final else []
+            undone = [i for i, f in enumerate(info) if not f[7]] if final else []
             may_finish = final and len(undone) <= 2
-            # the moves of ``moves``, in its order
+            # the moves of ``moves``, in its order: for each source, the columns whose top
+            # card has a rank its group continues, then the first empty column
+            by_rank: dict[int, list[int]] = {}
+            for b, top in enumerate(tops):
+                if top >= 0:
+                    by_rank.setdefault(top >> 2, []).append(b)
             for a, col in enumerate(cols):
-                g, low, ace, here, _, rests, sames = info[a]
+                g, low, ace, here, _, rests, sames, _ = info[a]
                 if not g:
                     continue
-                for b, top in enumerate(tops):
-                    if b == a:
-                        continue
-                    counts: range | tuple[int, ...]
-                    if top < 0:
-                        if b != first_empty:
-                            continue
-                        counts = range(g if g < len(col) else g - 1, 0, -1)
-                    else:
-                        k = (top >> 2) - low
-                        if not (1 <= k <= g and COMPAT[col[-k]][top]):
-                            continue
-                        counts = (k,)
+                targets: list[tuple[int, range | tuple[int, ...]]] = [
+                    (b, (k,)) for k in range(1, g + 1) for b in by_rank.get(low + k, ())
+                    if COMPAT[col[-k]][tops[b]]]
+                if first_empty >= 0:
+                    targets.append((first_empty, range(g if g < len(col) else g - 1, 0, -1)))
+                if len(targets) > 1:
+                    targets.sort(key=_first)
+                for b, counts in targets:
+                    top = tops[b]
                     dst_facts = info[b]
                     there = dst_facts[3]
+                    dst_group = dst_facts[0]
                     for k in counts:
-                        move = ("m", a, k, b)
                         if may_finish and all(i in (a, b) for i in undone):
-                            child, actions = apply(state, move)
+                            child, actions = apply(state, ("m", a, k, b))
                             if self.finished(child) and new(child):
                                 tree.append((child, index, actions))
                                 return len(tree) - 1, expanded
-                        if move == undo:
+                        if a == undo_a and k == undo_k and b == undo_b:
                             continue
-                        if ace:
+                        if ace and dst_group + k >= SUIT_LENGTH and sames[k] == k - 1:
+                            # a complete suit may form (and go): score the column left
                             onto = cols[b] + col[-k:]
                             while ends_with_suit(onto):
                                 onto = flip(onto[:-SUIT_LENGTH])
@@ -424,15 +429,14 @@ class _Search:
                         if noise:
                             landed += noise * rand()
                         push(local, (value + rests[k] + landed - here - there,
-                                     order, index, move))
+                                     order, index, a, k, b))
         return None, expanded
 
-    def _facts(self, col: bytes) -> tuple[int, int, bool, float, bool, list[float],
-                                          list[int]]:
+    def _facts(self, col: bytes) -> Facts:
         """What a phase needs to know of a column, cached: its group's length, the rank of
         its last card, whether that is an Ace, its cost, whether it holds face-down cards,
-        and by count k (1 … group length) the cost of what is left when the last k cards
-        move away and the same-suit pairs among them."""
+        by count k (1 … group length) the cost of what is left when the last k cards
+        move away and the same-suit pairs among them, and whether it is done (``_done``)."""
         g = group_length(col)
         rests: list[float] = [0.0]
         sames: list[int] = [0]
@@ -440,7 +444,7 @@ class _Search:
             rests.append(self.cost(flip(col[:-k])))
             sames.append(sames[-1] + (k > 1 and col[-k] & 3 == col[-k + 1] & 3))
         value = (g, col[-1] >> 2 if col else -1, bool(col) and col[-1] < 4, self.cost(col),
-                 bool(col) and col[0] >= DOWN, rests, sames)
+                 bool(col) and col[0] >= DOWN, rests, sames, _done(col))
         if len(self._known) > 200_000:
             self._known.clear()
         self._known[col] = value

@@ -206,10 +206,10 @@ class Terminal(ABC):
         """What the caller sent while :attr:`late_answer` listens: the bytes without the
         probe's answer, and the charset that answer chose when it differs from the one in
         use (then set here; the session switches its screen to it)."""
-        import asyncio  # local: not before a BBS caller's first screen (door/net/launch.py)
         probe = self.late_answer
-        if probe is None:
+        if probe is None:  # (every read: the import below only while a probe listens)
             return data, None
+        import asyncio  # local: not before a BBS caller's first screen (door/net/launch.py)
         data, choice, over = probe.feed(data, asyncio.get_running_loop().time())
         if over:
             self.late_answer = None

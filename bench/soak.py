@@ -130,6 +130,11 @@ def next_move(game: Game, rng: random.Random) -> tuple[str, list[bytes]] | None:
     raise ValueError(name)
 
 
+END_BOX_WORDS = (b"main menu", b"a new deal", b"again with", b"could win deal",
+                 b"could be won", b"found no win", b"could not tell", b"still at work")
+"""Words of the end box's lines, any of which says it is up."""
+
+
 def offers_end(game: Game) -> bool:
     """The screen makes its end offer now (door/ui/game/screen.py): no move left, or the
     engine has proven no win is left (Aunt Mary's hopeless positions come mid-game, and
@@ -299,8 +304,9 @@ async def play_visit(port: int, player: Player, store: Store, tally: Tally) -> N
                 await line.until(b"end the game here", timeout=30)  # the end offer's box
                 line.send(b"\r")
             # The end box; drawn over the offer's, only its changed cells are sent, so a
-            # word or two may come as cursor moves: any of its lines will do.
-            await line.until_any(b"main menu", b"a new deal", b"again with", timeout=30)
+            # word or two may come as cursor moves: any of its lines will do, its sentence
+            # on the deal among them (door/ui/game/solver_view.py deal_verdict_line).
+            await line.until_any(*END_BOX_WORDS, timeout=30)
             line.send(b"m")
             await line.until(b"Your choice", timeout=30)
         else:
@@ -486,7 +492,7 @@ async def control_loop(port: int, tally: Tally, until: float, seed: int, index: 
                 await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
             writer.close()
         except (TimeoutError, ConnectionError, OSError) as exc:
-            tally.error(f"control: {type(exc).__name__}")
+            tally.error(f"control: {type(exc).__name__}: {str(exc)[:60]}")
             await asyncio.sleep(1)
 
 

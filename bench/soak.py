@@ -599,7 +599,9 @@ async def main() -> None:
           f"{args.minutes:g} min, database {store.core.describe()}", flush=True)
     try:
         await asyncio.sleep(1.0)
-        warm = Player(999_998, args.seed)  # the game screens and the pool open on first use
+        # the game screens and the pool open on first use; its handle is none of the
+        # control callers' (999_999 down), whose sign-up would find it taken
+        warm = Player(900_000, args.seed)
         for _ in range(2):
             await play_visit(port, warm, store, Tally())
         await asyncio.sleep(3.0)

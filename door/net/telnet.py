@@ -270,8 +270,12 @@ class DoorTelnetServer(ServerState):
             self.ticket.typed()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.ticket is not None:
-            self.ticket.close()
+        # The ticket's hang-up is this protocol's: let go of it, or the two hold each other
+        # and the protocol (its writer, reader, options) waits for the server's full
+        # collection (door/serve/collector.py) instead of going with its last reference.
+        ticket, self.ticket = self.ticket, None
+        if ticket is not None:
+            ticket.close()
         if isinstance(self.reader, DoorTelnetReader):  # unread keys: never played now
             self.reader.drop_held()
         self.forget_in(self.listener)
@@ -279,6 +283,10 @@ class DoorTelnetServer(ServerState):
             self.terminal.dropped()
         if not self._refused:
             super().connection_lost(exc)
+            if self.terminal is None and self.writer is not None:
+                # No shell runs (the line dropped as it negotiated), whose end would close
+                # the writer: telnetlib3's close is what breaks its reference cycles.
+                self.writer.close()
 
     def hang_up(self, reason: str) -> None:
         """The pool's hang-up: one line saying why, then close."""

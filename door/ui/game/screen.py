@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, ClassVar
@@ -759,7 +759,7 @@ class GameScreen(ABC):
         keeper, player = self.session.keeper, self.session.player
         if keeper is None or player is None or self.kept is not None or self.is_over:
             return
-        self.kept = keeper.start(KeptGame(player.id, self.name, self.kept_state,
+        self.kept = keeper.start(KeptGame(player.id, self.name, self.state_reader(),
                                           trouble=self.session.alert,
                                           call=self.session.caller.token))
         self._kept_actions = len(self.game.actions)
@@ -780,11 +780,22 @@ class GameScreen(ABC):
 
     def kept_state(self) -> dict[str, Any]:
         """The resume slot's state: the game's, with the "still winnable?" count."""
-        state = self.game.to_json()
-        if self.still_asks:
-            state[STILL_ASKS] = self.still_asks
-        if self.daily_day is not None:
-            state[DAILY_DAY] = self.daily_day.isoformat()
+        return self.state_reader()()
+
+    def state_reader(self) -> Callable[[], dict[str, Any]]:
+        """:meth:`kept_state` as the keeper reads it: from the game and its count of the
+        solver's help, not from the screen, which holds the keeper's ``KeptGame``: a bound
+        method made the two a reference cycle, which kept every ended game, its session
+        and its call for the server's full collection (door/serve/collector.py)."""
+        game, still, day = self.game, self.still, self.daily_day
+
+        def state() -> dict[str, Any]:
+            found = game.to_json()
+            if still is not None and still.asks:
+                found[STILL_ASKS] = still.asks
+            if day is not None:
+                found[DAILY_DAY] = day.isoformat()
+            return found
         return state
 
     def restore_asks(self, asks: int) -> None:

@@ -270,12 +270,8 @@ class DoorTelnetServer(ServerState):
             self.ticket.typed()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        # The ticket's hang-up is this protocol's: let go of it, or the two hold each other
-        # and the protocol (its writer, reader, options) waits for the server's full
-        # collection (door/serve/collector.py) instead of going with its last reference.
-        ticket, self.ticket = self.ticket, None
-        if ticket is not None:
-            ticket.close()
+        if self.ticket is not None:
+            self.ticket.close()
         if isinstance(self.reader, DoorTelnetReader):  # unread keys: never played now
             self.reader.drop_held()
         self.forget_in(self.listener)

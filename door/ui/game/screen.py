@@ -733,7 +733,10 @@ class GameScreen(ABC):
             if not key_task.done():
                 key_task.cancel()       # the read itself goes on inside the waiter
         if key_task.done() and not key_task.cancelled():
-            return key_task.result()
+            try:
+                return key_task.result()
+            finally:  # a hang-up's error holds this frame, which must not hold its task:
+                del key_task  # a reference cycle, left for the full collection (issue #36)
         self.wakeup.clear()
         return None
 

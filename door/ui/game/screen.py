@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, ClassVar
@@ -762,7 +762,7 @@ class GameScreen(ABC):
         keeper, player = self.session.keeper, self.session.player
         if keeper is None or player is None or self.kept is not None or self.is_over:
             return
-        self.kept = keeper.start(KeptGame(player.id, self.name, self.state_reader(),
+        self.kept = keeper.start(KeptGame(player.id, self.name, self.kept_state,
                                           trouble=self.session.alert,
                                           call=self.session.caller.token))
         self._kept_actions = len(self.game.actions)
@@ -783,22 +783,11 @@ class GameScreen(ABC):
 
     def kept_state(self) -> dict[str, Any]:
         """The resume slot's state: the game's, with the "still winnable?" count."""
-        return self.state_reader()()
-
-    def state_reader(self) -> Callable[[], dict[str, Any]]:
-        """:meth:`kept_state` as the keeper reads it: from the game and its count of the
-        solver's help, not from the screen, which holds the keeper's ``KeptGame``: a bound
-        method made the two a reference cycle, which kept every ended game, its session
-        and its call for the server's full collection (door/serve/collector.py)."""
-        game, still, day = self.game, self.still, self.daily_day
-
-        def state() -> dict[str, Any]:
-            found = game.to_json()
-            if still is not None and still.asks:
-                found[STILL_ASKS] = still.asks
-            if day is not None:
-                found[DAILY_DAY] = day.isoformat()
-            return found
+        state = self.game.to_json()
+        if self.still_asks:
+            state[STILL_ASKS] = self.still_asks
+        if self.daily_day is not None:
+            state[DAILY_DAY] = self.daily_day.isoformat()
         return state
 
     def restore_asks(self, asks: int) -> None:
@@ -848,8 +837,17 @@ class GameScreen(ABC):
     async def autosave(self) -> None:
         """Write the unfinished game to the caller's resume slot now (every exit path)."""
         self.note_moves()
-        if self.kept is not None and self.session.keeper is not None and not self.is_over:
-            await self.session.keeper.flush(self.kept)
+        kept = self.kept
+        self.let_go_of_keeper()  # no move follows this save
+        if kept is not None and self.session.keeper is not None and not self.is_over:
+            await self.session.keeper.flush(kept)
+
+    def let_go_of_keeper(self) -> None:
+        """The game is over, or left and saved: the screen lets go of the keeper's entry for
+        it, which reads this screen (``kept_state``) for as long as the keeper needs it.
+        Held both ways, the two were a reference cycle, which kept every ended game, its
+        session and its call for the server's full collection (door/serve/collector.py)."""
+        self.kept = None
 
 
 @dataclass(frozen=True)
@@ -949,6 +947,7 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     if screen.kept is not None:
         owner = await keeper.claim_of(screen.kept)  # made as play began: in long since
         keeper.forget(screen.kept)
+        screen.let_go_of_keeper()
     args = (player.id, game.record(), game.score, str(game.outcome),
             game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"

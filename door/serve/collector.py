@@ -145,6 +145,6 @@ class CallCollector:
         if trim and self._untrimmed:
             self._untrimmed = False
             self.trim()
-        if ended:
-            log.debug("collected %d objects (%d calls ended) in %.1f ms", found, ended,
-                      1000 * (time.perf_counter() - began))
+        if ended:  # one line per collection: bench/soak.py reads them
+            log.info("full collection: %d objects freed, %d calls ended, %.0f ms%s", found,
+                     ended, 1000 * (time.perf_counter() - began), ", quiet" if trim else "")

@@ -561,9 +561,9 @@ def collections_line(home: Path) -> str:
         return "  full collections: none logged (the door logs them at --door-log info)"
     ms = sorted(int(m) for _, _, m in found)
     freed = sorted(int(n) for n, _, _ in found)
-    return (f"  full collections: {len(found)}, pause p50 / max {ms[len(ms) // 2]} / "
+    return (f"  full collections: {len(found)}, pause p50 / max {ms[(len(ms) - 1) // 2]} / "
             f"{ms[-1]} ms, {sum(ms)} ms in all; objects freed p50 / max "
-            f"{freed[len(freed) // 2]} / {freed[-1]}, after "
+            f"{freed[(len(freed) - 1) // 2]} / {freed[-1]}, after "
             f"{sum(int(c) for _, c, _ in found)} calls ended")
 
 

@@ -350,6 +350,9 @@ class LeanWriterState:
     _slc_deque: collections.deque[bytes] | None = None
     default_slc_tab: dict[bytes, slc.SLC]  # telnetlib3's, on the writer's class
     server: bool
+    pending_option: Option  # telnetlib3's option tables (see close)
+    local_option: Option
+    remote_option: Option
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -396,17 +399,13 @@ class LeanWriterState:
         self._slc_deque = buffer
 
     def close(self) -> None:
-        """telnetlib3's close, which breaks the writer's reference cycles but those of its
-        three option tables, each told of changes by a method of the writer: let go of it
-        too, and an ended call's writer goes with its last reference instead of waiting for
-        the server's full collection (door/serve/collector.py)."""
+        """telnetlib3's close, which breaks the writer's reference cycles except those of
+        its three option tables, each told of changes by a method of the writer: they let
+        go of it too, and an ended call's writer goes with its last reference instead of
+        waiting for the server's full collection (door/serve/collector.py)."""
         super().close()  # type: ignore[misc]
         for table in (self.pending_option, self.local_option, self.remote_option):
             table._on_change = None
-
-    pending_option: Option
-    local_option: Option
-    remote_option: Option
 
     def drop_idle_buffers(self) -> None:
         """Let the subnegotiation buffers go while they are empty (between subnegotiations:

@@ -554,6 +554,25 @@ def locked_lines(home: Path) -> int:
     return count
 
 
+COLLECTED = re.compile(r"full collection: (\d+) objects freed, (\d+) calls ended, (\d+) ms")
+
+
+def collections_line(home: Path) -> str:
+    """The server's full collections of ended calls (door/serve/collector.py logs each at
+    info level: ``--door-log info``): how many, their pauses and what each freed."""
+    found = []
+    for log in (home / "data").glob("reussite.log*"):
+        found += COLLECTED.findall(log.read_text(encoding="utf-8", errors="replace"))
+    if not found:
+        return "  full collections: none logged (the door logs them at --door-log info)"
+    ms = sorted(int(m) for _, _, m in found)
+    freed = sorted(int(n) for n, _, _ in found)
+    return (f"  full collections: {len(found)}, pause p50 / max {ms[(len(ms) - 1) // 2]} / "
+            f"{ms[-1]} ms, {sum(ms)} ms in all; objects freed p50 / max "
+            f"{freed[(len(freed) - 1) // 2]} / {freed[-1]}, after "
+            f"{sum(int(c) for _, c, _ in found)} calls ended")
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -571,6 +590,9 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the door home (its log "
                         "and database) and print where it is")
+    parser.add_argument("--door-log", choices=["debug", "info", "warning"],
+                        help="the server's log level (default: warning; info with --keep): "
+                             "at info it logs its full collections, summed up at the end")
     parser.add_argument("--controls", type=int, default=2,
                         help="control callers in a process of their own (besides the one in "
                         "this process, which shares its event loop with the load)")
@@ -590,8 +612,8 @@ async def main() -> None:
     if args.database:
         text = re.sub(r"(?m)^;?url =.*$", f"url = {args.database}", text, count=1)
     ini.write_text(text, encoding="utf-8")
-    proc, port, _ = await start_door(home, ssh=False,
-                                     log_level="info" if args.keep else "warning")
+    proc, port, _ = await start_door(home, ssh=False, log_level=args.door_log or (
+        "info" if args.keep else "warning"))
     db_url = args.database or f"sqlite+aiosqlite:///{home / 'data' / 'reussite.db'}"
     store = Store(db_url, pooled=True)
     tally = Tally()
@@ -701,6 +723,7 @@ async def main() -> None:
     if tally.control:
         print(f"  control mean {statistics.mean(tally.control) * 1000:.1f} ms over "
               f"{len(tally.control)} keys")
+    print(collections_line(home))
     if args.keep:
         print(f"  door home kept: {home}")
     else:

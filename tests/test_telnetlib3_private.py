@@ -28,7 +28,8 @@ async def test_every_name_the_door_takes_is_there() -> None:
     found: dict[str, object] = {
         "TelnetReader": private.DoorTelnetReader(), "TelnetServer": DoorTelnetServer(),
         "Server": telnetlib3.Server(None),
-        "TelnetWriter": private.TelnetWriter(None, None, server=True)}  # its state: __init__'s
+        "TelnetWriter": private.TelnetWriter(None, None, server=True),  # its state: __init__'s
+        "Option": private.TelnetWriter(None, None, server=True).local_option}
     missing = []
     for table in (private.PRIVATE, private.HOOKS):
         for owner, names in table.items():

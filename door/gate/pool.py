@@ -128,7 +128,7 @@ class Ticket:
     def __init__(self, pool: LoginPool, address: str, prefix: str, peer: str,
                  hang_up: Callable[[str], None]) -> None:
         self.pool, self.address, self.prefix, self.peer = pool, address, prefix, peer
-        self._hang_up = hang_up
+        self._hang_up: Callable[[str], None] | None = hang_up
         self.since = pool.clock()
         pool._admitted += 1
         self.seq = pool._admitted
@@ -179,20 +179,26 @@ class Ticket:
             self.since += self.pool.clock() - started
 
     def close(self) -> None:
-        """The connection is gone: its place is free.  Safe to call more than once."""
+        """The connection is gone: its place is free.  Safe to call more than once.
+
+        The listener's hang-up goes too: it holds the connection, which holds this ticket,
+        and kept, the two made a reference cycle that left every ended call for the
+        server's full collection (door/serve/collector.py)."""
+        self._hang_up = None
         if not self.closed:
             self.closed = True
             self.pool._forget(self)
 
     def hang_up(self, reason: str) -> None:
         """Have the listener drop this connection, saying ``reason``; frees the place now."""
-        if self.closed:
+        hang_up = self._hang_up
+        if self.closed or hang_up is None:
             return
         self.pool._dropped(self, reason)
         self.dropped = True
         self.close()
         try:
-            self._hang_up(reason)
+            hang_up(reason)
         except Exception as exc:  # the connection may be half gone already
             log.debug("%s: hang-up: %s", self.peer, exc)
 

@@ -279,6 +279,10 @@ class DoorTelnetServer(ServerState):
             self.terminal.dropped()
         if not self._refused:
             super().connection_lost(exc)
+            if self.terminal is None and self.writer is not None:
+                # No shell runs (the line dropped as it negotiated), whose end would close
+                # the writer: telnetlib3's close is what breaks its reference cycles.
+                self.writer.close()
 
     def hang_up(self, reason: str) -> None:
         """The pool's hang-up: one line saying why, then close."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import telnetlib3
 from telnetlib3 import Server, TelnetReader, TelnetServer, TelnetWriter, create_server, slc
+from telnetlib3.stream_writer import Option
 
 from .buffers import INPUT_HELD, READ_SIZE
 
@@ -36,6 +37,7 @@ PRIVATE: dict[str, tuple[str, ...]] = {
     "TelnetWriter": ("_iac_callback", "_slc_callback", "_ext_callback", "_ext_send_callback",
                      "_ext_offer_callback", "slctab", "_sb_buffer", "_slc_buffer",
                      "default_slc_tab"),
+    "Option": ("_on_change",),
 }
 """telnetlib3's private names the door reads or writes, by the class that has them
 (``_drain_waiters`` is asyncio's, under telnetlib3's protocol)."""
@@ -55,7 +57,7 @@ SERVER_PARAMETERS = ("reader_factory", "writer_factory")
 (``create_server`` does not pass them on: :class:`ServerState` does)."""
 
 CLASSES: dict[str, type] = {"TelnetReader": TelnetReader, "TelnetWriter": TelnetWriter,
-                            "TelnetServer": TelnetServer, "Server": Server}
+                            "TelnetServer": TelnetServer, "Server": Server, "Option": Option}
 
 VERSION: str = telnetlib3.__version__
 
@@ -295,8 +297,11 @@ class BoundLater:
         return sum(1 for _ in self)
 
     def clear(self) -> None:
+        """telnetlib3's writer clears its tables as it closes, to break its reference
+        cycles: the owner goes too (it is that writer)."""
         self._names = {}  # the shared names stay as they are for the others
         self._set = None
+        self._owner = None
 
 
 def bound_later(owner: object, table: dict[bytes, Callable[..., Any]], key: tuple[type, str, bool]
@@ -345,6 +350,9 @@ class LeanWriterState:
     _slc_deque: collections.deque[bytes] | None = None
     default_slc_tab: dict[bytes, slc.SLC]  # telnetlib3's, on the writer's class
     server: bool
+    pending_option: Option  # telnetlib3's option tables (see close)
+    local_option: Option
+    remote_option: Option
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -389,6 +397,15 @@ class LeanWriterState:
     @_slc_buffer.setter
     def _slc_buffer(self, buffer: collections.deque[bytes]) -> None:
         self._slc_deque = buffer
+
+    def close(self) -> None:
+        """telnetlib3's close, which breaks the writer's reference cycles except those of
+        its three option tables, each told of changes by a method of the writer: they let
+        go of it too, and an ended call's writer goes with its last reference instead of
+        waiting for the server's full collection (door/serve/collector.py)."""
+        super().close()  # type: ignore[misc]
+        for table in (self.pending_option, self.local_option, self.remote_option):
+            table._on_change = None
 
     def drop_idle_buffers(self) -> None:
         """Let the subnegotiation buffers go while they are empty (between subnegotiations:

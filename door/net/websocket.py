@@ -64,8 +64,10 @@ class WebSocketTerminal(Terminal):
         self.first_action: str | None = None
         """A game to open first, before the main menu (the one a resumed call was
         playing when its line dropped); None: the title, then the menu."""
-        self.on_doing: Callable[[str, str], None] | None = None
-        """The listener's ear for :meth:`doing` (alias, activity)."""
+        self.on_doing: Callable[[WebSocketTerminal, str, str], None] | None = None
+        """The listener's ear for :meth:`doing` (this terminal, alias, activity): handed the
+        terminal, it holds none (a reference cycle kept the ended call for the server's
+        full collection: door/serve/collector.py)."""
         self.closing: asyncio.Future[None] | None = None  # the pool's hang-up, under way
         self.door_closed = False
         """The door ended the call (:meth:`close`), rather than the browser going."""
@@ -134,7 +136,7 @@ class WebSocketTerminal(Terminal):
         alias = str(getattr(caller, "alias", ""))
         self.side({"doing": activity, "caller": alias})
         if self.on_doing is not None:
-            self.on_doing(alias, activity)
+            self.on_doing(self, alias, activity)
 
     def announce(self, text: str) -> None:
         self.side({"say": text})
@@ -166,8 +168,13 @@ class WebSocketTerminal(Terminal):
     async def close(self) -> None:
         """Send what is waiting, then close the socket (never hangs)."""
         self.door_closed = True
-        with contextlib.suppress(ConnectionError, TimeoutError):
+        try:
             await asyncio.wait_for(self.drain(), CLOSE_WAIT_S)
+        except (ConnectionError, TimeoutError) as exc:
+            # wait_for's task keeps the error, whose traceback holds wait_for's frame, which
+            # holds the task: a reference cycle that kept the call for the server's full
+            # collection (door/serve/collector.py).
+            exc.__traceback__ = None
         self.lost()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._ws.close(), CLOSE_WAIT_S)

@@ -1,24 +1,38 @@
 """When ``reussite serve`` collects its cyclic garbage: soon after calls end, never on the
 keystroke path of a busy server.
 
-A call that has ended is garbage held in reference cycles (its session and terminal point at
-each other, its screens at the session, telnetlib3's protocol, writer and options at each
-other): only the cyclic collector frees it.  The server keeps that collector off the hot
-path (:func:`tune`), which also meant that the older generations, where a call lands once
-it has lasted a few seconds, were almost never collected: a server that had served a few
-thousand calls held them all (+100 MiB after 15 minutes of hostile callers), idle or not.
+An ended call goes with its last reference (issue #36): the session, its screens and game,
+its terminal and the telnet protocol let go of what pointed back at them as the call ends.
+What a call still leaves in reference cycles is the libraries' own: asyncio's socket
+transport holds itself (~7 objects with its socket), an SSH call asyncssh's connection and
+process with their streams (~90), a web call aiohttp's request handler (~33 to 62), a
+finished game two of SQLAlchemy's expressions (~8); tests/server/test_call_cycles.py counts
+them.  Until 2026-12-03 every call left ~300 (its screen's helpers holding the session,
+finished tasks and their tracebacks, telnetlib3's option tables, a SQLAlchemy subquery), and
+a full collection, whose pause grows with what it frees, stopped the loop for 0.2 to 2.2 s
+under bench/soak.py's 350 callers (27k objects freed: 87 ms, 153k: 929 ms).
+
+The server keeps that collector off the hot path (:func:`tune`), which also meant that the
+older generations, where a call lands once it has lasted a few seconds, were almost never
+collected: a server that had served a few thousand calls held them all (+100 MiB after 15
+minutes of hostile callers), idle or not.
 
 So the server collects them itself, at two moments (:class:`CallCollector`):
 
-- once as many calls have ended as are still going (at least ``BATCH``): the garbage is
-  never more than about as large as what the live calls hold, and each collection, which
-  walks everything alive, is paid for by as many ended calls;
+- once as many calls have ended as are still going, and at least ``BATCH`` (2,000): with a
+  handful of objects left per call, a batch's garbage is a few MiB, and a collection costs
+  mostly its walk through every live object (0.1 to 0.2 s with 300 callers on a loaded
+  2-core machine: bench/soak.py), paid for by that many ended calls (the batch was 200
+  while each call left ~300 objects);
 - once no call has ended for ``QUIET_S`` seconds (the load stopped), if those that ended
   are at least an eighth of those going: everything that ended goes (and what connections
   that never became a call left, SSH handshakes, refused lines), and the freed memory is
-  handed back to the system (``malloc_trim``).  A full collection walks every live object
-  (0.1 to 0.2 s with 300 callers on a loaded 2-core machine), so a busy server is not
-  made to do one whenever a caller leaves.
+  handed back to the system (``malloc_trim``): RSS comes back near its level before the
+  load (bench/hostile.py, bench/rsswatch.py).  A busy server is not made to walk everything
+  whenever a caller leaves.
+
+Each collection is one info line in the log (objects freed, calls ended, pause): bench/soak.py
+``--door-log info`` sums them up.
 """
 
 from __future__ import annotations
@@ -33,8 +47,9 @@ from collections.abc import Callable, Iterable
 log = logging.getLogger(__name__)
 
 YOUNG_THRESHOLD = 50_000
-BATCH = 200
-"""Calls ended before a collection, at least (a reconnect flood ends hundreds a second)."""
+BATCH = 2_000
+"""Calls ended before a collection, at least (a reconnect flood ends hundreds a second; a
+soak's 300 players ~10): see the module docstring."""
 QUIET_S = 10.0
 """Seconds between two looks at whether calls have stopped ending."""
 QUIET_SHARE = 8
@@ -145,6 +160,6 @@ class CallCollector:
         if trim and self._untrimmed:
             self._untrimmed = False
             self.trim()
-        if ended:
-            log.debug("collected %d objects (%d calls ended) in %.1f ms", found, ended,
-                      1000 * (time.perf_counter() - began))
+        if ended:  # one line per collection: bench/soak.py reads them
+            log.info("full collection: %d objects freed, %d calls ended, %.0f ms%s", found,
+                     ended, 1000 * (time.perf_counter() - began), ", quiet" if trim else "")

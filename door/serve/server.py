@@ -284,7 +284,7 @@ class Door:
             call = self.live.pop(task, None)
             session = call.session if call is not None else None
             if session is not None:
-                session.drop_alarm()
+                session.visit_over()
             node = session.caller.node if session is not None else 0
             if session is not None and node:
                 await node_gone(self.store, session.caller)

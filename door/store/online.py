@@ -52,6 +52,8 @@ class Online(Repository):
         self._activity_writer: asyncio.Task[None] | None = None
         self._activity_batch: tuple[dict[int, Any], asyncio.Future[Any]] | None = None
         """The activities being written now, and their write."""
+        self._upserts: dict[str, Any] = {}
+        """The log-in's upsert of its node's row, per dialect (:meth:`_node_upsert`)."""
 
     @unit
     async def heartbeat(self, node: int, player_id: int | None, activity: str,
@@ -64,20 +66,30 @@ class Online(Repository):
 
     async def _upsert_node(self, conn: AsyncConnection, node: int, player_id: int | None,
                            activity: str, token: str, now: datetime) -> None:
-        activity = clean_line(activity, self._core.limits.activity)
-        token = token[:32]
-        ins = self._core.insert(conn, NodeRow).values(host=self._core.host, node=node,
-                                                      player_id=player_id, activity=activity,
-                                                      since=now, heartbeat=now, token=token,
-                                                      hangup=False, alive=now)
-        await conn.execute(ins.on_conflict_do_update(
-            index_elements=["host", "node"],
-            set_={"player_id": player_id, "activity": activity, "heartbeat": now,
-                  "token": token, "alive": now,
-                  "hangup": case((NodeRow.token == ins.excluded.token, NodeRow.hangup),
-                                 else_=False),
-                  "since": case((NodeRow.player_id == ins.excluded.player_id,
-                                 NodeRow.since), else_=now)}))
+        await conn.execute(self._node_upsert(conn), {
+            "host": self._core.host, "node": node, "player_id": player_id,
+            "activity": clean_line(activity, self._core.limits.activity), "since": now,
+            "heartbeat": now, "token": token[:32], "hangup": False, "alive": now})
+
+    def _node_upsert(self, conn: AsyncConnection) -> Any:
+        """The log-in's write of its node's row (values given as it runs): a new call's row,
+        or the node's row taken over, its hang-up order kept for the same call only and its
+        ``since`` for the same player only.  Made once per dialect: made per call, its
+        ``excluded`` row (some 70 objects in reference cycles) was left with every ended
+        call for the server's full collection (door/serve/collector.py)."""
+        found = self._upserts.get(conn.dialect.name)
+        if found is None:
+            ins = self._core.insert(conn, NodeRow)
+            new = ins.excluded
+            found = self._upserts[conn.dialect.name] = ins.on_conflict_do_update(
+                index_elements=["host", "node"],
+                set_={"player_id": new.player_id, "activity": new.activity,
+                      "heartbeat": new.heartbeat, "token": new.token, "alive": new.alive,
+                      "hangup": case((NodeRow.token == new.token, NodeRow.hangup),
+                                     else_=False),
+                      "since": case((NodeRow.player_id == new.player_id, NodeRow.since),
+                                    else_=new.since)})
+        return found
 
     def activity(self, node: int, player_id: int | None, activity: str,
                  token: str = "") -> None:

@@ -22,6 +22,13 @@ from .online import ALIVE_WINDOW_S
 from .records import NamedSave, SlotSave
 from .text import clean_line
 
+_SLOTS = ResumeRow.metadata.tables[ResumeRow.__tablename__]
+OWNERS = select(_SLOTS.c.player_id, _SLOTS.c.game, _SLOTS.c.owner).where(
+    tuple_(_SLOTS.c.player_id, _SLOTS.c.game).in_(bindparam("b_slots", expanding=True)))
+"""The owners of the slots ``b_slots`` (``(player_id, game)`` pairs), read back after a
+batch of saves.  Made once: a statement made per batch left its tuple and parameters in
+reference cycles for the server's full collection (door/serve/collector.py)."""
+
 
 def new_claim() -> int:
     """A fresh owner id for a resume slot or a who's-online row (62 random bits: never 0,
@@ -108,9 +115,7 @@ class Saves(Repository):
                 {"b_player": s.player_id, "b_game": s.game, "b_owner": s.owner,
                  "b_version": s.version, "b_state": s.state} for s in saves])
             owners = {(row.player_id, row.game): row.owner for row in await conn.execute(
-                select(slots.c.player_id, slots.c.game, slots.c.owner).where(
-                    tuple_(slots.c.player_id, slots.c.game).in_(
-                        sorted({(s.player_id, s.game) for s in saves}))))}
+                OWNERS, {"b_slots": sorted({(s.player_id, s.game) for s in saves})})}
         # A slot still this save's owner's holds it (or a newer state of it): kept.
         return [s for s in saves if owners.get((s.player_id, s.game)) != s.owner]
 

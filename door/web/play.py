@@ -134,7 +134,7 @@ async def play_socket(request: web.Request) -> web.StreamResponse:
         resumed = await _resumed(door, await _first_text(ws, "resume"))
     issued: list[str] = []
 
-    def heard(alias: str, activity: str, terminal: WebSocketTerminal) -> None:
+    def heard(terminal: WebSocketTerminal, alias: str, activity: str) -> None:
         """The caller's screens, as who's online hears them: the first one after a
         log-in with an account gives the page its token for a dropped line."""
         if not issued and alias and alias != "Guest" and door["store"] is not None:
@@ -144,7 +144,7 @@ async def play_socket(request: web.Request) -> web.StreamResponse:
             tokens.note(issued[0], activity)
 
     def prepare(terminal: WebSocketTerminal) -> None:
-        terminal.on_doing = lambda alias, activity: heard(alias, activity, terminal)
+        terminal.on_doing = heard
         if resumed is not None:
             terminal.account = resumed["account"]
             terminal.first_action = resumed["action"]

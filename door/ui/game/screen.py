@@ -733,7 +733,10 @@ class GameScreen(ABC):
             if not key_task.done():
                 key_task.cancel()       # the read itself goes on inside the waiter
         if key_task.done() and not key_task.cancelled():
-            return key_task.result()
+            try:
+                return key_task.result()
+            finally:  # a hang-up's error holds this frame, which must not hold its task:
+                del key_task  # a reference cycle, left for the full collection (issue #36)
         self.wakeup.clear()
         return None
 
@@ -834,8 +837,17 @@ class GameScreen(ABC):
     async def autosave(self) -> None:
         """Write the unfinished game to the caller's resume slot now (every exit path)."""
         self.note_moves()
-        if self.kept is not None and self.session.keeper is not None and not self.is_over:
-            await self.session.keeper.flush(self.kept)
+        kept = self.kept
+        self.let_go_of_keeper()  # no move follows this save
+        if kept is not None and self.session.keeper is not None and not self.is_over:
+            await self.session.keeper.flush(kept)
+
+    def let_go_of_keeper(self) -> None:
+        """The game is over, or left and saved: the screen lets go of the keeper's entry for
+        it, which reads this screen (``kept_state``) for as long as the keeper needs it.
+        Held both ways, the two were a reference cycle, which kept every ended game, its
+        session and its call for the server's full collection (door/serve/collector.py)."""
+        self.kept = None
 
 
 @dataclass(frozen=True)
@@ -935,6 +947,7 @@ async def _record_result(screen: GameScreen) -> tuple[int | None, str]:
     if screen.kept is not None:
         owner = await keeper.claim_of(screen.kept)  # made as play began: in long since
         keeper.forget(screen.kept)
+        screen.let_go_of_keeper()
     args = (player.id, game.record(), game.score, str(game.outcome),
             game.cheater, screen.started, datetime.now(UTC))
     label = f"{session.caller.alias}'s {screen.title} {deal_label(game)}"

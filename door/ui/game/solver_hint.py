@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 
 from ...games import Game
 from ...games.hints import BEST, TRY, WIN, Lines, scratch
 from ...games.solvers import NOT_WINNABLE, WINNABLE, Verdict, hint_line
-from .view import Advice, PlayedScreen
+from ...session import Session
+from .view import Advice, PlayedScreen, alive
 
 log = logging.getLogger(__name__)
 
@@ -67,13 +69,17 @@ class SolverHint:
     """The hints of one game screen: the lines it knows, and at most one question out."""
 
     def __init__(self, screen: PlayedScreen) -> None:
-        self.screen = screen
+        self._screen = weakref.ref(screen)  # it holds us: see alive()
         self.book = Lines(KEPT_LINES)
         self.task: asyncio.Task[Verdict | None] | None = None
         self._asked: tuple[int, Game] | None = None
         """``len(game.actions)`` when the question out was asked, and the position then."""
         self._thinking: asyncio.TimerHandle | None = None
         self._deal_learned = False
+
+    @property
+    def screen(self) -> PlayedScreen:
+        return alive(self._screen)
 
     @property
     def budget(self) -> float:
@@ -121,17 +127,19 @@ class SolverHint:
                 return None
             self.stop()
         self._asked = (mark, scratch(game))
-        self.task = asyncio.ensure_future(self._ask(game))
-        self.task.add_done_callback(lambda _: self.screen.wakeup.set())
+        screen = self.screen
+        self.task = asyncio.ensure_future(self._ask(screen.session, screen.name, game))
+        wakeup = self.screen.wakeup  # not the screen: a callback left behind holds no screen
+        self.task.add_done_callback(lambda _: wakeup.set())
         self._thinking = asyncio.get_running_loop().call_later(THINKING_AFTER_S,
                                                                self._say_thinking)
         return None
 
-    async def _ask(self, game: Game) -> Verdict | None:
+    async def _ask(self, session: Session, name: str, game: Game) -> Verdict | None:
         try:
-            return await self.screen.session.solvers.hint(
-                self.screen.name, game.number, dict(game.options), position=game.to_json(),
-                seconds=self.budget)
+            return await session.solvers.hint(
+                name, game.number, dict(game.options), position=game.to_json(),
+                seconds=session.settings.solver.hint_budget)
         except (OSError, ValueError, ConnectionError, RuntimeError) as exc:
             log.warning("hint unavailable: %s", exc)
             return None

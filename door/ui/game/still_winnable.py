@@ -21,6 +21,7 @@ winning lines its own answers bring (the next hint is then a look-up).
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 from ...games import Game
@@ -30,7 +31,7 @@ from ...session import Session
 from ..shared import theme
 from .solver_hint import SolverHint
 from .solver_view import ask, has_deal_verdict
-from .view import PlayedScreen
+from .view import PlayedScreen, alive
 from .visit_choice import VisitChoice
 
 STILL_ASKS = "still_asks"
@@ -77,7 +78,7 @@ class StillWinnable:
     """The question for one game screen: at most one in the pool at a time."""
 
     def __init__(self, screen: PlayedScreen, asks: int = 0) -> None:
-        self.screen = screen
+        self._screen = weakref.ref(screen)  # it holds us: see alive()
         self.asks = asks
         """Questions asked during this game (resumed games bring theirs)."""
         self.task: asyncio.Task[Verdict | None] | None = None
@@ -88,6 +89,10 @@ class StillWinnable:
         self.auto_asked = False
         self.hint = SolverHint(screen)
         """The screen's hints (the hint key asks them; their answers come through here)."""
+
+    @property
+    def screen(self) -> PlayedScreen:
+        return alive(self._screen)
 
     @property
     def session(self) -> Session:
@@ -125,7 +130,8 @@ class StillWinnable:
             None if not game.actions and has_deal_verdict(self.screen) else game.to_json())
         self.task = asyncio.ensure_future(ask(self.session, self.screen.name, game.number,
                                               dict(game.options), position, urgent=True))
-        self.task.add_done_callback(lambda _: self.screen.wakeup.set())
+        wakeup = self.screen.wakeup  # not the screen: a callback left behind holds no screen
+        self.task.add_done_callback(lambda _: wakeup.set())
         self.asked_at, self.auto_asked = mark, auto
         self.asked_game = scratch(game)
         self.asks += 1

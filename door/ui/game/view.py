@@ -9,6 +9,7 @@ each place one is passed).
 from __future__ import annotations
 
 import asyncio
+import weakref
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -56,6 +57,17 @@ class PlayedScreen(Protocol):
     def tell_hint(self, advice: Advice) -> None: ...
 
     def still_asked(self) -> None: ...
+
+
+def alive(screen: weakref.ref[PlayedScreen]) -> PlayedScreen:
+    """The screen a helper serves, which the helper holds weakly: the screen holds the
+    helper, and a strong reference back would make the two a reference cycle, left for the
+    server's full collection with the whole ended call (door/serve/collector.py).  A helper
+    is used by its screen only, so the screen is there; ReferenceError says otherwise."""
+    found = screen()
+    if found is None:
+        raise ReferenceError("the game screen has gone")
+    return found
 
 
 class ShownScreen(Protocol):

@@ -361,6 +361,8 @@ class _Search:
         known = self._known.get
         apply = self.apply
         new = self._new
+        seen = self.seen
+        seen_add = seen.add
         pop, push = heapq.heappop, heapq.heappush
         noise, rand = self.noise, self.rng.random
         same_weight, cover_weight = self.weights[4], self.weights[5]
@@ -380,13 +382,26 @@ class _Search:
             if a0 < 0:
                 index = parent
             else:
+                # the move as ``apply`` makes it, inline (a call less per position)
                 before = tree[parent][0]
-                child, actions = apply(before, ("m", a0, k0, b0))
-                if not new(child):
+                pcols = before[0]
+                src = pcols[a0]
+                rest = src[:-k0]
+                turned = bool(rest) and rest[-1] >= DOWN
+                moved = list(pcols)
+                moved[a0] = rest[:-1] + bytes((rest[-1] - DOWN,)) if turned else rest
+                moved[b0] = pcols[b0] + src[-k0:]
+                actions: list[Action] = [("m", a0, k0, b0)]
+                if src[-1] < 4:         # an Ace: a complete suit may go
+                    _remove_suits(moved, (b0,), actions)
+                child = (tuple(moved), before[1])
+                key = hash(child)
+                if key in seen:
                     continue
+                seen_add(key)
                 tree.append((child, parent, actions))
                 index = len(tree) - 1
-                if len(actions) == 1 and before[0][a0][:-k0] == child[0][a0]:
+                if len(actions) == 1 and not turned:
                     undo_a, undo_k, undo_b = b0, k0, a0     # nothing turned
                 if commute and before[0][b0]:
                     first_free = a0

@@ -437,15 +437,16 @@ class _Search:
                 hits = ranks >> (low + 1) & ((1 << g) - 1)     # bit k-1: count k
                 if hits:
                     targets = []
+                    # the destinations allowed, as bits (COMMUTE): all, or the last move's
+                    allowed = busy if a < first_free and not busy >> a & 1 else -1
                     while hits:
                         bit = hits & -hits
                         hits ^= bit
                         k = bit.bit_length()
-                        card = col[-k]
-                        targets.extend((b, (k,)) for b in by_rank[low + k]
-                                       if COMPAT[card][tops[b]])
-                    if a < first_free and not busy >> a & 1:
-                        targets = [t for t in targets if busy >> t[0] & 1]
+                        onto = COMPAT[col[-k]]
+                        for b in by_rank[low + k]:
+                            if onto[tops[b]] and allowed >> b & 1:
+                                targets.append((b, (k,)))
                     if first_empty >= 0:
                         targets.append(
                             (first_empty, range(g if g < len(col) else g - 1, 0, -1)))

@@ -443,9 +443,9 @@ class _Search:
                         bit = hits & -hits
                         hits ^= bit
                         k = bit.bit_length()
-                        onto = COMPAT[col[-k]]
+                        fits = COMPAT[col[-k]]
                         for b in by_rank[low + k]:
-                            if onto[tops[b]] and allowed >> b & 1:
+                            if fits[tops[b]] and allowed >> b & 1:
                                 targets.append((b, (k,)))
                     if first_empty >= 0:
                         targets.append(

@@ -412,7 +412,10 @@ class SolverPool:
             if not job.answer.done():
                 job.answer.set_result(answer)
         finally:
-            job.worker = None
+            # Done: a cancel's error holds this frame, which holds the job, which must not
+            # hold this task (a reference cycle: every call that left before its deal's
+            # verdict came waited for the server's full collection, issue #36).
+            job.worker, job.runner = None, None
             self._finish(job)
             self._dispatch()
 

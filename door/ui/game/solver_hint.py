@@ -128,18 +128,20 @@ class SolverHint:
             self.stop()
         self._asked = (mark, scratch(game))
         screen = self.screen
-        self.task = asyncio.ensure_future(self._ask(screen.session, screen.name, game))
-        wakeup = self.screen.wakeup  # not the screen: a callback left behind holds no screen
+        self.task = asyncio.ensure_future(self._ask(screen.session, screen.name, game,
+                                                    self.budget))
+        wakeup = screen.wakeup  # not the screen: a callback left behind holds no screen
         self.task.add_done_callback(lambda _: wakeup.set())
         self._thinking = asyncio.get_running_loop().call_later(THINKING_AFTER_S,
                                                                self._say_thinking)
         return None
 
-    async def _ask(self, session: Session, name: str, game: Game) -> Verdict | None:
+    async def _ask(self, session: Session, name: str, game: Game, seconds: float
+                   ) -> Verdict | None:
         try:
             return await session.solvers.hint(
                 name, game.number, dict(game.options), position=game.to_json(),
-                seconds=session.settings.solver.hint_budget)
+                seconds=seconds)
         except (OSError, ValueError, ConnectionError, RuntimeError) as exc:
             log.warning("hint unavailable: %s", exc)
             return None

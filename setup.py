@@ -5,7 +5,8 @@ The modules every key of every caller runs through — the cell buffer, the rend
 character sets, the key decoder (``door/compiled.py`` names them) — can be compiled to C by
 mypyc, which the type checking of ``door/`` already makes possible: the same source, a
 sixth to a quarter less CPU a key in the server (issue #20; docs/workers.md "Compiled
-modules").  ``REUSSITE_COMPILE=1 pip install .`` asks for it (the in-tree build backend,
+modules"), and Mariant's solver, twice as fast (docs/solvability.md).
+``REUSSITE_COMPILE=1 pip install .`` asks for it (the in-tree build backend,
 ``build_backend/reussite_build.py``, then brings mypy into the build); without it, and
 where mypyc or a C compiler is missing, the door installs and runs as plain Python.
 """
@@ -19,7 +20,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, str(Path(__file__).parent))
-from door.compiled import COMPILE_ENV, COMPILED_MODULES, GROUP_NAME, compile_asked
+from door.compiled import COMPILE_ENV, GROUPS, compile_asked
 
 
 def compiled_extensions() -> list:
@@ -32,12 +33,14 @@ def compiled_extensions() -> list:
         print(f"reussite: {COMPILE_ENV} is set but mypyc is not installed: the door is "
               "installed as plain Python")
         return []
-    paths = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
-    try:
-        return mypycify(paths, opt_level="3", group_name=GROUP_NAME)
-    except BaseException as exc:  # mypy's own check failed (it exits): plain Python serves
-        print(f"reussite: not compiled ({exc!r}): the door is installed as plain Python")
-        return []
+    extensions = []
+    for group in GROUPS:  # one shared library each: loaded all or none (door/compiled.py)
+        paths = [name.replace(".", "/") + ".py" for name in group.modules]
+        try:
+            extensions += mypycify(paths, opt_level="3", group_name=group.name)
+        except BaseException as exc:  # mypy's own check failed (it exits): Python serves
+            print(f"reussite: the {group.what} not compiled ({exc!r}): plain Python")
+    return extensions
 
 
 class OptionalBuildExt(build_ext):

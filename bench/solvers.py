@@ -20,6 +20,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from door.catalog.registry import engine, solve
+from door.compiled import build_name
 from door.games import IllegalMove, Status
 from door.games.solvers import Verdict, summarize
 
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     numbers = range(args.first, args.first + args.deals)
     print(f"deals {numbers.start} … {numbers.stop - 1}, {args.jobs} job(s); "
-          f"load average {os.getloadavg()[0]:.1f} at start")
+          f"load average {os.getloadavg()[0]:.1f} at start; {build_name()}")
     print(f"{'line':20s} {'decided':>8s} {'winnable':>9s} {'95 % CI':>16s} {'median s':>9s}"
           f" {'p95 s':>7s} {'max s':>7s} {'lines ok':>9s} {'load':>5s}")
     for name in args.only:

@@ -15,6 +15,11 @@ by ``door.term`` before it imports any of them, loads all of them from source wh
 compiled one is older than its source in a source tree, or does not load (a partial
 build): all or none, since compiled modules reach into each other's classes directly.
 
+Mariant's solver is a second group (:data:`SOLVER`): its search is a tight loop of small
+integers and bytes that mypyc runs twice as fast (docs/solvability.md), so a hint or a
+"still winnable?" searches twice as deep in the same budget.  ``door.games`` runs its guard
+before anything of the engines is imported.
+
 Standard library only: setup.py and the build backend import this module to know what to
 compile, and when.
 """
@@ -25,14 +30,33 @@ import importlib
 import importlib.util
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-COMPILED_MODULES = ("door.term.width", "door.term.screen", "door.term.charset",
-                    "door.term.render", "door.term.keys")
-"""In the order they import each other (each imports only those before it)."""
 
-GROUP_NAME = "reussite_hot"
-"""mypyc's shared library for the five: ``reussite_hot__mypyc.*.so`` beside ``door/``."""
+@dataclass(frozen=True)
+class Group:
+    """Modules mypyc compiles into one shared library (``<name>__mypyc.*.so`` beside
+    ``door/``), in the order they import each other, and loaded all or none."""
+
+    name: str
+    package: str
+    modules: tuple[str, ...]
+    what: str
+    """What they are, in a warning and in :func:`build_name`."""
+
+
+TERMINAL = Group("reussite_hot", "door.term",
+                 ("door.term.width", "door.term.screen", "door.term.charset",
+                  "door.term.render", "door.term.keys"), "the terminal modules")
+"""Every key of every caller runs through these (issue #20)."""
+SOLVER = Group("reussite_solver", "door.games",
+               ("door.games.mariant_ids", "door.games.mariant_solver"), "Mariant's solver")
+"""The Mariant solver's search and the card ids it runs on (issue #38)."""
+GROUPS = (TERMINAL, SOLVER)
+
+COMPILED_MODULES = TERMINAL.modules
+GROUP_NAME = TERMINAL.name
 
 COMPILE_ENV = "REUSSITE_COMPILE"
 """Set (to anything but 0), the install compiles the modules: ``REUSSITE_COMPILE=1 pip
@@ -65,18 +89,21 @@ def compile_asked() -> bool:
 def build_products(root: Path) -> list[Path]:
     """The compiled files an in-place build (``pip install -e .``) left in the source tree
     ``root``: what a plain editable install removes, so that the tree then runs as built."""
-    found = [*root.glob(f"{GROUP_NAME}__mypyc.*")]
-    for name in COMPILED_MODULES:
-        path = root / (name.replace(".", "/") + ".py")
-        found += [p for p in path.parent.glob(path.stem + ".*")
-                  if p.suffix in (".so", ".pyd")]
+    found: list[Path] = []
+    for group in GROUPS:
+        found += root.glob(f"{group.name}__mypyc.*")
+        for name in group.modules:
+            path = root / (name.replace(".", "/") + ".py")
+            found += [p for p in path.parent.glob(path.stem + ".*")
+                      if p.suffix in (".so", ".pyd")]
     return sorted(found)
 
 
-def compiled_paths() -> dict[str, Path]:
-    """Each hot module's compiled file, for those that have one (nothing: plain Python)."""
+def compiled_paths(group: Group = TERMINAL) -> dict[str, Path]:
+    """Each of the group's modules' compiled file, for those that have one (none: plain
+    Python)."""
     found = {}
-    for name in COMPILED_MODULES:
+    for name in group.modules:
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.origin and not spec.origin.endswith(".py"):
             found[name] = Path(spec.origin)
@@ -108,10 +135,11 @@ def why_not_compiled(found: dict[str, Path], source_tree: bool = _SOURCE_TREE) -
     return None
 
 
-def load_from_source(names: tuple[str, ...] = COMPILED_MODULES) -> None:
-    """Import ``names`` from their ``.py`` files, in order, whatever is compiled beside them."""
-    package = sys.modules["door.term"]
-    for name in names:
+def load_from_source(group: Group = TERMINAL) -> None:
+    """Import the group's modules from their ``.py`` files, in order, whatever is compiled
+    beside them."""
+    package = sys.modules[group.package]
+    for name in group.modules:
         short = name.rpartition(".")[2]
         path = Path(package.__path__[0]) / f"{short}.py"
         spec = importlib.util.spec_from_file_location(name, path)
@@ -122,29 +150,36 @@ def load_from_source(names: tuple[str, ...] = COMPILED_MODULES) -> None:
         setattr(package, short, module)
 
 
-def load_hot_modules() -> None:
-    """The compiled modules when they are sound, else every one of them from source."""
-    found = compiled_paths()
+def load_hot_modules(group: Group = TERMINAL) -> None:
+    """The group's compiled modules when they are sound, else every one of them from
+    source (run by the group's package before it imports any of them)."""
+    found = compiled_paths(group)
     if not found:
         return
     reason = why_not_compiled(found)
     if reason is not None:
-        for name in COMPILED_MODULES:
+        for name in group.modules:
             sys.modules.pop(name, None)
         if not pure_python_asked():  # asked for: nothing to warn of
             import logging  # local: not before a BBS caller's first screen (door.term)
 
-            logging.getLogger(__name__).warning("running the terminal modules as Python: %s",
+            logging.getLogger(__name__).warning("running %s as Python: %s", group.what,
                                                 reason)
-        load_from_source()
+        load_from_source(group)
+
+
+def runs_compiled(group: Group = TERMINAL) -> bool:
+    """Whether the group's last module, as running now, is the compiled one."""
+    module = importlib.import_module(group.modules[-1])  # through its package's guard
+    return not str(getattr(module, "__file__", "")).endswith(".py")
 
 
 def is_compiled() -> bool:
     """Whether the renderer running now is the compiled one."""
-    module = importlib.import_module("door.term.render")  # through door.term and its guard
-    return not str(getattr(module, "__file__", "")).endswith(".py")
+    return runs_compiled(TERMINAL)
 
 
 def build_name() -> str:
-    """How the terminal modules run, in a few words (``reussite --version``, the benches)."""
-    return "terminal modules compiled (mypyc)" if is_compiled() else "plain Python"
+    """How the compiled groups run, in a few words (``reussite --version``, the benches)."""
+    compiled = [group.what.removeprefix("the ") for group in GROUPS if runs_compiled(group)]
+    return f"{' and '.join(compiled)} compiled (mypyc)" if compiled else "plain Python"

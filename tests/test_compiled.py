@@ -1,6 +1,6 @@
-"""The compiled terminal modules (setup.py, door/compiled.py, build_backend/): built only when
-asked for, used only while they match their source, and both builds pass the renderer's
-tests.
+"""The compiled modules, the terminal's and Mariant's solver (setup.py, door/compiled.py,
+build_backend/): built only when asked for, used only while they match their source, both
+builds pass the renderer's tests, and the compiled solver searches as the Python one does.
 
 An install is plain Python unless ``REUSSITE_COMPILE=1`` asks, so the rest of the suite runs
 whatever the install built — plain Python after the README's test command.  Here a copy of
@@ -10,6 +10,7 @@ compiler), and the tests run on the build this process is not running.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -24,13 +25,16 @@ from waiting import SCALE, WAIT
 from door.compiled import (
     COMPILE_ENV,
     COMPILED_MODULES,
+    GROUPS,
     PURE_PYTHON_ENV,
+    SOLVER,
     build_products,
     compile_asked,
     is_compiled,
     stale_source,
     why_not_compiled,
 )
+from door.games.mariant_solver import solve
 from door.term import Attr, Charset, Renderer, Screen
 
 pytestmark = pytest.mark.slow  # each test compiles a copy of the tree or runs a process
@@ -73,7 +77,8 @@ def compiled_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
                            text=True, timeout=BUILD_MINUTES * 60)
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     products = build_products(tree)
-    assert len(products) == len(COMPILED_MODULES) + 1, (products, built.stdout[-3000:])
+    expected = sum(len(group.modules) + 1 for group in GROUPS)  # and a shared library each
+    assert len(products) == expected, (products, built.stdout[-3000:])
     return tree
 
 
@@ -107,7 +112,49 @@ def test_the_compiled_build_runs_and_draws_the_same(compiled_tree: Path) -> None
     assert "\\x1b[31mR\\x82ussite" in frame  # red; CP437 has é at 0x82
     version = subprocess.run([sys.executable, "-m", "door", "--version"], cwd=compiled_tree,
                              env=env(), capture_output=True, text=True, timeout=4 * WAIT)
-    assert version.stdout.strip().endswith(", terminal modules compiled (mypyc)")
+    assert version.stdout.strip().endswith(
+        ", terminal modules and Mariant's solver compiled (mypyc)")
+
+
+SOLVE = ("import json, door.games.mariant_solver as m\n"
+         "r = m.solve(3, fd=2, fu=2, node_limit=20_000)\n"
+         "print(m.__file__.endswith('.py'),"
+         " json.dumps([r.verdict, r.nodes, r.moves, r.penalty]))\n")
+
+
+def solved_here() -> str:
+    result = solve(3, fd=2, fu=2, node_limit=20_000)
+    return json.dumps([result.verdict, result.nodes, result.moves, result.penalty])
+
+
+@pytest.mark.timeout(BUILD_MINUTES * 60 + 120)
+def test_the_compiled_solver_searches_as_the_python_one(compiled_tree: Path) -> None:
+    """The same positions in the same order: at a node limit the verdict, the positions
+    expanded and the winning line are the plain Python search's, to the move."""
+    out = run_in(compiled_tree, SOLVE)
+    assert out.returncode == 0, out.stderr
+    from_py, result = out.stdout.split(" ", 1)
+    assert from_py == "False"
+    assert result.strip() == solved_here()
+    assert json.loads(result)[0] == "winnable"
+
+
+@pytest.mark.timeout(BUILD_MINUTES * 60 + 120)
+def test_an_edited_solver_runs_from_its_source(compiled_tree: Path) -> None:
+    """In a source tree, a solver edited after the build runs as its ``.py`` (with a
+    warning saying how to build it again), and so does the rest of its group."""
+    source = compiled_tree / "door" / "games" / "mariant_solver.py"
+    times = source.stat()
+    os.utime(source)  # edited now, after the build
+    try:
+        out = run_in(compiled_tree, "import sys, door.games\n"
+                     f"print([sys.modules[n].__file__.endswith('.py')"
+                     f" for n in {SOLVER.modules!r}])\n")
+    finally:
+        os.utime(source, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[True, True]"
+    assert "running Mariant's solver as Python: mariant_solver.py changed" in out.stderr
 
 
 @pytest.mark.timeout(BUILD_MINUTES * 60 + 120)
@@ -119,6 +166,8 @@ def test_pure_python_is_asked_for_and_given(compiled_tree: Path) -> None:
     assert first.startswith("True False ")
     assert frame == this_frame()
     assert out.stderr == ""  # asked for: no warning
+    solver = run_in(compiled_tree, SOLVE, **{PURE_PYTHON_ENV: "1"})
+    assert solver.stdout.startswith("True "), solver.stderr
 
 
 @pytest.mark.timeout(BUILD_MINUTES * 60 + 600)
@@ -203,14 +252,19 @@ def test_the_build_asks_for_mypy_only_when_compiling(monkeypatch: pytest.MonkeyP
 
 
 def test_a_plain_editable_install_finds_what_a_compiled_one_left(tmp_path: Path) -> None:
-    """The files the backend removes before a plain editable build: the five modules'
-    extensions and mypyc's shared library, nothing else."""
+    """The files the backend removes before a plain editable build: the compiled modules'
+    extensions and mypyc's shared libraries, nothing else."""
     term = tmp_path / "door" / "term"
     term.mkdir(parents=True)
+    games = tmp_path / "door" / "games"
+    games.mkdir(parents=True)
     left = [tmp_path / "reussite_hot__mypyc.cpython-311-x86_64-linux-gnu.so",
-            term / "render.cpython-311-x86_64-linux-gnu.so", term / "keys.abi3.so"]
+            term / "render.cpython-311-x86_64-linux-gnu.so", term / "keys.abi3.so",
+            tmp_path / "reussite_solver__mypyc.cpython-311-x86_64-linux-gnu.so",
+            games / "mariant_solver.cpython-311-x86_64-linux-gnu.so"]
     kept = [term / "render.py", term / "art.cpython-311-x86_64-linux-gnu.so",
-            tmp_path / "other.cpython-311-x86_64-linux-gnu.so"]
+            tmp_path / "other.cpython-311-x86_64-linux-gnu.so",
+            games / "mariant.cpython-311-x86_64-linux-gnu.so"]
     for path in (*left, *kept):
         path.write_bytes(b"")
     assert build_products(tmp_path) == sorted(left)

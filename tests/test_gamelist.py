@@ -261,14 +261,16 @@ GAME_MODULE = re.compile(
 def test_outside_its_own_modules_only_the_registry_names_a_game() -> None:
     """The code of door/ (comments and docstrings aside: its names and its strings) names a
     game -- its registry name or its title -- only in door/catalog/registry.py and in the
-    game's own modules (door/games/<name>*.py, door/ui/<name>/)."""
+    game's own modules (door/games/<name>*.py, door/ui/<name>/); and door/compiled.py, the
+    build's list of the modules mypyc compiles (setup.py reads it before anything of the
+    door can be imported, so it cannot ask the registry)."""
     words = {w for info in gamelist.games() for w in (info.name, info.title)}
     pattern = re.compile("|".join(re.escape(w) for w in sorted(words)), re.IGNORECASE)
     found = []
     for path in sorted((REPO / "door").rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()
         own = GAME_MODULE.match(rel)
-        if rel == "door/catalog/registry.py" or (
+        if rel in ("door/catalog/registry.py", "door/compiled.py") or (
                 own and (own["game"] or own["screens"]) in gamelist.names()):
             continue
         found += [f"{rel}:{line}: {word}" for line, word in

@@ -151,6 +151,6 @@ async def test_a_full_page_of_results_arrives_whole(tmp_path: Path) -> None:
         assert await asyncio.to_thread(cli.main, [
             "league", "add", "Peer", peer.public, "--home", str(home)]) == 0
         body = json.dumps({"from": "Peer", "results": results})
-        assert len(body) > 200_000
+        assert len(body) > 100_000  # many reads (its size follows the day's deals: ~200 KB)
         got, answer = await post(http, f"http://127.0.0.1:{ports.web}/league/results", body)
         assert got == 200 and answer["added"] == 500 and answer["refused"] == [], answer

@@ -39,7 +39,7 @@ def compiled_extensions() -> list:
         try:
             extensions += mypycify(paths, opt_level="3", group_name=group.name)
         except BaseException as exc:  # mypy's own check failed (it exits): Python serves
-            print(f"reussite: the {group.what} not compiled ({exc!r}): plain Python")
+            print(f"reussite: {group.what} not compiled ({exc!r}): plain Python")
     return extensions
 
 

@@ -55,9 +55,6 @@ SOLVER = Group("reussite_solver", "door.games",
 """The Mariant solver's search and the card ids it runs on (issue #38)."""
 GROUPS = (TERMINAL, SOLVER)
 
-COMPILED_MODULES = TERMINAL.modules
-GROUP_NAME = TERMINAL.name
-
 COMPILE_ENV = "REUSSITE_COMPILE"
 """Set (to anything but 0), the install compiles the modules: ``REUSSITE_COMPILE=1 pip
 install .``.  Unset, it installs plain Python, with no mypy and no C compiler involved."""

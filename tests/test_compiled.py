@@ -24,10 +24,10 @@ from waiting import SCALE, WAIT
 
 from door.compiled import (
     COMPILE_ENV,
-    COMPILED_MODULES,
     GROUPS,
     PURE_PYTHON_ENV,
     SOLVER,
+    TERMINAL,
     build_products,
     compile_asked,
     is_compiled,
@@ -89,7 +89,7 @@ def run_in(tree: Path, code: str, **changes: str | None) -> subprocess.Completed
 
 
 FRAME = ("import sys, door, door.term, door.compiled as c\n"
-         f"names = {COMPILED_MODULES!r}\n"
+         f"names = {TERMINAL.modules!r}\n"
          "print(all(sys.modules[n].__file__.endswith('.py') for n in names),"
          " c.is_compiled(), door.__file__)\n"
          "s = door.term.Screen(20, 3); s.put(1, 2, 'Réussite ♠', door.term.Attr(1))\n"

@@ -53,6 +53,22 @@ async def test_verdicts_come_from_the_workers() -> None:
         await pool.close()
 
 
+async def test_a_worker_runs_the_doors_own_code_whatever_its_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A door started from its checkout (the README's way) has that folder as its current
+    one; its workers must still import the door it runs (an install's, compiled or not),
+    not the folder's: here the folder holds a ``door`` that cannot even be imported."""
+    (tmp_path / "door").mkdir()
+    (tmp_path / "door" / "__init__.py").write_text("raise ImportError('the folder door')\n")
+    monkeypatch.chdir(tmp_path)
+    pool = SolverPool(1, 10)
+    try:
+        won = await pool.solve("montecarlo", 3, {"mode": "relaxed"})
+        assert won.verdict == WINNABLE
+    finally:
+        await pool.close()
+
+
 async def test_the_search_players_move_comes_from_a_worker() -> None:
     pool = SolverPool(1, 10)
     try:

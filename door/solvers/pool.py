@@ -42,6 +42,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 from ..config import Settings
@@ -52,6 +53,23 @@ log = logging.getLogger(__name__)
 WALL_FACTOR, WALL_EXTRA = 3.0, 10.0
 """A job that has not answered after budget × WALL_FACTOR + WALL_EXTRA seconds of wall time
 (not counting the time it was suspended) is killed (its verdict: unknown)."""
+DOOR_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+"""The folder this process imports ``door`` from: site-packages for an install, the checkout
+for an editable one (or the tests)."""
+WORKER_COMMAND = [sys.executable, "-P", "-m", "door.solvers.worker"]
+"""``-P``: the worker does not put its current folder first on its import path.  A door
+started from its checkout (as the README says) otherwise imported the checkout's ``.py``
+files in its solver workers, not the installed ones: never the compiled solver of a
+``REUSSITE_COMPILE=1`` install (docs/workers.md "Compiled modules")."""
+
+
+def _worker_environment() -> dict[str, str]:
+    """This environment, with this process's ``door`` first on the worker's import path:
+    the worker runs the very code (and build) the door runs."""
+    paths = [DOOR_ROOT, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
 RECYCLE_AFTER_S = 2.0
 """A worker whose job ran this long is replaced: a big search leaves a big process."""
 KNOWN_DEALS = 256
@@ -87,7 +105,7 @@ class _Worker:
         ~45 ms in 2 minutes, each time a caller left a game and its job's worker was
         replaced).  Cancelled meanwhile, the process is killed and reaped once it exists."""
         starting = asyncio.ensure_future(asyncio.to_thread(
-            subprocess.Popen, [sys.executable, "-m", "door.solvers.worker"],
+            subprocess.Popen, WORKER_COMMAND, env=_worker_environment(),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
         try:
             process = await asyncio.shield(starting)
